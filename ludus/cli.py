@@ -1,0 +1,87 @@
+"""The `ludus` command: check, play, simulate (and the front ends built on them)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .game import analyse, load
+from .runtime import RuleError
+from .source import LudusError, render_all
+
+
+def _load_or_exit(path: str):
+    try:
+        return load(path)
+    except LudusError as err:
+        click.echo(render_all(err.diagnostics, err.sources), err=True)
+        n = len(err.diagnostics)
+        click.echo(f"{n} error{'s' if n != 1 else ''}", err=True)
+        sys.exit(1)
+
+
+@click.group()
+@click.version_option(package_name="ludus")
+def main() -> None:
+    """Write tabletop game rules as text, check them, and run them."""
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--quiet", "-q", is_flag=True, help="Print errors only, not warnings.")
+def check(files: tuple[str, ...], strict: bool, quiet: bool) -> None:
+    """Check game files: every diagnostic, sorted by place; exit 1 on any error."""
+    failed = False
+    for path in files:
+        diags, _checked, sources = analyse(path)
+        errors = [d for d in diags if d.severity == "error"]
+        warnings = [d for d in diags if d.severity == "warning"]
+        shown = errors if quiet else diags
+        if shown:
+            click.echo(render_all(shown, sources))
+        if errors or (strict and warnings):
+            failed = True
+        summary = f"{path}: {len(errors)} error{'s' if len(errors) != 1 else ''}, {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
+        click.echo(summary, err=bool(errors))
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--games", "-n", default=100, show_default=True, help="How many matches.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the first match.")
+@click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
+def simulate(file: str, games: int, seed: int, players: int | None) -> None:
+    """Play many matches between random-legal-move players and report the results."""
+    from .sim import simulate as run_sim
+
+    game = _load_or_exit(file)
+    try:
+        report = run_sim(game, games, seed, players)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"{game.title}: " + report.summary())
+    sys.exit(1 if report.errors or report.unfinished else 0)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--seed", default=0, show_default=True)
+@click.option("--players", "-p", type=int, default=None)
+def play(file: str, seed: int, players: int | None) -> None:
+    """Play a game: pick moves by number or label."""
+    game = _load_or_exit(file)
+    try:
+        match = game.new_match(players, seed=seed)
+    except (ValueError, RuleError) as exc:
+        raise click.ClickException(str(exc)) from None
+    from .plainplay import loop
+
+    loop(match, click.get_text_stream("stdin"), click.echo)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,50 @@
+"""Values as a person reads them: seat names, card names, spaces; never a Python repr."""
+
+from __future__ import annotations
+
+
+def display(rt, value, typ: str = "any") -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if typ == "shares" and isinstance(value, list):
+        return ", ".join(f"{display(rt, t, 'any')} {a}" for t, a in value) or "nothing"
+    if isinstance(value, list):
+        inner = typ[5:] if typ.startswith("list:") else "any"
+        return ", ".join(display(rt, v, inner) for v in value) if value else "nothing"
+    if isinstance(value, int):
+        if typ == "seat":
+            return rt.seat_name(value)
+        if typ.startswith("entity"):
+            return entity_label(rt, value)
+        return str(value)
+    if isinstance(value, str):
+        if typ == "zone" or ("@" in value and value.split("@", 1)[0] in rt.game.zones):
+            name, _, seat = value.partition("@")
+            return f"{name} of {rt.seat_name(int(seat))}" if seat else name
+        return value
+    return str(value)
+
+
+def entity_label(rt, eid: int) -> str:
+    """A card is its name; a piece on the board also says whose it is and where it stands."""
+    e = rt.state["ents"][eid]
+    if e is None:
+        return f"#{eid}"
+    loc = e["l"]
+    if loc in rt.game.spaces:
+        owner = f"{rt.seat_name(e['o'])} " if e["o"] is not None else ""
+        return f"{owner}{e['d']} in {loc}"
+    return e["d"]
+
+
+def unique_labels(labels: list[str]) -> list[str]:
+    """Repeated labels get ' #2', ' #3' in order, so each option has its own stable label."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        k = seen.get(label, 0) + 1
+        seen[label] = k
+        out.append(label if k == 1 else f"{label} #{k}")
+    return out

@@ -1,0 +1,134 @@
+"""Files in, one merged list of declarations out: includes spliced, variants' overrides applied."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import nodes as n
+from .build import build
+from .source import Diagnostic, LudusError, Sources, Span
+
+# declarations that exist once per game, keyed by their class alone
+SINGLETONS = {
+    n.GameDecl: "game", n.PlayersDecl: "players", n.SidesDecl: "sides", n.SeatsDecl: "seats",
+    n.SetupDecl: "setup", n.FlowDecl: "flow",
+}
+NAMED = {
+    n.ValueDecl: "value", n.VarDecl: "var", n.ZoneDecl: "zone", n.GroupDecl: "group",
+    n.KindDecl: "kind", n.EntityDecl: "entity", n.BoardDecl: "board", n.TrackDecl: "track",
+    n.DefineDecl: "define", n.RuleDecl: "rule", n.ActionDecl: "action", n.TestDecl: "test",
+}
+REMOVE_WORDS = {
+    "value": "value", "counter": "var", "flag": "var", "var": "var", "zone": "zone", "token": "token",
+    "group": "group", "kind": "kind", "card": "entity", "piece": "entity", "board": "board",
+    "track": "track", "define": "define", "rule": "rule", "action": "action",
+}
+
+
+def decl_keys(item) -> list[tuple[str, str]]:
+    """The (category, name) keys a declaration defines; unkeyed ones (triggers) return []."""
+    if type(item) in SINGLETONS:
+        return [(SINGLETONS[type(item)], "")]
+    if isinstance(item, n.TokenDecl):
+        return [("token", name) for name in item.names]
+    if type(item) in NAMED:
+        return [(NAMED[type(item)], item.name)]
+    return []
+
+
+class Loader:
+    def __init__(self) -> None:
+        self.sources = Sources()
+        self.diagnostics: list[Diagnostic] = []
+        self.files: list[str] = []
+
+    def read(self, path: Path, span: Span | None) -> n.Program | None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            where = span or Span(str(path), 1, 1, 1, 1)
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.diagnostics.append(Diagnostic("error", f"cannot read '{path}': {reason}", where))
+            return None
+        shown = _display(path)
+        self.sources.add(shown, text)
+        self.files.append(shown)
+        try:
+            return build(text, shown)
+        except LudusError as err:
+            self.diagnostics.extend(err.diagnostics)
+            return None
+
+    def load(self, path: Path, span: Span | None = None, stack: tuple = ()) -> list:
+        """The declarations of a file with its includes spliced in and its base (extends) first."""
+        key = str(path.resolve())
+        if key in stack:
+            self.diagnostics.append(Diagnostic("error", f"'{path.name}' includes itself", span or Span(str(path), 1, 1, 1, 1)))
+            return []
+        program = self.read(path, span)
+        if program is None:
+            return []
+        merged: list = []
+        for item in program.items:
+            if isinstance(item, n.IncludeDecl):
+                target = (path.parent / item.path)
+                included = self.load(target, item.span, stack + (key,))
+                if item.extends:
+                    merged = self.merge(merged, included)
+                else:
+                    merged = self.merge(merged, included)
+                continue
+            merged = self.merge(merged, [item])
+        return merged
+
+    def merge(self, base: list, new: list) -> list:
+        """Apply `new` on top of `base`: overrides replace, removals delete, duplicates are errors."""
+        out = list(base)
+        index: dict[tuple[str, str], int] = {}
+        for i, item in enumerate(out):
+            for k in decl_keys(item):
+                index[k] = i
+        for item in new:
+            if isinstance(item, n.RemoveDecl):
+                k = (REMOVE_WORDS[item.kind], item.name)
+                if k not in index or out[index[k]] is None:
+                    self.diagnostics.append(Diagnostic("error", f"cannot remove {item.kind} '{item.name}': it is not declared", item.span))
+                    continue
+                out[index[k]] = None
+                del index[k]
+                continue
+            keys = decl_keys(item)
+            override = getattr(item, "override", False)
+            existing = [k for k in keys if k in index]
+            if override and not existing:
+                self.diagnostics.append(Diagnostic(
+                    "error", f"'override' needs an earlier declaration of '{keys[0][1] or keys[0][0]}' to replace", item.span))
+            if existing and not override and type(item) not in SINGLETONS:
+                prev = out[index[existing[0]]]
+                self.diagnostics.append(Diagnostic(
+                    "error", f"'{existing[0][1]}' is already declared at {prev.span}",
+                    item.span, hint="in a variant, write 'override' before the declaration to replace it"))
+                continue
+            if existing:
+                slot = index[existing[0]]
+                out[slot] = item
+                for k in keys:
+                    index[k] = slot
+            else:
+                out.append(item)
+                for k in keys:
+                    index[k] = len(out) - 1
+        return [x for x in out if x is not None]
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def load_declarations(path: str | Path) -> tuple[list, Loader]:
+    loader = Loader()
+    items = loader.load(Path(path))
+    return items, loader

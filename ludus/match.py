@@ -1,0 +1,248 @@
+"""One playthrough of a game: current seat, legal actions, apply, undo, views and JSON.
+
+The small fixed API (after OpenSpiel's State) that the REPL, replays, tests, the simulator and
+bots all use. `apply` works on a copy of the state, so a rejected or failing move leaves the
+match exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+from . import vm
+from .display import display
+from .runtime import RuleError, copy_state
+from .view import view_state
+
+CHANCE = "chance"
+TERMINAL = "terminal"
+FORMAT = 1
+
+
+class IllegalAction(Exception):
+    """The move is not among the legal actions; carries the closest legal ones."""
+
+    def __init__(self, action: str, legal: list[str], near: list[str]) -> None:
+        self.action, self.legal, self.near = action, legal, near
+        hint = f"; closest: {', '.join(near)}" if near else ""
+        super().__init__(f"'{action}' is not a legal move now{hint}")
+
+
+class MatchError(Exception):
+    """A saved match that cannot be read (wrong format, different game, corrupt data)."""
+
+
+class Match:
+    def __init__(self, game, state: dict, log: list, seed: int) -> None:
+        self.game = game
+        self.state = state
+        self.log = log
+        self.seed = seed
+        self.history: list[tuple[dict, int, str]] = []  # (state before, log length before, action)
+        self.moves: list[str] = []
+
+    # ── construction ──
+
+    @classmethod
+    def new(cls, game, players: int | None = None, seed: int = 0, chance: str = "auto") -> Match:
+        n = players if players is not None else game.min_players
+        if not game.min_players <= n <= game.max_players:
+            raise ValueError(
+                f"{game.title} is for {game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
+                + f" players, not {n}")
+        if chance not in ("auto", "manual"):
+            raise ValueError("chance is 'auto' or 'manual'")
+        state = {
+            "nseats": n, "vars": {}, "tokens": {}, "places": {}, "ents": [], "stack": [], "pending": None,
+            "scopes": [], "alts": [], "result": None, "forced": [], "chance": chance,
+            "rng": (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & ((1 << 64) - 1),
+            "tracks": {name: {"pos": t.start, "start": t.start} for name, t in game.tracks.items()},
+        }
+        for d in sorted(game.defs.values(), key=lambda d: d.order):
+            if d.word == "card":
+                for _ in range(d.copies):
+                    eid = len(state["ents"])
+                    state["ents"].append({"d": d.name, "o": None, "l": "box"})
+                    state["places"].setdefault("box", []).append(eid)
+        match = cls(game, state, [], seed)
+        vm.start(game, state, match.log)
+        return match
+
+    # ── the fixed API ──
+
+    @property
+    def current(self):
+        if self.state["result"] is not None:
+            return TERMINAL
+        pending = self.state["pending"]
+        if pending is None:
+            return TERMINAL
+        if pending["kind"] == "chance":
+            return CHANCE
+        return pending["seat"]
+
+    @property
+    def is_over(self) -> bool:
+        return self.current == TERMINAL
+
+    @property
+    def pending(self) -> dict | None:
+        return self.state["pending"]
+
+    def legal_actions(self) -> list[str]:
+        if self.state["result"] is not None or self.state["pending"] is None:
+            return []
+        return list(self.state["pending"]["options"])
+
+    def seat_names(self) -> tuple:
+        return self.game.seat_names(self.state["nseats"])
+
+    def seat_name(self, seat) -> str:
+        if seat == CHANCE:
+            return "chance"
+        return self.seat_names()[seat]
+
+    def apply(self, action: str | int) -> None:
+        """Take one legal action (its label, or its index); raises IllegalAction or RuleError."""
+        options = self.legal_actions()
+        if isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(options):
+                raise IllegalAction(str(action), options, [])
+            index = action
+        else:
+            if action not in options:
+                raise IllegalAction(action, options, closest(action, options))
+            index = options.index(action)
+        label = options[index]
+        before, log_len = self.state, len(self.log)
+        work = copy_state(before)
+        try:
+            vm.answer(self.game, work, self.log, index)
+        except RuleError:
+            del self.log[log_len:]
+            raise
+        self.history.append((before, log_len, label))
+        self.moves.append(label)
+        self.state = work
+
+    def apply_fast(self, index: int) -> None:
+        """Apply by index without keeping undo history: for simulations that never undo."""
+        vm.answer(self.game, self.state, self.log, index)
+
+    def undo(self) -> str:
+        """Take back the last action; returns its label."""
+        if not self.history:
+            raise IndexError("nothing to undo")
+        state, log_len, label = self.history.pop()
+        self.state = state
+        del self.log[log_len:]
+        self.moves.pop()
+        return label
+
+    def clone(self) -> Match:
+        other = Match(self.game, copy_state(self.state), list(self.log), self.seed)
+        other.history = list(self.history)
+        other.moves = list(self.moves)
+        return other
+
+    def force(self, sides: int, *values: int) -> None:
+        """The next rolls of a d`sides` (0: of any die) come out as `values`, in order."""
+        for v in values:
+            if sides and not 1 <= v <= sides:
+                raise ValueError(f"{v} is not a face of a d{sides}")
+            self.state["forced"].append(["die", sides, v])
+
+    def force_order(self, zone: str, names: list[str]) -> None:
+        """The next shuffle of `zone` puts these cards on top, in this order (top first)."""
+        self.state["forced"].append(["order", zone, list(names)])
+
+    def view(self, seat=None) -> dict:
+        """The state as `seat` may see it (None: everything, for a designer)."""
+        return view_state(self, seat)
+
+    @property
+    def result(self) -> dict | None:
+        r = self.state["result"]
+        if r is None:
+            return None
+        names = self.seat_names()
+        return {"winners": [names[s] for s in r["winners"]], "losers": [names[s] for s in r["losers"]],
+                "reason": r["reason"]}
+
+    def returns(self) -> list[int]:
+        """Per seat: 1 for a winner, -1 for a loser, 0 while the match runs or when no one won."""
+        r = self.state["result"]
+        if r is None or not r["winners"]:
+            return [0] * self.state["nseats"]
+        return [1 if s in r["winners"] else -1 for s in range(self.state["nseats"])]
+
+    def scopes(self) -> list[str]:
+        """Where the flow is: 'round 3', 'turn Red', 'phase Market', outermost first."""
+        out = []
+        for rec in self.state["scopes"]:
+            if rec["k"] == "turn":
+                out.append(f"turn of {self.seat_name(rec['v'])}")
+            elif rec["k"] == "phase":
+                out.append(f"phase {rec['n']}")
+            else:
+                out.append(f"{rec['n']} {rec.get('v', '')}".strip())
+        return out
+
+    def show(self, value, typ: str = "any") -> str:
+        from .runtime import Runtime
+
+        return display(Runtime(self.game, self.state, self.log), value, typ)
+
+    # ── saving ──
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "format": FORMAT, "game": self.game.title, "fingerprint": self.game.fingerprint,
+            "seed": self.seed, "state": self.state, "log": self.log, "moves": self.moves,
+        }, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, game, text: str) -> Match:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MatchError(f"not a saved match: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise MatchError("not a saved match of this version of ludus")
+        if data.get("fingerprint") != game.fingerprint:
+            raise MatchError(f"this match was saved from a different version of the game files ({data.get('game')!r})")
+        try:
+            state = data["state"]
+            match = cls(game, state, list(data["log"]), int(data["seed"]))
+            match.moves = list(data.get("moves", []))
+            _validate(game, state)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MatchError(f"the saved match is damaged: {exc}") from None
+        return match
+
+
+def _validate(game, state: dict) -> None:
+    for key in ("nseats", "vars", "tokens", "places", "ents", "stack", "pending", "scopes", "alts", "result", "rng"):
+        if key not in state:
+            raise ValueError(f"missing '{key}'")
+    for frame in state["stack"]:
+        if frame["c"] not in game.codes or not 0 <= frame["pc"] < len(game.codes[frame["c"]].ops):
+            raise ValueError(f"unknown position {frame['c']!r}:{frame['pc']}")
+
+
+def closest(action: str, options: list[str], n: int = 3) -> list[str]:
+    import difflib
+
+    lowered = {o.lower(): o for o in options}
+    near = difflib.get_close_matches(action.lower(), list(lowered), n=n, cutoff=0.4)
+    found = [lowered[x] for x in near]
+    if not found:
+        found = [o for o in options if action.lower() in o.lower()][:n]
+    return found
+
+
+def replay(game, players: int, seed: int, moves: list[str]) -> Match:
+    match = Match.new(game, players, seed)
+    for m in moves:
+        match.apply(m)
+    return match
+

@@ -1,0 +1,654 @@
+"""Syntax-tree nodes: frozen attrs classes named after their grammar rules, each with a span.
+
+The span is excluded from equality so tests can compare trees built from different texts.
+"""
+
+from __future__ import annotations
+
+from attrs import field, frozen
+
+from .source import NO_SPAN, Span
+
+
+def _span():
+    return field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
+
+
+# ───────────────────────── expressions ─────────────────────────
+
+
+@frozen
+class Number:
+    value: int
+    span: Span = _span()
+
+
+@frozen
+class String:
+    value: str
+    span: Span = _span()
+
+
+@frozen
+class Bool:
+    value: bool
+    span: Span = _span()
+
+
+@frozen
+class NoneLit:
+    span: Span = _span()
+
+
+@frozen
+class Name:
+    name: str
+    span: Span = _span()
+
+
+@frozen
+class ListLit:
+    items: tuple
+    span: Span = _span()
+
+
+@frozen
+class Comprehension:
+    """`[elem for var in source where cond]`, or the argument of sum/count/max/min/any/all/most."""
+
+    elem: object
+    var: str
+    source: object
+    cond: object | None
+    span: Span = _span()
+
+
+@frozen
+class Call:
+    func: str
+    args: tuple
+    span: Span = _span()
+    comp: Comprehension | None = field(default=None, kw_only=True)
+
+
+@frozen
+class Attr:
+    obj: object
+    name: str
+    span: Span = _span()
+
+
+@frozen
+class Access:
+    """`vp of s`, `Follower of s at r`, `Unstable at r`, `hand of s`."""
+
+    name: str
+    of: object | None
+    at: object | None
+    span: Span = _span()
+
+
+@frozen
+class BinOp:
+    op: str
+    left: object
+    right: object
+    span: Span = _span()
+
+
+@frozen
+class Not:
+    operand: object
+    span: Span = _span()
+
+
+@frozen
+class Neg:
+    operand: object
+    span: Span = _span()
+
+
+@frozen
+class CondExpr:
+    cond: object
+    then: object
+    other: object
+    span: Span = _span()
+
+
+@frozen
+class Template:
+    """A string with `{expr}` holes, used by log lines and action labels."""
+
+    parts: tuple  # str | expression node
+    span: Span = _span()
+
+
+# ───────────────────────── statements ─────────────────────────
+
+
+@frozen
+class Let:
+    name: str
+    value: object
+    span: Span = _span()
+
+
+@frozen
+class SetStmt:
+    target: object
+    value: object
+    span: Span = _span()
+
+
+@frozen
+class Change:
+    """increase/decrease/gain/pay: `op` is one of those four words."""
+
+    op: str
+    target: object  # expression (increase/decrease) or counter name (gain/pay)
+    amount: object
+    seat: object | None
+    span: Span = _span()
+
+
+@frozen
+class AddTokens:
+    amount: object
+    token: str
+    owner: object | None
+    place: object
+    span: Span = _span()
+
+
+@frozen
+class RemoveTokens:
+    amount: object | None  # None means all
+    token: str
+    owner: object | None
+    place: object
+    span: Span = _span()
+
+
+@frozen
+class MoveTokens:
+    amount: object
+    token: str
+    owner: object | None
+    source: object
+    dest: object
+    span: Span = _span()
+
+
+@frozen
+class MoveStmt:
+    what: object
+    dest: object
+    bottom: bool
+    span: Span = _span()
+
+
+@frozen
+class Draw:
+    amount: object
+    source: object | None
+    dest: object | None
+    span: Span = _span()
+
+
+@frozen
+class Shuffle:
+    zone: object
+    into: object | None
+    span: Span = _span()
+
+
+@frozen
+class ZoneOp:
+    """discard / exile / reveal."""
+
+    op: str
+    what: object
+    span: Span = _span()
+
+
+@frozen
+class Create:
+    definition: str
+    place: object
+    owner: object | None
+    bind: str | None
+    span: Span = _span()
+
+
+@frozen
+class Roll:
+    kind: str  # one | many | sized | pool
+    count: object | None
+    sides: object | int
+    bind: str
+    span: Span = _span()
+
+
+@frozen
+class Choose:
+    bind: str
+    source: object
+    by: object | None
+    count_kind: str | None  # None | up_to | exactly
+    count: object | None
+    span: Span = _span()
+
+
+@frozen
+class ChooseRange:
+    bind: str
+    low: object
+    high: object
+    by: object | None
+    span: Span = _span()
+
+
+@frozen
+class Ask:
+    seat: object
+    question: str
+    bind: str
+    span: Span = _span()
+
+
+@frozen
+class Distribute:
+    amount: object
+    targets: object
+    by: object | None
+    bind: str
+    span: Span = _span()
+
+
+@frozen
+class Offer:
+    actions: tuple  # names; empty means every action
+    seat: object | None
+    stop_label: str | None
+    bind: str | None
+    span: Span = _span()
+
+
+@frozen
+class Pass:
+    span: Span = _span()
+
+
+@frozen
+class Break:
+    span: Span = _span()
+
+
+@frozen
+class Win:
+    seats: object
+    span: Span = _span()
+
+
+@frozen
+class Lose:
+    seats: object
+    span: Span = _span()
+
+
+@frozen
+class EndGame:
+    span: Span = _span()
+
+
+@frozen
+class Log:
+    text: Template
+    span: Span = _span()
+
+
+@frozen
+class Resolve:
+    handler: str
+    card: object
+    span: Span = _span()
+
+
+@frozen
+class CallStmt:
+    name: str
+    args: tuple
+    span: Span = _span()
+
+
+@frozen
+class If:
+    branches: tuple  # ((cond, body), ...)
+    otherwise: tuple | None
+    span: Span = _span()
+
+
+@frozen
+class For:
+    var: str
+    source: object
+    end: object | None  # `for round in 1 to rounds`
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
+class Repeat:
+    count: object
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
+class While:
+    cond: object
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
+class Alternate:
+    var: str
+    seats: object
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
+class Turn:
+    seat: object
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
+class Phase:
+    name: str
+    body: tuple
+    span: Span = _span()
+
+
+# ───────────────────────── declarations ─────────────────────────
+
+
+@frozen
+class GameDecl:
+    title: str
+    span: Span = _span()
+
+
+@frozen
+class PlayersDecl:
+    low: int
+    high: int
+    span: Span = _span()
+
+
+@frozen
+class SidesDecl:
+    names: tuple
+    span: Span = _span()
+
+
+@frozen
+class SeatsDecl:
+    names: tuple
+    span: Span = _span()
+
+
+@frozen
+class IncludeDecl:
+    path: str
+    extends: bool
+    span: Span = _span()
+
+
+@frozen
+class RemoveDecl:
+    kind: str
+    name: str
+    span: Span = _span()
+
+
+@frozen
+class ValueDecl:
+    name: str
+    value: object
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class VarDecl:
+    kind: str  # counter | flag | var
+    name: str
+    per: str | None
+    type: object | None
+    start: object | None
+    low: object | None
+    high: object | None
+    resets: str | None
+    visibility: str
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class ZoneDecl:
+    name: str
+    per: str | None
+    visibility: str
+    refill: str | None
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class TokenDecl:
+    names: tuple
+    per: str | None
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class GroupDecl:
+    name: str
+    members: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class TypeRef:
+    name: str
+    of: TypeRef | None = None  # `list of T`
+    span: Span = _span()
+
+
+@frozen
+class FieldDecl:
+    name: str
+    type: TypeRef
+    default: object | None
+    span: Span = _span()
+
+
+@frozen
+class KindDecl:
+    name: str
+    parent: str | None
+    fields: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class Prop:
+    name: str
+    value: object
+    span: Span = _span()
+
+
+@frozen
+class Handler:
+    name: str
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
+class EntityDecl:
+    word: str  # card | piece
+    name: str
+    kind: str
+    props: tuple
+    handlers: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class SpaceDecl:
+    kind: str
+    name: str
+    label: str | None
+    parent: str | None
+    adjacent: tuple
+    props: tuple
+    span: Span = _span()
+
+
+@frozen
+class BoardDecl:
+    name: str
+    spaces: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class EndZone:
+    name: str
+    low: int
+    high: int
+    span: Span = _span()
+
+
+@frozen
+class TrackDecl:
+    name: str
+    low: int
+    high: int
+    start: int
+    zones: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class Param:
+    name: str
+    type: TypeRef | None
+    span: Span = _span()
+
+
+@frozen
+class DefineDecl:
+    name: str
+    params: tuple | None
+    value: object
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class RuleDecl:
+    name: str
+    params: tuple
+    body: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class ActionParam:
+    name: str
+    source: object
+    span: Span = _span()
+
+
+@frozen
+class Cost:
+    amount: object
+    counter: str
+    span: Span = _span()
+
+
+@frozen
+class ActionDecl:
+    name: str
+    params: tuple
+    label: Template | None
+    costs: tuple
+    requires: tuple
+    body: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class SetupDecl:
+    body: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class FlowDecl:
+    body: tuple
+    override: bool
+    span: Span = _span()
+
+
+@frozen
+class WhenDecl:
+    watched: str
+    zone: str | None  # `enters ZONE`; None for `changes`
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
+class AnytimeDecl:
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
+class TestLine:
+    kind: str  # players | seed | given | force_die | do | until | expect | snapshot
+    value: object
+    span: Span = _span()
+
+
+@frozen
+class TestDecl:
+    name: str
+    lines: tuple
+    span: Span = _span()
+
+
+@frozen
+class Program:
+    """All the declarations of one file, in order."""
+
+    path: str
+    items: tuple
+    span: Span = _span()

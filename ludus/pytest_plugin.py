@@ -1,0 +1,1 @@
+"""pytest plugin: fixtures for game tests and collection of `test` blocks in .ludus files."""

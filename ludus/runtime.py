@@ -1,0 +1,306 @@
+"""The state of a match as plain data, and the operations rules perform on it.
+
+`Runtime` wraps one state dict for the length of one step: compiled closures read and change the
+state only through it, so every change goes through one place that records trigger events.
+"""
+
+from __future__ import annotations
+
+import marshal
+
+MASK64 = (1 << 64) - 1
+
+
+class RuleError(Exception):
+    """A rule did something impossible at run time (paid more than it had, looped forever, ...)."""
+
+    def __init__(self, message: str, span=None) -> None:
+        self.message = message
+        self.span = span
+        where = f"{span}: " if span is not None else ""
+        super().__init__(f"{where}error: {message}")
+
+
+def copy_state(state: dict) -> dict:
+    """A deep copy of plain data; marshal is several times faster than copy.deepcopy."""
+    return marshal.loads(marshal.dumps(state))
+
+
+# ───────────────────────── chance ─────────────────────────
+
+
+def rng_next(state: dict) -> int:
+    """splitmix64: tiny, portable, and its whole state is one integer kept in the match state."""
+    s = (state["rng"] + 0x9E3779B97F4A7C15) & MASK64
+    state["rng"] = s
+    z = s
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def rng_below(state: dict, n: int) -> int:
+    if n <= 1:
+        return 0
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        v = rng_next(state)
+        if v < limit:
+            return v % n
+
+
+# ───────────────────────── the runtime ─────────────────────────
+
+
+class Runtime:
+    """Reads and writes one match state on behalf of compiled rules."""
+
+    __slots__ = ("game", "state", "events", "log", "watched")
+
+    def __init__(self, game, state: dict, log: list) -> None:
+        self.game = game
+        self.state = state
+        self.events: list = []
+        self.log = log
+        self.watched = game.watched
+
+    # seats
+
+    @property
+    def nseats(self) -> int:
+        return self.state["nseats"]
+
+    def seat_name(self, seat: int) -> str:
+        return self.game.seat_names(self.state["nseats"])[seat]
+
+    # variables (counters, flags, vars), keyed "name" or "name@key"
+
+    def var_key(self, name: str, key=None) -> str:
+        return name if key is None else f"{name}@{key}"
+
+    def get_var(self, name: str, key=None):
+        spec = self.game.vars[name]
+        k = self.var_key(name, key)
+        v = self.state["vars"].get(k, _MISSING)
+        if v is _MISSING:
+            return spec.initial(self, key)
+        return v
+
+    def set_var(self, name: str, key, value) -> None:
+        spec = self.game.vars[name]
+        if spec.kind == "counter":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RuleError(f"counter '{name}' holds whole numbers, not {value!r}")
+            lo = spec.low(self, key) if spec.low else None
+            hi = spec.high(self, key) if spec.high else None
+            if lo is not None and value < lo:
+                value = lo
+            if hi is not None and value > hi:
+                value = hi
+        old = self.get_var(name, key)
+        if old == value:
+            return
+        self.state["vars"][self.var_key(name, key)] = value
+        if name in self.watched:
+            self.events.append((name, key, old, value))
+
+    # tracks
+
+    def track_pos(self, name: str) -> int:
+        return self.state["tracks"][name]["pos"]
+
+    def set_track(self, name: str, value: int) -> None:
+        spec = self.game.tracks[name]
+        value = max(spec.low, min(spec.high, value))
+        t = self.state["tracks"][name]
+        old = t["pos"]
+        if old == value:
+            return
+        t["pos"] = value
+        if name in self.watched:
+            self.events.append((name, None, old, value))
+
+    # tokens, keyed "Token|owner|place"
+
+    @staticmethod
+    def place_key(place) -> str:
+        if isinstance(place, int) and not isinstance(place, bool):
+            return f"#{place}"
+        if place is None:
+            raise RuleError("tokens need a place, and this one is 'none'")
+        return str(place)
+
+    def token_count(self, token: str, owner=None, place=None) -> int:
+        tokens = self.state["tokens"]
+        if place is not None and owner is not None:
+            return tokens.get(f"{token}|{owner}|{self.place_key(place)}", 0)
+        total = 0
+        pk = None if place is None else self.place_key(place)
+        for key, count in tokens.items():
+            t, o, p = key.split("|", 2)
+            if t != token:
+                continue
+            if owner is not None and o != str(owner):
+                continue
+            if pk is not None and p != pk:
+                continue
+            total += count
+        return total
+
+    def add_tokens(self, token: str, owner, place, amount: int) -> None:
+        if amount < 0:
+            raise RuleError(f"cannot add {amount} tokens")
+        key = f"{token}|{'' if owner is None else owner}|{self.place_key(place)}"
+        tokens = self.state["tokens"]
+        tokens[key] = tokens.get(key, 0) + amount
+        if tokens[key] == 0:
+            del tokens[key]
+
+    def remove_tokens(self, token: str, owner, place, amount: int | None) -> int:
+        """Remove up to `amount` (all when None); returns how many were removed."""
+        tokens = self.state["tokens"]
+        pk = self.place_key(place)
+        removed = 0
+        owners = [owner] if owner is not None else self._owners_at(token, pk)
+        for o in owners:
+            key = f"{token}|{'' if o is None else o}|{pk}"
+            have = tokens.get(key, 0)
+            take = have if amount is None else min(have, amount - removed)
+            if take:
+                tokens[key] = have - take
+                if tokens[key] == 0:
+                    del tokens[key]
+                removed += take
+            if amount is not None and removed >= amount:
+                break
+        return removed
+
+    def _owners_at(self, token: str, pk: str) -> list:
+        out = []
+        for key in sorted(self.state["tokens"]):
+            t, o, p = key.split("|", 2)
+            if t == token and p == pk:
+                out.append(int(o) if o else None)
+        return out
+
+    # entities (cards and pieces) and the places that hold them
+
+    def ent(self, eid: int) -> dict:
+        try:
+            e = self.state["ents"][eid]
+        except (IndexError, TypeError):
+            e = None
+        if e is None:
+            raise RuleError(f"no card or piece #{eid}")
+        return e
+
+    def place_list(self, place: str) -> list:
+        return self.state["places"].setdefault(place, [])
+
+    def zone_cards(self, zone: str) -> list:
+        return list(self.state["places"].get(zone, ()))
+
+    def move_entity(self, eid: int, dest: str, bottom: bool = False) -> None:
+        e = self.ent(eid)
+        src = e["l"]
+        if src is not None:
+            lst = self.state["places"].get(src)
+            if lst and eid in lst:
+                lst.remove(eid)
+        lst = self.place_list(dest)
+        if bottom:
+            lst.append(eid)
+        else:
+            lst.insert(0, eid)
+        e["l"] = dest
+        e.pop("rev", None)
+        owner = self.game.zone_owner(dest)
+        if owner is not None:
+            e["o"] = owner
+
+    def create_entity(self, defname: str, owner, place: str) -> int:
+        ents = self.state["ents"]
+        eid = len(ents)
+        ents.append({"d": defname, "o": owner, "l": None})
+        self.move_entity(eid, place, bottom=True)
+        if owner is not None:
+            ents[eid]["o"] = owner
+        return eid
+
+    def field(self, eid: int, name: str):
+        e = self.ent(eid)
+        f = e.get("f")
+        if f is not None and name in f:
+            return f[name]
+        return self.game.static_field(self, eid, e["d"], name)
+
+    def set_field(self, eid: int, name: str, value) -> None:
+        e = self.ent(eid)
+        e.setdefault("f", {})[name] = value
+
+    def entities_of(self, kinds: frozenset | None = None, defname: str | None = None, owner=None, place=None) -> list:
+        out = []
+        pk = None if place is None else self.place_key(place)
+        for eid, e in enumerate(self.state["ents"]):
+            if e is None or e["l"] in (None, "box", "removed"):
+                continue
+            if defname is not None and e["d"] != defname:
+                continue
+            if kinds is not None and self.game.defs[e["d"]].kind not in kinds:
+                continue
+            if owner is not None and e["o"] != owner:
+                continue
+            if pk is not None and e["l"] != pk:
+                continue
+            out.append(eid)
+        return out
+
+    # chance
+
+    def roll(self, sides: int) -> int:
+        forced = self.state["forced"]
+        for i, f in enumerate(forced):
+            if f[0] == "die" and f[1] in (sides, 0):
+                forced.pop(i)
+                value = f[2]
+                if not 1 <= value <= sides:
+                    raise RuleError(f"the forced outcome {value} is not a face of a d{sides}")
+                break
+        else:
+            value = rng_below(self.state, sides) + 1
+        self.log.append({"t": "roll", "die": sides, "value": value})
+        return value
+
+    def shuffle(self, zone: str) -> None:
+        cards = self.state["places"].get(zone, [])
+        forced = self.state["forced"]
+        for i, f in enumerate(forced):
+            if f[0] == "order" and f[1] == zone:
+                forced.pop(i)
+                cards[:] = self._forced_order(zone, cards, f[2])
+                break
+        else:
+            for i in range(len(cards) - 1, 0, -1):
+                j = rng_below(self.state, i + 1)
+                cards[i], cards[j] = cards[j], cards[i]
+        self.log.append({"t": "shuffle", "zone": zone, "order": [self.state["ents"][c]["d"] for c in cards]})
+
+    def _forced_order(self, zone: str, cards: list, names: list) -> list:
+        pool = list(cards)
+        out = []
+        for name in names:
+            for eid in pool:
+                if self.state["ents"][eid]["d"] == name:
+                    out.append(eid)
+                    pool.remove(eid)
+                    break
+            else:
+                raise RuleError(f"the forced order for '{zone}' names '{name}', which is not (or no longer) in it")
+        return out + pool
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()

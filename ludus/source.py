@@ -1,0 +1,93 @@
+"""Source text, spans and diagnostics: where a message points and how it prints."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from attrs import field, frozen
+
+
+@frozen
+class Span:
+    """A region of a source file; lines and columns are 1-based, the end column exclusive."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+@frozen(order=False)
+class Diagnostic:
+    """One message about a program: an error or a warning, with its place."""
+
+    severity: str  # "error" | "warning"
+    message: str
+    span: Span
+    hint: str | None = field(default=None)
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.span.path, self.span.line, self.span.column, self.severity, self.message)
+
+
+class Sources:
+    """The text of every file read, so a diagnostic can show its line."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+
+    def add(self, path: str, text: str) -> None:
+        self.texts[path] = text
+
+    def line(self, path: str, line: int) -> str | None:
+        text = self.texts.get(path)
+        if text is None or line < 1:
+            return None
+        lines = text.splitlines()
+        return lines[line - 1] if line <= len(lines) else None
+
+
+def render(diag: Diagnostic, sources: Sources | None = None) -> str:
+    """`path:line:col: error: message`, then the source line and a caret underline."""
+    head = f"{diag.span}: {diag.severity}: {diag.message}"
+    out = [head]
+    text = sources.line(diag.span.path, diag.span.line) if sources else None
+    if text is not None:
+        out.append("    " + text.expandtabs(4) if "\t" not in text else "    " + text)
+        start = max(diag.span.column - 1, 0)
+        if diag.span.end_line == diag.span.line and diag.span.end_column > diag.span.column:
+            width = diag.span.end_column - diag.span.column
+        else:
+            width = max(len(text.rstrip()) - start, 1)
+        out.append("    " + " " * start + "^" * max(width, 1))
+    if diag.hint:
+        out.append(f"    hint: {diag.hint}")
+    return "\n".join(out)
+
+
+def render_all(diags: Iterable[Diagnostic], sources: Sources | None = None) -> str:
+    return "\n".join(render(d, sources) for d in sorted(diags, key=lambda d: d.sort_key))
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """The nearest candidate to a misspelt name, as a hint, or None."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+class LudusError(Exception):
+    """Bad input: carries diagnostics that the front ends print; never a traceback."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: Sources | None = None) -> None:
+        self.diagnostics = sorted(diagnostics, key=lambda d: d.sort_key)
+        self.sources = sources
+        super().__init__(render_all(self.diagnostics, sources))

@@ -1,0 +1,187 @@
+"""The symbol table of a game: every declared name, what it is, and the built-in vocabulary."""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from . import nodes as n
+
+# Built-in names usable in any expression, with their types.
+BUILTIN_NAMES = {
+    "seats": "list:seat",
+    "current": "seat",
+    "actor": "seat",
+    "opponent": "seat",
+    "players": "number",
+    "spaces": "list:space",
+}
+
+# Built-in functions: name -> (min args, max args, result type); "*" in a result means
+# "the element type of the first argument".
+BUILTIN_FUNCTIONS = {
+    "size": (1, 1, "number"),
+    "adjacent": (1, 2, "list:space"),
+    "left": (1, 1, "seat"),
+    "right": (1, 1, "seat"),
+    "other": (1, 1, "seat"),
+    "seats_from": (1, 1, "list:seat"),
+    "top": (1, 2, "entity"),
+    "first": (1, 1, "*"),
+    "last": (1, 1, "*"),
+    "abs": (1, 1, "number"),
+    "min": (1, 9, "number"),
+    "max": (1, 9, "number"),
+    "sum": (1, 1, "number"),
+    "count": (1, 1, "number"),
+    "any": (1, 1, "bool"),
+    "all": (1, 1, "bool"),
+    "most": (1, 1, "list:*"),
+    "least": (1, 1, "list:*"),
+    "share": (2, 2, "number"),
+    "space": (2, 2, "space"),
+    "zone_of": (1, 1, "text"),
+    "depth": (1, 1, "number"),
+    "owner_of": (1, 1, "seat"),
+    "range": (2, 2, "list:number"),
+    "seat_named": (1, 1, "seat"),
+    "passed": (1, 1, "bool"),
+    "lowest": (1, 1, "*"),
+}
+
+# Comprehension aggregates: what each returns, "*" meaning the element or iterated type.
+AGGREGATES = {"sum", "count", "max", "min", "any", "all", "most", "least", "first", "lowest"}
+
+ENTITY_ATTRS = {"owner": "seat", "loc": "any", "name": "text", "kind": "text", "zone": "text"}
+SPACE_ATTRS = {"name": "text", "label": "text", "kind": "text", "parent": "space"}
+TRACK_ATTRS = {"start": "number", "low": "number", "high": "number"}
+
+
+@define
+class KindInfo:
+    name: str
+    parent: str | None
+    fields: dict = field(factory=dict)  # name -> (type str, default node | None)
+    decl: object = None
+
+
+@define
+class Symbols:
+    """Everything a game declares, by name; filled by the checker, read by the compiler."""
+
+    title: str = "untitled"
+    min_players: int = 2
+    max_players: int = 2
+    sides: tuple = ()
+    seat_names: tuple = ()
+    values: dict = field(factory=dict)
+    vars: dict = field(factory=dict)  # name -> VarDecl
+    zones: dict = field(factory=dict)
+    tokens: dict = field(factory=dict)  # name -> TokenDecl
+    groups: dict = field(factory=dict)
+    kinds: dict = field(factory=dict)  # name -> KindInfo
+    entities: dict = field(factory=dict)  # def name -> EntityDecl
+    space_kinds: dict = field(factory=dict)  # kind -> [space names]
+    spaces: dict = field(factory=dict)  # name -> SpaceDecl
+    boards: dict = field(factory=dict)
+    tracks: dict = field(factory=dict)
+    defines: dict = field(factory=dict)
+    rules: dict = field(factory=dict)
+    actions: dict = field(factory=dict)
+    handlers: set = field(factory=set)
+    setup: object = None
+    flow: object = None
+    whens: list = field(factory=list)
+    anytimes: list = field(factory=list)
+    tests: list = field(factory=list)
+    plurals: dict = field(factory=dict)  # plural alias -> singular kind name
+
+    def kind_of_space_collection(self, name: str) -> str | None:
+        if name in self.space_kinds:
+            return name
+        singular = self.plurals.get(name)
+        return singular if singular in self.space_kinds else None
+
+    def entity_kind_collection(self, name: str) -> str | None:
+        if name in self.kinds:
+            return name
+        singular = self.plurals.get(name)
+        return singular if singular in self.kinds else None
+
+    def is_subkind(self, kind: str, ancestor: str) -> bool:
+        seen = set()
+        while kind and kind not in seen:
+            if kind == ancestor:
+                return True
+            seen.add(kind)
+            info = self.kinds.get(kind)
+            kind = info.parent if info else None
+        return False
+
+    def fields_of(self, kind: str) -> dict:
+        chain = []
+        seen = set()
+        while kind and kind in self.kinds and kind not in seen:
+            seen.add(kind)
+            chain.append(self.kinds[kind])
+            kind = self.kinds[kind].parent
+        out: dict = {}
+        for info in reversed(chain):
+            out.update(info.fields)
+        return out
+
+    def seat_constants(self) -> tuple:
+        return self.sides or self.seat_names
+
+    def all_names(self) -> set:
+        names = set(BUILTIN_NAMES) | set(self.values) | set(self.vars) | set(self.zones) | set(self.tokens)
+        names |= set(self.groups) | set(self.kinds) | set(self.space_kinds) | set(self.spaces)
+        names |= set(self.tracks) | set(self.defines) | set(self.plurals) | set(self.seat_constants())
+        names |= {e for e in self.entities if e.isidentifier()}
+        return names
+
+
+def plural(word: str) -> str:
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def type_name(t: str) -> str:
+    """A type as a designer reads it: 'list:space:region' -> 'list of region'."""
+    if t.startswith("list:"):
+        return "list of " + type_name(t[5:])
+    if ":" in t:
+        return t.split(":", 1)[1]
+    return t
+
+
+def elem_type(t: str) -> str:
+    if t.startswith("list:"):
+        return t[5:]
+    if t == "zone":
+        return "entity"
+    return "any"
+
+
+def compatible(actual: str, expected: str) -> bool:
+    if "any" in (actual, expected) or actual == expected:
+        return True
+    if actual.startswith("list:") and expected.startswith("list:"):
+        return compatible(actual[5:], expected[5:])
+    a, _, asub = actual.partition(":")
+    e, _, esub = expected.partition(":")
+    if a == e and (not asub or not esub):
+        return True
+    if a == "none" or e == "none":
+        return True
+    return False
+
+
+def decl_name(item) -> str:
+    return getattr(item, "name", type(item).__name__)
+
+
+def is_decl(item) -> bool:
+    return isinstance(item, (n.ValueDecl, n.VarDecl, n.ZoneDecl))

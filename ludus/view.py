@@ -1,0 +1,144 @@
+"""The one projection of a state for a seat: what that seat may see, as plain data to render."""
+
+from __future__ import annotations
+
+from .display import entity_label
+from .runtime import Runtime
+
+HIDDEN = "hidden"
+
+
+def view_state(match, seat=None) -> dict:
+    """Everything, or (with a seat) only what that seat may see; the basis of every rendering."""
+    game, state = match.game, match.state
+    rt = Runtime(game, state, match.log)
+    names = match.seat_names()
+    out: dict = {
+        "game": game.title,
+        "seat": None if seat is None else names[seat],
+        "where": match.scopes(),
+        "counters": _counters(rt, seat, names),
+        "tracks": {},
+        "zones": {},
+        "board": {},
+        "elsewhere": {},
+        "result": match.result,
+    }
+    pending = state["pending"]
+    if state["result"] is None and pending is not None:
+        waiting = "chance" if pending["seat"] is None else names[pending["seat"]]
+        decision = {"seat": waiting, "prompt": pending["prompt"]}
+        if seat is None or pending["seat"] == seat or pending["seat"] is None:
+            decision["options"] = list(pending["options"])
+        out["decision"] = decision
+    for name, spec in game.tracks.items():
+        t = state["tracks"][name]
+        out["tracks"][name] = {"pos": t["pos"], "start": t["start"], "low": spec.low, "high": spec.high,
+                               "zones": {z: list(r) for z, r in spec.zones.items()},
+                               "tokens": _tokens_at_track(rt, name)}
+    for key in sorted(state["places"], key=_zone_sort):
+        cards = state["places"][key]
+        zname, _, owner = key.partition("@")
+        if key in game.spaces or zname not in game.zones or zname == "box":
+            continue
+        if not cards and zname == "removed":
+            continue
+        spec = game.zones[zname]
+        shown = f"{zname} of {names[int(owner)]}" if owner else zname
+        out["zones"][shown] = _zone_view(rt, spec.visibility, cards, seat, int(owner) if owner else None)
+    for space, spec in game.spaces.items():
+        entry: dict = {}
+        pieces = state["places"].get(space, [])
+        if pieces:
+            entry["pieces"] = [entity_label(rt, e).replace(f" in {space}", "") for e in pieces]
+        tokens = _tokens_at(rt, space, names)
+        if tokens:
+            entry["tokens"] = tokens
+        out["board"][space] = entry
+    for key, count in sorted(state["tokens"].items()):
+        token, owner, place = key.split("|", 2)
+        if place in game.spaces or ":" in place:
+            continue
+        where = place
+        if place.startswith("#"):
+            where = entity_label(rt, int(place[1:]))
+        label = f"{names[int(owner)]} {token}" if owner else token
+        out["elsewhere"].setdefault(where, {})[label] = count
+    return out
+
+
+def _zone_sort(key: str):
+    name, _, owner = key.partition("@")
+    return (name, int(owner) if owner else -1)
+
+
+def _zone_view(rt, visibility: str, cards: list, seat, owner):
+    ents = rt.state["ents"]
+    names = [ents[c]["d"] for c in cards]
+    revealed = [ents[c]["d"] for c in cards if ents[c].get("rev")]
+    if seat is None or visibility == "public":
+        return names
+    if visibility == "owner only" and owner == seat:
+        return names
+    if visibility == "hidden":
+        return {"count": HIDDEN, "revealed": revealed} if revealed else HIDDEN
+    view = {"count": len(cards)}
+    if revealed:
+        view["revealed"] = revealed
+    return view
+
+
+def _counters(rt, seat, names) -> dict:
+    out = {}
+    for name, spec in rt.game.vars.items():
+        hidden_from = _hidden(spec.visibility, seat)
+        if spec.per == "seat":
+            row = {}
+            for s in range(rt.state["nseats"]):
+                v = rt.get_var(name, s)
+                row[names[s]] = HIDDEN if hidden_from(s) else _plain(rt, v)
+            out[name] = row
+        elif spec.per is None:
+            out[name] = HIDDEN if hidden_from(None) else _plain(rt, rt.get_var(name))
+        else:
+            prefix = name + "@"
+            row = {k[len(prefix):]: _plain(rt, v) for k, v in sorted(rt.state["vars"].items()) if k.startswith(prefix)}
+            if row:
+                out[name] = HIDDEN if hidden_from(None) else row
+    return out
+
+
+def _hidden(visibility: str, seat):
+    def hidden(owner) -> bool:
+        if seat is None or visibility == "public":
+            return False
+        if visibility == "owner only":
+            return owner != seat
+        return True
+    return hidden
+
+
+def _plain(rt, v):
+    if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
+        return v
+    if isinstance(v, list):
+        return [_plain(rt, x) for x in v]
+    return str(v)
+
+
+def _tokens_at(rt, place: str, names) -> dict:
+    out = {}
+    for key, count in sorted(rt.state["tokens"].items()):
+        token, owner, p = key.split("|", 2)
+        if p == place:
+            out[f"{names[int(owner)]} {token}" if owner else token] = count
+    return out
+
+
+def _tokens_at_track(rt, track: str) -> dict:
+    out = {}
+    for key, count in sorted(rt.state["tokens"].items()):
+        token, owner, p = key.split("|", 2)
+        if p.startswith(track + ":"):
+            out.setdefault(p.split(":", 1)[1], {})[token] = count
+    return out
