@@ -93,15 +93,15 @@ def compile_builtin(comp, node, name: str):
         return lambda rt, env: any(_listify(rt, a0(rt, env)))
     if name == "all":
         return lambda rt, env: all(_listify(rt, a0(rt, env)))
-    if name in ("most", "least", "lowest"):
+    if name in ("most", "least"):
         f = max if name == "most" else min
 
         def best(rt, env):
             items = _listify(rt, a0(rt, env))
             if not items:
-                return [] if name != "lowest" else None
+                return []
             top = f(items)
-            return [x for x in items if x == top] if name != "lowest" else top
+            return [x for x in items if x == top]
         return best
     if name == "share":
         a1 = args[1]

@@ -15,6 +15,7 @@ from .symbols import (
 )
 from .source import Diagnostic, Span, suggest
 
+ANYTIME_STATEMENTS = (n.Let, n.If, n.For, n.Log, n.Win, n.Lose, n.EndGame)
 BASIC_TYPES = {"number", "bool", "text", "seat", "zone", "token", "track", "space", "entity", "any"}
 
 
@@ -166,6 +167,10 @@ class Checker:
                 sym.anytimes.append(item)
             elif isinstance(item, n.TestDecl):
                 sym.tests.append(item)
+        for name in ("box", "removed"):
+            if name not in sym.zones:
+                sym.zones[name] = n.ZoneDecl(name, None, "public", None, False)
+                self.used.add(("zone", name))
         # plural aliases for collections: regions, Characters, ...
         for kind in list(sym.space_kinds) + list(sym.kinds):
             alias = plural(kind)
@@ -410,8 +415,9 @@ class Checker:
 
     def stmt(self, s, scope: Scope) -> None:
         sym = self.sym
-        if scope.flags.get("anytime") and isinstance(s, (n.Choose, n.ChooseRange, n.Ask, n.Distribute, n.Offer, n.Roll, n.Shuffle)):
-            self.error("'at any time' checks cannot ask for a decision or a chance outcome", s.span)
+        if scope.flags.get("anytime") and not isinstance(s, ANYTIME_STATEMENTS):
+            self.error("'at any time' can only check conditions and end the game (if, let, for, log, win, lose, end game)", s.span)
+            return
         if isinstance(s, n.Let):
             t = self.expr(s.value, scope)
             scope.names[s.name] = t
@@ -521,7 +527,7 @@ class Checker:
             if s.bind:
                 scope.names[s.bind] = "text"
         elif isinstance(s, n.Pass):
-            if not scope.flags.get("alternate"):
+            if not any(scope.flags.get(f) for f in ("alternate", "in_action", "in_rule", "in_handler")):
                 self.error("'pass' only means something inside an 'alternate ... until all pass' loop", s.span)
         elif isinstance(s, n.Break):
             if not scope.flags.get("loop"):
@@ -911,8 +917,8 @@ class Checker:
                 return et
             if name in ("most", "least"):
                 return "list:" + src
-            if name in ("first", "lowest"):
-                return src if name == "lowest" else et
+            if name == "first":
+                return et
             return lt
         if name in sym.defines:
             d = sym.defines[name]
@@ -929,6 +935,10 @@ class Checker:
                 want = str(lo) if lo == hi else f"{lo} to {hi}"
                 self.error(f"'{name}' takes {want} argument(s), not {len(node.args)}", node.span)
             types = [self.expr(a, scope) for a in node.args]
+            if name in ("zone_of", "depth") and node.args:
+                arg = node.args[0]
+                if not (isinstance(arg, n.Name) and arg.name in sym.tracks and scope.lookup(arg.name) is None):
+                    self.error(f"'{name}' needs the name of a track", arg.span, suggest(getattr(arg, "name", ""), sym.tracks))
             if name in ("left", "right", "other", "seats_from") and types:
                 if not compatible(types[0], "seat"):
                     self.error(f"'{name}' needs a seat, not a {type_name(types[0])}", node.args[0].span)
@@ -939,7 +949,7 @@ class Checker:
             if "*" in result and types:
                 et = elem_type(types[0]) if types[0] != "zone" else "entity"
                 result = result.replace("*", et)
-            if name in ("sum", "count", "any", "all", "most", "least", "first", "last", "lowest") and types:
+            if name in ("sum", "count", "any", "all", "most", "least", "first", "last") and types:
                 if not (types[0].startswith("list:") or types[0] in ("zone", "any")):
                     self.error(f"'{name}' needs a list, not a {type_name(types[0])}", node.args[0].span)
             if name in ("max", "min") and len(types) == 1 and types[0].startswith("list:"):

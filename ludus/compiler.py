@@ -183,7 +183,7 @@ class Compiler:
         for i, a in enumerate(sym.anytimes):
             cid = f"at any time #{i + 1}"
             self.block_code(cid, "at any time", a.body)
-            g.anytime.append(cid)
+            g.anytime.append((cid, self.dependencies(a.body)))
         body = (sym.setup.body if sym.setup else ()) + (sym.flow.body if sym.flow else ())
         self.block_code("flow", "flow", body)
 
@@ -325,7 +325,7 @@ class Compiler:
                 raise RuleError("cards and pieces move to a zone or a space, not onto a card")
             if target is None:
                 raise RuleError("cannot move to 'none'")
-            for eid in _entities(what(rt, env)):
+            for eid in _entities(rt, what(rt, env)):
                 rt.move_entity(eid, target, bottom)
         self.exec(s, run)
 
@@ -345,7 +345,7 @@ class Compiler:
         what, op = self.expr(s.what), s.op
 
         def run(rt, env):
-            for eid in _entities(what(rt, env)):
+            for eid in _entities(rt, what(rt, env)):
                 if op == "discard":
                     owner = rt.ent(eid)["o"]
                     if owner is None:
@@ -541,6 +541,42 @@ class Compiler:
             patches, scopes, is_alt = self.loops[-1]
             self.loops[-1] = (patches, scopes - 1, is_alt)
         self.emit(O.UNSCOPE, None)
+
+    def dependencies(self, node, seen=None) -> frozenset | None:
+        """The names of the state an 'at any time' block reads, so it is re-checked only when one
+        of them changes; None when that cannot be told (then it is checked after every change)."""
+        import attrs
+
+        seen = set() if seen is None else seen
+        deps: set = set()
+
+        def walk(x) -> bool:
+            if isinstance(x, (tuple, list)):
+                return all(walk(i) for i in x)
+            if not attrs.has(type(x)):
+                return True
+            res = self.c.res.get(id(x))
+            if res is not None:
+                tag = res[0]
+                if tag in ("var", "var_of", "track", "track_attr", "zone", "zone_of"):
+                    deps.add(res[1])
+                elif tag == "tokens":
+                    if res[2]:
+                        return False
+                    deps.add(res[1])
+                elif tag in ("pieces", "entity_kind", "field", "entity_attr", "dynamic_attr"):
+                    deps.add("$ents")
+                elif tag in ("define", "value"):
+                    decl = (self.sym.defines if tag == "define" else self.sym.values)[res[1]]
+                    if res[1] not in seen:
+                        seen.add(res[1])
+                        if not walk(decl.value):
+                            return False
+                elif tag == "builtin_fn" and res[1] == "passed":
+                    return False
+            return all(walk(getattr(x, f.name)) for f in attrs.fields(type(x)) if f.name != "span")
+
+        return frozenset(deps) if walk(node) else None
 
     # ── assignable targets ──
 
@@ -854,11 +890,6 @@ class Compiler:
                 ps = pairs(rt, env)
                 return ps[0][1] if ps else None
             return first
-        if agg == "lowest":
-            def lowest(rt, env):
-                ps = pairs(rt, env)
-                return min(ps, key=lambda p: p[1])[0] if ps else None
-            return lowest
         raise AssertionError(agg)
 
     def binop(self, node: n.BinOp):
@@ -932,11 +963,14 @@ def _listify(rt: Runtime, v) -> list:
     raise RuleError(f"expected a list here, found {_show(v)}")
 
 
-def _entities(v) -> list:
+def _entities(rt: Runtime, v) -> list:
+    """A card, a list of cards, or a zone (all the cards in it), as a list of ids."""
     if isinstance(v, list):
         items = v
     elif v is None:
         return []
+    elif isinstance(v, str):
+        items = _listify(rt, v)
     else:
         items = [v]
     for x in items:

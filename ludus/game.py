@@ -71,10 +71,10 @@ class Game:
             raise RuleError(f"'{defname}' has no property '{name}'")
         return None if default is None else default(rt, env)
 
-    def new_match(self, players: int | None = None, seed: int = 0, chance: str = "auto"):
+    def new_match(self, players: int | None = None, seed: int = 0, chance: str = "auto", forced: list | None = None):
         from .match import Match
 
-        return Match.new(self, players, seed, chance)
+        return Match.new(self, players, seed, chance, forced)
 
 
 _NO_FIELD = object()

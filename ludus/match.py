@@ -43,7 +43,9 @@ class Match:
     # ── construction ──
 
     @classmethod
-    def new(cls, game, players: int | None = None, seed: int = 0, chance: str = "auto") -> Match:
+    def new(cls, game, players: int | None = None, seed: int = 0, chance: str = "auto",
+            forced: list | None = None) -> Match:
+        """A new match; `forced` outcomes (see `force`) are used by setup before the generator."""
         n = players if players is not None else game.min_players
         if not game.min_players <= n <= game.max_players:
             raise ValueError(
@@ -53,7 +55,7 @@ class Match:
             raise ValueError("chance is 'auto' or 'manual'")
         state = {
             "nseats": n, "vars": {}, "tokens": {}, "places": {}, "ents": [], "stack": [], "pending": None,
-            "scopes": [], "alts": [], "result": None, "forced": [], "chance": chance,
+            "scopes": [], "alts": [], "result": None, "forced": [list(f) for f in forced or ()], "chance": chance,
             "rng": (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & ((1 << 64) - 1),
             "tracks": {name: {"pos": t.start, "start": t.start} for name, t in game.tracks.items()},
         }

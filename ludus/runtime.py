@@ -17,8 +17,11 @@ class RuleError(Exception):
     def __init__(self, message: str, span=None) -> None:
         self.message = message
         self.span = span
-        where = f"{span}: " if span is not None else ""
-        super().__init__(f"{where}error: {message}")
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span is not None else ""
+        return f"{where}error: {self.message}"
 
 
 def copy_state(state: dict) -> dict:
@@ -55,7 +58,7 @@ def rng_below(state: dict, n: int) -> int:
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
-    __slots__ = ("game", "state", "events", "log", "watched")
+    __slots__ = ("game", "state", "events", "log", "watched", "changed")
 
     def __init__(self, game, state: dict, log: list) -> None:
         self.game = game
@@ -63,6 +66,7 @@ class Runtime:
         self.events: list = []
         self.log = log
         self.watched = game.watched
+        self.changed: set = set()  # names of what changed since the last 'at any time' check
 
     # seats
 
@@ -101,6 +105,7 @@ class Runtime:
         if old == value:
             return
         self.state["vars"][self.var_key(name, key)] = value
+        self.changed.add(name)
         if name in self.watched:
             self.events.append((name, key, old, value))
 
@@ -117,6 +122,7 @@ class Runtime:
         if old == value:
             return
         t["pos"] = value
+        self.changed.add(name)
         if name in self.watched:
             self.events.append((name, None, old, value))
 
@@ -153,6 +159,7 @@ class Runtime:
         key = f"{token}|{'' if owner is None else owner}|{self.place_key(place)}"
         tokens = self.state["tokens"]
         tokens[key] = tokens.get(key, 0) + amount
+        self.changed.add(token)
         if tokens[key] == 0:
             del tokens[key]
 
@@ -167,6 +174,7 @@ class Runtime:
             have = tokens.get(key, 0)
             take = have if amount is None else min(have, amount - removed)
             if take:
+                self.changed.add(token)
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
@@ -214,6 +222,9 @@ class Runtime:
             lst.insert(0, eid)
         e["l"] = dest
         e.pop("rev", None)
+        self.changed.add("$ents")
+        self.changed.add((src or "").split("@", 1)[0])
+        self.changed.add(dest.split("@", 1)[0])
         owner = self.game.zone_owner(dest)
         if owner is not None:
             e["o"] = owner
@@ -237,12 +248,13 @@ class Runtime:
     def set_field(self, eid: int, name: str, value) -> None:
         e = self.ent(eid)
         e.setdefault("f", {})[name] = value
+        self.changed.add("$ents")
 
     def entities_of(self, kinds: frozenset | None = None, defname: str | None = None, owner=None, place=None) -> list:
         out = []
         pk = None if place is None else self.place_key(place)
         for eid, e in enumerate(self.state["ents"]):
-            if e is None or e["l"] in (None, "box", "removed"):
+            if e is None or e["l"] is None:
                 continue
             if defname is not None and e["d"] != defname:
                 continue

@@ -45,11 +45,10 @@ BUILTIN_FUNCTIONS = {
     "range": (2, 2, "list:number"),
     "seat_named": (1, 1, "seat"),
     "passed": (1, 1, "bool"),
-    "lowest": (1, 1, "*"),
 }
 
 # Comprehension aggregates: what each returns, "*" meaning the element or iterated type.
-AGGREGATES = {"sum", "count", "max", "min", "any", "all", "most", "least", "first", "lowest"}
+AGGREGATES = {"sum", "count", "max", "min", "any", "all", "most", "least", "first"}
 
 ENTITY_ATTRS = {"owner": "seat", "loc": "any", "name": "text", "kind": "text", "zone": "text"}
 SPACE_ATTRS = {"name": "text", "label": "text", "kind": "text", "parent": "space"}

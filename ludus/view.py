@@ -36,16 +36,15 @@ def view_state(match, seat=None) -> dict:
         out["tracks"][name] = {"pos": t["pos"], "start": t["start"], "low": spec.low, "high": spec.high,
                                "zones": {z: list(r) for z, r in spec.zones.items()},
                                "tokens": _tokens_at_track(rt, name)}
-    for key in sorted(state["places"], key=_zone_sort):
-        cards = state["places"][key]
-        zname, _, owner = key.partition("@")
-        if key in game.spaces or zname not in game.zones or zname == "box":
+    for zname, spec in game.zones.items():
+        if zname == "box" or (zname == "removed" and not state["places"].get("removed")):
             continue
-        if not cards and zname == "removed":
-            continue
-        spec = game.zones[zname]
-        shown = f"{zname} of {names[int(owner)]}" if owner else zname
-        out["zones"][shown] = _zone_view(rt, spec.visibility, cards, seat, int(owner) if owner else None)
+        owners = range(state["nseats"]) if spec.per == "seat" else [None]
+        for owner in owners:
+            key = zname if owner is None else f"{zname}@{owner}"
+            shown = zname if owner is None else f"{zname} of {names[owner]}"
+            cards = state["places"].get(key, [])
+            out["zones"][shown] = _zone_view(rt, spec.visibility, cards, seat, owner)
     for space, spec in game.spaces.items():
         entry: dict = {}
         pieces = state["places"].get(space, [])
@@ -65,11 +64,6 @@ def view_state(match, seat=None) -> dict:
         label = f"{names[int(owner)]} {token}" if owner else token
         out["elsewhere"].setdefault(where, {})[label] = count
     return out
-
-
-def _zone_sort(key: str):
-    name, _, owner = key.partition("@")
-    return (name, int(owner) if owner else -1)
 
 
 def _zone_view(rt, visibility: str, cards: list, seat, owner):

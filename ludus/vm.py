@@ -189,12 +189,16 @@ def _after_change(rt: Runtime, env: dict, frame: dict) -> None:
                 frames.append({"c": cid, "pc": 0, "env": {
                     "old": old, "new": new, "key": key, "$cur": env.get("$cur"), "$act": env.get("$act")}})
         state["stack"].extend(reversed(frames))
-    if game.anytime and state["result"] is None:
-        for cid in game.anytime:
+    if game.anytime and rt.changed and state["result"] is None:
+        changed, rt.changed = rt.changed, set()
+        for cid, deps in game.anytime:
+            if deps is not None and not (deps & changed):
+                continue
             _run_inline(rt, cid, {"$cur": env.get("$cur"), "$act": env.get("$act")})
             if state["result"] is not None:
                 break
         rt.events = []
+        rt.changed = set()
 
 
 def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
@@ -283,7 +287,7 @@ def _roll(rt: Runtime, frame: dict, op) -> None:
     _, sides_fn, many, bind = op
     env = frame["env"]
     dice = sides_fn(rt, env)
-    if rt.state["chance"] == "manual":
+    if rt.state["chance"] == "manual" and not any(f[0] == "die" for f in rt.state["forced"]):
         rt.state["pending"] = _chance_pending(rt, dice, [])
         return
     values = [rt.roll(s) for s in dice]
