@@ -91,6 +91,9 @@ class _Builder(Transformer):
     def start(self, meta, items):
         return n.Program(self.path, _block(items), span=self.span(meta))
 
+    def statements(self, c):
+        return _block(c)
+
     @v_args(meta=True)
     def game_decl(self, meta, c):
         return n.GameDecl(unquote(c[0]), span=self.span(meta))

@@ -59,9 +59,9 @@ class Scope:
 
 
 class Checker:
-    def __init__(self, items: list) -> None:
+    def __init__(self, items: list, symbols: Symbols | None = None) -> None:
         self.items = items
-        self.sym = Symbols()
+        self.sym = symbols if symbols is not None else Symbols()
         self.out = Checked(self.sym)
         self.used: set[tuple[str, str]] = set()
         self.called_rules: set[str] = set()

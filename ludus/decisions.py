@@ -9,7 +9,7 @@ number of options stays small and every part is one logged, replayable move.
 from __future__ import annotations
 
 from .compiler import _int, _listify
-from .display import display, unique_labels
+from .display import display, merge_options, unique_labels
 from .runtime import RuleError
 
 DONE = "done"
@@ -38,6 +38,7 @@ class OfferSpec:
                 local = {"$cur": env.get("$cur"), "$act": seat, **params}
                 labels.append(action.label(rt, local))
                 values.append([name, [params[p] for p, _, _ in action.params]])
+        labels, values = merge_options(rt, labels, values, True)
         if self.stop_label is not None:
             labels.append(self.stop_label)
             values.append(None)
@@ -114,8 +115,8 @@ class ChooseSpec:
         return self.pending(rt, seat, items, [], (need, limit))
 
     def pending(self, rt, seat, items, picked, counts):
-        labels = [display(rt, v, self.elem_type) for v in items]
-        values = list(items)
+        labels, values = merge_options(rt, [display(rt, v, self.elem_type) for v in items], list(items),
+                                       self.elem_type.startswith("entity") or self.elem_type == "any")
         if counts is not None and len(picked) >= counts[0]:
             labels.append(DONE)
             values.append(None)
@@ -123,7 +124,7 @@ class ChooseSpec:
         p = {"kind": "choose", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {verb}",
              "options": unique_labels(labels), "values": values}
         if counts is not None:
-            p["picked"], p["need"], p["limit"] = picked, counts[0], counts[1]
+            p["picked"], p["need"], p["limit"], p["pool"] = picked, counts[0], counts[1], list(items)
         return p
 
     def answer(self, rt, env, pending, index):
@@ -136,7 +137,7 @@ class ChooseSpec:
             env[self.bind] = picked
             return None
         picked.append(value)
-        remaining = [v for i, v in enumerate(pending["values"]) if i != index and v is not None]
+        remaining = [v for v in pending["pool"] if v != value]
         if len(picked) >= pending["limit"] or not remaining:
             env[self.bind] = picked
             return None

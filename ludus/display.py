@@ -39,6 +39,34 @@ def entity_label(rt, eid: int) -> str:
     return e["d"]
 
 
+def interchangeable(rt, a, b) -> bool:
+    """Two option values a player could not tell apart: equal, or copies of the same card in
+    the same place with the same owner and properties."""
+    if a == b:
+        return True
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return all(interchangeable(rt, x, y) for x, y in zip(a, b))
+    if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
+        ents = rt.state["ents"]
+        if not (0 <= a < len(ents) and 0 <= b < len(ents)) or ents[a] is None or ents[b] is None:
+            return False
+        ea, eb = ents[a], ents[b]
+        return (ea["d"], ea["l"], ea["o"], ea.get("f"), ea.get("rev")) == (eb["d"], eb["l"], eb["o"], eb.get("f"), eb.get("rev"))
+    return False
+
+
+def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> tuple[list[str], list]:
+    """Drop options that repeat an earlier one exactly (same label, interchangeable value), then
+    give the remaining repeated labels ' #2', ' #3' in order."""
+    keep_l, keep_v = [], []
+    for label, value in zip(labels, values):
+        if entity_values and any(l == label and interchangeable(rt, v, value) for l, v in zip(keep_l, keep_v)):
+            continue
+        keep_l.append(label)
+        keep_v.append(value)
+    return unique_labels(keep_l), keep_v
+
+
 def unique_labels(labels: list[str]) -> list[str]:
     """Repeated labels get ' #2', ' #3' in order, so each option has its own stable label."""
     seen: dict[str, int] = {}

@@ -49,14 +49,14 @@ def _parser() -> Lark:
         postlex=LudusIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
-        start=["start", "expr"],
+        start=["start", "expr", "statements"],
         cache=True,
     )
 
 
 def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
     """Parse a whole file (or one expression with start='expr'); raise LudusError when it fails."""
-    if start == "start" and not text.endswith("\n"):
+    if start in ("start", "statements") and not text.endswith("\n"):
         text += "\n"
     try:
         return _parser().parse(text, start=start)

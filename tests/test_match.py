@@ -39,17 +39,19 @@ def test_different_seeds_give_different_matches():
 def test_json_round_trip_is_exact_mid_match():
     match = GAME.new_match(2, seed=4)
     rng = random.Random(4)
-    for _ in range(17):
+    for _ in range(12):
         match.apply(rng.choice(match.legal_actions()))
+    assert not match.is_over
     text = match.to_json()
     restored = Match.from_json(GAME, text)
     assert restored.to_json() == text
-    # the restored match goes on exactly like the original
-    for _ in range(10):
+    # the restored match goes on exactly like the original, to the end
+    while not match.is_over:
         move = rng.choice(match.legal_actions())
         match.apply(move)
         restored.apply(move)
     assert restored.to_json() == match.to_json()
+    assert restored.result == match.result
 
 
 def test_undo_restores_the_previous_state_exactly():

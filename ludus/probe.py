@@ -1,0 +1,120 @@
+"""Expressions and statements written outside a game file (replay `expect` lines, test `given`
+lines, the REPL), checked against a game's symbols and run against a live match."""
+
+from __future__ import annotations
+
+from . import ops as O
+from .build import _Builder
+from .checker import Checked, Checker, Scope
+from .compiler import Compiler
+from .parser import parse
+from .runtime import RuleError, Runtime, copy_state
+from .source import LudusError, Span
+
+
+def _shift_spans(node, path: str, line: int, column: int):
+    from .build import _shift
+
+    return _shift(node, line - 1, column - 1)
+
+
+def _checked(game, path, line, column, text, start):
+    try:
+        tree = parse(text, path, start=start)
+    except LudusError as err:
+        moved = [type(d)(d.severity, d.message, Span(path, line + d.span.line - 1, column + d.span.column - 1,
+                                                     line + d.span.line - 1, column + d.span.column))
+                 for d in err.diagnostics]
+        raise LudusError(moved) from None
+    node = _shift_spans(_Builder(path).transform(tree), path, line, column)
+    checker = Checker([], game.checked.symbols)
+    return node, checker
+
+
+def compile_expression(game, text: str, path: str = "<expect>", line: int = 1, column: int = 1):
+    """A closure `fn(match) -> (value, type)`; bad text raises LudusError located at path:line."""
+    node, checker = _checked(game, path, line, column, text, "expr")
+    scope = Scope(in_test=True)
+    typ = checker.expr(node, scope)
+    errors = [d for d in checker.out.diagnostics if d.severity == "error"]
+    if errors:
+        raise LudusError(errors)
+    fn = Compiler(checker.out, game).expr(node)
+
+    def evaluate(match):
+        rt = Runtime(game, match.state, list(match.log))
+        return fn(rt, _env(match)), typ
+    return evaluate
+
+
+def compile_statements(game, text: str, path: str = "<given>", line: int = 1, column: int = 1):
+    """A closure `fn(match)` that runs statements which need no decision (set, move, add, ...)."""
+    nodes, checker = _checked(game, path, line, column, text, "statements")
+    checker.block(nodes, Scope(in_test=True))
+    errors = [d for d in checker.out.diagnostics if d.severity == "error"]
+    if errors:
+        raise LudusError(errors)
+    comp = Compiler(checker.out, game)
+    code = comp.block_code(f"given {path}:{line}", f"{path}:{line}", nodes)
+    del game.codes[code.id]
+
+    def run(match):
+        work = copy_state(match.state)
+        rt = Runtime(game, work, match.log)
+        env = _env(match)
+        pc = 0
+        while pc < len(code.ops):
+            op = code.ops[pc]
+            kind = op[0]
+            try:
+                if kind == O.EXEC:
+                    op[1](rt, env)
+                    pc += 1
+                elif kind == O.JUMP:
+                    pc = op[1]
+                elif kind == O.JUMPF:
+                    pc = pc + 1 if op[1](rt, env) else op[2]
+                elif kind == O.ITER:
+                    env[op[1]] = [list(op[2](rt, env)), 0]
+                    pc += 1
+                elif kind == O.NEXT:
+                    it = env[op[1]]
+                    if it[1] >= len(it[0]):
+                        pc = op[3]
+                    else:
+                        if op[2] is not None:
+                            env[op[2]] = it[0][it[1]]
+                        it[1] += 1
+                        pc += 1
+                elif kind in (O.SCOPE, O.UNSCOPE):
+                    pc += 1
+                elif kind == O.SHUFFLE:
+                    rt.shuffle(op[1](rt, env))
+                    pc += 1
+                elif kind == O.DRAW:
+                    from .vm import _draw
+
+                    _draw(rt, env, op)
+                    pc += 1
+                elif kind == O.RET:
+                    break
+                else:
+                    raise RuleError("a position can only be set up with statements that need no decision or dice")
+            except RuleError as err:
+                if err.span is None:
+                    err.span = code.spans[pc]
+                raise
+        match.state = work
+    return run
+
+
+def _env(match) -> dict:
+    seat = match.state["pending"]["seat"] if match.state["pending"] else None
+    scopes = [s for s in match.state["scopes"] if s["k"] == "turn"]
+    current = scopes[-1]["v"] if scopes else (seat if seat is not None else 0)
+    return {"$cur": current, "$act": seat if seat is not None else current}
+
+
+def evaluate(match, text: str):
+    """The value of an expression now, and its type."""
+    return compile_expression(match.game, text)(match)
