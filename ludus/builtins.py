@@ -143,6 +143,32 @@ def compile_builtin(comp, node, name: str):
                 raise RuleError(f"no seat is named {_show(text)}")
             return names.index(text)
         return seat_named
+    if name == "without":
+        a1 = args[1]
+
+        def without(rt, env):
+            items = list(_listify(rt, a0(rt, env)))
+            x = a1(rt, env)
+            if x in items:
+                items.remove(x)  # only the first: without([3, 3, 1], 3) is [3, 1]
+            return items
+        return without
+    if name == "position":
+        def position(rt, env):
+            eid = a0(rt, env)
+            loc = rt.ent(eid)["l"]
+            return rt.state["places"].get(loc, []).index(eid) + 1
+        return position
+    if name == "item":
+        a1 = args[1]
+
+        def item(rt, env):
+            items = _listify(rt, a0(rt, env))
+            k = _int(a1(rt, env), "position")
+            if not 1 <= k <= len(items):
+                raise RuleError(f"there is no item {k} in a list of {len(items)}")
+            return items[k - 1]
+        return item
     if name == "passed":
         def passed(rt, env):
             alts = rt.state["alts"]

@@ -946,6 +946,8 @@ class Checker:
                 self.error(f"'adjacent' needs a space, not a {type_name(types[0])}", node.args[0].span)
             if name == "adjacent" and types and types[0].startswith("space:"):
                 result = "list:" + types[0]
+            if result == "*list" and types:
+                result = types[0] if types[0].startswith("list:") else "list:any"
             if "*" in result and types:
                 et = elem_type(types[0]) if types[0] != "zone" else "entity"
                 result = result.replace("*", et)

@@ -45,6 +45,9 @@ BUILTIN_FUNCTIONS = {
     "range": (2, 2, "list:number"),
     "seat_named": (1, 1, "seat"),
     "passed": (1, 1, "bool"),
+    "without": (2, 2, "*list"),
+    "position": (1, 1, "number"),
+    "item": (2, 2, "*"),
 }
 
 # Comprehension aggregates: what each returns, "*" meaning the element or iterated type.
@@ -129,7 +132,8 @@ class Symbols:
         return out
 
     def seat_constants(self) -> tuple:
-        return self.sides or self.seat_names
+        """Seat names usable in rules: the sides, the declared seat names, or P1, P2, ..."""
+        return self.sides or self.seat_names or tuple(f"P{i + 1}" for i in range(self.max_players))
 
     def all_names(self) -> set:
         names = set(BUILTIN_NAMES) | set(self.values) | set(self.vars) | set(self.zones) | set(self.tokens)
