@@ -1,0 +1,39 @@
+"""Every example in the docs parses; every whole-game example also checks clean."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import ludus
+from ludus.parser import parse
+from ludus.source import render_all
+
+from .helpers import ROOT
+
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+BLOCK = re.compile(r"^```(ludus(?:-decl|-stmt|-expr)?)\n(.*?)^```", re.S | re.M)
+START = {"ludus": "start", "ludus-decl": "start", "ludus-stmt": "statements", "ludus-expr": "expr"}
+
+
+def blocks():
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        for m in BLOCK.finditer(text):
+            line = text[: m.start()].count("\n") + 1
+            yield pytest.param(path, line, m.group(1), m.group(2), id=f"{path.name}:{line}")
+
+
+@pytest.mark.parametrize(("path", "line", "kind", "code"), list(blocks()))
+def test_doc_example_parses(path, line, kind, code):
+    parse(code, f"{path.name}:{line}", start=START[kind])
+
+
+@pytest.mark.parametrize(("path", "line", "kind", "code"), [p for p in blocks() if p.values[2] == "ludus"])
+def test_doc_whole_game_checks_clean(path, line, kind, code, tmp_path):
+    file = tmp_path / f"example-{line}.ludus"
+    file.write_text(code, encoding="utf-8")
+    diags, _checked, sources = ludus.analyse(file)
+    errors = [d for d in diags if d.severity == "error"]
+    assert not errors, f"{path.name}:{line}\n" + render_all(errors, sources)
