@@ -153,6 +153,16 @@ def compile_builtin(comp, node, name: str):
                 items.remove(x)  # only the first: without([3, 3, 1], 3) is [3, 1]
             return items
         return without
+    if name in ("card", "cards"):
+        def by_name(rt, env):
+            wanted = a0(rt, env)
+            found = [i for i, e in enumerate(rt.state["ents"]) if e is not None and e["d"] == wanted]
+            if name == "cards":
+                return found
+            if not found:
+                raise RuleError(f"no card is named {_show(wanted)}")
+            return found[0]
+        return by_name
     if name == "position":
         def position(rt, env):
             eid = a0(rt, env)

@@ -446,7 +446,7 @@ class Checker:
             for p in places:
                 self.place(p, scope)
         elif isinstance(s, n.MoveStmt):
-            self.expr(s.what, scope)
+            self.movable(s.what, scope)
             t = self.expr(s.dest, scope)
             if not (t in ("zone", "any") or t.startswith("space") or t.startswith("entity")):
                 self.error(f"cards and pieces move to a zone or a space, not a {type_name(t)}", s.dest.span)
@@ -465,7 +465,7 @@ class Checker:
             if s.into is not None:
                 self.expect(s.into, scope, "zone")
         elif isinstance(s, n.ZoneOp):
-            self.expr(s.what, scope)
+            self.movable(s.what, scope)
             if s.op == "discard":
                 if "discard" not in sym.zones:
                     self.error("'discard' needs a zone named 'discard'", s.span)
@@ -597,6 +597,12 @@ class Checker:
         else:  # pragma: no cover - the grammar has no other statements
             self.error(f"unsupported statement {type(s).__name__}", s.span)
 
+    def movable(self, node, scope: Scope) -> None:
+        t = self.expr(node, scope)
+        if not (t in ("any", "zone", "entity", "list:any") or t.startswith("entity:") or t.startswith("list:entity")):
+            hint = 'write card("...") for the card itself' if t == "text" else None
+            self.error(f"only cards and pieces (or a zone's cards) can be moved, not a {type_name(t)}", node.span, hint)
+
     def counter_name(self, name: str, span: Span) -> None:
         decl = self.sym.vars.get(name)
         if decl is None:
@@ -712,9 +718,7 @@ class Checker:
             return "number"
         if isinstance(node, n.CondExpr):
             self.expect(node.cond, scope, "bool")
-            a = self.expr(node.then, scope)
-            b = self.expr(node.other, scope)
-            return a if a == b else ("any" if not (a == "none" or b == "none") else (b if a == "none" else a))
+            return _merge(self.expr(node.then, scope), self.expr(node.other, scope))
         if isinstance(node, n.Attr):
             return self.attr(node, scope)
         if isinstance(node, n.Access):
@@ -792,8 +796,11 @@ class Checker:
         a = self.expr(node.left, scope)
         b = self.expr(node.right, scope)
         if op in ("+", "-", "*", "/", "%"):
-            if op == "+" and a.startswith("list:") and b.startswith("list:"):
-                return a
+            if op == "+" and (a.startswith("list:") or b.startswith("list:")):
+                for t, side in ((a, node.left), (b, node.right)):
+                    if not (t.startswith("list:") or t == "any"):
+                        self.error(f"'+' joins two lists, and this is a {type_name(t)}", side.span)
+                return _merge(a, b)
             for t, side in ((a, node.left), (b, node.right)):
                 if not compatible(t, "number"):
                     self.error(f"'{op}' needs numbers, and this is a {type_name(t)}", side.span)
@@ -935,6 +942,12 @@ class Checker:
                 want = str(lo) if lo == hi else f"{lo} to {hi}"
                 self.error(f"'{name}' takes {want} argument(s), not {len(node.args)}", node.span)
             types = [self.expr(a, scope) for a in node.args]
+            if name in ("card", "cards") and node.args:
+                arg = node.args[0]
+                if isinstance(arg, n.String) and arg.value not in sym.entities:
+                    self.error(f"no card or piece is named \"{arg.value}\"", arg.span, suggest(arg.value, sym.entities))
+                elif name == "card" and isinstance(arg, n.String):
+                    result = "entity:" + sym.entities[arg.value].kind
             if name in ("zone_of", "depth") and node.args:
                 arg = node.args[0]
                 if not (isinstance(arg, n.Name) and arg.name in sym.tracks and scope.lookup(arg.name) is None):
@@ -987,6 +1000,21 @@ class Checker:
             for name, decl in sym.actions.items():
                 if name not in self.offered:
                     self.warn(f"action '{name}' is never offered by any 'offer'", decl.span)
+
+
+def _merge(a: str, b: str) -> str:
+    """The type of a value that is either an `a` or a `b`: the more precise when they agree."""
+    if a == b or b == "none":
+        return a
+    if a == "none":
+        return b
+    if a.startswith("list:") and b.startswith("list:"):
+        return "list:" + _merge(a[5:], b[5:])
+    if a == "any" or b == "any":
+        return b if a == "any" else a
+    if a.split(":")[0] == b.split(":")[0]:
+        return a.split(":")[0]
+    return "any"
 
 
 def _const_false(node) -> bool:

@@ -30,10 +30,14 @@ class VarSpec:
     resets: str | None
     visibility: str
 
+    def env(self, key) -> dict:
+        """What a declaration's start/min/max expressions see: `seat` is the owner."""
+        return {"seat": key, "$act": key if self.per == "seat" else 0, "$cur": 0}
+
     def initial(self, rt: Runtime, key):
         if self.start is None:
             return {"counter": 0, "flag": False}.get(self.kind)
-        return self.start(rt, {"seat": key, "$act": key if self.per == "seat" else 0, "$cur": 0})
+        return self.start(rt, self.env(key))
 
 
 @define

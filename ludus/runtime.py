@@ -95,8 +95,9 @@ class Runtime:
         if spec.kind == "counter":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise RuleError(f"counter '{name}' holds whole numbers, not {value!r}")
-            lo = spec.low(self, key) if spec.low else None
-            hi = spec.high(self, key) if spec.high else None
+            env = spec.env(key)
+            lo = spec.low(self, env) if spec.low else None
+            hi = spec.high(self, env) if spec.high else None
             if lo is not None and value < lo:
                 value = lo
             if hi is not None and value > hi:

@@ -46,6 +46,8 @@ BUILTIN_FUNCTIONS = {
     "seat_named": (1, 1, "seat"),
     "passed": (1, 1, "bool"),
     "without": (2, 2, "*list"),
+    "card": (1, 1, "entity"),
+    "cards": (1, 1, "list:entity"),
     "position": (1, 1, "number"),
     "item": (2, 2, "*"),
 }

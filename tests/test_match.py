@@ -158,3 +158,18 @@ def test_damaged_saved_match_is_refused_with_a_reason():
 def test_wrong_player_count_is_a_clear_error():
     with pytest.raises(ValueError, match="2 to 4 players, not 5"):
         GAME.new_match(5)
+
+
+def test_counter_caps_may_depend_on_the_seat(tmp_path):
+    game = game_from_text(tmp_path, """
+game "Caps"
+sides Big, Small
+counter buttons per seat start 1 min 0 max (if seat == Big then 12 else 6)
+flow:
+    gain 20 buttons for Big
+    gain 20 buttons for Small
+    if buttons of Big == 12 and buttons of Small == 6:
+        win Big
+    win Small
+""")
+    assert game.new_match().result["winners"] == ["Big"]
