@@ -83,5 +83,22 @@ def play(file: str, seed: int, players: int | None) -> None:
     loop(match, click.get_text_stream("stdin"), click.echo)
 
 
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors and the result, not the transcript.")
+def replay(file: str, quiet: bool) -> None:
+    """Run a replay script: moves, forced chance and expectations; exit 1 at the first failure."""
+    from .replay import ReplayError, load_replay, result_line
+
+    try:
+        script = load_replay(file)
+        match = script.run(echo=None if quiet else click.echo)
+    except ReplayError as err:
+        click.echo(str(err), err=True)
+        sys.exit(1)
+    if quiet:
+        click.echo(result_line(match) if match.is_over else f"{file}: ok, {len(match.moves)} moves")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
