@@ -364,6 +364,14 @@ class _Builder(Transformer):
         return n.TestLine("do", unquote(c[0]), span=self.span(meta))
 
     @v_args(meta=True)
+    def test_answer(self, meta, c):
+        return n.TestLine("answer", unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_resolve(self, meta, c):
+        return n.TestLine("resolve", (unquote(c[0]), str(c[1]) if c[1] is not None else None), span=self.span(meta))
+
+    @v_args(meta=True)
     def test_until(self, meta, c):
         return n.TestLine("until", unquote(c[0]), span=self.span(meta))
 

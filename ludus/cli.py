@@ -100,5 +100,24 @@ def replay(file: str, quiet: bool) -> None:
         click.echo(result_line(match) if match.is_over else f"{file}: ok, {len(match.moves)} moves")
 
 
+@main.command("test")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def test_files(files: tuple[str, ...]) -> None:
+    """Run the `test` blocks of game files; snapshots compare with the stored ones (pytest writes them)."""
+    from .testing import run_file
+
+    passed = failed = 0
+    for path in files:
+        try:
+            ok, bad = run_file(path, click.echo)
+        except LudusError as err:
+            click.echo(render_all(err.diagnostics, err.sources), err=True)
+            failed += 1
+            continue
+        passed, failed = passed + ok, failed + bad
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -633,7 +633,7 @@ class AnytimeDecl:
 
 @frozen
 class TestLine:
-    kind: str  # players | seed | given | force_die | do | until | expect | snapshot
+    kind: str  # players | seed | given | force_die | do | answer | resolve | until | expect | snapshot
     value: object
     span: Span = _span()
 
