@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .compiler import _int, _listify, _show
+from .compiler import _int, _listify, _show, _track
 from .runtime import RuleError
 
 
@@ -114,13 +114,16 @@ def compile_builtin(comp, node, name: str):
         return share
     if name == "space":
         a1 = args[1]
-        return lambda rt, env: f"{a0(rt, env)}:{_int(a1(rt, env), 'space number')}"
+        return lambda rt, env: f"{_track(rt, a0(rt, env))}:{_int(a1(rt, env), 'space number')}"
+    if name == "marker":
+        return lambda rt, env: rt.state["tracks"][_track(rt, a0(rt, env))]["pos"]
     if name in ("zone_of", "depth"):
-        tname = _track_name(comp, node)
+        a1 = args[1] if len(args) > 1 else None
 
         def zone_of(rt, env):
+            tname = _track(rt, a0(rt, env))
             spec = rt.game.tracks[tname]
-            pos = rt.state["tracks"][tname]["pos"]
+            pos = rt.state["tracks"][tname]["pos"] if a1 is None else _int(a1(rt, env), "position")
             zone = spec.zone_at(pos)
             if name == "zone_of":
                 return zone
@@ -135,6 +138,8 @@ def compile_builtin(comp, node, name: str):
     if name == "range":
         a1 = args[1]
         return lambda rt, env: list(range(_int(a0(rt, env), "start"), _int(a1(rt, env), "end") + 1))
+    if name == "seat_number":
+        return lambda rt, env: _seat(rt, a0(rt, env), "seat_number") + 1
     if name == "seat_named":
         def seat_named(rt, env):
             text = a0(rt, env)
@@ -187,10 +192,3 @@ def compile_builtin(comp, node, name: str):
     raise AssertionError(name)
 
 
-def _track_name(comp, node) -> str:
-    from . import nodes as n
-
-    arg = node.args[0] if node.args else None
-    if isinstance(arg, n.Name) and arg.name in comp.game.tracks:
-        return arg.name
-    raise RuleError(f"'{node.func}' needs a track's name")

@@ -11,10 +11,11 @@ from attrs import define, field
 from . import nodes as n
 from .symbols import (
     AGGREGATES, BUILTIN_FUNCTIONS, BUILTIN_NAMES, ENTITY_ATTRS, SPACE_ATTRS, TRACK_ATTRS, KindInfo,
-    Symbols, compatible, elem_type, plural, type_name,
+    Symbols, a_type, compatible, elem_type, listlike, plural, type_name,
 )
-from .source import Diagnostic, Span, suggest
+from .source import Diagnostic, Sources, Span, declared_at, suggest
 
+TRACK_FUNCTIONS = {"zone_of", "depth", "space", "marker"}
 ANYTIME_STATEMENTS = (n.Let, n.If, n.For, n.Log, n.Win, n.Lose, n.EndGame)
 BASIC_TYPES = {"number", "bool", "text", "seat", "zone", "token", "track", "space", "entity", "any"}
 
@@ -26,6 +27,7 @@ class Checked:
     types: dict = field(factory=dict)  # id(node) -> type string
     diagnostics: list = field(factory=list)
     keep: list = field(factory=list)  # keeps resolved nodes alive so ids stay unique
+    track_targets: set = field(factory=set)  # ids of set/increase targets that hold a track
 
     @property
     def errors(self) -> list:
@@ -59,8 +61,11 @@ class Scope:
 
 
 class Checker:
-    def __init__(self, items: list, symbols: Symbols | None = None) -> None:
+    def __init__(self, items: list, symbols: Symbols | None = None, sources: Sources | None = None) -> None:
         self.items = items
+        self.sources = sources
+        self.type_refs: dict[int, str] = {}
+        self.wanted: tuple = (None, "")  # (id of the node being read, what it should be)
         self.sym = symbols if symbols is not None else Symbols()
         self.out = Checked(self.sym)
         self.used: set[tuple[str, str]] = set()
@@ -77,6 +82,10 @@ class Checker:
     def warn(self, message: str, span: Span, hint: str | None = None) -> None:
         self.out.diagnostics.append(Diagnostic("warning", message, span, hint))
 
+    def at(self, span: Span, word: str) -> Span:
+        """Point at the name `word` inside a declaration's or statement's span, when the text is known."""
+        return self.sources.locate(span, word) if self.sources is not None else span
+
     def resolve(self, node, res: tuple, type_: str) -> str:
         self.out.res[id(node)] = res
         self.out.types[id(node)] = type_
@@ -91,7 +100,7 @@ class Checker:
 
         def claim(name: str, span: Span, what: str) -> bool:
             if name in seen:
-                self.error(f"'{name}' is already declared at {seen[name]}", span)
+                self.error(f"'{name}' is already declared {declared_at(seen[name], span)}", self.at(span, name))
                 return False
             seen[name] = span
             self.decl_spans[(what, name)] = span
@@ -133,7 +142,8 @@ class Checker:
                     sym.kinds[item.name] = KindInfo(item.name, item.parent, decl=item)
             elif isinstance(item, n.EntityDecl):
                 if item.name in sym.entities:
-                    self.error(f"{item.word} '{item.name}' is already declared at {sym.entities[item.name].span}", item.span)
+                    self.error(f"{item.word} '{item.name}' is already declared {declared_at(sym.entities[item.name].span, item.span)}",
+                               self.at(item.span, item.name))
                     continue
                 if item.name.isidentifier():
                     claim(item.name, item.span, "entity")
@@ -155,7 +165,8 @@ class Checker:
                     sym.rules[item.name] = item
             elif isinstance(item, n.ActionDecl):
                 if item.name in sym.actions:
-                    self.error(f"action '{item.name}' is already declared at {sym.actions[item.name].span}", item.span)
+                    self.error(f"action '{item.name}' is already declared {declared_at(sym.actions[item.name].span, item.span)}",
+                               self.at(item.span, item.name))
                 sym.actions[item.name] = item
             elif isinstance(item, n.SetupDecl):
                 sym.setup = item
@@ -197,7 +208,7 @@ class Checker:
         for info in sym.kinds.values():
             decl = info.decl
             if decl.parent and decl.parent not in sym.kinds:
-                self.error(f"unknown kind '{decl.parent}'", decl.span, suggest(decl.parent, sym.kinds))
+                self.error(f"unknown kind '{decl.parent}'", self.at(decl.span, decl.parent), suggest(decl.parent, sym.kinds))
             for f in decl.fields:
                 t = self.type_ref(f.type)
                 info.fields[f.name] = (t, f.default)
@@ -212,6 +223,12 @@ class Checker:
         return self.out
 
     def type_ref(self, ref: n.TypeRef) -> str:
+        if id(ref) not in self.type_refs:
+            self.type_refs[id(ref)] = self._type_ref(ref)
+            self.out.keep.append(ref)
+        return self.type_refs[id(ref)]
+
+    def _type_ref(self, ref: n.TypeRef) -> str:
         if ref.name == "list":
             return "list:" + self.type_ref(ref.of)
         if ref.name in BASIC_TYPES:
@@ -232,7 +249,7 @@ class Checker:
         elif isinstance(item, n.VarDecl):
             if item.per and item.per != "seat" and item.per not in sym.space_kinds and item.per not in sym.kinds:
                 choices = {"seat"} | set(sym.space_kinds) | set(sym.kinds)
-                self.error(f"'per {item.per}': no such seat, space kind or kind", item.span, suggest(item.per, choices))
+                self.error(f"'per {item.per}': no such seat, space kind or kind", self.at(item.span, item.per), suggest(item.per, choices))
             scope = top.child()
             if item.per == "seat":
                 scope.names["seat"] = "seat"
@@ -242,35 +259,38 @@ class Checker:
                 if e is not None:
                     self.expr(e, scope)
             if item.resets and not self.loop_label_exists(item.resets):
-                self.warn(f"'resets each {item.resets}': no loop, turn or phase is labelled '{item.resets}'", item.span)
+                self.warn(f"'resets each {item.resets}': no loop, turn or phase is labelled '{item.resets}'", self.at(item.span, item.resets))
         elif isinstance(item, n.ZoneDecl):
             if item.per and item.per != "seat":
-                self.error(f"zones are 'per seat' or shared, not 'per {item.per}'", item.span)
+                self.error(f"zones are 'per seat' or shared, not 'per {item.per}'", self.at(item.span, item.per))
             if item.refill and item.refill not in sym.zones:
-                self.error(f"unknown zone '{item.refill}'", item.span, suggest(item.refill, sym.zones))
+                self.error(f"unknown zone '{item.refill}'", self.at(item.span, item.refill), suggest(item.refill, sym.zones))
         elif isinstance(item, n.TokenDecl):
             if item.per and item.per != "seat":
-                self.error(f"tokens are owned 'per seat' or by no one, not 'per {item.per}'", item.span)
+                self.error(f"tokens are owned 'per seat' or by no one, not 'per {item.per}'", self.at(item.span, item.per))
         elif isinstance(item, n.GroupDecl):
             for m in item.members:
-                if m not in sym.tokens and m not in sym.spaces and m not in sym.entities:
-                    self.error(f"unknown group member '{m}'", item.span, suggest(m, set(sym.tokens) | set(sym.spaces)))
+                if m not in sym.tokens and m not in sym.spaces and m not in sym.entities and m not in sym.tracks:
+                    self.error(f"unknown group member '{m}'", self.at(item.span, m),
+                               suggest(m, set(sym.tokens) | set(sym.spaces) | set(sym.tracks)))
+                if m in sym.tracks:
+                    self.used.add(("track", m))
         elif isinstance(item, n.EntityDecl):
             self.check_entity(item)
         elif isinstance(item, n.BoardDecl):
             for sp in item.spaces:
                 if sp.parent and sp.parent not in sym.spaces:
-                    self.error(f"unknown space '{sp.parent}'", sp.span, suggest(sp.parent, sym.spaces))
+                    self.error(f"unknown space '{sp.parent}'", self.at(sp.span, sp.parent), suggest(sp.parent, sym.spaces))
                 for adj in sp.adjacent:
                     if adj not in sym.spaces:
-                        self.error(f"unknown space '{adj}'", sp.span, suggest(adj, sym.spaces))
+                        self.error(f"unknown space '{adj}'", self.at(sp.span, adj), suggest(adj, sym.spaces))
                 for p in sp.props:
                     self.expr(p.value, top)
         elif isinstance(item, n.TrackDecl):
             if item.low >= item.high:
-                self.error(f"track '{item.name}' runs from {item.low} to {item.high}: the start must be below the end", item.span)
-            if not item.low <= item.start <= item.high:
-                self.error(f"track '{item.name}' starts at {item.start}, outside {item.low} to {item.high}", item.span)
+                self.error(f"track '{item.name}' runs from {item.low} to {item.high}: its low end must be below its high end", self.at(item.span, "from"))
+            elif not item.low <= item.start <= item.high:
+                self.error(f"track '{item.name}' starts at {item.start}, outside {item.low} to {item.high}", self.at(item.span, "start"))
             for z in item.zones:
                 if not (item.low <= z.low <= z.high <= item.high):
                     self.error(f"end zone '{z.name}' ({z.low} to {z.high}) is not inside the track ({item.low} to {item.high})", z.span)
@@ -321,7 +341,7 @@ class Checker:
     def check_entity(self, item: n.EntityDecl) -> None:
         sym = self.sym
         if item.kind not in sym.kinds:
-            self.error(f"unknown kind '{item.kind}'", item.span, suggest(item.kind, sym.kinds))
+            self.error(f"unknown kind '{item.kind}'", self.at(item.span, item.kind), suggest(item.kind, sym.kinds))
             return
         fields = sym.fields_of(item.kind)
         scope = Scope(this="entity:" + item.kind)
@@ -334,16 +354,16 @@ class Checker:
                     self.error("'copies' takes a whole number of at least 1", p.value.span)
                 continue
             if p.name not in fields:
-                self.error(f"kind '{item.kind}' has no property '{p.name}'", p.span, suggest(p.name, fields))
+                self.error(f"kind '{item.kind}' has no property '{p.name}'", self.at(p.span, p.name), suggest(p.name, fields))
                 continue
             given.add(p.name)
-            t = self.expr(p.value, scope)
             want = fields[p.name][0]
+            t = self.track_arg(p.value, scope) if want == "track" else self.expr(p.value, scope)
             if not compatible(t, want):
-                self.error(f"'{p.name}' is a {type_name(want)}, not a {type_name(t)}", p.value.span)
+                self.error(f"'{p.name}' is {a_type(want)}, not {a_type(t)}", p.value.span)
         for fname, (ftype, default) in fields.items():
             if default is None and fname not in given:
-                self.error(f"{item.word} '{item.name}' does not set '{fname}', which kind '{item.kind}' requires", item.span)
+                self.error(f"{item.word} '{item.name}' does not set '{fname}', which kind '{item.kind}' requires", self.at(item.span, item.name))
         for h in item.handlers:
             self.block(h.body, scope.child(in_handler=True))
 
@@ -351,8 +371,8 @@ class Checker:
         scope = Scope(in_action=True)
         for p in item.params:
             t = self.expr(p.source, scope)
-            if not (t.startswith("list:") or t in ("zone", "any")):
-                self.error(f"parameter '{p.name}' must range over a list, not a {type_name(t)}", p.source.span)
+            if not listlike(t):
+                self.error(f"parameter '{p.name}' must range over a list, not {a_type(t)}", p.source.span)
             scope = scope.child()
             scope.names[p.name] = elem_type(t)
         if item.label:
@@ -360,7 +380,7 @@ class Checker:
         for c in item.costs:
             self.expr(c.amount, scope)
             if c.counter not in self.sym.vars:
-                self.error(f"unknown counter '{c.counter}'", c.span, suggest(c.counter, self.sym.vars))
+                self.error(f"unknown counter '{c.counter}'", self.at(c.span, c.counter), suggest(c.counter, self.sym.vars))
             else:
                 self.used.add(("var", c.counter))
         for r in item.requires:
@@ -374,12 +394,12 @@ class Checker:
             track = sym.tracks[item.watched]
             self.used.add(("track", item.watched))
             if item.zone is not None and item.zone not in {z.name for z in track.zones}:
-                self.error(f"track '{item.watched}' has no end zone '{item.zone}'", item.span,
+                self.error(f"track '{item.watched}' has no end zone '{item.zone}'", self.at(item.span, item.zone),
                            suggest(item.zone, [z.name for z in track.zones]))
             scope.names.update(old="number", new="number")
         elif item.watched in sym.vars:
             if item.zone is not None:
-                self.error(f"'enters' needs a track; '{item.watched}' is a counter", item.span)
+                self.error(f"'enters' needs a track; '{item.watched}' is a {sym.vars[item.watched].kind}", self.at(item.span, item.watched))
             decl = sym.vars[item.watched]
             self.used.add(("var", item.watched))
             t = self.var_type(decl)
@@ -387,8 +407,9 @@ class Checker:
             if decl.per:
                 scope.names["key"] = "seat" if decl.per == "seat" else "any"
         else:
-            self.error(f"unknown track or counter '{item.watched}'", item.span,
+            self.error(f"unknown track or counter '{item.watched}'", self.at(item.span, item.watched),
                        suggest(item.watched, set(sym.tracks) | set(sym.vars)))
+            scope.names.update(old="any", new="any", key="any")
         self.block(item.body, scope)
 
     def check_test(self, item: n.TestDecl) -> None:
@@ -425,12 +446,12 @@ class Checker:
             t = self.target(s.target, scope)
             v = self.expr(s.value, scope)
             if not compatible(v, t):
-                self.error(f"cannot set a {type_name(t)} to a {type_name(v)}", s.value.span)
+                self.error(f"cannot set {a_type(t)} to {a_type(v)}", s.value.span)
         elif isinstance(s, n.Change):
             if s.op in ("increase", "decrease"):
                 t = self.target(s.target, scope)
                 if not compatible(t, "number"):
-                    self.error(f"'{s.op}' needs a number, and this is a {type_name(t)}", s.target.span)
+                    self.error(f"'{s.op}' needs a number, and this is {a_type(t)}", s.target.span)
             else:
                 self.counter_name(s.target, s.span)
                 if s.seat is not None:
@@ -447,9 +468,10 @@ class Checker:
                 self.place(p, scope)
         elif isinstance(s, n.MoveStmt):
             self.movable(s.what, scope)
+            self.wanted = (id(s.dest), "zone or space")
             t = self.expr(s.dest, scope)
             if not (t in ("zone", "any") or t.startswith("space") or t.startswith("entity")):
-                self.error(f"cards and pieces move to a zone or a space, not a {type_name(t)}", s.dest.span)
+                self.error(f"cards and pieces move to a zone or a space, not {a_type(t)}", s.dest.span)
         elif isinstance(s, n.Draw):
             self.expect(s.amount, scope, "number")
             for z, default in ((s.source, "deck"), (s.dest, "hand")):
@@ -473,7 +495,7 @@ class Checker:
                     self.used.add(("zone", "discard"))
         elif isinstance(s, n.Create):
             if s.definition not in sym.entities:
-                self.error(f"unknown card or piece '{s.definition}'", s.span, suggest(s.definition, sym.entities))
+                self.error(f"unknown card or piece '{s.definition}'", self.at(s.span, s.definition), suggest(s.definition, sym.entities))
             self.place(s.place, scope)
             if s.owner is not None:
                 self.expect(s.owner, scope, "seat")
@@ -490,8 +512,8 @@ class Checker:
             scope.names[s.bind] = "number" if s.kind in ("one", "sized") else "list:number"
         elif isinstance(s, n.Choose):
             t = self.expr(s.source, scope)
-            if not (t.startswith("list:") or t in ("zone", "any")):
-                self.error(f"'choose' picks from a list, not a {type_name(t)}", s.source.span)
+            if not listlike(t):
+                self.error(f"'choose' picks from a list, not {a_type(t)}", s.source.span)
             if s.by is not None:
                 self.expect(s.by, scope, "seat")
             if s.count is not None:
@@ -510,8 +532,8 @@ class Checker:
         elif isinstance(s, n.Distribute):
             self.expect(s.amount, scope, "number")
             t = self.expr(s.targets, scope)
-            if not (t.startswith("list:") or t in ("zone", "any")):
-                self.error(f"'distribute' shares among a list, not a {type_name(t)}", s.targets.span)
+            if not listlike(t):
+                self.error(f"'distribute' shares among a list, not {a_type(t)}", s.targets.span)
             if s.by is not None:
                 self.expect(s.by, scope, "seat")
             scope.names[s.bind] = "shares"
@@ -520,7 +542,7 @@ class Checker:
                 self.offer_all = True
             for a in s.actions:
                 if a not in sym.actions:
-                    self.error(f"unknown action '{a}'", s.span, suggest(a, sym.actions))
+                    self.error(f"unknown action '{a}'", self.at(s.span, a), suggest(a, sym.actions))
                 self.offered.add(a)
             if s.seat is not None:
                 self.expect(s.seat, scope, "seat")
@@ -535,19 +557,19 @@ class Checker:
         elif isinstance(s, (n.Win, n.Lose)):
             t = self.expr(s.seats, scope)
             if not (compatible(t, "seat") or compatible(t, "list:seat")):
-                self.error(f"'{type(s).__name__.lower()}' names a seat or a list of seats, not a {type_name(t)}", s.seats.span)
+                self.error(f"'{type(s).__name__.lower()}' names a seat or a list of seats, not {a_type(t)}", s.seats.span)
         elif isinstance(s, n.EndGame):
             pass
         elif isinstance(s, n.Log):
             self.template(s.text, scope)
         elif isinstance(s, n.Resolve):
             if s.handler not in sym.handlers:
-                self.error(f"no card or piece has an 'on {s.handler}:' effect", s.span, suggest(s.handler, sym.handlers))
+                self.error(f"no card or piece has an 'on {s.handler}:' effect", self.at(s.span, s.handler), suggest(s.handler, sym.handlers))
             self.expect(s.card, scope, "entity")
         elif isinstance(s, n.CallStmt):
             rule = sym.rules.get(s.name)
             if rule is None:
-                self.error(f"unknown rule '{s.name}'", s.span, suggest(s.name, sym.rules))
+                self.error(f"unknown rule '{s.name}'", self.at(s.span, s.name), suggest(s.name, sym.rules))
             else:
                 self.called_rules.add(s.name)
                 if len(s.args) != len(rule.params):
@@ -570,8 +592,8 @@ class Checker:
                 inner.names[s.var] = "number"
             else:
                 t = self.expr(s.source, scope)
-                if not (t.startswith("list:") or t in ("zone", "any")):
-                    self.error(f"'for' goes over a list, not a {type_name(t)}", s.source.span)
+                if not listlike(t):
+                    self.error(f"'for' goes over a list, not {a_type(t)}", s.source.span)
                 inner.names[s.var] = elem_type(t)
             self.block(s.body, inner)
         elif isinstance(s, n.Repeat):
@@ -601,12 +623,12 @@ class Checker:
         t = self.expr(node, scope)
         if not (t in ("any", "zone", "entity", "list:any") or t.startswith("entity:") or t.startswith("list:entity")):
             hint = 'write card("...") for the card itself' if t == "text" else None
-            self.error(f"only cards and pieces (or a zone's cards) can be moved, not a {type_name(t)}", node.span, hint)
+            self.error(f"only cards and pieces (or a zone's cards) can be moved, not {a_type(t)}", node.span, hint)
 
     def counter_name(self, name: str, span: Span) -> None:
         decl = self.sym.vars.get(name)
         if decl is None:
-            self.error(f"unknown counter '{name}'", span, suggest(name, self.sym.vars))
+            self.error(f"unknown counter '{name}'", self.at(span, name), suggest(name, self.sym.vars))
             return
         self.used.add(("var", name))
         if decl.kind != "counter":
@@ -621,17 +643,25 @@ class Checker:
         t = scope.lookup(name)
         if t is not None:
             if not compatible(t, "token"):
-                self.error(f"'{name}' is a {type_name(t)}, not a token", span)
+                self.error(f"'{name}' is {a_type(t)}, not a token", span)
             return
-        self.error(f"unknown token '{name}'", span, suggest(name, set(self.sym.tokens) | scope.all()))
+        self.error(f"unknown token '{name}'", self.at(span, name), suggest(name, set(self.sym.tokens) | scope.all()))
 
     def place(self, node, scope: Scope) -> None:
         t = self.expr(node, scope)
         if not (t in ("any", "space") or t.startswith("space:") or t.startswith("entity")):
-            self.error(f"tokens are placed on a space or a card, not a {type_name(t)}", node.span)
+            self.error(f"tokens are placed on a space or a card, not {a_type(t)}", node.span)
 
     def target(self, node, scope: Scope) -> str:
         """An assignable place: a counter, `counter of key`, a track, `entity.field`, a local."""
+        t = self._target(node, scope)
+        if t == "track":
+            # a track held in a value (a local, a card's track property): move its marker
+            self.out.track_targets.add(id(node))
+            return "number"
+        return t
+
+    def _target(self, node, scope: Scope) -> str:
         sym = self.sym
         if isinstance(node, n.Name):
             if scope.lookup(node.name) is not None:
@@ -649,9 +679,20 @@ class Checker:
             return self.expr(node, scope)
         if isinstance(node, n.Attr):
             return self.expr(node, scope)
-        t = self.expr(node, scope)
+        self.expr(node, scope)
         self.error("this cannot be set: set a counter, a flag, a track or a card's property", node.span)
-        return t
+        return "any"
+
+    def track_arg(self, node, scope: Scope) -> str:
+        """Where a track itself is meant (not its marker's position): a track's name, or a
+        value of type track (a member of a group of tracks, a card's track property)."""
+        if isinstance(node, n.Name) and node.name in self.sym.tracks and scope.lookup(node.name) is None:
+            self.used.add(("track", node.name))
+            return self.resolve(node, ("trackname", node.name), "track")
+        t = self.expr(node, scope)
+        if not compatible(t, "track"):
+            self.error(f"expected a track here, found {a_type(t)}", node.span, suggest(getattr(node, "name", ""), self.sym.tracks))
+        return "track"
 
     def template(self, t: n.Template, scope: Scope) -> None:
         for part in t.parts:
@@ -661,11 +702,12 @@ class Checker:
     # ── expressions ──
 
     def expect(self, node, scope: Scope, want: str) -> str:
+        self.wanted = (id(node), want)
         t = self.expr(node, scope)
         if not compatible(t, want):
             if want == "list:seat" and t == "seat":
                 return t
-            self.error(f"expected a {type_name(want)} here, found a {type_name(t)}", node.span)
+            self.error(f"expected {a_type(want)} here, found {a_type(t)}", node.span)
         return t
 
     def var_type(self, decl: n.VarDecl) -> str:
@@ -701,8 +743,8 @@ class Checker:
             return "list:" + (types[0] if types and all(t == types[0] for t in types) else "any")
         if isinstance(node, n.Comprehension):
             src = self.expr(node.source, scope)
-            if not (src.startswith("list:") or src in ("zone", "any")):
-                self.error(f"'for ... in' needs a list, not a {type_name(src)}", node.source.span)
+            if not listlike(src):
+                self.error(f"'for ... in' needs a list, not {a_type(src)}", node.source.span)
             inner = scope.child()
             inner.names[node.var] = elem_type(src)
             if node.cond is not None:
@@ -755,7 +797,8 @@ class Checker:
             self.used.add(("group", name))
             members = sym.groups[name].members
             et = "token" if members and members[0] in sym.tokens else (
-                "space:" + sym.spaces[members[0]].kind if members and members[0] in sym.spaces else "any")
+                "space:" + sym.spaces[members[0]].kind if members and members[0] in sym.spaces else (
+                    "track" if members and members[0] in sym.tracks else "any"))
             return self.resolve(node, ("group", name), "list:" + et)
         kind = sym.kind_of_space_collection(name)
         if kind:
@@ -784,8 +827,19 @@ class Checker:
         if name in ("this",):
             self.error("'this' is only known inside a card's or piece's effect", node.span)
             return "any"
-        self.error(f"unknown name '{name}'", node.span, suggest(name, sym.all_names() | scope.all()))
+        self.unknown(node, name, sym.all_names() | scope.all())
         return "any"
+
+    def unknown(self, node, name: str, candidates: set) -> None:
+        """An unknown name, called what it should have been where that is known (a zone, a seat)."""
+        span = Span(node.span.path, node.span.line, node.span.column, node.span.line, node.span.column + len(name))
+        wanted_id, want = self.wanted
+        if wanted_id == id(node) and want in ("zone", "seat", "zone or space"):
+            pool = {"zone": set(self.sym.zones), "seat": set(self.sym.seat_constants()),
+                    "zone or space": set(self.sym.zones) | set(self.sym.spaces)}[want]
+            self.error(f"unknown {want} '{name}'", span, suggest(name, pool))
+            return
+        self.error(f"unknown name '{name}'", span, suggest(name, candidates))
 
     def binop(self, node: n.BinOp, scope: Scope) -> str:
         op = node.op
@@ -799,20 +853,20 @@ class Checker:
             if op == "+" and (a.startswith("list:") or b.startswith("list:")):
                 for t, side in ((a, node.left), (b, node.right)):
                     if not (t.startswith("list:") or t == "any"):
-                        self.error(f"'+' joins two lists, and this is a {type_name(t)}", side.span)
+                        self.error(f"'+' joins two lists, and this is {a_type(t)}", side.span)
                 return _merge(a, b)
             for t, side in ((a, node.left), (b, node.right)):
                 if not compatible(t, "number"):
-                    self.error(f"'{op}' needs numbers, and this is a {type_name(t)}", side.span)
+                    self.error(f"'{op}' needs numbers, and this is {a_type(t)}", side.span)
             return "number"
         if op in ("<", "<=", ">", ">="):
             for t, side in ((a, node.left), (b, node.right)):
                 if not compatible(t, "number"):
-                    self.error(f"'{op}' compares numbers, and this is a {type_name(t)}", side.span)
+                    self.error(f"'{op}' compares numbers, and this is {a_type(t)}", side.span)
             return "bool"
         if op in ("in", "not in"):
-            if not (b.startswith("list:") or b in ("zone", "any")):
-                self.error(f"'{op}' needs a list on its right, not a {type_name(b)}", node.right.span)
+            if not listlike(b):
+                self.error(f"'{op}' needs a list on its right, not {a_type(b)}", node.right.span)
             return "bool"
         return "bool"
 
@@ -836,13 +890,21 @@ class Checker:
                 self.error(f"kind '{kind}' has no property '{node.name}'", node.span,
                            suggest(node.name, set(fields) | set(ENTITY_ATTRS)))
                 return "any"
+            # a card of unknown kind (from a zone, say): the property's type is what every
+            # kind that declares it agrees on
+            declared = {sym.fields_of(k)[node.name][0] for k in sym.kinds if node.name in sym.fields_of(k)}
+            agreed = declared.pop() if len(declared) == 1 else "any"
             if t == "any":
                 space_props = {p.name for sp in sym.spaces.values() for p in sp.props}
                 known = {f for k in sym.kinds for f in sym.fields_of(k)} | space_props | set(SPACE_ATTRS)
                 if node.name not in known:
                     self.error(f"nothing has a property '{node.name}'", node.span, suggest(node.name, known))
-                return self.resolve(node, ("dynamic_attr", node.name), "any")
-            return self.resolve(node, ("field", node.name), "any")
+                is_space_prop = node.name in space_props or node.name in SPACE_ATTRS
+                return self.resolve(node, ("dynamic_attr", node.name), "any" if is_space_prop else agreed)
+            if not declared and agreed == "any" and not any(node.name in sym.fields_of(k) for k in sym.kinds):
+                self.error(f"no kind of card or piece has a property '{node.name}'", node.span,
+                           suggest(node.name, {f for k in sym.kinds for f in sym.fields_of(k)} | set(ENTITY_ATTRS)))
+            return self.resolve(node, ("field", node.name), agreed)
         if t.startswith("space"):
             if node.name in SPACE_ATTRS:
                 return self.resolve(node, ("space_attr", node.name), SPACE_ATTRS[node.name])
@@ -854,7 +916,7 @@ class Checker:
             return self.resolve(node, ("space_prop", node.name), "any")
         if t == "seat" and node.name == "name":
             return self.resolve(node, ("seat_name",), "text")
-        self.error(f"a {type_name(t)} has no property '{node.name}'", node.span)
+        self.error(f"{a_type(t)} has no property '{node.name}'", node.span)
         return "any"
 
     def access(self, node: n.Access, scope: Scope) -> str:
@@ -881,7 +943,7 @@ class Checker:
                 self.error(f"'{name}' is one value for the whole game, not kept per anything", node.span)
             else:
                 want = "seat" if decl.per == "seat" else (
-                    "space:" + decl.per if decl.per in sym.space_kinds else "entity:" + decl.per)
+                    "space:" + decl.per if decl.per in sym.space_kinds else "entity:" + decl.per if decl.per in sym.kinds else "any")
                 self.expect(node.of, scope, want)
             return self.resolve(node, ("var_of", name), self.var_type(decl))
         if name in sym.zones:
@@ -902,8 +964,7 @@ class Checker:
         if name in sym.tracks and node.of is not None:
             self.error(f"'{name}' is a track; its marker is just '{name}'", node.span)
             return "number"
-        self.error(f"unknown name '{name}'", node.span,
-                   suggest(name, set(sym.vars) | set(sym.zones) | set(sym.tokens) | set(sym.kinds)))
+        self.unknown(node, name, set(sym.vars) | set(sym.zones) | set(sym.tokens) | set(sym.kinds))
         return "any"
 
     def call(self, node: n.Call, scope: Scope) -> str:
@@ -941,22 +1002,23 @@ class Checker:
             if not lo <= len(node.args) <= hi:
                 want = str(lo) if lo == hi else f"{lo} to {hi}"
                 self.error(f"'{name}' takes {want} argument(s), not {len(node.args)}", node.span)
-            types = [self.expr(a, scope) for a in node.args]
+            if name in TRACK_FUNCTIONS and node.args:
+                types = [self.track_arg(node.args[0], scope)] + [self.expr(a, scope) for a in node.args[1:]]
+            else:
+                types = [self.expr(a, scope) for a in node.args]
             if name in ("card", "cards") and node.args:
                 arg = node.args[0]
                 if isinstance(arg, n.String) and arg.value not in sym.entities:
                     self.error(f"no card or piece is named \"{arg.value}\"", arg.span, suggest(arg.value, sym.entities))
                 elif name == "card" and isinstance(arg, n.String):
                     result = "entity:" + sym.entities[arg.value].kind
-            if name in ("zone_of", "depth") and node.args:
-                arg = node.args[0]
-                if not (isinstance(arg, n.Name) and arg.name in sym.tracks and scope.lookup(arg.name) is None):
-                    self.error(f"'{name}' needs the name of a track", arg.span, suggest(getattr(arg, "name", ""), sym.tracks))
-            if name in ("left", "right", "other", "seats_from") and types:
+            if name == "top" and len(node.args) == 2:
+                result = "list:entity"
+            if name in ("left", "right", "other", "seats_from", "seat_number") and types:
                 if not compatible(types[0], "seat"):
-                    self.error(f"'{name}' needs a seat, not a {type_name(types[0])}", node.args[0].span)
+                    self.error(f"'{name}' needs a seat, not {a_type(types[0])}", node.args[0].span)
             if name == "adjacent" and types and not (types[0].startswith("space") or types[0] == "any"):
-                self.error(f"'adjacent' needs a space, not a {type_name(types[0])}", node.args[0].span)
+                self.error(f"'adjacent' needs a space, not {a_type(types[0])}", node.args[0].span)
             if name == "adjacent" and types and types[0].startswith("space:"):
                 result = "list:" + types[0]
             if result == "*list" and types:
@@ -965,8 +1027,8 @@ class Checker:
                 et = elem_type(types[0]) if types[0] != "zone" else "entity"
                 result = result.replace("*", et)
             if name in ("sum", "count", "any", "all", "most", "least", "first", "last") and types:
-                if not (types[0].startswith("list:") or types[0] in ("zone", "any")):
-                    self.error(f"'{name}' needs a list, not a {type_name(types[0])}", node.args[0].span)
+                if not listlike(types[0]):
+                    self.error(f"'{name}' needs a list, not {a_type(types[0])}", node.args[0].span)
             if name in ("max", "min") and len(types) == 1 and types[0].startswith("list:"):
                 result = elem_type(types[0])
             return self.resolve(node, ("builtin_fn", name), result)
@@ -983,23 +1045,23 @@ class Checker:
         sym = self.sym
         for name, decl in sym.values.items():
             if ("value", name) not in self.used:
-                self.warn(f"value '{name}' is never used", decl.span)
+                self.warn(f"value '{name}' is never used", self.at(decl.span, name))
         for name, decl in sym.vars.items():
             if ("var", name) not in self.used:
-                self.warn(f"{decl.kind} '{name}' is never used", decl.span)
+                self.warn(f"{decl.kind} '{name}' is never used", self.at(decl.span, name))
         for name, decl in sym.zones.items():
             if ("zone", name) not in self.used and not any(z.refill == name for z in sym.zones.values()):
-                self.warn(f"zone '{name}' is never used", decl.span)
+                self.warn(f"zone '{name}' is never used", self.at(decl.span, name))
         for name, decl in sym.defines.items():
             if ("define", name) not in self.used:
-                self.warn(f"define '{name}' is never used", decl.span)
+                self.warn(f"define '{name}' is never used", self.at(decl.span, name))
         for name, decl in sym.rules.items():
             if name not in self.called_rules:
-                self.warn(f"rule '{name}' is never called, so it can never be reached", decl.span)
+                self.warn(f"rule '{name}' is never called, so it can never be reached", self.at(decl.span, name))
         if not self.offer_all:
             for name, decl in sym.actions.items():
                 if name not in self.offered:
-                    self.warn(f"action '{name}' is never offered by any 'offer'", decl.span)
+                    self.warn(f"action '{name}' is never offered by any 'offer'", self.at(decl.span, name))
 
 
 def _merge(a: str, b: str) -> str:
@@ -1038,5 +1100,5 @@ def _children(s) -> list:
     return out
 
 
-def check(items: list) -> Checked:
-    return Checker(items).run()
+def check(items: list, sources: Sources | None = None) -> Checked:
+    return Checker(items, sources=sources).run()

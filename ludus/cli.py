@@ -69,18 +69,52 @@ def simulate(file: str, games: int, seed: int, players: int | None) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--seed", default=0, show_default=True)
-@click.option("--players", "-p", type=int, default=None)
-def play(file: str, seed: int, players: int | None) -> None:
-    """Play a game: pick moves by number or label."""
+@click.option("--seed", default=0, show_default=True, help="Seed of the match's dice and shuffles.")
+@click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
+@click.option("--bot", "bots", multiple=True, metavar="SEAT=random", help="Let a bot play a seat (repeatable).")
+@click.option("--all-seats", is_flag=True, help="Designer view: show every seat's hidden information.")
+@click.option("--seat", default=None, help="Always show the state as this seat sees it.")
+@click.option("--chance", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,
+              help="manual: you choose every die roll.")
+@click.option("--script", type=click.File("r"), default=None, help="Read the input lines from a file, not the keyboard.")
+def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_seats: bool, seat: str | None,
+         chance: str, script) -> None:
+    """Play a game: moves by number or label, commands (type `help`), from any seat."""
+    from rich.console import Console
+
+    from .repl import Repl, history_path, plain_reader, prompt_reader
+
     game = _load_or_exit(file)
     try:
-        match = game.new_match(players, seed=seed)
+        match = game.new_match(players, seed=seed, chance=chance)
     except (ValueError, RuleError) as exc:
         raise click.ClickException(str(exc)) from None
-    from .plainplay import loop
-
-    loop(match, click.get_text_stream("stdin"), click.echo)
+    names = list(match.seat_names())
+    chosen: dict[int, str] = {}
+    for spec in bots:
+        name, _, kind = spec.partition("=")
+        if name not in names:
+            raise click.BadParameter(f"no seat '{name}'; the seats are {', '.join(names)}", param_hint="--bot")
+        if (kind or "random") != "random":
+            raise click.BadParameter(f"no bot '{kind}'; the bots are: random", param_hint="--bot")
+        chosen[names.index(name)] = "random"
+    view: str | int = "all" if all_seats else "auto"
+    if seat is not None:
+        if seat not in names:
+            raise click.BadParameter(f"no seat '{seat}'; the seats are {', '.join(names)}", param_hint="--seat")
+        view = names.index(seat)
+    stdin = click.get_text_stream("stdin")
+    interactive = script is None and stdin.isatty()
+    out = click.get_text_stream("stdout")
+    console = Console(file=out, highlight=False, markup=False,
+                      **({} if interactive else {"width": 100, "color_system": None, "force_terminal": False}))
+    repl = Repl(match, file, console, bots=chosen, view=view)
+    if interactive:
+        repl.run(prompt_reader(repl, history=history_path()))
+    else:
+        repl.run(plain_reader(script or stdin, console))
+        if repl.rejected:
+            sys.exit(1)
 
 
 @main.command()

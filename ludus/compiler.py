@@ -249,7 +249,14 @@ class Compiler:
     def s_Change(self, s: n.Change) -> None:
         amount = self.expr(s.amount)
         if s.op in ("increase", "decrease"):
-            getter, setter = self.expr(s.target), self.setter(s.target)
+            if id(s.target) in self.c.track_targets:
+                which = self.expr(s.target)
+
+                def getter(rt, env):
+                    return rt.state["tracks"][_track(rt, which(rt, env))]["pos"]
+            else:
+                getter = self.expr(s.target)
+            setter = self.setter(s.target)
             sign = 1 if s.op == "increase" else -1
 
             def run(rt, env):
@@ -585,6 +592,9 @@ class Compiler:
     # ── assignable targets ──
 
     def setter(self, node):
+        if id(node) in self.c.track_targets:
+            which = self.expr(node)
+            return lambda rt, env, v: rt.set_track(_track(rt, which(rt, env)), _int(v, "track position"))
         res = self.c.res.get(id(node))
         if res is None:
             raise AssertionError(f"unresolved target {node}")
@@ -605,6 +615,7 @@ class Compiler:
         if tag == "track":
             name = res[1]
             return lambda rt, env, v: rt.set_track(name, _int(v, "track position"))
+
         if tag == "track_attr":
             tname, attr = res[1], res[2]
             if attr != "start":
@@ -750,6 +761,9 @@ class Compiler:
         if tag == "track":
             name = res[1]
             return lambda rt, env: rt.state["tracks"][name]["pos"]
+        if tag == "trackname":
+            name = res[1]
+            return lambda rt, env: name
         if tag == "track_attr":
             tname, attr = res[1], res[2]
             spec = g.tracks[tname]
@@ -953,6 +967,12 @@ def _show(v) -> str:
     return repr(v)
 
 
+def _track(rt: Runtime, v) -> str:
+    if not isinstance(v, str) or v not in rt.game.tracks:
+        raise RuleError(f"expected a track, found {_show(v)}")
+    return v
+
+
 def _key(v):
     return v
 
@@ -960,8 +980,8 @@ def _key(v):
 def _listify(rt: Runtime, v) -> list:
     if isinstance(v, list):
         return v
-    if isinstance(v, str) and (v in rt.state["places"] or "@" in v or v in rt.game.zones):
-        return rt.zone_cards(v)
+    if isinstance(v, str) and (v in rt.state["places"] or "@" in v or v in rt.game.zones or v in rt.game.spaces):
+        return rt.zone_cards(v)  # a zone, or a space: the cards and pieces on it
     if v is None:
         return []
     raise RuleError(f"expected a list here, found {_show(v)}")

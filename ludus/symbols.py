@@ -39,11 +39,13 @@ BUILTIN_FUNCTIONS = {
     "least": (1, 1, "list:*"),
     "share": (2, 2, "number"),
     "space": (2, 2, "space"),
-    "zone_of": (1, 1, "text"),
+    "zone_of": (1, 2, "text"),
+    "marker": (1, 1, "number"),
     "depth": (1, 1, "number"),
     "owner_of": (1, 1, "seat"),
     "range": (2, 2, "list:number"),
     "seat_named": (1, 1, "seat"),
+    "seat_number": (1, 1, "number"),
     "passed": (1, 1, "bool"),
     "without": (2, 2, "*list"),
     "card": (1, 1, "entity"),
@@ -162,12 +164,23 @@ def type_name(t: str) -> str:
     return t
 
 
+def a_type(t: str) -> str:
+    """'a number', 'an entity', 'a list of region': a type with its article, for messages."""
+    name = type_name(t)
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
 def elem_type(t: str) -> str:
     if t.startswith("list:"):
         return t[5:]
-    if t == "zone":
+    if t == "zone" or t.startswith("space"):
         return "entity"
     return "any"
+
+
+def listlike(t: str) -> bool:
+    """Types that can be gone through: lists, zones (their cards), spaces (what is on them)."""
+    return t.startswith("list:") or t in ("zone", "any") or t.startswith("space")
 
 
 def compatible(actual: str, expected: str) -> bool:

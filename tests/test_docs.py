@@ -37,3 +37,21 @@ def test_doc_whole_game_checks_clean(path, line, kind, code, tmp_path):
     diags, _checked, sources = ludus.analyse(file)
     errors = [d for d in diags if d.severity == "error"]
     assert not errors, f"{path.name}:{line}\n" + render_all(errors, sources)
+def test_language_reference_has_every_hard_rule_example():
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text.split("## The hard rules of the four games", 1)[1]
+    games = BLOCK.findall(section)
+    assert len([g for g in games if g[0] == "ludus"]) >= 10
+
+
+@pytest.mark.parametrize(("path", "line", "kind", "code"), [p for p in blocks() if p.values[2] == "ludus"])
+def test_doc_whole_game_plays_random_matches_without_errors(path, line, kind, code, tmp_path):
+    from ludus.sim import simulate
+
+    file = tmp_path / f"example-{line}.ludus"
+    file.write_text(code, encoding="utf-8")
+    game = ludus.load(file)
+    report = simulate(game, 25, seed=line)
+    assert not report.errors, report.errors[:3]
+    assert report.unfinished == 0
+    assert len(report.lengths) == 25
