@@ -79,7 +79,9 @@ class _Builder(Transformer):
             moved = []
             for d in err.diagnostics:
                 col = column + d.span.column - 1
-                moved.append(Diagnostic(d.severity, d.message, Span(self.path, line, col, line, col + 1)))
+                # the hole's text ends at its '}', not at the end of a file
+                message = d.message.replace("unexpected end of file", "unexpected '}'", 1)
+                moved.append(Diagnostic(d.severity, message, Span(self.path, line, col, line, col + 1)))
             raise LudusError(moved) from None
         sub = _Builder(self.path)
         node = sub.transform(tree)
@@ -255,7 +257,7 @@ class _Builder(Transformer):
     def track_decl(self, meta, c):
         override, name, low, high, start, *zones = c
         return n.TrackDecl(
-            str(name), low, high, start if start is not None else 0, tuple(zones), bool(override),
+            str(name), low, high, start if start is not None else _default_start(low, high), tuple(zones), bool(override),
             span=self.span(meta),
         )
 
@@ -682,6 +684,11 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def list_lit(self, meta, c):
         return n.ListLit(tuple(x for x in c if x is not None), span=self.span(meta))
+
+
+def _default_start(low: int, high: int) -> int:
+    """A track without `start` starts at 0 when it runs through 0, else at its low end."""
+    return 0 if low <= 0 <= high else low
 
 
 def _shift(node, dline: int, dcol: int):

@@ -94,11 +94,11 @@ def compile_game(checked: Checked, path: str = "", fingerprint: str = "") -> Gam
 def analyse(path: str | Path) -> tuple[list, Checked | None, Sources]:
     """Load and check a game without compiling it: every diagnostic, errors and warnings."""
     items, loader = load_declarations(path)
-    diags = list(loader.diagnostics)
+    diags = sorted(loader.diagnostics, key=lambda d: d.sort_key)
     if any(d.severity == "error" for d in diags):
         return diags, None, loader.sources
-    checked = check(items)
-    return diags + checked.diagnostics, checked, loader.sources
+    checked = check(items, loader.sources)
+    return sorted(diags + checked.diagnostics, key=lambda d: d.sort_key), checked, loader.sources
 
 
 def load(path: str | Path) -> Game:

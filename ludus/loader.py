@@ -6,7 +6,7 @@ from pathlib import Path
 
 from . import nodes as n
 from .build import build
-from .source import Diagnostic, LudusError, Sources, Span
+from .source import Diagnostic, LudusError, Sources, Span, declared_at
 
 # declarations that exist once per game, keyed by their class alone
 SINGLETONS = {
@@ -42,13 +42,13 @@ class Loader:
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
 
-    def read(self, path: Path, span: Span | None) -> n.Program | None:
+    def read(self, path: Path, span: Span | None, written: str | None = None) -> n.Program | None:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            where = span or Span(str(path), 1, 1, 1, 1)
+            where = self.sources.locate(span, written) if span and written else (span or Span(str(path), 1, 1, 1, 1))
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.diagnostics.append(Diagnostic("error", f"cannot read '{path}': {reason}", where))
+            self.diagnostics.append(Diagnostic("error", f"cannot read '{written or path}': {reason}", where))
             return None
         shown = _display(path)
         self.sources.add(shown, text)
@@ -59,20 +59,21 @@ class Loader:
             self.diagnostics.extend(err.diagnostics)
             return None
 
-    def load(self, path: Path, span: Span | None = None, stack: tuple = ()) -> list:
+    def load(self, path: Path, span: Span | None = None, stack: tuple = (), written: str | None = None) -> list:
         """The declarations of a file with its includes spliced in and its base (extends) first."""
         key = str(path.resolve())
         if key in stack:
-            self.diagnostics.append(Diagnostic("error", f"'{path.name}' includes itself", span or Span(str(path), 1, 1, 1, 1)))
+            self.diagnostics.append(Diagnostic(
+                "error", f"include cycle: '{path.name}' ends up including itself", span or Span(str(path), 1, 1, 1, 1)))
             return []
-        program = self.read(path, span)
+        program = self.read(path, span, written)
         if program is None:
             return []
         merged: list = []
         for item in program.items:
             if isinstance(item, n.IncludeDecl):
                 target = (path.parent / item.path)
-                included = self.load(target, item.span, stack + (key,))
+                included = self.load(target, item.span, stack + (key,), item.path)
                 if item.extends:
                     merged = self.merge(merged, included)
                 else:
@@ -92,7 +93,8 @@ class Loader:
             if isinstance(item, n.RemoveDecl):
                 k = (REMOVE_WORDS[item.kind], item.name)
                 if k not in index or out[index[k]] is None:
-                    self.diagnostics.append(Diagnostic("error", f"cannot remove {item.kind} '{item.name}': it is not declared", item.span))
+                    self.diagnostics.append(Diagnostic(
+                        "error", f"cannot remove {item.kind} '{item.name}': it is not declared", self.sources.locate(item.span, item.name)))
                     continue
                 out[index[k]] = None
                 del index[k]
@@ -102,12 +104,15 @@ class Loader:
             existing = [k for k in keys if k in index]
             if override and not existing:
                 self.diagnostics.append(Diagnostic(
-                    "error", f"'override' needs an earlier declaration of '{keys[0][1] or keys[0][0]}' to replace", item.span))
+                    "error", f"'override' needs an earlier declaration of '{keys[0][1] or keys[0][0]}' to replace",
+                    self.sources.locate(item.span, keys[0][1]) if keys[0][1] else item.span))
             if existing and not override and type(item) not in SINGLETONS:
                 prev = out[index[existing[0]]]
+                # replacing a declaration of another file (a base) is what 'override' is for
+                hint = "write 'override' before the declaration to replace it" if prev.span.path != item.span.path else None
                 self.diagnostics.append(Diagnostic(
-                    "error", f"'{existing[0][1]}' is already declared at {prev.span}",
-                    item.span, hint="in a variant, write 'override' before the declaration to replace it"))
+                    "error", f"'{existing[0][1]}' is already declared {declared_at(prev.span, item.span)}",
+                    self.sources.locate(item.span, existing[0][1]), hint=hint))
                 continue
             if existing:
                 slot = index[existing[0]]

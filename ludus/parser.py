@@ -64,7 +64,8 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
         raise LudusError([_syntax_diagnostic(exc, text, path)]) from None
     except DedentError:
         line = _bad_dedent_line(text)
-        span = Span(path, line, 1, line, 2)
+        column = _indent_of(text, line) + 1
+        span = Span(path, line, column, line, column + 1)
         raise LudusError([Diagnostic("error", "this line's indentation matches no enclosing block", span)]) from None
 
 
@@ -85,7 +86,30 @@ def _bad_dedent_line(text: str) -> int:
     return 1
 
 
+# Terminals that can start an expression, a statement or a declaration: a list of expected tokens
+# holding most of one of these sets reads better as the set's name.
+EXPRESSION_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "TRUE", "FALSE", "NONE", "NOT", "IF", "DIE"}
+STATEMENT_START = {
+    "LET", "SET", "INCREASE", "DECREASE", "GAIN", "PAY", "ADD", "REMOVE", "MOVE", "DRAW", "SHUFFLE", "DISCARD",
+    "EXILE", "REVEAL", "CREATE", "ROLL", "CHOOSE", "ASK", "DISTRIBUTE", "OFFER", "PASS", "BREAK", "WIN", "LOSE",
+    "END", "LOG", "RESOLVE", "IF", "FOR", "REPEAT", "WHILE", "ALTERNATE", "TURN", "PHASE", "NAME",
+}
+DECLARATION_START = {
+    "GAME", "PLAYERS", "SIDES", "SEATS", "INCLUDE", "EXTENDS", "REMOVE", "VALUE", "COUNTER", "FLAG", "VAR", "ZONE",
+    "TOKEN", "GROUP", "KIND", "CARD", "PIECE", "BOARD", "TRACK", "DEFINE", "RULE", "ACTION", "SETUP", "FLOW",
+    "WHEN", "AT", "TEST", "OVERRIDE",
+}
+
+
 def _describe(expected: set[str]) -> str:
+    expected = set(expected)
+    groups = []
+    for label, members, needed in (("a declaration", DECLARATION_START, {"COUNTER", "ZONE", "FLOW"}),
+                                   ("a statement", STATEMENT_START, {"GAIN", "MOVE", "OFFER"}),
+                                   ("an expression", EXPRESSION_START, {"NAME", "INT", "LPAR"})):
+        if needed <= expected:
+            groups.append(label)
+            expected -= members
     names = []
     for name in sorted(expected):
         if name in KEYWORD_NAMES:
@@ -100,10 +124,83 @@ def _describe(expected: set[str]) -> str:
             names.append(f"'{pattern.value}'")
         else:
             names.append(name.lower())
-    names = sorted(set(names))
+    names = groups + sorted(set(names))
     if len(names) > 8:
         names = names[:8] + ["..."]
-    return ", ".join(names)
+    if len(names) > 1:
+        return ", ".join(names[:-1]) + " or " + names[-1]
+    return names[0] if names else "something else"
+
+
+def _indent_of(text: str, line: int) -> int:
+    lines = text.splitlines()
+    raw = lines[line - 1].expandtabs(4) if 0 < line <= len(lines) else ""
+    return len(raw) - len(raw.lstrip())
+
+
+def _next_code_line(text: str, after: int) -> int:
+    """The first line after `after` that holds code (not blank, not only a comment)."""
+    lines = text.splitlines()
+    for number in range(after + 1, len(lines) + 1):
+        stripped = lines[number - 1].strip()
+        if stripped and not stripped.startswith("#"):
+            return number
+    return max(len(lines), 1)
+
+
+def _previous_code_line(text: str, before: int) -> int | None:
+    lines = text.splitlines()
+    for number in range(min(before, len(lines) + 1) - 1, 0, -1):
+        stripped = lines[number - 1].split("#", 1)[0].strip()
+        if stripped:
+            return number
+    return None
+
+
+def _empty_block(text: str, tok: Token, line: int, column: int) -> int | None:
+    """The line of a ':' that opens a block with nothing indented under it, if that is the error."""
+    lines = text.splitlines()
+    if tok.type == "$END":
+        previous = _previous_code_line(text, len(lines) + 1)
+    elif tok.type != "_NL" and column == _indent_of(text, line) + 1:
+        previous = _previous_code_line(text, line)
+        if previous is not None and _indent_of(text, line) > _indent_of(text, previous):
+            return None
+    else:
+        return None
+    if previous is not None and lines[previous - 1].split("#", 1)[0].rstrip().endswith(":"):
+        return previous
+    return None
+
+
+def _unclosed_bracket(text: str, line: int, column: int) -> tuple[str, int, int] | None:
+    """The innermost bracket still open at (line, column), skipping strings and comments."""
+    stack: list[tuple[str, int, int]] = []
+    in_string = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        if number > line:
+            break
+        i = 0
+        while i < len(raw):
+            if number == line and i + 1 >= column:
+                break
+            ch = raw[i]
+            if in_string:
+                if ch == "\\":
+                    i += 1
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch == "#":
+                break
+            elif ch in "([":
+                stack.append((ch, number, i + 1))
+            elif ch in ")]" and stack:
+                stack.pop()
+            i += 1
+        in_string = False
+    return stack[-1] if stack else None
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
@@ -124,9 +221,22 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         else:
             what = f"'{tok.value}'"
         width = max(len(str(tok.value)), 1) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
-        if tok.type in ("_INDENT",) or tok.type == "_DEDENT":
+        if tok.type in ("_INDENT", "_DEDENT"):
             # the indenter's tokens carry the previous line's position: point at the next code
-            width = 1
+            line = _next_code_line(text, line)
+            column = _indent_of(text, line) + 1
+        if tok.type == "_INDENT":
+            return Diagnostic("error", "unexpected indentation: only a line ending in ':' opens an indented block",
+                              Span(path, line, column, line, column + 1))
+        opened = _unclosed_bracket(text, line, column) if tok.type != "$END" else _unclosed_bracket(text, line, column + 1)
+        if opened is not None and opened[1] < line:
+            bracket, bline, bcol = opened
+            return Diagnostic("error", f"'{bracket}' is never closed", Span(path, bline, bcol, bline, bcol + 1),
+                              hint=f"found {what} on line {line} before its '{')' if bracket == '(' else ']'}'")
+        block = _empty_block(text, tok, line, column)
+        if block is not None:
+            return Diagnostic("error", f"expected an indented block after the ':' on line {block}",
+                              Span(path, line, column, line, column + width))
         message = f"unexpected {what}; expected {_describe(set(exc.expected))}"
         span = Span(path, line, column, line, column + width)
         return Diagnostic("error", message, span)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 from attrs import field, frozen
@@ -55,6 +56,22 @@ class Sources:
         lines = text.splitlines()
         return lines[line - 1] if line <= len(lines) else None
 
+    def locate(self, span: Span, word: str) -> Span:
+        """The place of `word` (a name, or a quoted name) inside `span`, or `span` if it is not there."""
+        for number in range(span.line, max(span.end_line, span.line) + 1):
+            text = self.line(span.path, number)
+            if text is None:
+                break
+            start = span.column - 1 if number == span.line else 0
+            quoted = '"' + word + '"'
+            at = text.find(quoted, start)
+            if at >= 0:
+                return Span(span.path, number, at + 1, number, at + 1 + len(quoted))
+            m = re.compile(r"(?<![A-Za-z0-9_\"])" + re.escape(word) + r"(?![A-Za-z0-9_])").search(text, start)
+            if m:
+                return Span(span.path, number, m.start() + 1, number, m.end() + 1)
+        return span
+
 
 def render(diag: Diagnostic, sources: Sources | None = None) -> str:
     """`path:line:col: error: message`, then the source line and a caret underline."""
@@ -76,6 +93,13 @@ def render(diag: Diagnostic, sources: Sources | None = None) -> str:
 
 def render_all(diags: Iterable[Diagnostic], sources: Sources | None = None) -> str:
     return "\n".join(render(d, sources) for d in sorted(diags, key=lambda d: d.sort_key))
+
+
+def declared_at(previous: Span, here: Span) -> str:
+    """Where an earlier declaration is, said briefly: 'on line 3', or 'in base.ludus on line 3'."""
+    if previous.path == here.path:
+        return f"on line {previous.line}"
+    return f"in {previous.path.replace(chr(92), '/').rsplit('/', 1)[-1]} on line {previous.line}"
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
