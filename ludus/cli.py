@@ -138,7 +138,7 @@ def replay(file: str, quiet: bool) -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def test_files(files: tuple[str, ...]) -> None:
     """Run the `test` blocks of game files; snapshots compare with the stored ones (pytest writes them)."""
-    from .testing import run_file
+    from .testblocks import run_file
 
     passed = failed = 0
     for path in files:

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from .snapshot import EffectSnapshotExtension
-from .testing import Position, TestError, own_tests, run_test_decl
+from .testblocks import own_tests, run_test_decl
+from .testing import Position, TestError
 
 _TEST_BLOCK = re.compile(rb'^test[ \t]+"', re.M)
 _HEADER = re.compile(rb'^(game|extends)[ \t]+"', re.M)

@@ -12,7 +12,7 @@ class EffectSnapshotExtension(SingleFileSnapshotExtension):
     _write_mode = WriteMode.TEXT
 
     def serialize(self, data, *, exclude=None, include=None, matcher=None) -> str:
-        from .testing import Effect
+        from .effect import Effect
 
         if isinstance(data, Effect):
             return data.report()

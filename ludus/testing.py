@@ -2,22 +2,19 @@
 an action, answer its decisions, and report what changed as plain, stable text.
 
 One implementation with two front ends: the pytest fixtures (`ludus.pytest_plugin`) and the
-`test` blocks written in .ludus files (`run_test_decl`, used by pytest and by `ludus test`).
+`test` blocks written in .ludus files (`ludus.testblocks`, used by pytest and by `ludus test`).
 """
 
 from __future__ import annotations
 
-from attrs import define, field
-
 from . import vm
-from .display import entity_label
+from .effect import Effect, _cards, _plain, _result, changes, facts
 from .match import closest
 from .probe import compile_expression, compile_statements
 from .runtime import RuleError, Runtime, copy_state
 from .source import Diagnostic, LudusError, Sources, Span, render, suggest
 
 FLOW_ENDED = "the flow ended without a winner"
-BIG_ZONE = 10  # zones longer than this are reported by what entered and left, not card by card
 PLAY_LIMIT = 2000
 
 
@@ -39,133 +36,6 @@ class TestError(Exception):
 
     def __str__(self) -> str:
         return self.render()
-
-
-# ───────────────────────── the effect report ─────────────────────────
-
-
-@define
-class Effect:
-    """What happened between two moments of a test: decisions, chance, log lines and changes."""
-
-    title: str
-    decisions: list = field(factory=list)
-    chance: list = field(factory=list)
-    log: list = field(factory=list)
-    changes: list = field(factory=list)
-    waiting: str | None = None
-
-    def report(self) -> str:
-        out = [self.title]
-        for head, lines in (("decisions", self.decisions), ("chance", self.chance), ("log", self.log),
-                            ("changes", self.changes or ["(nothing changed)"])):
-            if lines:
-                out.append(f"{head}:")
-                out.extend(f"  {line}" for line in lines)
-        if self.waiting:
-            out.append(f"waiting: {self.waiting}")
-        return "\n".join(out) + "\n"
-
-    def __str__(self) -> str:
-        return self.report()
-
-
-def _cards(names: list) -> str:
-    """`Copper Coin x3, Fortune Teller`: runs of one card compressed, order kept (top first)."""
-    if not names:
-        return "(empty)"
-    out, i = [], 0
-    while i < len(names):
-        j = i
-        while j < len(names) and names[j] == names[i]:
-            j += 1
-        out.append(names[i] if j - i == 1 else f"{names[i]} x{j - i}")
-        i = j
-    return ", ".join(out)
-
-
-def _zone_change(before: list, after: list) -> str:
-    if len(before) <= BIG_ZONE and len(after) <= BIG_ZONE:
-        return f"{_cards(before)} -> {_cards(after)}"
-    gone, came = list(before), []
-    for name in after:
-        if name in gone:
-            gone.remove(name)
-        else:
-            came.append(name)
-    parts = [f"{len(before)} cards -> {len(after)} cards"]
-    if came:
-        parts.append("+ " + _cards(sorted(came)))
-    if gone:
-        parts.append("- " + _cards(sorted(gone)))
-    if not came and not gone:
-        parts.append("same cards, new order")
-    return "; ".join(parts)
-
-
-def facts(match) -> dict:
-    """The whole state as `description -> plain value`, in the game's declaration order."""
-    view = match.view(None)
-    out: dict = {}
-    for name, value in view["counters"].items():
-        if isinstance(value, dict):
-            for key, v in value.items():
-                out[f"counter {name} of {key}"] = v
-        else:
-            out[f"counter {name}"] = value
-    for name, t in view["tracks"].items():
-        out[f"track {name}"] = t["pos"]
-        for pos, tokens in t["tokens"].items():
-            for token, count in tokens.items():
-                out[f"token {token} on {name} at {pos}"] = count
-    for name, cards in view["zones"].items():
-        out[f"zone {name}"] = list(cards)
-    for space, entry in view["board"].items():
-        if entry.get("pieces"):
-            out[f"pieces at {space}"] = list(entry["pieces"])
-        for token, count in entry.get("tokens", {}).items():
-            out[f"token {token} at {space}"] = count
-    for where, tokens in view["elsewhere"].items():
-        for token, count in tokens.items():
-            out[f"token {token} on {where}"] = count
-    rt = Runtime(match.game, match.state, match.log)
-    for eid, ent in enumerate(match.state["ents"]):
-        for fname, v in sorted((ent or {}).get("f", {}).items()):
-            out[f"{fname} of {entity_label(rt, eid)} #{eid}"] = v
-    r = view["result"]
-    out["result"] = "playing" if r is None else _result(r)
-    return out
-
-
-def _result(r: dict) -> str:
-    who = ", ".join(r["winners"]) if r["winners"] else "no one"
-    return f"{who} win{'s' if len(r['winners']) == 1 else ''} ({r['reason']})"
-
-
-def _plain(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if v is None:
-        return "none"
-    if isinstance(v, list):
-        return "[" + ", ".join(_plain(x) for x in v) + "]"
-    return str(v)
-
-
-def changes(before: dict, after: dict) -> list[str]:
-    out = []
-    keys = list(before) + [k for k in after if k not in before]
-    for key in keys:
-        old, new = before.get(key), after.get(key)
-        if old == new:
-            continue
-        if key.startswith("zone ") or key.startswith("pieces "):
-            out.append(f"{key}: {_zone_change(old or [], new or [])}")
-        elif key.startswith("token "):
-            out.append(f"{key}: {old or 0} -> {new or 0}")
-        else:
-            out.append(f"{key}: {_plain(old)} -> {_plain(new)}")
-    return out
 
 
 # ───────────────────────── positions ─────────────────────────
@@ -528,139 +398,4 @@ def _comparison_sides(text: str) -> list[str]:
     return out
 
 
-# ───────────────────────── `test` blocks ─────────────────────────
-
-
-def source_text(game, span: Span) -> str:
-    """The text a span covers in a game file, dedented so it parses on its own."""
-    text = game.sources.texts.get(span.path, "") if game.sources else ""
-    lines = text.splitlines()[span.line - 1:span.end_line]
-    if not lines:
-        return ""
-    if len(lines) == 1:
-        return lines[0][span.column - 1:span.end_column - 1]
-    first = lines[0][span.column - 1:]
-    indent = span.column - 1
-    rest = [ln[indent:] if ln[:indent].strip() == "" else ln.lstrip() for ln in lines[1:]]
-    if span.end_column > 1:
-        rest[-1] = rest[-1][:max(span.end_column - 1 - indent, 0)]
-    return "\n".join([first, *rest]).rstrip() + "\n"
-
-
-def run_test_decl(game, decl, compare) -> None:
-    """Run one `test` block; `compare(effect, name, span)` handles its `snapshot` lines.
-    A failing line raises TestError located at the line."""
-    players, seed, pos = None, 0, None
-    for line in decl.lines:
-        kind, value, span = line.kind, line.value, line.span
-        if kind in ("players", "seed"):
-            if pos is not None:
-                raise TestError(f"'{kind}' must come before the test's other lines", span)
-            if kind == "players":
-                players = value
-            else:
-                seed = value
-            continue
-        if pos is None:
-            try:
-                pos = Position(game, players, seed)
-            except TestError as err:
-                err.span = err.span or span
-                raise
-        if kind == "given":
-            stmt_span = getattr(value, "span", span)
-            pos.given(source_text(game, stmt_span), stmt_span)
-        elif kind == "force_die":
-            sides, face = value
-            pos.next_roll(sides, face, span=span)
-        elif kind in ("do", "answer"):
-            pos.do(value, span)
-        elif kind == "until":
-            pos.play_until(value, span)
-        elif kind == "resolve":
-            card, seat = value
-            pos.resolve(card, seat, span=span)
-        elif kind == "expect":
-            pos.expect(source_text(game, value.span), value.span)
-        elif kind == "snapshot":
-            compare(pos.effect(), value, span)
-        else:  # pragma: no cover - the grammar has no other lines
-            raise TestError(f"unknown test line '{kind}'", span)
-    if pos is None:
-        Position(game, players, seed)
-
-
-# ───────────────────────── `ludus test`: test blocks without pytest ─────────────────────────
-
-
-def snapshot_path(file_path, test_name: str, index) -> "Path":
-    """Where pytest (through syrupy) keeps a `snapshot` line's report: beside the game file."""
-    from pathlib import Path
-
-    from .snapshot import EffectSnapshotExtension as Ext
-
-    suffix = f"[{index}]" if isinstance(index, str) else (f".{index}" if index else "")
-    stem = Ext._sanitize_filename(f"{test_name}{suffix}")[:Ext._max_stem_length()]
-    path = Path(file_path)
-    return path.parent / "__snapshots__" / path.stem / f"{stem}.{Ext.file_extension}"
-
-
-def run_file(path, echo) -> tuple[int, int]:
-    """Run every `test` block of a game file against the stored snapshots; returns (passed, failed).
-    Bad files raise LudusError."""
-    from .game import load
-    from .snapshot import effect_diff
-
-    game = load(path)
-    passed = failed = 0
-    for decl in own_tests(game, path):
-        problems: list[str] = []
-        count = [0]
-
-        def compare(effect, name, span, decl=decl, problems=problems, count=count):
-            index = name if name else count[0]
-            if not name:
-                count[0] += 1
-            stored_at = snapshot_path(path, decl.name, index)
-            now = effect.report()
-            try:
-                stored = stored_at.read_text(encoding="utf-8")
-            except OSError:
-                problems.append(f"{span}: no stored snapshot {stored_at} (write it with `pytest {path} --snapshot-update`)")
-                return
-            if stored != now:
-                diff = "\n".join("    " + line for line in effect_diff(stored, now))
-                problems.append(f"{span}: the snapshot changed (accept it with `pytest {path} --snapshot-update`)\n{diff}")
-
-        try:
-            run_test_decl(game, decl, compare)
-        except TestError as err:
-            problems.append(err.render(game.sources))
-        if problems:
-            failed += 1
-            echo(f"FAIL {decl.span.path}:{decl.span.line}: {decl.name}")
-            for p in problems:
-                echo("  " + p.replace("\n", "\n  "))
-        else:
-            passed += 1
-            echo(f"ok   {decl.span.path}:{decl.span.line}: {decl.name}")
-    return passed, failed
-
-
-def own_tests(game, path) -> list:
-    """The tests a game file runs: its own, and those of the parts it includes (files without a
-    `game` or `extends` line); a base game's tests run with the base, not with each variant."""
-    import re
-    from pathlib import Path
-
-    header = re.compile(r'^(game|extends)[ \t]+"', re.M)
-    own = Path(path).resolve()
-    out = []
-    for decl in game.checked.symbols.tests:
-        where = Path(decl.span.path).resolve()
-        if where != own:
-            text = game.sources.texts.get(decl.span.path, "") if game.sources else ""
-            if header.search(text):
-                continue
-        out.append(decl)
-    return out
+__all__ = ["Effect", "Position", "TestError", "changes", "facts"]

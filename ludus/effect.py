@@ -1,0 +1,138 @@
+"""Effect reports: what changed between two moments of a match, as plain, stable text for people.
+
+`facts(match)` flattens the designer's view of a state into `description -> value`; `changes`
+compares two of them; `Effect` gathers the decisions, chance, log lines and changes of a step and
+renders them (the text the effect snapshots store).
+"""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from .display import entity_label
+from .runtime import Runtime
+
+BIG_ZONE = 10  # zones longer than this are reported by what entered and left, not card by card
+
+@define
+class Effect:
+    """What happened between two moments of a test: decisions, chance, log lines and changes."""
+
+    title: str
+    decisions: list = field(factory=list)
+    chance: list = field(factory=list)
+    log: list = field(factory=list)
+    changes: list = field(factory=list)
+    waiting: str | None = None
+
+    def report(self) -> str:
+        out = [self.title]
+        for head, lines in (("decisions", self.decisions), ("chance", self.chance), ("log", self.log),
+                            ("changes", self.changes or ["(nothing changed)"])):
+            if lines:
+                out.append(f"{head}:")
+                out.extend(f"  {line}" for line in lines)
+        if self.waiting:
+            out.append(f"waiting: {self.waiting}")
+        return "\n".join(out) + "\n"
+
+    def __str__(self) -> str:
+        return self.report()
+
+
+def _cards(names: list) -> str:
+    """`Copper Coin x3, Fortune Teller`: runs of one card compressed, order kept (top first)."""
+    if not names:
+        return "(empty)"
+    out, i = [], 0
+    while i < len(names):
+        j = i
+        while j < len(names) and names[j] == names[i]:
+            j += 1
+        out.append(names[i] if j - i == 1 else f"{names[i]} x{j - i}")
+        i = j
+    return ", ".join(out)
+
+
+def _zone_change(before: list, after: list) -> str:
+    if len(before) <= BIG_ZONE and len(after) <= BIG_ZONE:
+        return f"{_cards(before)} -> {_cards(after)}"
+    gone, came = list(before), []
+    for name in after:
+        if name in gone:
+            gone.remove(name)
+        else:
+            came.append(name)
+    parts = [f"{len(before)} cards -> {len(after)} cards"]
+    if came:
+        parts.append("+ " + _cards(sorted(came)))
+    if gone:
+        parts.append("- " + _cards(sorted(gone)))
+    if not came and not gone:
+        parts.append("same cards, new order")
+    return "; ".join(parts)
+
+
+def facts(match) -> dict:
+    """The whole state as `description -> plain value`, in the game's declaration order."""
+    view = match.view(None)
+    out: dict = {}
+    for name, value in view["counters"].items():
+        if isinstance(value, dict):
+            for key, v in value.items():
+                out[f"counter {name} of {key}"] = v
+        else:
+            out[f"counter {name}"] = value
+    for name, t in view["tracks"].items():
+        out[f"track {name}"] = t["pos"]
+        for pos, tokens in t["tokens"].items():
+            for token, count in tokens.items():
+                out[f"token {token} on {name} at {pos}"] = count
+    for name, cards in view["zones"].items():
+        out[f"zone {name}"] = list(cards)
+    for space, entry in view["board"].items():
+        if entry.get("pieces"):
+            out[f"pieces at {space}"] = list(entry["pieces"])
+        for token, count in entry.get("tokens", {}).items():
+            out[f"token {token} at {space}"] = count
+    for where, tokens in view["elsewhere"].items():
+        for token, count in tokens.items():
+            out[f"token {token} on {where}"] = count
+    rt = Runtime(match.game, match.state, match.log)
+    for eid, ent in enumerate(match.state["ents"]):
+        for fname, v in sorted((ent or {}).get("f", {}).items()):
+            out[f"{fname} of {entity_label(rt, eid)} #{eid}"] = v
+    r = view["result"]
+    out["result"] = "playing" if r is None else _result(r)
+    return out
+
+
+def _result(r: dict) -> str:
+    who = ", ".join(r["winners"]) if r["winners"] else "no one"
+    return f"{who} win{'s' if len(r['winners']) == 1 else ''} ({r['reason']})"
+
+
+def _plain(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    if isinstance(v, list):
+        return "[" + ", ".join(_plain(x) for x in v) + "]"
+    return str(v)
+
+
+def changes(before: dict, after: dict) -> list[str]:
+    out = []
+    keys = list(before) + [k for k in after if k not in before]
+    for key in keys:
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        if key.startswith("zone ") or key.startswith("pieces "):
+            out.append(f"{key}: {_zone_change(old or [], new or [])}")
+        elif key.startswith("token "):
+            out.append(f"{key}: {old or 0} -> {new or 0}")
+        else:
+            out.append(f"{key}: {_plain(old)} -> {_plain(new)}")
+    return out
