@@ -112,7 +112,8 @@ class Repl:
 
     def _dispatch(self, text: str) -> bool:
         legal = self.match.legal_actions()
-        if text in legal:
+        # a number is always a position in the list, even when some labels are numbers themselves
+        if text in legal and not text.isdigit():
             self.move(text)
             return True
         if text.isdigit():

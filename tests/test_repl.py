@@ -311,3 +311,13 @@ def test_history_file_follows_the_environment(monkeypatch):
     assert history_path() is None
     monkeypatch.delenv("LUDUS_HISTORY")
     assert history_path().endswith(".ludus_history")
+
+
+def test_a_number_is_a_position_even_when_labels_are_numbers():
+    repl, _ = make_repl()
+    repl.match.state["pending"]["options"] = ["0", "1", "2"]
+    repl.match.state["pending"]["values"] = [None, None, None]
+    chosen = []
+    repl.move = chosen.append
+    feed(repl, "1")
+    assert chosen == ["0"]
