@@ -293,3 +293,18 @@ def test_export_records_rolls_as_comments_and_keeps_forces_before_their_move(tmp
     moves = [line for line in lines if line and not line.startswith(("#", "force", "game", "players", "seed"))]
     assert moves == [move_line(m) for m in match.moves]
     assert sum(line.startswith("#   rolled d6: ") for line in lines) == sum(e["t"] == "roll" for e in match.log)
+
+
+def test_the_replays_in_the_guide_run(tmp_path):
+    import re
+
+    from .helpers import ROOT
+
+    text = (ROOT / "docs" / "replays.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```replay\n(.*?)^```", text, re.S | re.M)
+    assert blocks
+    for block in blocks:
+        # the guide's replays sit, in spirit, in examples/replays/
+        load_replay_text = parse(block, str(EXAMPLES / "replays" / "guide.replay"))
+        match = load_replay_text.run()
+        assert match.moves
