@@ -389,3 +389,36 @@ def test_players_still_tied_after_the_tie_break_share_the_win():
 def test_random_matches_end(players):
     report = simulate(GAME, 20, seed=players, players=players)
     assert report.errors == [] and report.unfinished == 0
+
+
+# ── effect snapshots: what each action changes, from a written position ──
+
+NORTHWEST_RESOURCES = ("remove all Grain from Northwest\nadd 1 Grain to Northwest\n"
+                       "remove all Timber from Northwest\nadd 2 Timber to Northwest\n"
+                       "remove all Stone from Northwest\nadd 3 Stone to Northwest")
+
+ACTIONS = {
+    "Move": ("set money of Red to 1", ["Warlord in Northwest: Move to North"]),
+    "Intimidate the Populace": (NORTHWEST_RESOURCES, ["Lieutenant in Northwest: Intimidate the Populace, taking Grain"]),
+    "Slay": ("add 2 Follower of Blue to Northwest", ["Lieutenant in Northwest: Slay a Follower of Blue"]),
+    "Campaign": ("set money of Red to 0", ["Warlord in Northwest: Campaign"]),
+    "Make a Decree": ("set money of Red to 6\n" + NORTHWEST_RESOURCES,
+                      ["Warlord in Northwest: Make a Decree", "Grain", "Stone"]),
+    # (a) takes 2 Followers, (b) one more, then (c) one trade is accepted and the next declined
+    "Skirmish": ("move first(Warlord of Red) to North\nmove first(Lieutenant of Red) to North\n"
+                 "add 2 Follower of Red to North\nadd 5 Follower of Blue to North",
+                 ["Warlord in North: Skirmish in North", "yes", "no"]),
+    "Promote Lieutenant": ("set money of Red to 11\nadd 2 Follower of Red to West",
+                           ["Warlord in Northwest: Promote Lieutenant in West"]),
+}
+
+
+@pytest.mark.parametrize("action", list(ACTIONS))
+def test_action_effect(action, effect_snapshot):
+    position, moves = ACTIONS[action]
+    pos = start()
+    pos.given(position)
+    pos.effect()  # the report starts from the written position
+    for move in moves:
+        pos.do(move)
+    assert pos.effect(action) == effect_snapshot
