@@ -820,7 +820,21 @@ class Compiler:
         if tag == "define":
             name = res[1]
             args = [self.expr(a) for a in getattr(node, "args", ())]
-            return lambda rt, env: g.defines[name](rt, [a(rt, env) for a in args], env)
+
+            def call_define(rt, env):
+                values = [a(rt, env) for a in args]
+                memo = rt.memo
+                if memo is None:
+                    return g.defines[name](rt, values, env)
+                key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+                try:
+                    return memo[key]
+                except KeyError:
+                    result = memo[key] = g.defines[name](rt, values, env)
+                    return result
+                except TypeError:  # a list among the arguments: not memoised
+                    return g.defines[name](rt, values, env)
+            return call_define
         if tag == "builtin":
             return _BUILTIN_NAMES[res[1]]
         if tag == "entity_attr":
@@ -860,54 +874,85 @@ class Compiler:
         raise AssertionError(f"unknown resolution {res}")
 
     def comprehension(self, comp: n.Comprehension, agg: str):
+        """`AGG(elem for var in source where cond)`: one tight loop per aggregate; any, all
+        and first stop at the first element that decides them."""
         src, var = self.expr(comp.source), comp.var
         elem = self.expr(comp.elem)
         cond = self.expr(comp.cond) if comp.cond is not None else None
+        simple_elem = isinstance(comp.elem, n.Name) and comp.elem.name == var
 
-        def pairs(rt, env):
+        def loop(rt, env, visit):
             items = _listify(rt, src(rt, env))
             saved = env.get(var, _MISSING)
-            out = []
             try:
                 for x in items:
                     env[var] = x
                     if cond is None or cond(rt, env):
-                        out.append((x, elem(rt, env)))
+                        if visit(x, env):
+                            return True
             finally:
                 if saved is _MISSING:
                     env.pop(var, None)
                 else:
                     env[var] = saved
-            return out
+            return False
 
         if agg == "list":
-            return lambda rt, env: [v for _, v in pairs(rt, env)]
-        if agg == "sum":
-            return lambda rt, env: sum(_int(v, "summed value") for _, v in pairs(rt, env))
+            def as_list(rt, env):
+                out = []
+                loop(rt, env, lambda x, e: out.append(x if simple_elem else elem(rt, e)))
+                return out
+            return as_list
         if agg == "count":
-            return lambda rt, env: len(pairs(rt, env))
-        if agg == "any":
-            return lambda rt, env: any(v for _, v in pairs(rt, env))
-        if agg == "all":
-            return lambda rt, env: all(v for _, v in pairs(rt, env))
+            def count(rt, env):
+                n_ = [0]
+
+                def visit(x, e):
+                    n_[0] += 1
+                loop(rt, env, visit)
+                return n_[0]
+            return count
+        if agg == "sum":
+            def total(rt, env):
+                acc = [0]
+
+                def visit(x, e):
+                    acc[0] += _int(elem(rt, e), "summed value")
+                loop(rt, env, visit)
+                return acc[0]
+            return total
+        if agg in ("any", "all"):
+            want = agg == "any"
+
+            def some(rt, env):
+                hit = loop(rt, env, lambda x, e: bool(elem(rt, e)) == want)
+                return hit if want else not hit
+            return some
+        if agg == "first":
+            def first(rt, env):
+                found = []
+                loop(rt, env, lambda x, e: found.append(elem(rt, e)) or True)
+                return found[0] if found else None
+            return first
         if agg in ("max", "min"):
             pick = max if agg == "max" else min
-            return lambda rt, env: pick([v for _, v in pairs(rt, env)], default=0)
+
+            def extreme(rt, env):
+                values = []
+                loop(rt, env, lambda x, e: values.append(elem(rt, e)))
+                return pick(values, default=0)
+            return extreme
         if agg in ("most", "least"):
             pick = max if agg == "most" else min
 
             def best(rt, env):
-                ps = pairs(rt, env)
-                if not ps:
+                pairs = []
+                loop(rt, env, lambda x, e: pairs.append((x, elem(rt, e))))
+                if not pairs:
                     return []
-                top = pick(v for _, v in ps)
-                return [x for x, v in ps if v == top]
+                top = pick(v for _, v in pairs)
+                return [x for x, v in pairs if v == top]
             return best
-        if agg == "first":
-            def first(rt, env):
-                ps = pairs(rt, env)
-                return ps[0][1] if ps else None
-            return first
         raise AssertionError(agg)
 
     def binop(self, node: n.BinOp):
@@ -924,13 +969,14 @@ class Compiler:
                     return x + y
                 return _int(x, "left of '+'") + _int(y, "right of '+'")
             return add
+        left_of, right_of = f"left of '{op}'", f"right of '{op}'"
         if op == "-":
-            return lambda rt, env: _int(a(rt, env), "left of '-'") - _int(b(rt, env), "right of '-'")
+            return lambda rt, env: _int(a(rt, env), left_of) - _int(b(rt, env), right_of)
         if op == "*":
-            return lambda rt, env: _int(a(rt, env), "left of '*'") * _int(b(rt, env), "right of '*'")
+            return lambda rt, env: _int(a(rt, env), left_of) * _int(b(rt, env), right_of)
         if op in ("/", "%"):
             def div(rt, env):
-                x, y = _int(a(rt, env), f"left of '{op}'"), _int(b(rt, env), f"right of '{op}'")
+                x, y = _int(a(rt, env), left_of), _int(b(rt, env), right_of)
                 if y == 0:
                     raise RuleError("division by zero")
                 return x // y if op == "/" else x % y
@@ -942,7 +988,7 @@ class Compiler:
         if op in ("<", "<=", ">", ">="):
             import operator
             f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
-            return lambda rt, env: f(_int(a(rt, env), f"left of '{op}'"), _int(b(rt, env), f"right of '{op}'"))
+            return lambda rt, env: f(_int(a(rt, env), left_of), _int(b(rt, env), right_of))
         if op == "in":
             return lambda rt, env: a(rt, env) in _listify(rt, b(rt, env))
         if op == "not in":
@@ -954,9 +1000,9 @@ class Compiler:
 
 
 def _int(v, what: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise RuleError(f"the {what} should be a number, and it is {_show(v)}")
-    return v
+    if type(v) is int:  # the common case first; bool is an int subclass and is refused
+        return v
+    raise RuleError(f"the {what} should be a number, and it is {_show(v)}")
 
 
 def _show(v) -> str:

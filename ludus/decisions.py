@@ -32,12 +32,16 @@ class OfferSpec:
         seat = _seat_of(rt, env, self.seat_fn)
         labels, values = [], []
         names = self.names if self.names is not None else list(rt.game.actions)
-        for name in names:
-            action = rt.game.actions[name]
-            for params in self.instances(rt, env, action, seat):
-                local = {"$cur": env.get("$cur"), "$act": seat, **params}
-                labels.append(action.label(rt, local))
-                values.append([name, [params[p] for p, _, _ in action.params]])
+        rt.memo = {}  # nothing changes while the options are listed
+        try:
+            for name in names:
+                action = rt.game.actions[name]
+                for params in self.instances(rt, env, action, seat):
+                    local = {"$cur": env.get("$cur"), "$act": seat, **params}
+                    labels.append(action.label(rt, local))
+                    values.append([name, [params[p] for p, _, _ in action.params]])
+        finally:
+            rt.memo = None
         labels, values = merge_options(rt, labels, values, True)
         if self.stop_label is not None:
             labels.append(self.stop_label)

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from attrs import define, field
 
-from .display import entity_label
-from .runtime import Runtime
-
 BIG_ZONE = 10  # zones longer than this are reported by what entered and left, not card by card
 
 @define
@@ -98,10 +95,12 @@ def facts(match) -> dict:
     for where, tokens in view["elsewhere"].items():
         for token, count in tokens.items():
             out[f"token {token} on {where}"] = count
-    rt = Runtime(match.game, match.state, match.log)
+    names = match.seat_names()
     for eid, ent in enumerate(match.state["ents"]):
+        # named by what stays the same as the card or piece moves: owner, name and number
+        owner = f"{names[ent['o']]} " if ent and ent.get("o") is not None else ""
         for fname, v in sorted((ent or {}).get("f", {}).items()):
-            out[f"{fname} of {entity_label(rt, eid)} #{eid}"] = v
+            out[f"{fname} of {owner}{ent['d']} #{eid}"] = v
     r = view["result"]
     out["result"] = "playing" if r is None else _result(r)
     return out

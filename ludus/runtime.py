@@ -58,7 +58,7 @@ def rng_below(state: dict, n: int) -> int:
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
-    __slots__ = ("game", "state", "events", "log", "watched", "changed")
+    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo")
 
     def __init__(self, game, state: dict, log: list) -> None:
         self.game = game
@@ -67,6 +67,9 @@ class Runtime:
         self.log = log
         self.watched = game.watched
         self.changed: set = set()  # names of what changed since the last 'at any time' check
+        # define results, kept only while a decision's options are listed: the state cannot
+        # change then, so the same define with the same arguments has the same value
+        self.memo: dict | None = None
 
     # seats
 
@@ -141,6 +144,9 @@ class Runtime:
         tokens = self.state["tokens"]
         if place is not None and owner is not None:
             return tokens.get(f"{token}|{owner}|{self.place_key(place)}", 0)
+        if place is not None and token in self.game.tokens and self.game.tokens[token] is None:
+            # a token no seat owns has one count per place: look it up, do not scan
+            return tokens.get(f"{token}||{self.place_key(place)}", 0)
         total = 0
         pk = None if place is None else self.place_key(place)
         for key, count in tokens.items():

@@ -165,8 +165,11 @@ class Position:
             self._steps.append(f"{self.match.seat_name(pending['seat'])}: {label}" if pending["seat"] is not None else label)
         if pending["kind"] != "chance":
             seat = self.match.seat_name(pending["seat"])
-            self._decisions.append(f"{seat}: {_prompt(seat, pending['prompt'])} -> {label}  "
-                                   f"(options: {', '.join(options)})")
+            # the flow's offer of every legal move is summed up, so a new action elsewhere in the
+            # game does not change every action's snapshot; decisions inside effects list their options
+            offered = (f"one of {len(options)} options" if self._outer is None and pending["kind"] == "offer"
+                       else f"options: {', '.join(options)}")
+            self._decisions.append(f"{seat}: {_prompt(seat, pending['prompt'])} -> {label}  ({offered})")
         if self._outer is None and pending["kind"] == "offer":
             self._take(options.index(label), label, span)
         else:
@@ -352,6 +355,26 @@ class Position:
 
     def _waiting_text(self) -> str:
         return self._decision_text(self.match.pending)
+
+
+def first_offers(game, players: int | None = None, seed: int = 0, limit: int = 2000) -> dict:
+    """For each action of the game, the first time a seeded match offers it: `{action: (moves, label)}`,
+    the moves that lead there from a new match and the label of one of its instances. Moves are
+    picked at random from the seed, so a changed rule may lead elsewhere; the positions are for
+    snapshotting every action, not for pinning one line of play."""
+    import random
+
+    rng = random.Random(seed)
+    match = game.new_match(players, seed=seed)
+    found: dict = {}
+    while not match.is_over and len(match.moves) < limit and len(found) < len(game.actions):
+        pending = match.pending
+        if pending["kind"] == "offer":
+            for label, value in zip(pending["options"], pending["values"], strict=True):
+                if value is not None and value[0] not in found:
+                    found[value[0]] = (list(match.moves), label)
+        match.apply(rng.choice(match.legal_actions()))
+    return {name: found[name] for name in game.actions if name in found}
 
 
 def _prompt(seat: str, prompt: str) -> str:

@@ -115,3 +115,19 @@ def test_big_zones_report_what_came_and_went():
 
 def test_an_empty_effect_says_so():
     assert Effect("X").report() == "X\nchanges:\n  (nothing changed)\n"
+
+
+def test_first_offers_reaches_every_action_and_do_replays_to_it():
+    from ludus.testing import first_offers
+
+    offers = first_offers(GAME, 2, seed=1)
+    assert list(offers) == ["Buy", "Build"]
+    moves, label = offers["Build"]
+    pos = position(seed=1)
+    for move in moves:
+        pos.do(move)
+    pos.effect()  # the report starts here
+    pos.do(label)
+    eff = pos.effect()
+    assert eff.title == f"Amber: {label}"
+    assert eff.decisions == [f"Amber: take an action -> {label}  (one of 4 options)"]
