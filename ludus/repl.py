@@ -21,7 +21,7 @@ from rich.text import Text
 
 from .match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from .render import decision_renderable, describe_entry, view_renderable, zone_detail
-from .replay import Note, ReplayError, _forced_entries, export, load_replay, parse_force, result_line
+from .replay import Note, ReplayError, export, forced_entries, load_replay, parse_force
 from .runtime import RuleError, Runtime
 from .source import LudusError
 
@@ -121,7 +121,8 @@ class Repl:
             if not legal:
                 raise Rejected("the match is over; `undo`, `load`, `export` or `quit`")
             if not 1 <= n <= len(legal):
-                raise Rejected(f"there is no option {n}; choose 1 to {len(legal)}")
+                choose = "the only option is 1" if len(legal) == 1 else f"choose 1 to {len(legal)}"
+                raise Rejected(f"there is no option {n}; {choose}")
             self.move(legal[n - 1])
             return True
         word, _, rest = text.partition(" ")
@@ -394,7 +395,7 @@ class Repl:
             raise Rejected("what to force? `force d6 = 5` or `force order deck of Amber = Town Crier, Copper Coin`")
         try:
             force = parse_force(arg, "<input>", 1, 1)
-            entries = _forced_entries(self.game, self.match.state["nseats"], _Line(force), "<input>")
+            entries = forced_entries(self.game, self.match.state["nseats"], _Line(force), "<input>")
         except ReplayError as exc:
             raise Rejected(exc.message) from None
         self.match.state["forced"].extend(entries)
@@ -496,7 +497,7 @@ class Repl:
                 moves += 1
             elif step.kind == "force":
                 notes.append(Note(moves, "force", step.force.text(),
-                                  _forced_entries(self.game, match.state["nseats"], step, arg)))
+                                  forced_entries(self.game, match.state["nseats"], step, arg)))
             else:
                 notes.append(Note(moves, "expect", f"expect {step.text}"))
         setup = [f"force {s.text}" for s in script.setup]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from attrs import define, field
 
-from .match import CHANCE, IllegalAction, Match
+from .match import IllegalAction, Match
 from .runtime import RuleError
 from .source import LudusError
 
@@ -112,7 +112,7 @@ class Replay:
             raise ReplayError(self.path, self.seats_line, _count_error(game, n))
         forced = []
         for step in self.setup:
-            forced.extend(_forced_entries(game, n or game.min_players, step, self.path))
+            forced.extend(forced_entries(game, n or game.min_players, step, self.path))
         try:
             return Match.new(game, n, seed=self.seed, chance=self.chance, forced=forced)
         except RuleError as err:
@@ -136,7 +136,7 @@ class Replay:
                 say(f"      {shown}")
         for step in self.steps:
             if step.kind == "force":
-                for entry in _forced_entries(game, len(names), step, self.path):
+                for entry in forced_entries(game, len(names), step, self.path):
                     match.state["forced"].append(entry)
                 say(f"{step.line:>4}  {step.force.text()}")
             elif step.kind == "expect":
@@ -285,7 +285,7 @@ def _one_line(err: LudusError) -> str:
     return f"{d.message}{hint}"
 
 
-def _forced_entries(game, nseats: int, step: Step, path: str) -> list:
+def forced_entries(game, nseats: int, step: Step, path: str) -> list:
     """The `forced` queue entries of a force line, checked against the game."""
     f = step.force
     if f.kind == "die":
