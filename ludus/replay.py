@@ -29,7 +29,8 @@ class ReplayError(Exception):
 
     def __init__(self, path: str, line: int, message: str, column: int = 1) -> None:
         self.path, self.line, self.column, self.message = path, line, column, message
-        super().__init__(f"{path}:{line}:{column}: error: {message}")
+        where = f"{path}:{line}:{column}" if line else path  # line 0: the file as a whole
+        super().__init__(f"{where}: error: {message}")
 
 
 # ───────────────────────── lines ─────────────────────────
