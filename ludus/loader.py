@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
+
 from . import nodes as n
 from .build import build
 from .source import Diagnostic, LudusError, Sources, Span, declared_at
@@ -96,7 +98,12 @@ class Loader:
                     self.diagnostics.append(Diagnostic(
                         "error", f"cannot remove {item.kind} '{item.name}': it is not declared", self.sources.locate(item.span, item.name)))
                     continue
-                out[index[k]] = None
+                slot = out[index[k]]
+                if isinstance(slot, n.TokenDecl) and len(slot.names) > 1:
+                    # `token Wood, Ore` declares two tokens: removing one keeps the other
+                    out[index[k]] = attrs.evolve(slot, names=tuple(x for x in slot.names if x != item.name))
+                else:
+                    out[index[k]] = None
                 del index[k]
                 continue
             keys = decl_keys(item)

@@ -111,6 +111,10 @@ def _describe(expected: set[str]) -> str:
             groups.append(label)
             expected -= members
     names = []
+    operators = {"==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", ".", "and", "or", "in", "not"}
+    if {"LESSTHAN", "MORETHAN"} <= expected:
+        groups.append("an operator")
+        expected = {e for e in expected if e not in ("ADD_OP", "MUL_OP") and _literal(e) not in operators}
     for name in sorted(expected):
         if name in KEYWORD_NAMES:
             names.append(KEYWORD_NAMES[name])
@@ -130,6 +134,14 @@ def _describe(expected: set[str]) -> str:
     if len(names) > 1:
         return ", ".join(names[:-1]) + " or " + names[-1]
     return names[0] if names else "something else"
+
+
+def _literal(name: str) -> str | None:
+    try:
+        pattern = _parser().get_terminal(name).pattern
+    except KeyError:
+        return None
+    return pattern.value if pattern.type == "str" else None
 
 
 def _indent_of(text: str, line: int) -> int:
@@ -228,11 +240,13 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         if tok.type == "_INDENT":
             return Diagnostic("error", "unexpected indentation: only a line ending in ':' opens an indented block",
                               Span(path, line, column, line, column + 1))
-        opened = _unclosed_bracket(text, line, column) if tok.type != "$END" else _unclosed_bracket(text, line, column + 1)
-        if opened is not None and opened[1] < line:
+        at_end = tok.type in ("$END", "_DEDENT")
+        opened = _unclosed_bracket(text, len(text.splitlines()) + 1, 1) if at_end else _unclosed_bracket(text, line, column)
+        if opened is not None and (opened[1] < line or at_end):
             bracket, bline, bcol = opened
+            closing = ")" if bracket == "(" else "]"
             return Diagnostic("error", f"'{bracket}' is never closed", Span(path, bline, bcol, bline, bcol + 1),
-                              hint=f"found {what} on line {line} before its '{')' if bracket == '(' else ']'}'")
+                              hint=f"the file ends before its '{closing}'" if at_end else f"found {what} on line {line} before its '{closing}'")
         block = _empty_block(text, tok, line, column)
         if block is not None:
             return Diagnostic("error", f"expected an indented block after the ':' on line {block}",
