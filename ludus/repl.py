@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -426,11 +427,20 @@ class Repl:
         self.say(self.match.show(value, typ))
 
     def cmd_expect(self, arg: str) -> None:
-        value, typ = self._expression(arg, "expect")
-        if typ != "bool" and not isinstance(value, bool):
-            raise Rejected(f"expect needs a yes/no expression; this is {self.match.show(value, typ)}")
-        if not value:
-            raise Rejected(f"not so: {arg} (not kept for the replay)")
+        if re.fullmatch(r"winners?\s+.+", arg):  # `expect winner Amber`, checked as a replay checks it
+            from .replay import Step, check_expectation, compile_expect
+
+            step = Step(1, "expect", arg, 8)
+            try:
+                check_expectation(self.match, step, compile_expect(self.game, "<input>", step), "<input>")
+            except ReplayError as exc:
+                raise Rejected(f"not so: {exc.message.removeprefix('expectation failed: ')} (not kept for the replay)") from None
+        else:
+            value, typ = self._expression(arg, "expect")
+            if typ != "bool" and not isinstance(value, bool):
+                raise Rejected(f"expect needs a yes/no expression; this is {self.match.show(value, typ)}")
+            if not value:
+                raise Rejected(f"not so: {arg} (not kept for the replay)")
         self.notes.append(Note(len(self.match.moves), "expect", f"expect {arg}"))
         self.say("ok: kept for the exported replay")
 

@@ -126,7 +126,7 @@ class Replay:
 
         game = game or self.load_game()
         say = echo or (lambda _text: None)
-        checks = [(step, _compile_expect(game, self.path, step)) for step in self.steps if step.kind == "expect"]
+        checks = [(step, compile_expect(game, self.path, step)) for step in self.steps if step.kind == "expect"]
         compiled = {id(step): fn for step, fn in checks}
         match = self.start(game)
         names = match.seat_names()
@@ -194,7 +194,7 @@ def illegal_message(match: Match, exc: IllegalAction) -> str:
     return f"'{exc.action}' is not a legal move for {who} now; {kind}: " + "; ".join(options) + more
 
 
-def _compile_expect(game, path: str, step: Step):
+def compile_expect(game, path: str, step: Step):
     from .probe import compile_expression
 
     winner = _winner_check(game, step.text)

@@ -321,3 +321,15 @@ def test_a_number_is_a_position_even_when_labels_are_numbers():
     repl.move = chosen.append
     feed(repl, "1")
     assert chosen == ["0"]
+
+
+def test_expect_winner_in_the_repl_is_checked_and_kept(tmp_path):
+    repl, out = make_repl()
+    feed(repl, f"load {EXAMPLES / 'replays' / 'full-match.replay'}", "expect winner Basil", "expect winner Amber")
+    said = out.getvalue()
+    assert "error: not so: winner Basil: the winners are Amber (not kept for the replay)" in said
+    assert repl.notes[-1].text == "expect winner Amber"
+    path = tmp_path / "w.replay"
+    feed(repl, f"export {path}")
+    assert path.read_text().rstrip().endswith("expect winner Amber")
+    load_replay(path).run()
