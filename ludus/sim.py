@@ -23,6 +23,7 @@ class SimReport:
     errors: list = field(factory=list)  # (match seed, message)
     unfinished: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time: the speed of one core, even on a busy machine
 
     @property
     def decisions(self) -> int:
@@ -38,6 +39,9 @@ class SimReport:
             lines.append(f"  length in decisions: mean {mean:.1f}, max {max(self.lengths)}")
         if self.seconds > 0:
             lines.append(f"  speed: {self.decisions / self.seconds:,.0f} decisions/s, {self.games / self.seconds:,.1f} matches/s")
+        if self.cpu_seconds > 0:
+            lines.append(f"  per CPU second: {self.decisions / self.cpu_seconds:,.0f} decisions, "
+                         f"{self.games / self.cpu_seconds:,.1f} matches")
         lines.append(f"  unfinished (over {MAX_DECISIONS} decisions): {self.unfinished}")
         lines.append(f"  errors: {len(self.errors)}")
         for seed, message in self.errors[:10]:
@@ -59,7 +63,7 @@ def random_playout(game, players: int, seed: int, rng: random.Random, limit: int
 def simulate(game, games: int, seed: int = 0, players: int | None = None) -> SimReport:
     players = players or game.min_players
     report = SimReport(games, players)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for i in range(games):
         match_seed = seed * 1_000_003 + i
         rng = random.Random(match_seed)
@@ -79,4 +83,5 @@ def simulate(game, games: int, seed: int = 0, players: int | None = None) -> Sim
         else:
             report.draws += 1
     report.seconds = time.perf_counter() - start
+    report.cpu_seconds = time.process_time() - cpu_start
     return report

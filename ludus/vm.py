@@ -48,18 +48,63 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
     stack = state["stack"]
     codes = game.codes
     steps = 0
+    anytime = bool(game.anytime)
     while stack and state["result"] is None and state["pending"] is None:
         frame = stack[-1]
         code = codes[frame["c"]]
-        pc = frame["pc"]
-        op = code.ops[pc]
-        kind = op[0]
+        ops = code.ops
         env = frame["env"]
+        pc = frame["pc"]
+        try:
+            # Fast path: instructions that stay in this frame run with the frame held in locals.
+            while True:
+                op = ops[pc]
+                kind = op[0]
+                steps += 1
+                if steps > budget:
+                    raise RuleError(
+                        f"the rules ran {budget} steps without asking for a decision: "
+                        f"'{code.label}' seems to loop forever", code.spans[pc])
+                if kind == O.EXEC:
+                    frame["pc"] = pc + 1
+                    op[1](rt, env)
+                    pc += 1
+                    if rt.events or (anytime and rt.changed):
+                        _after_change(rt, env, frame)
+                        break
+                elif kind == O.JUMP:
+                    pc = op[1]
+                elif kind == O.JUMPF:
+                    pc = pc + 1 if op[1](rt, env) else op[2]
+                elif kind == O.NEXT:
+                    it = env[op[1]]
+                    if it[1] >= len(it[0]):
+                        del env[op[1]]
+                        pc = op[3]
+                    else:
+                        if op[2] is not None:
+                            env[op[2]] = it[0][it[1]]
+                        it[1] += 1
+                        pc += 1
+                elif kind == O.ITER:
+                    env[op[1]] = [list(op[2](rt, env)), 0]
+                    pc += 1
+                else:
+                    steps -= 1  # counted again below
+                    break
+            frame["pc"] = pc
+            if kind == O.EXEC:
+                continue
+        except RuleError as err:
+            if err.span is None:
+                err.span = code.spans[pc]
+            raise
+        except RecursionError:
+            raise RuleError("a define calls itself without end", code.spans[pc]) from None
+        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError) as exc:
+            raise RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}",
+                            code.spans[pc]) from None
         steps += 1
-        if steps > budget:
-            raise RuleError(
-                f"the rules ran {budget} steps without asking for a decision: '{code.label}' seems to loop forever",
-                code.spans[pc])
         try:
             if kind == O.EXEC:
                 frame["pc"] = pc + 1
