@@ -1,0 +1,105 @@
+"""The command line, through click's CliRunner: exit codes, output, and no tracebacks."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from ludus.cli import main
+
+from .helpers import EXAMPLES
+
+CLEAN = 'game "Clean"\nplayers 2\ncounter n\nflow:\n    increase n by 1\n    win P1\n'
+WARNS = 'game "Warns"\nplayers 2\nvalue unused = 3\nflow:\n    win P1\n'
+BROKEN = 'game "Broken"\nplayers 2\nvalue unused = 3\nflow:\n    gain 1 monye\n    win P1\n'
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_check_a_clean_file(tmp_path):
+    result = run("check", write(tmp_path, "clean.ludus", CLEAN))
+    assert result.exit_code == 0
+    assert result.output.strip().endswith("clean.ludus: 0 errors, 0 warnings")
+
+
+def test_check_errors_exit_1_with_located_messages(tmp_path):
+    path = write(tmp_path, "broken.ludus", BROKEN)
+    result = run("check", path)
+    assert result.exit_code == 1
+    assert f"{path}:5:12: error: unknown counter 'monye'" in result.output
+    assert "        gain 1 monye\n" in result.output and "               ^^^^^\n" in result.output
+    assert f"{path}:3:7: warning: value 'unused' is never used" in result.output
+    assert "1 error, 1 warning" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_warnings_pass_unless_strict(tmp_path):
+    path = write(tmp_path, "warns.ludus", WARNS)
+    assert run("check", path).exit_code == 0
+    strict = run("check", "--strict", path)
+    assert strict.exit_code == 1
+    assert "warning: value 'unused' is never used" in strict.output
+
+
+def test_quiet_prints_errors_only(tmp_path):
+    result = run("check", "--quiet", write(tmp_path, "broken.ludus", BROKEN))
+    assert result.exit_code == 1
+    assert "unknown counter 'monye'" in result.output
+    assert "never used" not in result.output
+
+
+def test_check_several_files_fails_if_any_fails(tmp_path):
+    result = run("check", write(tmp_path, "clean.ludus", CLEAN), write(tmp_path, "broken.ludus", BROKEN))
+    assert result.exit_code == 1
+    assert "clean.ludus: 0 errors" in result.output and "broken.ludus: 1 error" in result.output
+
+
+def test_check_a_missing_file_is_a_clean_message(tmp_path):
+    result = run("check", str(tmp_path / "nope.ludus"))
+    assert result.exit_code == 1
+    assert "cannot read" in result.output and "No such file or directory" in result.output
+    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)  # click's clean exit, not a crash
+
+
+def test_check_a_syntax_error(tmp_path):
+    result = run("check", write(tmp_path, "syntax.ludus", 'game "S"\nflow:\n    log \'hi\'\n'))
+    assert result.exit_code == 1
+    assert "3:9: error: unexpected character \"'\"; strings use double quotes" in result.output
+
+
+def test_simulate_prints_a_report():
+    result = run("simulate", str(EXAMPLES / "market-town.ludus"), "--games", "3", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Market Town: 3 matches, 2 players, ")
+    assert any(line.startswith("  wins ") for line in lines)
+    assert "  errors: 0" in lines
+    assert any(line.startswith("  speed: ") and "decisions/s" in line for line in lines)
+
+
+def test_simulate_a_broken_file_exits_1_without_traceback(tmp_path):
+    result = run("simulate", write(tmp_path, "broken.ludus", BROKEN), "--games", "2")
+    assert result.exit_code == 1
+    assert "unknown counter 'monye'" in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_simulate_a_missing_file(tmp_path):
+    result = run("simulate", str(tmp_path / "nope.ludus"))
+    assert result.exit_code == 1
+    assert "cannot read" in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_simulate_rejects_a_player_count_the_game_does_not_allow():
+    result = run("simulate", str(EXAMPLES / "market-town.ludus"), "--games", "1", "--players", "9")
+    assert result.exit_code == 2
+    assert "Market Town is for 2 to 4 players, not 9" in result.output
