@@ -12,10 +12,11 @@ from __future__ import annotations
 import pytest
 
 import ludus
+from ludus.probe import evaluate
 from ludus.sim import simulate
 from ludus.testing import Position
 
-from .helpers import GAMES
+from .helpers import GAMES, ROOT
 
 GAME = ludus.load(GAMES / "uprising.ludus")
 SEED = 6  # Red holds the 1st Player Marker at 2 and 3 players
@@ -60,7 +61,7 @@ def test_setup_gives_3_dollars_places_characters_apart_and_rolls_resources():
     # Red may not take North nor a region next to it
     assert match.legal_actions() == ["West", "East", "Southwest", "South", "Southeast"]
     match.apply("South")
-    ev = lambda text: ludus.probe.evaluate(match, text)[0]  # noqa: E731
+    ev = lambda text: evaluate(match, text)[0]  # noqa: E731
     assert ev("money of Red") == 3 and ev("money of Blue") == 3
     assert ev("first_player") == 1
     assert ev("size(Warlord of Blue at North)") == 1 and ev("size(Lieutenant of Blue at North)") == 1
@@ -383,6 +384,28 @@ def test_players_still_tied_after_the_tie_break_share_the_win():
     pos.do("stop moving")
     offered(pos)
     assert pos.match.result["winners"] == ["Blue", "Red"] or pos.match.result["winners"] == ["Red", "Blue"]
+
+
+# ── the variant ──
+
+VARIANT = ludus.load(ROOT / "examples" / "uprising-great-country.ludus")
+
+
+def test_the_great_country_variant_changes_the_map_and_the_player_count_rules():
+    match = VARIANT.new_match(6, seed=0)
+    assert evaluate(match, "size(regions)")[0] == 12
+    assert evaluate(match, "rounds")[0] == 10 and evaluate(match, "resource_base")[0] == 2
+    assert len(match.legal_actions()) == 12  # the first player may place anywhere
+    small = VARIANT.new_match(2, seed=0)
+    assert evaluate(small, "rounds")[0] == 12 and evaluate(small, "resource_base")[0] == 1
+    # everything else is Uprising's own
+    assert set(VARIANT.actions) == set(GAME.actions)
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_the_variants_random_matches_end(players):
+    report = simulate(VARIANT, 5, seed=players, players=players)
+    assert report.errors == [] and report.unfinished == 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
