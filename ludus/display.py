@@ -59,9 +59,12 @@ def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> t
     """Drop options that repeat an earlier one exactly (same label, interchangeable value), then
     give the remaining repeated labels ' #2', ' #3' in order."""
     keep_l, keep_v = [], []
+    kept: dict[str, list] = {}  # label -> values kept under it, so only same-label options are compared
     for label, value in zip(labels, values):
-        if entity_values and any(l == label and interchangeable(rt, v, value) for l, v in zip(keep_l, keep_v)):
+        same = kept.setdefault(label, [])
+        if entity_values and any(interchangeable(rt, v, value) for v in same):
             continue
+        same.append(value)
         keep_l.append(label)
         keep_v.append(value)
     return unique_labels(keep_l), keep_v
