@@ -477,7 +477,8 @@ class Compiler:
         for e in ends:
             self.patch(e, self.here())
 
-    def loop(self, s, var_label: str | None, init, head, body: tuple, is_alt: bool = False, label_fn=None) -> None:
+    def loop(self, s, var_label: str | None, init, head, body: tuple, is_alt: bool = False, label_fn=None,
+             scope_kind: str = "loop") -> None:
         """Every loop's shape: `init(slot)`, then `head(slot)` that jumps out when done, the body,
         and a jump back to the head. `break` jumps to the end, closing what the body opened."""
         slot = self.new_slot()
@@ -485,7 +486,7 @@ class Compiler:
         top = self.here()
         exit_at = head(slot)
         if var_label:
-            self.emit(O.SCOPE, s.span, "loop", var_label, label_fn)
+            self.emit(O.SCOPE, s.span, scope_kind, var_label, label_fn)
         patches: list = []
         self.loops.append((patches, 1 if var_label else 0, is_alt))
         self.stmts(body)
@@ -512,7 +513,9 @@ class Compiler:
         vtype = "number" if s.end is not None else elem_type(self.c.types.get(id(s.source), "any"))
         self.loop(s, var, lambda slot: self.emit(O.ITER, s.span, slot, source),
                   lambda slot: self.emit(O.NEXT, s.span, slot, var, -1), s.body,
-                  label_fn=lambda rt, env: display(rt, env.get(var), vtype))
+                  label_fn=lambda rt, env: display(rt, env.get(var), vtype),
+                  # a counted loop ('round 3') says where play is; a loop over a list is a label only
+                  scope_kind="loop" if s.end is not None else "each")
 
     def s_Repeat(self, s: n.Repeat) -> None:
         count = self.expr(s.count)

@@ -185,6 +185,8 @@ class Match:
                 out.append(f"turn of {self.seat_name(rec['v'])}")
             elif rec["k"] == "phase":
                 out.append(f"phase {rec['n']}")
+            elif rec["k"] == "each":
+                continue
             else:
                 out.append(f"{rec['n']} {rec.get('v', '')}".strip())
         return out
