@@ -107,10 +107,9 @@ def compile_builtin(comp, node, name: str):
         a1 = args[1]
 
         def share(rt, env):
-            for target, amount in a0(rt, env) or ():
-                if target == a1(rt, env):
-                    return amount
-            return 0
+            # a target listed twice among those sharing gets both of its amounts
+            wanted = a1(rt, env)
+            return sum(amount for target, amount in a0(rt, env) or () if target == wanted)
         return share
     if name == "space":
         a1 = args[1]

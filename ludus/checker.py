@@ -456,6 +456,10 @@ class Checker:
                 self.counter_name(s.target, s.span)
                 if s.seat is not None:
                     self.expect(s.seat, scope, "seat")
+                    decl = self.sym.vars.get(s.target)
+                    if decl is not None and decl.per is None:
+                        self.error(f"'{s.target}' is one counter for the whole game, so it has no 'for' seat",
+                                   s.seat.span)
             self.expect(s.amount, scope, "number")
         elif isinstance(s, (n.AddTokens, n.RemoveTokens, n.MoveTokens)):
             if s.amount is not None:

@@ -158,7 +158,8 @@ def plural(word: str) -> str:
 def type_name(t: str) -> str:
     """A type as a designer reads it: 'list:space:region' -> 'list of region'."""
     if t.startswith("list:"):
-        return "list of " + type_name(t[5:])
+        inner = type_name(t[5:])
+        return "list of " + (inner if inner.startswith("list") else plural(inner))
     if ":" in t:
         return t.split(":", 1)[1]
     return t

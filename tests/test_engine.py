@@ -93,6 +93,14 @@ def test_distribute_asks_each_share_and_the_last_takes_the_rest(tmp_path):
     assert (var(m, "a"), var(m, "b"), var(m, "c")) == (4, 0, 1)
 
 
+def test_share_adds_up_a_target_listed_twice(tmp_path):
+    m = play(tmp_path, "counter a",
+             "distribute 5 among [10, 20, 10] as hits\nset a to share(hits, 10)\nend game")
+    m.apply("4 to 10")  # then 1 left: the second 10 is asked nothing and 20 gets 0 or 1
+    m.apply("0 to 20")
+    assert var(m, "a") == 5
+
+
 def test_offer_with_else_and_requirements(tmp_path):
     m = play(tmp_path, "counter coins per seat start 2\nvar picked start \"\"\n"
              "action Buy:\n    cost 3 coins\n    gain 1 coins\naction Rest:\n    gain 1 coins",
