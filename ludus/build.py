@@ -490,7 +490,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def ask_stmt(self, meta, c):
-        return n.Ask(c[0], unquote(c[1]), str(c[2]), span=self.span(meta))
+        return n.Ask(c[0], self.template(c[1]), str(c[2]), span=self.span(meta))
 
     @v_args(meta=True)
     def distribute_stmt(self, meta, c):

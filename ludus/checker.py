@@ -65,6 +65,8 @@ class Checker:
         self.items = items
         self.sources = sources
         self.type_refs: dict[int, str] = {}
+        self.define_types: dict[str, str] = {}
+        self.value_types: dict[str, str] = {}
         self.wanted: tuple = (None, "")  # (id of the node being read, what it should be)
         self.sym = symbols if symbols is not None else Symbols()
         self.out = Checked(self.sym)
@@ -214,6 +216,7 @@ class Checker:
                 info.fields[f.name] = (t, f.default)
                 if f.default is not None:
                     self.expr(f.default, Scope())
+        self.infer_define_types()
         for item in self.items:
             self.check_item(item)
         if sym.flow is None:
@@ -221,6 +224,25 @@ class Checker:
             self.error("the game has no 'flow:' block, so a match cannot start", span)
         self.report_unused()
         return self.out
+
+    def infer_define_types(self) -> None:
+        """What each define and value gives, so a seat or a card coming out of a define is
+        known to be one. Two quiet passes (a define may use one declared after it); the
+        diagnostics come from the ordinary pass that follows."""
+        saved_diags, saved_used = self.out.diagnostics, set(self.used)
+        for _ in range(2):
+            self.out.diagnostics = []
+            for name, decl in self.sym.values.items():
+                self.value_types[name] = self.expr(decl.value, Scope())
+            for name, decl in self.sym.defines.items():
+                self.define_types[name] = self.define_body(decl)
+        self.out.diagnostics, self.used = saved_diags, saved_used
+
+    def define_body(self, decl: n.DefineDecl) -> str:
+        scope = Scope().child()
+        for p in decl.params or ():
+            scope.names[p.name] = self.type_ref(p.type) if p.type else "any"
+        return self.expr(decl.value, scope)
 
     def type_ref(self, ref: n.TypeRef) -> str:
         if id(ref) not in self.type_refs:
@@ -295,10 +317,7 @@ class Checker:
                 if not (item.low <= z.low <= z.high <= item.high):
                     self.error(f"end zone '{z.name}' ({z.low} to {z.high}) is not inside the track ({item.low} to {item.high})", z.span)
         elif isinstance(item, n.DefineDecl):
-            scope = top.child()
-            for p in item.params or ():
-                scope.names[p.name] = self.type_ref(p.type) if p.type else "any"
-            self.expr(item.value, scope)
+            self.define_types[item.name] = self.define_body(item)
         elif isinstance(item, n.RuleDecl):
             scope = top.child(in_rule=True)
             for p in item.params:
@@ -532,6 +551,7 @@ class Checker:
             scope.names[s.bind] = "number"
         elif isinstance(s, n.Ask):
             self.expect(s.seat, scope, "seat")
+            self.template(s.question, scope)
             scope.names[s.bind] = "bool"
         elif isinstance(s, n.Distribute):
             self.expect(s.amount, scope, "number")
@@ -781,7 +801,7 @@ class Checker:
             return self.resolve(node, ("local", name), local)
         if name in sym.values:
             self.used.add(("value", name))
-            return self.resolve(node, ("value", name), "any")
+            return self.resolve(node, ("value", name), self.value_types.get(name, "any"))
         if name in sym.vars:
             decl = sym.vars[name]
             self.used.add(("var", name))
@@ -822,7 +842,7 @@ class Checker:
             self.used.add(("define", name))
             if d.params:
                 self.error(f"'{name}' takes {len(d.params)} argument(s): write {name}(...)", node.span)
-            return self.resolve(node, ("define", name), "any")
+            return self.resolve(node, ("define", name), self.define_types.get(name, "any"))
         if name in BUILTIN_NAMES:
             if name == "opponent" and sym.max_players > 2:
                 self.error("'opponent' only names a seat in a two-player game", node.span,
@@ -1000,7 +1020,7 @@ class Checker:
                 self.error(f"'{name}' takes {want} argument(s), not {len(node.args)}", node.span)
             for a in node.args:
                 self.expr(a, scope)
-            return self.resolve(node, ("define", name), "any")
+            return self.resolve(node, ("define", name), self.define_types.get(name, "any"))
         if name in BUILTIN_FUNCTIONS:
             lo, hi, result = BUILTIN_FUNCTIONS[name]
             if not lo <= len(node.args) <= hi:

@@ -414,7 +414,7 @@ class Compiler:
 
     def s_Ask(self, s: n.Ask) -> None:
         from .decisions import AskSpec
-        self.emit(O.DECIDE, s.span, AskSpec(s.bind, self.expr(s.seat), s.question))
+        self.emit(O.DECIDE, s.span, AskSpec(s.bind, self.expr(s.seat), self.template(s.question)))
 
     def s_Distribute(self, s: n.Distribute) -> None:
         from .decisions import DistributeSpec

@@ -169,14 +169,14 @@ class RangeSpec:
 
 
 class AskSpec:
-    """`ask seat "question" as answer`: yes or no."""
+    """`ask seat "question {with holes}" as answer`: yes or no."""
 
     def __init__(self, bind, seat_fn, question) -> None:
         self.bind, self.seat_fn, self.question = bind, seat_fn, question
 
     def start(self, rt, env):
         seat = _seat_of(rt, env, self.seat_fn)
-        return {"kind": "ask", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {self.question}",
+        return {"kind": "ask", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {self.question(rt, env)}",
                 "options": ["yes", "no"], "values": [True, False]}
 
     def answer(self, rt, env, pending, index):

@@ -252,7 +252,7 @@ class ChooseRange:
 @frozen
 class Ask:
     seat: object
-    question: str
+    question: Template
     bind: str
     span: Span = _span()
 

@@ -261,7 +261,7 @@ class Runtime:
         out = []
         pk = None if place is None else self.place_key(place)
         for eid, e in enumerate(self.state["ents"]):
-            if e is None or e["l"] is None:
+            if e is None or e["l"] is None or e["l"] == "removed":  # out of the game
                 continue
             if defname is not None and e["d"] != defname:
                 continue

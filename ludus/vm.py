@@ -170,9 +170,9 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                     if cid is not None:
                         stack.append({"c": cid, "pc": 0, "env": {"this": eid, "$cur": env.get("$cur"), "$act": env.get("$act")}})
             elif kind == O.WIN or kind == O.LOSE:
-                _finish(rt, op[1](rt, env), kind == O.WIN, code.label)
+                _finish(rt, op[1](rt, env), kind == O.WIN, _reason(code, pc))
             elif kind == O.END:
-                state["result"] = {"winners": [], "losers": list(range(state["nseats"])), "reason": code.label}
+                state["result"] = {"winners": [], "losers": list(range(state["nseats"])), "reason": _reason(code, pc)}
             elif kind == O.ALT_INIT:
                 seats = op[1](rt, env)
                 seats = [seats] if isinstance(seats, int) else list(seats)
@@ -276,9 +276,9 @@ def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
             elif kind in (O.SCOPE, O.UNSCOPE):
                 pc += 1
             elif kind == O.WIN or kind == O.LOSE:
-                _finish(rt, op[1](rt, env), kind == O.WIN, code.label)
+                _finish(rt, op[1](rt, env), kind == O.WIN, _reason(code, pc))
             elif kind == O.END:
-                rt.state["result"] = {"winners": [], "losers": list(range(rt.state["nseats"])), "reason": code.label}
+                rt.state["result"] = {"winners": [], "losers": list(range(rt.state["nseats"])), "reason": _reason(code, pc)}
             elif kind == O.RET:
                 return
             else:
@@ -287,6 +287,12 @@ def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
             if err.span is None:
                 err.span = code.spans[pc]
             raise
+
+
+def _reason(code, pc: int) -> str:
+    """Why the game ended, for people: the block and the line of the win, lose or end."""
+    span = code.spans[pc]
+    return f"{code.label}, line {span.line}" if span is not None else code.label
 
 
 def _finish(rt: Runtime, seats, win: bool, reason: str) -> None:

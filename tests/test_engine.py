@@ -142,3 +142,29 @@ def test_an_endless_while_is_a_rule_error_naming_the_rule(tmp_path):
 def test_opponent_and_left_in_a_two_seat_game(tmp_path):
     m = play(tmp_path, "var a: seat\nvar b: seat", "turn P1:\n    set a to other(current)\n    set b to left(P2)\nend game")
     assert (var(m, "a"), var(m, "b")) == (1, 0)
+
+
+def test_a_define_that_gives_seats_gives_seats_not_numbers(tmp_path):
+    m = play(tmp_path, "seats Red, Blue, Green\nvar who: text start \"\"\n"
+             "define opponents(s) = [o for o in seats where o != s]",
+             "set who to first(opponents(Red)).name\nlog \"{first(opponents(Red))} goes next\"\n"
+             "end game", players=3)
+    assert var(m, "who") == "Blue"
+    assert {"t": "log", "text": "Blue goes next"} in m.log
+
+
+def test_ask_questions_name_things_and_win_reasons_give_the_line(tmp_path):
+    m = play(tmp_path, "board map:\n    region North", "for each r in regions:\n"
+             "    ask P1 \"Hold {r}?\" as hold\n    if hold:\n        win P1\nend game")
+    assert m.pending["prompt"] == "P1: Hold North?"
+    m.apply("yes")
+    assert m.result["winners"] == ["P1"]
+    assert m.result["reason"] == "flow, line 9"
+
+
+def test_exiled_pieces_are_out_of_the_game_but_card_finds_them(tmp_path):
+    m = play(tmp_path, "kind Character:\n    actions: number\npiece Lieutenant is Character:\n    actions 1\n"
+             "board map:\n    region North\ncounter before\ncounter after\ncounter found",
+             "create Lieutenant at North for P1 as l\nset before to size(Lieutenant of P1)\nexile l\n"
+             "set after to size(Lieutenant of P1)\nset found to size(cards(\"Lieutenant\"))\nend game")
+    assert (var(m, "before"), var(m, "after"), var(m, "found")) == (1, 0, 1)

@@ -248,7 +248,7 @@ def test_cli_exits_one_naming_the_line(tmp_path):
 def test_cli_quiet_prints_the_result_only():
     result = CliRunner().invoke(main, ["replay", "-q", str(EXAMPLES / "replays" / "full-match.replay")])
     assert result.exit_code == 0
-    assert result.output.strip() == "game over: Amber won (at any time)"
+    assert result.output.strip() == "game over: Amber won (at any time, line 140)"
 
 
 # ── export ──

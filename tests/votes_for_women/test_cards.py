@@ -19,7 +19,7 @@ CARDS = sorted(d.name for d in GAME.defs.values() if d.word == "card")
 
 
 def card(name: str) -> str:
-    return f'[c for c in Cards where c.name == "{name}"]'
+    return f'cards("{name}")'
 
 
 SOME_RED = ["add 2 Red to NY", "add 1 Red to CA", "add 3 Red to GA", "add 2 Red to TX", "add 1 Red to IL"]

@@ -15,7 +15,7 @@ GAME = ludus.load(GAMES / "votes-for-women" / "votes-for-women.ludus")
 
 
 def card(name: str) -> str:
-    return f'[c for c in Cards where c.name == "{name}"]'
+    return f'cards("{name}")'
 
 
 def position(seed: int = 1) -> Position:
