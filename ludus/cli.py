@@ -103,9 +103,9 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
         if seat not in names:
             raise click.BadParameter(f"no seat '{seat}'; the seats are {', '.join(names)}", param_hint="--seat")
         view = names.index(seat)
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin  # click's test runner swaps these, so tests see the same streams
     interactive = script is None and stdin.isatty()
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     console = Console(file=out, highlight=False, markup=False,
                       **({} if interactive else {"width": 100, "color_system": None, "force_terminal": False}))
     repl = Repl(match, file, console, bots=chosen, view=view)
