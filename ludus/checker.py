@@ -9,11 +9,22 @@ from __future__ import annotations
 from attrs import define, field
 
 from . import nodes as n
-from .symbols import (
-    AGGREGATES, BUILTIN_FUNCTIONS, BUILTIN_NAMES, ENTITY_ATTRS, SPACE_ATTRS, TRACK_ATTRS, KindInfo,
-    Symbols, a_type, compatible, elem_type, listlike, plural, type_name,
-)
 from .source import Diagnostic, Sources, Span, declared_at, suggest
+from .symbols import (
+    AGGREGATES,
+    BUILTIN_FUNCTIONS,
+    BUILTIN_NAMES,
+    ENTITY_ATTRS,
+    SPACE_ATTRS,
+    TRACK_ATTRS,
+    KindInfo,
+    Symbols,
+    a_type,
+    compatible,
+    elem_type,
+    listlike,
+    plural,
+)
 
 TRACK_FUNCTIONS = {"zone_of", "depth", "space", "marker"}
 ANYTIME_STATEMENTS = (n.Let, n.If, n.For, n.Log, n.Win, n.Lose, n.EndGame)
@@ -380,7 +391,7 @@ class Checker:
             t = self.track_arg(p.value, scope) if want == "track" else self.expr(p.value, scope)
             if not compatible(t, want):
                 self.error(f"'{p.name}' is {a_type(want)}, not {a_type(t)}", p.value.span)
-        for fname, (ftype, default) in fields.items():
+        for fname, (_type, default) in fields.items():
             if default is None and fname not in given:
                 self.error(f"{item.word} '{item.name}' does not set '{fname}', which kind '{item.kind}' requires", self.at(item.span, item.name))
         for h in item.handlers:

@@ -121,7 +121,6 @@ class Compiler:
         for name, decl in sym.values.items():
             g.values[name] = self.expr(decl.value)
         for name, decl in sym.vars.items():
-            t = self.c.types.get(id(decl.type), None)
             g.vars[name] = VarSpec(
                 name, decl.kind, decl.per, "any",
                 self.expr(decl.start) if decl.start is not None else None,
@@ -462,7 +461,7 @@ class Compiler:
         args = [self.expr(a) for a in s.args]
 
         def bind(rt, env):
-            return {p: a(rt, env) for p, a in zip(params, args)}
+            return {p: a(rt, env) for p, a in zip(params, args, strict=True)}
         self.emit(O.CALL, s.span, f"rule {s.name}", bind)
 
     def s_If(self, s: n.If) -> None:
@@ -534,27 +533,24 @@ class Compiler:
                   lambda slot: self.emit(O.ALT_NEXT, s.span, var, -1), s.body, is_alt=True)
 
     def s_Turn(self, s: n.Turn) -> None:
-        self.emit(O.SCOPE, s.span, "turn", "turn", self.expr(s.seat))
-        if self.loops:
-            patches, scopes, is_alt = self.loops[-1]
-            self.loops[-1] = (patches, scopes + 1, is_alt)
-        self.stmts(s.body)
-        if self.loops:
-            patches, scopes, is_alt = self.loops[-1]
-            self.loops[-1] = (patches, scopes - 1, is_alt)
-        self.emit(O.UNSCOPE, None)
+        self.scoped(s, "turn", "turn", self.expr(s.seat), s.body)
 
     def s_Phase(self, s: n.Phase) -> None:
-        name = s.name
-        self.emit(O.SCOPE, s.span, "phase", name, None)
-        if self.loops:
-            patches, scopes, is_alt = self.loops[-1]
-            self.loops[-1] = (patches, scopes + 1, is_alt)
-        self.stmts(s.body)
-        if self.loops:
-            patches, scopes, is_alt = self.loops[-1]
-            self.loops[-1] = (patches, scopes - 1, is_alt)
+        self.scoped(s, "phase", s.name, None, s.body)
+
+    def scoped(self, s, kind: str, label: str, fn, body: tuple) -> None:
+        """A turn or phase: open its scope, run the body, close it; a `break` from a loop
+        around it closes it too, so the enclosing loop counts it while the body compiles."""
+        self.emit(O.SCOPE, s.span, kind, label, fn)
+        self._count_scope(+1)
+        self.stmts(body)
+        self._count_scope(-1)
         self.emit(O.UNSCOPE, None)
+
+    def _count_scope(self, delta: int) -> None:
+        if self.loops:
+            patches, scopes, is_alt = self.loops[-1]
+            self.loops[-1] = (patches, scopes + delta, is_alt)
 
     def dependencies(self, node, seen=None) -> frozenset | None:
         """The names of the state an 'at any time' block reads, so it is re-checked only when one
@@ -661,7 +657,7 @@ class Compiler:
             local = {"$cur": env.get("$cur"), "$act": env.get("$act")}
             if "this" in env:
                 local["this"] = env["this"]
-            local.update(zip(params, args))
+            local.update(zip(params, args, strict=False))  # the checker counted the arguments
             return body(rt, local)
         return call
 
@@ -682,8 +678,8 @@ class Compiler:
         saved = (self.code, self.loops)
         self.code = Code(cid, f"action {decl.name}")
         self.loops = []
-        for (fn, counter), c in zip(costs, decl.costs):
-            self.s_Change(n.Change("pay", counter, c.amount, None, span=c.span))
+        for c in decl.costs:  # costs are paid first
+            self.s_Change(n.Change("pay", c.counter, c.amount, None, span=c.span))
         self.stmts(decl.body)
         self.emit(O.RET, None)
         self.game.codes[cid] = self.code
@@ -694,7 +690,7 @@ class Compiler:
         return self._expr(node)
 
     def _expr(self, node):  # noqa: C901 - one dispatch over the expression nodes
-        c, g = self.c, self.game
+        c = self.c
         if isinstance(node, n.Number):
             v = node.value
             return lambda rt, env: v

@@ -91,7 +91,7 @@ class OfferSpec:
         if self.bind:
             env[self.bind] = name
         frame_env = {"$cur": env.get("$cur"), "$act": pending["seat"]}
-        frame_env.update({p: a for (p, _, _), a in zip(action.params, args)})
+        frame_env.update({p: a for (p, _, _), a in zip(action.params, args, strict=True)})
         rt.log.append({"t": "action", "seat": pending["seat"], "action": name, "label": pending["options"][index]})
         return {"c": action.code, "pc": 0, "env": frame_env}
 

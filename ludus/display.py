@@ -45,7 +45,7 @@ def interchangeable(rt, a, b) -> bool:
     if a == b:
         return True
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return all(interchangeable(rt, x, y) for x, y in zip(a, b))
+        return all(interchangeable(rt, x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
         ents = rt.state["ents"]
         if not (0 <= a < len(ents) and 0 <= b < len(ents)) or ents[a] is None or ents[b] is None:
@@ -60,7 +60,7 @@ def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> t
     give the remaining repeated labels ' #2', ' #3' in order."""
     keep_l, keep_v = [], []
     kept: dict[str, list] = {}  # label -> values kept under it, so only same-label options are compared
-    for label, value in zip(labels, values):
+    for label, value in zip(labels, values, strict=True):
         same = kept.setdefault(label, [])
         if entity_values and any(interchangeable(rt, v, value) for v in same):
             continue

@@ -8,6 +8,7 @@ match exactly as it was.
 from __future__ import annotations
 
 import json
+
 from . import vm
 from .display import display
 from .runtime import RuleError, copy_state

@@ -3,13 +3,13 @@ lines, the REPL), checked against a game's symbols and run against a live match.
 
 from __future__ import annotations
 
-from . import ops as O
 from .build import _Builder
-from .checker import Checked, Checker, Scope
+from .checker import Checker, Scope
 from .compiler import Compiler
 from .parser import parse
-from .runtime import RuleError, Runtime, copy_state
+from .runtime import Runtime, copy_state
 from .source import LudusError, Span
+from .vm import run_inline
 
 
 def _shift_spans(node, path: str, line: int, column: int):
@@ -61,49 +61,8 @@ def compile_statements(game, text: str, path: str = "<given>", line: int = 1, co
     def run(match):
         work = copy_state(match.state)
         rt = Runtime(game, work, match.log)
-        env = _env(match)
-        pc = 0
-        while pc < len(code.ops):
-            op = code.ops[pc]
-            kind = op[0]
-            try:
-                if kind == O.EXEC:
-                    op[1](rt, env)
-                    pc += 1
-                elif kind == O.JUMP:
-                    pc = op[1]
-                elif kind == O.JUMPF:
-                    pc = pc + 1 if op[1](rt, env) else op[2]
-                elif kind == O.ITER:
-                    env[op[1]] = [list(op[2](rt, env)), 0]
-                    pc += 1
-                elif kind == O.NEXT:
-                    it = env[op[1]]
-                    if it[1] >= len(it[0]):
-                        pc = op[3]
-                    else:
-                        if op[2] is not None:
-                            env[op[2]] = it[0][it[1]]
-                        it[1] += 1
-                        pc += 1
-                elif kind in (O.SCOPE, O.UNSCOPE):
-                    pc += 1
-                elif kind == O.SHUFFLE:
-                    rt.shuffle(op[1](rt, env))
-                    pc += 1
-                elif kind == O.DRAW:
-                    from .vm import _draw
-
-                    _draw(rt, env, op)
-                    pc += 1
-                elif kind == O.RET:
-                    break
-                else:
-                    raise RuleError("a position can only be set up with statements that need no decision or dice")
-            except RuleError as err:
-                if err.span is None:
-                    err.span = code.spans[pc]
-                raise
+        run_inline(rt, code, _env(match),
+                   "a position can only be set up with statements that need no decision or dice")
         match.state = work
     return run
 

@@ -45,7 +45,7 @@ def view_state(match, seat=None) -> dict:
             shown = zname if owner is None else f"{zname} of {names[owner]}"
             cards = state["places"].get(key, [])
             out["zones"][shown] = _zone_view(rt, spec.visibility, cards, seat, owner)
-    for space, spec in game.spaces.items():
+    for space in game.spaces:
         entry: dict = {}
         pieces = state["places"].get(space, [])
         if pieces:

@@ -95,15 +95,8 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
             frame["pc"] = pc
             if kind == O.EXEC:
                 continue
-        except RuleError as err:
-            if err.span is None:
-                err.span = code.spans[pc]
-            raise
-        except RecursionError:
-            raise RuleError("a define calls itself without end", code.spans[pc]) from None
-        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError) as exc:
-            raise RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}",
-                            code.spans[pc]) from None
+        except _FAILURES as exc:
+            raise _located(exc, code, pc) from None
         steps += 1
         try:
             if kind == O.EXEC:
@@ -205,15 +198,8 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                 frame["pc"] = pc + 1
             else:  # pragma: no cover
                 raise RuleError(f"unknown instruction {kind}")
-        except RuleError as err:
-            if err.span is None:
-                err.span = code.spans[pc]
-            raise
-        except RecursionError:
-            raise RuleError("a define calls itself without end", code.spans[pc]) from None
-        except (TypeError, KeyError, IndexError, ValueError, AttributeError, ZeroDivisionError) as exc:
-            raise RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}",
-                            code.spans[pc]) from None
+        except _FAILURES as exc:
+            raise _located(exc, code, pc) from None
     if not stack and state["result"] is None:
         state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
 
@@ -247,8 +233,13 @@ def _after_change(rt: Runtime, env: dict, frame: dict) -> None:
 
 
 def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
-    """Run a block that cannot suspend (the checker guarantees it) to its end, here and now."""
-    code = rt.game.codes[cid]
+    run_inline(rt, rt.game.codes[cid], env, "'at any time' can only check conditions and end the game")
+
+
+def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
+    """Run a block that cannot suspend to its end, here and now: 'at any time' checks (the
+    checker allows no decision in them) and the statements that set up a test's position.
+    An instruction that would wait for a decision or a die raises RuleError(refusal)."""
     pc = 0
     while pc < len(code.ops) and rt.state["result"] is None:
         op = code.ops[pc]
@@ -275,6 +266,12 @@ def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
                     pc += 1
             elif kind in (O.SCOPE, O.UNSCOPE):
                 pc += 1
+            elif kind == O.SHUFFLE:
+                rt.shuffle(op[1](rt, env))
+                pc += 1
+            elif kind == O.DRAW:
+                _draw(rt, env, op)
+                pc += 1
             elif kind == O.WIN or kind == O.LOSE:
                 _finish(rt, op[1](rt, env), kind == O.WIN, _reason(code, pc))
             elif kind == O.END:
@@ -282,11 +279,24 @@ def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
             elif kind == O.RET:
                 return
             else:
-                raise RuleError("'at any time' can only check conditions and end the game")
-        except RuleError as err:
-            if err.span is None:
-                err.span = code.spans[pc]
-            raise
+                raise RuleError(refusal)
+        except _FAILURES as exc:
+            raise _located(exc, code, pc) from None
+
+
+_FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
+             ZeroDivisionError)
+
+
+def _located(exc: Exception, code, pc: int) -> RuleError:
+    """A failure while running an instruction, as a RuleError at that instruction's place."""
+    if isinstance(exc, RuleError):
+        if exc.span is None:
+            exc.span = code.spans[pc]
+        return exc
+    if isinstance(exc, RecursionError):
+        return RuleError("a define calls itself without end", code.spans[pc])
+    return RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}", code.spans[pc])
 
 
 def _reason(code, pc: int) -> str:
