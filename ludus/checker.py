@@ -85,7 +85,6 @@ class Checker:
         self.called_rules: set[str] = set()
         self.offered: set[str] = set()
         self.offer_all = False
-        self.decl_spans: dict[tuple[str, str], Span] = {}
 
     # ── reporting ──
 
@@ -111,12 +110,11 @@ class Checker:
         sym = self.sym
         seen: dict[str, Span] = {}
 
-        def claim(name: str, span: Span, what: str) -> bool:
+        def claim(name: str, span: Span) -> bool:
             if name in seen:
                 self.error(f"'{name}' is already declared {declared_at(seen[name], span)}", self.at(span, name))
                 return False
             seen[name] = span
-            self.decl_spans[(what, name)] = span
             return True
 
         for item in self.items:
@@ -129,29 +127,29 @@ class Checker:
             elif isinstance(item, n.SidesDecl):
                 sym.sides = item.names
                 for name in item.names:
-                    claim(name, item.span, "seat")
+                    claim(name, item.span)
             elif isinstance(item, n.SeatsDecl):
                 sym.seat_names = item.names
                 for name in item.names:
-                    claim(name, item.span, "seat")
+                    claim(name, item.span)
             elif isinstance(item, n.ValueDecl):
-                if claim(item.name, item.span, "value"):
+                if claim(item.name, item.span):
                     sym.values[item.name] = item
             elif isinstance(item, n.VarDecl):
-                if claim(item.name, item.span, "var"):
+                if claim(item.name, item.span):
                     sym.vars[item.name] = item
             elif isinstance(item, n.ZoneDecl):
-                if claim(item.name, item.span, "zone"):
+                if claim(item.name, item.span):
                     sym.zones[item.name] = item
             elif isinstance(item, n.TokenDecl):
                 for name in item.names:
-                    if claim(name, item.span, "token"):
+                    if claim(name, item.span):
                         sym.tokens[name] = item
             elif isinstance(item, n.GroupDecl):
-                if claim(item.name, item.span, "group"):
+                if claim(item.name, item.span):
                     sym.groups[item.name] = item
             elif isinstance(item, n.KindDecl):
-                if claim(item.name, item.span, "kind"):
+                if claim(item.name, item.span):
                     sym.kinds[item.name] = KindInfo(item.name, item.parent, decl=item)
             elif isinstance(item, n.EntityDecl):
                 if item.name in sym.entities:
@@ -159,22 +157,22 @@ class Checker:
                                self.at(item.span, item.name))
                     continue
                 if item.name.isidentifier():
-                    claim(item.name, item.span, "entity")
+                    claim(item.name, item.span)
                 sym.entities[item.name] = item
             elif isinstance(item, n.BoardDecl):
                 sym.boards[item.name] = item
                 for sp in item.spaces:
-                    if claim(sp.name, sp.span, "space"):
+                    if claim(sp.name, sp.span):
                         sym.spaces[sp.name] = sp
                         sym.space_kinds.setdefault(sp.kind, []).append(sp.name)
             elif isinstance(item, n.TrackDecl):
-                if claim(item.name, item.span, "track"):
+                if claim(item.name, item.span):
                     sym.tracks[item.name] = item
             elif isinstance(item, n.DefineDecl):
-                if claim(item.name, item.span, "define"):
+                if claim(item.name, item.span):
                     sym.defines[item.name] = item
             elif isinstance(item, n.RuleDecl):
-                if claim(item.name, item.span, "rule"):
+                if claim(item.name, item.span):
                     sym.rules[item.name] = item
             elif isinstance(item, n.ActionDecl):
                 if item.name in sym.actions:

@@ -610,7 +610,7 @@ class Compiler:
             return lambda rt, env, v: rt.set_var(name, env.get("$act") if per == "seat" else None, v)
         if tag == "var_of":
             name, key = res[1], self.expr(node.of)
-            return lambda rt, env, v: rt.set_var(name, _key(key(rt, env)), v)
+            return lambda rt, env, v: rt.set_var(name, key(rt, env), v)
         if tag == "track":
             name = res[1]
             return lambda rt, env, v: rt.set_track(name, _int(v, "track position"))
@@ -747,7 +747,7 @@ class Compiler:
             return lambda rt, env: rt.get_var(name)
         if tag == "var_of":
             name, key = res[1], self.expr(node.of)
-            return lambda rt, env: rt.get_var(name, _key(key(rt, env)))
+            return lambda rt, env: rt.get_var(name, key(rt, env))
         if tag == "zone":
             name = res[1]
             decl = sym.zones.get(name)
@@ -1015,10 +1015,6 @@ def _show(v) -> str:
 def _track(rt: Runtime, v) -> str:
     if not isinstance(v, str) or v not in rt.game.tracks:
         raise RuleError(f"expected a track, found {_show(v)}")
-    return v
-
-
-def _key(v):
     return v
 
 

@@ -74,12 +74,9 @@ class Loader:
         merged: list = []
         for item in program.items:
             if isinstance(item, n.IncludeDecl):
-                target = (path.parent / item.path)
-                included = self.load(target, item.span, stack + (key,), item.path)
-                if item.extends:
-                    merged = self.merge(merged, included)
-                else:
-                    merged = self.merge(merged, included)
+                # `extends` and `include` splice alike: what follows may override or remove
+                included = self.load(path.parent / item.path, item.span, stack + (key,), item.path)
+                merged = self.merge(merged, included)
                 continue
             merged = self.merge(merged, [item])
         return merged

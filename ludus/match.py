@@ -243,11 +243,3 @@ def closest(action: str, options: list[str], n: int = 3) -> list[str]:
     if not found:
         found = [o for o in options if action.lower() in o.lower()][:n]
     return found
-
-
-def replay(game, players: int, seed: int, moves: list[str]) -> Match:
-    match = Match.new(game, players, seed)
-    for m in moves:
-        match.apply(m)
-    return match
-

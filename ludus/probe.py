@@ -3,19 +3,13 @@ lines, the REPL), checked against a game's symbols and run against a live match.
 
 from __future__ import annotations
 
-from .build import _Builder
+from .build import _Builder, _shift
 from .checker import Checker, Scope
 from .compiler import Compiler
 from .parser import parse
 from .runtime import Runtime, copy_state
 from .source import LudusError, Span
 from .vm import run_inline
-
-
-def _shift_spans(node, path: str, line: int, column: int):
-    from .build import _shift
-
-    return _shift(node, line - 1, column - 1)
 
 
 def _checked(game, path, line, column, text, start):
@@ -26,7 +20,7 @@ def _checked(game, path, line, column, text, start):
                                                      line + d.span.line - 1, column + d.span.column))
                  for d in err.diagnostics]
         raise LudusError(moved) from None
-    node = _shift_spans(_Builder(path).transform(tree), path, line, column)
+    node = _shift(_Builder(path).transform(tree), line - 1, column - 1)
     checker = Checker([], game.checked.symbols)
     return node, checker
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from attrs import define, field
 
-from . import nodes as n
-
 # Built-in names usable in any expression, with their types.
 BUILTIN_NAMES = {
     "seats": "list:seat",
@@ -196,11 +194,3 @@ def compatible(actual: str, expected: str) -> bool:
     if a == "none" or e == "none":
         return True
     return False
-
-
-def decl_name(item) -> str:
-    return getattr(item, "name", type(item).__name__)
-
-
-def is_decl(item) -> bool:
-    return isinstance(item, (n.ValueDecl, n.VarDecl, n.ZoneDecl))

@@ -18,6 +18,11 @@ def card(name: str) -> str:
     return f'cards("{name}")'
 
 
+
+def states_except(*codes: str) -> list[str]:
+    """The board's states in their order, less the named ones."""
+    return [s for s in GAME.space_kinds["state"] if s not in codes]
+
 def position(seed: int = 1) -> Position:
     return Position(GAME, seed=seed)
 
@@ -52,7 +57,7 @@ def test_final_voting_example():
     Registration and Miss Febb Wins the Last Vote in effect; 5 against 4 + 2, the Suffragist's
     last button re-rolls a 6: a tie, which Miss Febb gives to the Suffragist, who wins."""
     pos = position()
-    states = [s for s in GAME.spaces if GAME.spaces[s].kind == "state" and s != "TN"]
+    states = states_except("TN")
     pos.given("set sent to true")
     for st in states[:35]:
         pos.given(f"add 1 Check to {st}")
@@ -74,7 +79,7 @@ def test_final_voting_example():
 
 def test_final_voting_ties_go_to_the_opposition():
     pos = position()
-    states = [s for s in GAME.spaces if GAME.spaces[s].kind == "state" and s != "TN"]
+    states = states_except("TN")
     pos.given("set sent to true")
     for st in states[:35]:
         pos.given(f"add 1 Check to {st}")
@@ -154,7 +159,7 @@ def test_after_sending_four_cubes_convert_at_once_and_decided_states_take_no_cub
 
 def test_36_checks_win_for_the_suffragist():
     pos = position()
-    states = [s for s in GAME.spaces if GAME.spaces[s].kind == "state"]
+    states = states_except()
     pos.given("set sent to true")
     for st in states[:35]:
         if st != "NY":
@@ -168,7 +173,7 @@ def test_36_checks_win_for_the_suffragist():
 
 def test_13_xs_win_for_the_opposition():
     pos = position()
-    states = [s for s in GAME.spaces if GAME.spaces[s].kind == "state" and s != "GA"]
+    states = states_except("GA")
     pos.given("set sent to true")
     for st in states[:12]:
         pos.given(f"add 1 X to {st}")
