@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import ludus  # noqa: E402
-from ludus.runtime import RuleError  # noqa: E402
-from ludus.sim import random_playout  # noqa: E402
+from ludus.engine.runtime import RuleError  # noqa: E402
+from ludus.simulation import random_playout  # noqa: E402
 
 INCLUDE = re.compile(r'^\s*include\s+"([^"]+)"', re.M)
 EXTENDS = re.compile(r'^\s*extends\s+"([^"]+)"', re.M)

@@ -1,17 +1,16 @@
 """ludus: tabletop game rules as text, checked, compiled and run.
 
-The whole pipeline, one stage a module:
+The pipeline is `pipeline.load`; each stage is a subpackage, and imports point one way:
 
-    text ──parser──▶ Lark tree ──build──▶ nodes ──loader──▶ merged declarations
-         ──checker──▶ symbols + diagnostics ──compiler──▶ Game ──Match──▶ play
+    language ──▶ engine ──▶ compiler ──▶ pipeline ──▶ front ends (testing, simulation, replay, repl, cli)
 
-`load(path)` runs it and returns a Game; `game.new_match(players, seed)` starts a Match.
+`load(path)` returns a Game; `game.new_match(players, seed)` starts a Match.
 """
 
-from .game import Game, analyse, load
-from .match import CHANCE, TERMINAL, IllegalAction, Match, MatchError
-from .runtime import RuleError
-from .source import Diagnostic, LudusError
+from .compiler import Game
+from .engine import CHANCE, TERMINAL, IllegalAction, Match, MatchError, RuleError
+from .language.source import Diagnostic, LudusError
+from .pipeline import analyse, load
 
 __all__ = [
     "CHANCE", "TERMINAL", "Diagnostic", "Game", "IllegalAction", "LudusError", "Match", "MatchError",

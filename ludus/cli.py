@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from .game import analyse, load
-from .runtime import RuleError
-from .source import LudusError, render_all
+from .engine.runtime import RuleError
+from .language.source import LudusError, render_all
+from .pipeline import analyse, load
 
 
 def _load_or_exit(path: str):
@@ -55,7 +55,7 @@ def check(files: tuple[str, ...], strict: bool, quiet: bool) -> None:
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 def simulate(file: str, games: int, seed: int, players: int | None) -> None:
     """Play many matches between random-legal-move players and report the results."""
-    from .sim import simulate as run_sim
+    from .simulation import simulate as run_sim
 
     game = _load_or_exit(file)
     try:
@@ -137,7 +137,7 @@ def replay(file: str, quiet: bool) -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def test_files(files: tuple[str, ...]) -> None:
     """Run the `test` blocks of game files; snapshots compare with the stored ones (pytest writes them)."""
-    from .testblocks import run_file
+    from .testing.blocks import run_file
 
     passed = failed = 0
     for path in files:

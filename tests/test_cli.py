@@ -5,8 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from ludus.cli import main
-
-from .helpers import EXAMPLES
+from tests.helpers import EXAMPLES
 
 CLEAN = 'game "Clean"\nplayers 2\ncounter n\nflow:\n    increase n by 1\n    win P1\n'
 WARNS = 'game "Warns"\nplayers 2\nvalue unused = 3\nflow:\n    win P1\n'

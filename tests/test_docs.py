@@ -7,10 +7,9 @@ import re
 import pytest
 
 import ludus
-from ludus.parser import parse
-from ludus.source import render_all
-
-from .helpers import ROOT
+from ludus.language.parser import parse
+from ludus.language.source import render_all
+from tests.helpers import ROOT
 
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 BLOCK = re.compile(r"^```(ludus(?:-decl|-stmt|-expr)?)\n(.*?)^```", re.S | re.M)
@@ -46,7 +45,7 @@ def test_language_reference_has_every_hard_rule_example():
 
 @pytest.mark.parametrize(("path", "line", "kind", "code"), [p for p in blocks() if p.values[2] == "ludus"])
 def test_doc_whole_game_plays_random_matches_without_errors(path, line, kind, code, tmp_path):
-    from ludus.sim import simulate
+    from ludus.simulation import simulate
 
     file = tmp_path / f"example-{line}.ludus"
     file.write_text(code, encoding="utf-8")

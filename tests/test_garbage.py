@@ -7,9 +7,8 @@ import random
 import pytest
 
 import ludus
-from ludus.source import render
-
-from .helpers import EXAMPLES
+from ludus.language.source import render
+from tests.helpers import EXAMPLES
 
 MARKET = (EXAMPLES / "market-town.ludus").read_text(encoding="utf-8")
 

@@ -1,0 +1,5 @@
+"""`python -m ludus` is the `ludus` command."""
+
+from .cli import main
+
+main()

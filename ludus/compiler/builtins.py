@@ -1,0 +1,193 @@
+"""The built-in functions of the language, compiled to closures."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..engine.runtime import RuleError
+from ..engine.values import as_int, as_list, as_track, show_value
+
+
+def adjacent(rt, space, skip=None) -> list:
+    """Neighbouring spaces; with `skip`, passes over those spaces to the ones beyond them."""
+    spaces = rt.game.spaces
+    if space not in spaces:
+        raise RuleError(f"{show_value(space)} is not a space")
+    skipped = set(skip or ())
+    if not skipped:
+        return list(spaces[space].adjacent)
+    out, seen, todo = [], {space}, deque([space])
+    while todo:
+        here = todo.popleft()
+        for nxt in spaces[here].adjacent:
+            if nxt in seen:
+                continue
+            seen.add(nxt)
+            if nxt in skipped:
+                todo.append(nxt)
+            else:
+                out.append(nxt)
+    return out
+
+
+def _seat(rt, v, what):
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < rt.state["nseats"]:
+        raise RuleError(f"{what} needs a seat, and {show_value(v)} is not one")
+    return v
+
+
+def compile_builtin(comp, node, name: str):
+    args = [comp.expr(a) for a in node.args]
+    a0 = args[0] if args else None
+
+    if name == "size":
+        return lambda rt, env: len(as_list(rt, a0(rt, env)))
+    if name == "adjacent":
+        if len(args) == 2:
+            a1 = args[1]
+            return lambda rt, env: adjacent(rt, a0(rt, env), as_list(rt, a1(rt, env)))
+        return lambda rt, env: adjacent(rt, a0(rt, env))
+    if name == "left":
+        return lambda rt, env: (_seat(rt, a0(rt, env), "left") + 1) % rt.state["nseats"]
+    if name == "right":
+        return lambda rt, env: (_seat(rt, a0(rt, env), "right") - 1) % rt.state["nseats"]
+    if name == "other":
+        def other(rt, env):
+            if rt.state["nseats"] != 2:
+                raise RuleError("'other' only names a seat in a two-player match")
+            return 1 - _seat(rt, a0(rt, env), "other")
+        return other
+    if name == "seats_from":
+        def seats_from(rt, env):
+            s, k = _seat(rt, a0(rt, env), "seats_from"), rt.state["nseats"]
+            return [(s + i) % k for i in range(k)]
+        return seats_from
+    if name == "top":
+        if len(args) == 2:
+            a1 = args[1]
+            return lambda rt, env: as_list(rt, a0(rt, env))[: as_int(a1(rt, env), "count")]
+
+        def top(rt, env):
+            cards = as_list(rt, a0(rt, env))
+            return cards[0] if cards else None
+        return top
+    if name in ("first", "last"):
+        i = 0 if name == "first" else -1
+
+        def pick(rt, env):
+            items = as_list(rt, a0(rt, env))
+            return items[i] if items else None
+        return pick
+    if name == "abs":
+        return lambda rt, env: abs(as_int(a0(rt, env), "argument of abs"))
+    if name in ("min", "max"):
+        f = min if name == "min" else max
+        if len(args) == 1:
+            return lambda rt, env: f([as_int(x, name) for x in as_list(rt, a0(rt, env))], default=0)
+        return lambda rt, env: f(as_int(a(rt, env), f"argument of {name}") for a in args)
+    if name == "sum":
+        return lambda rt, env: sum(as_int(x, "summed value") for x in as_list(rt, a0(rt, env)))
+    if name == "count":
+        return lambda rt, env: len(as_list(rt, a0(rt, env)))
+    if name == "any":
+        return lambda rt, env: any(as_list(rt, a0(rt, env)))
+    if name == "all":
+        return lambda rt, env: all(as_list(rt, a0(rt, env)))
+    if name in ("most", "least"):
+        f = max if name == "most" else min
+
+        def best(rt, env):
+            items = as_list(rt, a0(rt, env))
+            if not items:
+                return []
+            top = f(items)
+            return [x for x in items if x == top]
+        return best
+    if name == "share":
+        a1 = args[1]
+
+        def share(rt, env):
+            # a target listed twice among those sharing gets both of its amounts
+            wanted = a1(rt, env)
+            return sum(amount for target, amount in a0(rt, env) or () if target == wanted)
+        return share
+    if name == "space":
+        a1 = args[1]
+        return lambda rt, env: f"{as_track(rt, a0(rt, env))}:{as_int(a1(rt, env), 'space number')}"
+    if name == "marker":
+        return lambda rt, env: rt.state["tracks"][as_track(rt, a0(rt, env))]["pos"]
+    if name in ("zone_of", "depth"):
+        a1 = args[1] if len(args) > 1 else None
+
+        def zone_of(rt, env):
+            tname = as_track(rt, a0(rt, env))
+            spec = rt.game.tracks[tname]
+            pos = rt.state["tracks"][tname]["pos"] if a1 is None else as_int(a1(rt, env), "position")
+            zone = spec.zone_at(pos)
+            if name == "zone_of":
+                return zone
+            if zone is None:
+                return 0
+            lo, hi = spec.zones[zone]
+            start = rt.state["tracks"][tname]["start"]
+            return pos - lo + 1 if lo > start else hi - pos + 1
+        return zone_of
+    if name == "owner_of":
+        return lambda rt, env: rt.ent(a0(rt, env))["o"]
+    if name == "range":
+        a1 = args[1]
+        return lambda rt, env: list(range(as_int(a0(rt, env), "start"), as_int(a1(rt, env), "end") + 1))
+    if name == "seat_number":
+        return lambda rt, env: _seat(rt, a0(rt, env), "seat_number") + 1
+    if name == "seat_named":
+        def seat_named(rt, env):
+            text = a0(rt, env)
+            names = rt.game.seat_names(rt.state["nseats"])
+            if text not in names:
+                raise RuleError(f"no seat is named {show_value(text)}")
+            return names.index(text)
+        return seat_named
+    if name == "without":
+        a1 = args[1]
+
+        def without(rt, env):
+            items = list(as_list(rt, a0(rt, env)))
+            x = a1(rt, env)
+            if x in items:
+                items.remove(x)  # only the first: without([3, 3, 1], 3) is [3, 1]
+            return items
+        return without
+    if name in ("card", "cards"):
+        def by_name(rt, env):
+            wanted = a0(rt, env)
+            found = [i for i, e in enumerate(rt.state["ents"]) if e is not None and e["d"] == wanted]
+            if name == "cards":
+                return found
+            if not found:
+                raise RuleError(f"no card is named {show_value(wanted)}")
+            return found[0]
+        return by_name
+    if name == "position":
+        def position(rt, env):
+            eid = a0(rt, env)
+            loc = rt.ent(eid)["l"]
+            return rt.state["places"].get(loc, []).index(eid) + 1
+        return position
+    if name == "item":
+        a1 = args[1]
+
+        def item(rt, env):
+            items = as_list(rt, a0(rt, env))
+            k = as_int(a1(rt, env), "position")
+            if not 1 <= k <= len(items):
+                raise RuleError(f"there is no item {k} in a list of {len(items)}")
+            return items[k - 1]
+        return item
+    if name == "passed":
+        def passed(rt, env):
+            alts = rt.state["alts"]
+            return bool(alts) and a0(rt, env) in alts[-1]["passed"]
+        return passed
+    raise AssertionError(name)
+
+

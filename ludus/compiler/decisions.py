@@ -1,0 +1,220 @@
+"""Decisions a seat is asked for: what the options are, and what an answer does.
+
+A spec is compiled once; the decision in progress is plain data in `state["pending"]`:
+`{"kind", "seat", "prompt", "options": [label, ...], "values": [...], ...progress}`.
+Multi-part decisions (choose up to N, distribute N points) ask one part at a time, so the
+number of options stays small and every part is one logged, replayable move.
+"""
+
+from __future__ import annotations
+
+from ..engine.display import display, merge_options, unique_labels
+from ..engine.runtime import RuleError
+from ..engine.values import as_int, as_list
+
+DONE = "done"
+
+
+def _seat_of(rt, env, fn):
+    seat = fn(rt, env) if fn is not None else env.get("$cur")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rt.state["nseats"]:
+        raise RuleError(f"a decision needs a seat to make it, and {seat!r} is not one")
+    return seat
+
+
+class OfferSpec:
+    """`offer A, B to seat else "stop" as picked`: the seat picks one legal action instance."""
+
+    def __init__(self, names, seat_fn, stop_label, bind) -> None:
+        self.names, self.seat_fn, self.stop_label, self.bind = names, seat_fn, stop_label, bind
+
+    def start(self, rt, env):
+        seat = _seat_of(rt, env, self.seat_fn)
+        labels, values = [], []
+        names = self.names if self.names is not None else list(rt.game.actions)
+        rt.memo = {}  # nothing changes while the options are listed
+        try:
+            for name in names:
+                action = rt.game.actions[name]
+                for params in self.instances(rt, env, action, seat):
+                    local = {"$cur": env.get("$cur"), "$act": seat, **params}
+                    labels.append(action.label(rt, local))
+                    values.append([name, [params[p] for p, _, _ in action.params]])
+        finally:
+            rt.memo = None
+        labels, values = merge_options(rt, labels, values, True)
+        if self.stop_label is not None:
+            labels.append(self.stop_label)
+            values.append(None)
+        if not labels:
+            if self.bind:
+                env[self.bind] = "none"
+            return None
+        prompt = f"{rt.seat_name(seat)}: take an action"
+        return {"kind": "offer", "seat": seat, "prompt": prompt, "options": unique_labels(labels), "values": values}
+
+    def instances(self, rt, env, action, seat):
+        """Every binding of the action's parameters that passes its requirements and costs."""
+        out = []
+        base = {"$cur": env.get("$cur"), "$act": seat}
+
+        def walk(i, bound):
+            local = {**base, **bound}
+            if i == len(action.params):
+                for req in action.requires:
+                    if not req(rt, local):
+                        return
+                for amount, counter in action.costs:
+                    per = rt.game.vars[counter].per
+                    have = rt.get_var(counter, seat if per == "seat" else None)
+                    if as_int(amount(rt, local), "cost") > have:
+                        return
+                out.append(dict(bound))
+                return
+            name, source, _t = action.params[i]
+            for value in as_list(rt, source(rt, local)):
+                bound[name] = value
+                walk(i + 1, bound)
+                del bound[name]
+
+        walk(0, {})
+        return out
+
+    def answer(self, rt, env, pending, index):
+        value = pending["values"][index]
+        if value is None:
+            if self.bind:
+                env[self.bind] = self.stop_label
+            return None
+        name, args = value
+        action = rt.game.actions[name]
+        if self.bind:
+            env[self.bind] = name
+        frame_env = {"$cur": env.get("$cur"), "$act": pending["seat"]}
+        frame_env.update({p: a for (p, _, _), a in zip(action.params, args, strict=True)})
+        rt.log.append({"t": "action", "seat": pending["seat"], "action": name, "label": pending["options"][index]})
+        return {"c": action.code, "pc": 0, "env": frame_env}
+
+
+class ChooseSpec:
+    """`choose x from list [by seat] [, up to N | , exactly N]`."""
+
+    def __init__(self, bind, source_fn, by_fn, count_kind, count_fn, elem_type) -> None:
+        self.bind, self.source_fn, self.by_fn = bind, source_fn, by_fn
+        self.count_kind, self.count_fn, self.elem_type = count_kind, count_fn, elem_type
+
+    def start(self, rt, env):
+        items = list(as_list(rt, self.source_fn(rt, env)))
+        seat = _seat_of(rt, env, self.by_fn)
+        if self.count_kind is None:
+            if not items:
+                env[self.bind] = None
+                return None
+            return self.pending(rt, seat, items, None, None)
+        limit = as_int(self.count_fn(rt, env), "number to choose")
+        need = min(limit, len(items)) if self.count_kind == "exactly" else 0
+        if limit <= 0 or not items:
+            env[self.bind] = []
+            return None
+        return self.pending(rt, seat, items, [], (need, limit))
+
+    def pending(self, rt, seat, items, picked, counts):
+        labels, values = merge_options(rt, [display(rt, v, self.elem_type) for v in items], list(items),
+                                       self.elem_type.startswith("entity") or self.elem_type == "any")
+        if counts is not None and len(picked) >= counts[0]:
+            labels.append(DONE)
+            values.append(None)
+        verb = f"choose {self.bind}" if counts is None else f"choose {self.bind} ({len(picked)} chosen)"
+        p = {"kind": "choose", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {verb}",
+             "options": unique_labels(labels), "values": values}
+        if counts is not None:
+            p["picked"], p["need"], p["limit"], p["pool"] = picked, counts[0], counts[1], list(items)
+        return p
+
+    def answer(self, rt, env, pending, index):
+        value = pending["values"][index]
+        if "picked" not in pending:
+            env[self.bind] = value
+            return None
+        picked = pending["picked"]
+        if value is None:
+            env[self.bind] = picked
+            return None
+        picked.append(value)
+        remaining = [v for v in pending["pool"] if v != value]
+        if len(picked) >= pending["limit"] or not remaining:
+            env[self.bind] = picked
+            return None
+        return self.pending(rt, pending["seat"], remaining, picked, (pending["need"], pending["limit"]))
+
+
+class RangeSpec:
+    """`choose n from low to high [by seat]`."""
+
+    def __init__(self, bind, low_fn, high_fn, by_fn) -> None:
+        self.bind, self.low_fn, self.high_fn, self.by_fn = bind, low_fn, high_fn, by_fn
+
+    def start(self, rt, env):
+        low, high = as_int(self.low_fn(rt, env), "lowest choice"), as_int(self.high_fn(rt, env), "highest choice")
+        if high < low:
+            raise RuleError(f"there is nothing to choose between {low} and {high}")
+        seat = _seat_of(rt, env, self.by_fn)
+        values = list(range(low, high + 1))
+        return {"kind": "number", "seat": seat, "prompt": f"{rt.seat_name(seat)}: choose {self.bind}",
+                "options": [str(v) for v in values], "values": values}
+
+    def answer(self, rt, env, pending, index):
+        env[self.bind] = pending["values"][index]
+        return None
+
+
+class AskSpec:
+    """`ask seat "question {with holes}" as answer`: yes or no."""
+
+    def __init__(self, bind, seat_fn, question) -> None:
+        self.bind, self.seat_fn, self.question = bind, seat_fn, question
+
+    def start(self, rt, env):
+        seat = _seat_of(rt, env, self.seat_fn)
+        return {"kind": "ask", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {self.question(rt, env)}",
+                "options": ["yes", "no"], "values": [True, False]}
+
+    def answer(self, rt, env, pending, index):
+        env[self.bind] = pending["values"][index]
+        return None
+
+
+class DistributeSpec:
+    """`distribute N among targets [by seat] as shares`: one target at a time; the last takes the rest."""
+
+    def __init__(self, bind, amount_fn, targets_fn, by_fn, elem_type) -> None:
+        self.bind, self.amount_fn, self.targets_fn = bind, amount_fn, targets_fn
+        self.by_fn, self.elem_type = by_fn, elem_type
+
+    def start(self, rt, env):
+        amount = as_int(self.amount_fn(rt, env), "amount to distribute")
+        targets = list(as_list(rt, self.targets_fn(rt, env)))
+        seat = _seat_of(rt, env, self.by_fn)
+        if not targets or amount <= 0:
+            env[self.bind] = [[t, 0] for t in targets]
+            return None
+        return self.step(rt, env, seat, targets, [], amount)
+
+    def step(self, rt, env, seat, targets, shares, remaining):
+        i = len(shares)
+        if i == len(targets) - 1 or remaining == 0:
+            shares = shares + [[targets[i], remaining]] + [[t, 0] for t in targets[i + 1:]]
+            env[self.bind] = shares
+            return None
+        target = targets[i]
+        name = display(rt, target, self.elem_type)
+        values = list(range(remaining, -1, -1))
+        return {"kind": "distribute", "seat": seat,
+                "prompt": f"{rt.seat_name(seat)}: {remaining} left to give; how many to {name}?",
+                "options": [f"{v} to {name}" for v in values], "values": values,
+                "targets": targets, "shares": shares, "remaining": remaining}
+
+    def answer(self, rt, env, pending, index):
+        given = pending["values"][index]
+        shares = pending["shares"] + [[pending["targets"][len(pending["shares"])], given]]
+        return self.step(rt, env, pending["seat"], pending["targets"], shares, pending["remaining"] - given)

@@ -1,0 +1,396 @@
+"""Expressions become closures `fn(rt, env)`; templates, defines and actions are built from them."""
+
+from __future__ import annotations
+
+from ..engine import ops as O
+from ..engine.display import display
+from ..engine.runtime import RuleError
+from ..engine.values import as_int, as_list, entity_attr, space_attr
+from ..language import nodes as n
+from ..language.symbols import elem_type
+from .specs import _MISSING, ActionSpec, Code
+
+
+class ExpressionCompiler:
+    """Turning expression nodes into closures."""
+
+    # ── expressions ──
+
+    def template(self, t: n.Template):
+        parts = []
+        for p in t.parts:
+            if isinstance(p, str):
+                parts.append((p, None, None))
+            else:
+                parts.append((None, self.expr(p), self.c.types.get(id(p), "any")))
+
+        def render(rt, env):
+            return "".join(text if fn is None else display(rt, fn(rt, env), typ) for text, fn, typ in parts)
+        return render
+
+    def define(self, decl: n.DefineDecl):
+        body = self.expr(decl.value)
+        params = [p.name for p in decl.params or ()]
+
+        def call(rt, args, env):
+            local = {"$cur": env.get("$cur"), "$act": env.get("$act")}
+            if "this" in env:
+                local["this"] = env["this"]
+            local.update(zip(params, args, strict=False))  # the checker counted the arguments
+            return body(rt, local)
+        return call
+
+    def action(self, decl: n.ActionDecl) -> ActionSpec:
+        params = [(p.name, self.expr(p.source), elem_type(self.c.types.get(id(p.source), "any"))) for p in decl.params]
+        requires = [self.expr(r) for r in decl.requires]
+        costs = [(self.expr(c.amount), c.counter) for c in decl.costs]
+        if decl.label is not None:
+            label = self.template(decl.label)
+        else:
+            name = decl.name
+            ptypes = [(p, t) for p, _, t in params]
+
+            def label(rt, env):
+                words = [name] + [display(rt, env.get(p), t) for p, t in ptypes]
+                return " ".join(words)
+        cid = f"action {decl.name}"
+        saved = (self.code, self.loops)
+        self.code = Code(cid, f"action {decl.name}")
+        self.loops = []
+        for c in decl.costs:  # costs are paid first
+            self.s_Change(n.Change("pay", c.counter, c.amount, None, span=c.span))
+        self.stmts(decl.body)
+        self.emit(O.RET, None)
+        self.game.codes[cid] = self.code
+        self.code, self.loops = saved
+        return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span)
+
+    def expr(self, node):
+        return self._expr(node)
+
+    def _expr(self, node):  # noqa: C901 - one dispatch over the expression nodes
+        c = self.c
+        if isinstance(node, n.Number):
+            v = node.value
+            return lambda rt, env: v
+        if isinstance(node, n.String):
+            v = node.value
+            return lambda rt, env: v
+        if isinstance(node, n.Bool):
+            v = node.value
+            return lambda rt, env: v
+        if isinstance(node, n.NoneLit):
+            return lambda rt, env: None
+        if isinstance(node, n.ListLit):
+            items = [self.expr(i) for i in node.items]
+            return lambda rt, env: [f(rt, env) for f in items]
+        if isinstance(node, n.Comprehension):
+            return self.comprehension(node, "list")
+        if isinstance(node, n.Not):
+            f = self.expr(node.operand)
+            return lambda rt, env: not f(rt, env)
+        if isinstance(node, n.Neg):
+            f = self.expr(node.operand)
+            return lambda rt, env: -as_int(f(rt, env), "operand")
+        if isinstance(node, n.CondExpr):
+            cond, a, b = self.expr(node.cond), self.expr(node.then), self.expr(node.other)
+            return lambda rt, env: a(rt, env) if cond(rt, env) else b(rt, env)
+        if isinstance(node, n.BinOp):
+            return self.binop(node)
+        if isinstance(node, n.Template):
+            return self.template(node)
+        res = c.res.get(id(node))
+        if res is None:
+            raise AssertionError(f"unresolved expression {node!r}")
+        return self.resolved(node, res)
+
+    def resolved(self, node, res):  # noqa: C901
+        g, sym = self.game, self.sym
+        tag = res[0]
+        if tag == "local":
+            name = res[1]
+
+            def local(rt, env):
+                try:
+                    return env[name]
+                except KeyError:
+                    raise RuleError(f"'{name}' has no value yet here") from None
+            return local
+        if tag == "value":
+            name = res[1]
+            return lambda rt, env: g.values[name](rt, {"$cur": env.get("$cur"), "$act": env.get("$act")})
+        if tag == "var":
+            name = res[1]
+            if sym.vars[name].per == "seat":
+                return lambda rt, env: rt.get_var(name, env.get("$act"))
+            return lambda rt, env: rt.get_var(name)
+        if tag == "var_of":
+            name, key = res[1], self.expr(node.of)
+            return lambda rt, env: rt.get_var(name, key(rt, env))
+        if tag == "zone":
+            name = res[1]
+            decl = sym.zones.get(name)
+            if decl is not None and decl.per == "seat":
+                return lambda rt, env: f"{name}@{env.get('$act')}"
+            return lambda rt, env: name
+        if tag == "zone_of":
+            name, seat = res[1], self.expr(node.of)
+            return lambda rt, env: f"{name}@{seat(rt, env)}"
+        if tag == "track":
+            name = res[1]
+            return lambda rt, env: rt.state["tracks"][name]["pos"]
+        if tag == "trackname":
+            name = res[1]
+            return lambda rt, env: name
+        if tag == "track_attr":
+            tname, attr = res[1], res[2]
+            spec = g.tracks[tname]
+            if attr == "start":
+                return lambda rt, env: rt.state["tracks"][tname]["start"]
+            v = spec.low if attr == "low" else spec.high
+            return lambda rt, env: v
+        if tag == "token":
+            name = res[1]
+            return lambda rt, env: name
+        if tag == "tokens":
+            name, is_local = res[1], res[2]
+            owner = self.expr(node.of) if node.of is not None else None
+            place = self.expr(node.at) if node.at is not None else None
+
+            def count(rt, env):
+                tok = env[name] if is_local else name
+                return rt.token_count(tok, owner(rt, env) if owner else None, place(rt, env) if place else None)
+            return count
+        if tag == "group":
+            members = list(sym.groups[res[1]].members)
+            return lambda rt, env: list(members)
+        if tag == "space_kind":
+            names = list(sym.space_kinds[res[1]])
+            return lambda rt, env: list(names)
+        if tag == "space":
+            v = res[1]
+            return lambda rt, env: v
+        if tag == "entity_kind":
+            kind = res[1]
+            return lambda rt, env: rt.entities_of(kinds=g.kind_tree[kind])
+        if tag == "pieces":
+            name, by = res[1], res[2]
+            owner = self.expr(node.of) if node.of is not None else None
+            place = self.expr(node.at) if node.at is not None else None
+
+            def pieces(rt, env):
+                kinds = g.kind_tree[name] if by == "kind" else None
+                defname = name if by == "def" else None
+                return rt.entities_of(kinds, defname, owner(rt, env) if owner else None,
+                                      place(rt, env) if place else None)
+            return pieces
+        if tag == "defname":
+            v = res[1]
+            return lambda rt, env: v
+        if tag == "seat":
+            v = res[1]
+
+            def seat_const(rt, env):
+                if v >= rt.state["nseats"]:
+                    raise RuleError(f"seat '{self.sym.seat_constants()[v]}' is not in a {rt.state['nseats']}-player match")
+                return v
+            return seat_const
+        if tag == "define":
+            name = res[1]
+            args = [self.expr(a) for a in getattr(node, "args", ())]
+
+            def call_define(rt, env):
+                values = [a(rt, env) for a in args]
+                memo = rt.memo
+                if memo is None:
+                    return g.defines[name](rt, values, env)
+                key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+                try:
+                    return memo[key]
+                except KeyError:
+                    result = memo[key] = g.defines[name](rt, values, env)
+                    return result
+                except TypeError:  # a list among the arguments: not memoised
+                    return g.defines[name](rt, values, env)
+            return call_define
+        if tag == "builtin":
+            return _BUILTIN_NAMES[res[1]]
+        if tag == "entity_attr":
+            obj, attr = self.expr(node.obj), res[1]
+            return lambda rt, env: entity_attr(rt, obj(rt, env), attr)
+        if tag == "field":
+            obj, fname = self.expr(node.obj), res[1]
+
+            def get_field(rt, env):
+                eid = obj(rt, env)
+                if eid is None:
+                    raise RuleError(f"cannot read '{fname}' of none")
+                return rt.field(eid, fname)
+            return get_field
+        if tag == "dynamic_attr":
+            obj, fname = self.expr(node.obj), res[1]
+
+            def dyn(rt, env):
+                v = obj(rt, env)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    return rt.field(v, fname)
+                if isinstance(v, str) and v in g.spaces:
+                    return space_attr(rt, v, fname, env)
+                raise RuleError(f"{v!r} has no property '{fname}'")
+            return dyn
+        if tag == "space_attr" or tag == "space_prop":
+            obj, fname = self.expr(node.obj), res[1]
+            return lambda rt, env: space_attr(rt, obj(rt, env), fname, env)
+        if tag == "seat_name":
+            obj = self.expr(node.obj)
+            return lambda rt, env: rt.seat_name(obj(rt, env))
+        if tag == "aggregate":
+            return self.comprehension(node.comp, res[1])
+        if tag == "builtin_fn":
+            from .builtins import compile_builtin
+            return compile_builtin(self, node, res[1])
+        raise AssertionError(f"unknown resolution {res}")
+
+    def comprehension(self, comp: n.Comprehension, agg: str):
+        """`AGG(elem for var in source where cond)`: one tight loop per aggregate; any, all
+        and first stop at the first element that decides them."""
+        src, var = self.expr(comp.source), comp.var
+        elem = self.expr(comp.elem)
+        cond = self.expr(comp.cond) if comp.cond is not None else None
+        simple_elem = isinstance(comp.elem, n.Name) and comp.elem.name == var
+
+        def loop(rt, env, visit):
+            items = as_list(rt, src(rt, env))
+            saved = env.get(var, _MISSING)
+            try:
+                for x in items:
+                    env[var] = x
+                    if cond is None or cond(rt, env):
+                        if visit(x, env):
+                            return True
+            finally:
+                if saved is _MISSING:
+                    env.pop(var, None)
+                else:
+                    env[var] = saved
+            return False
+
+        if agg == "list":
+            def collect(rt, env):
+                out = []
+                loop(rt, env, lambda x, e: out.append(x if simple_elem else elem(rt, e)))
+                return out
+            return collect
+        if agg == "count":
+            def count(rt, env):
+                n_ = [0]
+
+                def visit(x, e):
+                    n_[0] += 1
+                loop(rt, env, visit)
+                return n_[0]
+            return count
+        if agg == "sum":
+            def total(rt, env):
+                acc = [0]
+
+                def visit(x, e):
+                    acc[0] += as_int(elem(rt, e), "summed value")
+                loop(rt, env, visit)
+                return acc[0]
+            return total
+        if agg in ("any", "all"):
+            want = agg == "any"
+
+            def some(rt, env):
+                hit = loop(rt, env, lambda x, e: bool(elem(rt, e)) == want)
+                return hit if want else not hit
+            return some
+        if agg == "first":
+            def first(rt, env):
+                found = []
+                loop(rt, env, lambda x, e: found.append(elem(rt, e)) or True)
+                return found[0] if found else None
+            return first
+        if agg in ("max", "min"):
+            pick = max if agg == "max" else min
+
+            def extreme(rt, env):
+                values = []
+                loop(rt, env, lambda x, e: values.append(elem(rt, e)))
+                return pick(values, default=0)
+            return extreme
+        if agg in ("most", "least"):
+            pick = max if agg == "most" else min
+
+            def best(rt, env):
+                pairs = []
+                loop(rt, env, lambda x, e: pairs.append((x, elem(rt, e))))
+                if not pairs:
+                    return []
+                top = pick(v for _, v in pairs)
+                return [x for x, v in pairs if v == top]
+            return best
+        raise AssertionError(agg)
+
+    def binop(self, node: n.BinOp):
+        op = node.op
+        a, b = self.expr(node.left), self.expr(node.right)
+        if op == "and":
+            return lambda rt, env: bool(a(rt, env)) and bool(b(rt, env))
+        if op == "or":
+            return lambda rt, env: bool(a(rt, env)) or bool(b(rt, env))
+        if op == "+":
+            def add(rt, env):
+                x, y = a(rt, env), b(rt, env)
+                if isinstance(x, list) and isinstance(y, list):
+                    return x + y
+                return as_int(x, "left of '+'") + as_int(y, "right of '+'")
+            return add
+        left_of, right_of = f"left of '{op}'", f"right of '{op}'"
+        if op == "-":
+            return lambda rt, env: as_int(a(rt, env), left_of) - as_int(b(rt, env), right_of)
+        if op == "*":
+            return lambda rt, env: as_int(a(rt, env), left_of) * as_int(b(rt, env), right_of)
+        if op in ("/", "%"):
+            def div(rt, env):
+                x, y = as_int(a(rt, env), left_of), as_int(b(rt, env), right_of)
+                if y == 0:
+                    raise RuleError("division by zero")
+                return x // y if op == "/" else x % y
+            return div
+        if op == "==":
+            return lambda rt, env: a(rt, env) == b(rt, env)
+        if op == "!=":
+            return lambda rt, env: a(rt, env) != b(rt, env)
+        if op in ("<", "<=", ">", ">="):
+            import operator
+            f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+            return lambda rt, env: f(as_int(a(rt, env), left_of), as_int(b(rt, env), right_of))
+        if op == "in":
+            return lambda rt, env: a(rt, env) in as_list(rt, b(rt, env))
+        if op == "not in":
+            return lambda rt, env: a(rt, env) not in as_list(rt, b(rt, env))
+        raise AssertionError(op)
+
+
+
+
+def _seats(rt, env):
+    return list(range(rt.state["nseats"]))
+
+
+def _opponent(rt, env):
+    if rt.state["nseats"] != 2:
+        raise RuleError("'opponent' only names a seat in a two-player match")
+    return 1 - env.get("$act", 0)
+
+
+_BUILTIN_NAMES = {
+    "seats": _seats,
+    "current": lambda rt, env: env.get("$cur"),
+    "actor": lambda rt, env: env.get("$act"),
+    "opponent": _opponent,
+    "players": lambda rt, env: rt.state["nseats"],
+    "spaces": lambda rt, env: list(rt.game.spaces),
+}

@@ -1,0 +1,87 @@
+"""A compiled game: the rules, fixed once, from which any number of matches are started."""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from ..engine.runtime import RuleError
+from ..language.checker import Checked
+from ..language.source import Sources
+from .program import Compiler
+
+
+@define(eq=False)
+class Game:
+    title: str
+    min_players: int
+    max_players: int
+    sides: tuple
+    names: tuple
+    path: str = ""
+    fingerprint: str = ""
+    values: dict = field(factory=dict)
+    vars: dict = field(factory=dict)
+    zones: dict = field(factory=dict)
+    tokens: dict = field(factory=dict)
+    groups: dict = field(factory=dict)
+    tracks: dict = field(factory=dict)
+    spaces: dict = field(factory=dict)
+    space_kinds: dict = field(factory=dict)
+    kind_tree: dict = field(factory=dict)
+    kind_fields: dict = field(factory=dict)
+    defs: dict = field(factory=dict)
+    defines: dict = field(factory=dict)
+    rule_params: dict = field(factory=dict)
+    actions: dict = field(factory=dict)
+    codes: dict = field(factory=dict)
+    triggers: dict = field(factory=dict)
+    watched: set = field(factory=set)
+    anytime: list = field(factory=list)
+    resets: dict = field(factory=dict)
+    checked: Checked | None = None
+    sources: Sources | None = None
+    warnings: list = field(factory=list)
+
+    def seat_names(self, n: int) -> tuple:
+        if self.sides:
+            return self.sides
+        if len(self.names) >= n:
+            return tuple(self.names[:n])
+        return tuple(f"P{i + 1}" for i in range(n))
+
+    def zone_owner(self, key: str):
+        if "@" in key:
+            name, _, seat = key.partition("@")
+            if name in self.zones:
+                return int(seat)
+        return None
+
+    def static_field(self, rt, eid: int, defname: str, name: str):
+        d = self.defs[defname]
+        fn = d.props.get(name)
+        env = {"this": eid, "$act": rt.state["ents"][eid]["o"], "$cur": rt.state["ents"][eid]["o"]}
+        if fn is not None:
+            return fn(rt, env)
+        default = self.kind_fields.get(d.kind, {}).get(name, _NO_FIELD)
+        if default is _NO_FIELD:
+            raise RuleError(f"'{defname}' has no property '{name}'")
+        return None if default is None else default(rt, env)
+
+    def new_match(self, players: int | None = None, seed: int = 0, chance: str = "auto", forced: list | None = None):
+        from ..engine.match import Match
+
+        return Match.new(self, players, seed, chance, forced)
+
+
+_NO_FIELD = object()
+
+
+def compile_game(checked: Checked, path: str = "", fingerprint: str = "") -> Game:
+    sym = checked.symbols
+    game = Game(sym.title, sym.min_players, sym.max_players, tuple(sym.sides), tuple(sym.seat_names),
+                path=path, fingerprint=fingerprint, checked=checked)
+    Compiler(checked, game).compile()
+    for name, spec in game.vars.items():
+        if spec.resets:
+            game.resets.setdefault(spec.resets, []).append(name)
+    return game

@@ -1,0 +1,73 @@
+"""Expressions and statements written outside a game file (replay `expect` lines, test `given`
+lines, the REPL), checked against a game's symbols and run against a live match."""
+
+from __future__ import annotations
+
+from ..engine.runtime import Runtime, copy_state
+from ..engine.vm import run_inline
+from ..language.build import Builder, shift_spans
+from ..language.checker import Checker, Scope
+from ..language.parser import parse
+from ..language.source import LudusError, Span
+from .program import Compiler
+
+
+def _checked(game, path, line, column, text, start):
+    try:
+        tree = parse(text, path, start=start)
+    except LudusError as err:
+        moved = [type(d)(d.severity, d.message, Span(path, line + d.span.line - 1, column + d.span.column - 1,
+                                                     line + d.span.line - 1, column + d.span.column))
+                 for d in err.diagnostics]
+        raise LudusError(moved) from None
+    node = shift_spans(Builder(path).transform(tree), line - 1, column - 1)
+    checker = Checker([], game.checked.symbols)
+    return node, checker
+
+
+def compile_expression(game, text: str, path: str = "<expect>", line: int = 1, column: int = 1):
+    """A closure `fn(match) -> (value, type)`; bad text raises LudusError located at path:line."""
+    node, checker = _checked(game, path, line, column, text, "expr")
+    scope = Scope(in_test=True)
+    typ = checker.expr(node, scope)
+    errors = [d for d in checker.out.diagnostics if d.severity == "error"]
+    if errors:
+        raise LudusError(errors)
+    fn = Compiler(checker.out, game).expr(node)
+
+    def evaluate(match):
+        rt = Runtime(game, match.state, list(match.log))
+        return fn(rt, _env(match)), typ
+    return evaluate
+
+
+def compile_statements(game, text: str, path: str = "<given>", line: int = 1, column: int = 1):
+    """A closure `fn(match)` that runs statements which need no decision (set, move, add, ...)."""
+    nodes, checker = _checked(game, path, line, column, text, "statements")
+    checker.block(nodes, Scope(in_test=True))
+    errors = [d for d in checker.out.diagnostics if d.severity == "error"]
+    if errors:
+        raise LudusError(errors)
+    comp = Compiler(checker.out, game)
+    code = comp.block_code(f"given {path}:{line}", f"{path}:{line}", nodes)
+    del game.codes[code.id]
+
+    def run(match):
+        work = copy_state(match.state)
+        rt = Runtime(game, work, match.log)
+        run_inline(rt, code, _env(match),
+                   "a position can only be set up with statements that need no decision or dice")
+        match.state = work
+    return run
+
+
+def _env(match) -> dict:
+    seat = match.state["pending"]["seat"] if match.state["pending"] else None
+    scopes = [s for s in match.state["scopes"] if s["k"] == "turn"]
+    current = scopes[-1]["v"] if scopes else (seat if seat is not None else 0)
+    return {"$cur": current, "$act": seat if seat is not None else current}
+
+
+def evaluate(match, text: str):
+    """The value of an expression now, and its type."""
+    return compile_expression(match.game, text)(match)

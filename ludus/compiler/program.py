@@ -1,0 +1,135 @@
+"""Checked declarations in, a Game filled in: expressions become closures, statements instruction lists.
+
+Nothing here walks a Lark tree or looks a name up at run time: the checker's resolutions say
+what every name is, and each closure captures what it needs.
+"""
+
+from __future__ import annotations
+
+from ..engine import ops as O
+from ..language import nodes as n
+from ..language.checker import Checked
+from .expressions import ExpressionCompiler
+from .specs import Code, DefSpec, SpaceSpec, TrackSpec, VarSpec, ZoneSpec
+from .statements import StatementCompiler
+
+
+class Compiler(StatementCompiler, ExpressionCompiler):
+    def __init__(self, checked: Checked, game) -> None:
+        self.c = checked
+        self.sym = checked.symbols
+        self.game = game
+        self.code: Code | None = None
+        self.loops: list = []  # [(break patch list, scopes opened, is alternate)]
+        self.slot = 0
+
+    # ── entry ──
+
+    def compile(self) -> None:
+        sym, g = self.sym, self.game
+        for name, decl in sym.values.items():
+            g.values[name] = self.expr(decl.value)
+        for name, decl in sym.vars.items():
+            g.vars[name] = VarSpec(
+                name, decl.kind, decl.per, "any",
+                self.expr(decl.start) if decl.start is not None else None,
+                self.expr(decl.low) if decl.low is not None else None,
+                self.expr(decl.high) if decl.high is not None else None,
+                decl.resets, decl.visibility,
+            )
+        for name, decl in sym.zones.items():
+            g.zones[name] = ZoneSpec(name, decl.per, decl.visibility, decl.refill)
+        for name in ("box", "removed"):
+            g.zones.setdefault(name, ZoneSpec(name, None, "public", None))
+        for name, decl in sym.tokens.items():
+            g.tokens[name] = decl.per
+        for name, decl in sym.groups.items():
+            g.groups[name] = list(decl.members)
+        for name, decl in sym.tracks.items():
+            g.tracks[name] = TrackSpec(name, decl.low, decl.high, decl.start,
+                                       {z.name: (z.low, z.high) for z in decl.zones})
+        adjacency: dict[str, list] = {name: [] for name in sym.spaces}
+        for sp in sym.spaces.values():
+            for other in sp.adjacent:
+                if other in adjacency:
+                    if other not in adjacency[sp.name]:
+                        adjacency[sp.name].append(other)
+                    if sp.name not in adjacency[other]:
+                        adjacency[other].append(sp.name)
+        for name, sp in sym.spaces.items():
+            g.spaces[name] = SpaceSpec(name, sp.kind, sp.label, sp.parent, adjacency[name],
+                                       {p.name: self.expr(p.value) for p in sp.props})
+        g.space_kinds = {k: list(v) for k, v in sym.space_kinds.items()}
+        for kind in sym.kinds:
+            g.kind_tree[kind] = frozenset(k for k in sym.kinds if sym.is_subkind(k, kind))
+            g.kind_fields[kind] = {
+                fname: (self.expr(default) if default is not None else None)
+                for fname, (_t, default) in sym.fields_of(kind).items()
+            }
+        for order, (name, decl) in enumerate(sym.entities.items()):
+            copies = 1
+            props = {}
+            for p in decl.props:
+                if p.name == "copies":
+                    copies = p.value.value if isinstance(p.value, n.Number) else 1
+                else:
+                    props[p.name] = self.expr(p.value)
+            handlers = {}
+            for h in decl.handlers:
+                cid = f"{decl.word} {name}: on {h.name}"
+                self.block_code(cid, f"'on {h.name}' of {name}", h.body)
+                handlers[h.name] = cid
+            g.defs[name] = DefSpec(name, decl.word, decl.kind, copies, props, handlers, order)
+        for name, decl in sym.defines.items():
+            g.defines[name] = self.define(decl)
+        for name, decl in sym.rules.items():
+            self.block_code(f"rule {name}", f"rule {name}", decl.body)
+            g.rule_params[name] = [p.name for p in decl.params]
+        for name, decl in sym.actions.items():
+            g.actions[name] = self.action(decl)
+        for i, w in enumerate(sym.whens):
+            cid = f"when {w.watched} #{i + 1}"
+            self.block_code(cid, f"when {w.watched} " + (f"enters {w.zone}" if w.zone else "changes"), w.body)
+            g.triggers.setdefault(w.watched, []).append((w.zone, cid))
+            g.watched.add(w.watched)
+        for i, a in enumerate(sym.anytimes):
+            cid = f"at any time #{i + 1}"
+            self.block_code(cid, "at any time", a.body)
+            g.anytime.append((cid, self.dependencies(a.body)))
+        body = (sym.setup.body if sym.setup else ()) + (sym.flow.body if sym.flow else ())
+        self.block_code("flow", "flow", body)
+
+    # ── blocks ──
+
+    def block_code(self, cid: str, label: str, body: tuple) -> Code:
+        saved = (self.code, self.loops)
+        self.code = Code(cid, label)
+        self.loops = []
+        self.stmts(body)
+        self.emit(O.RET, None)
+        self.game.codes[cid] = self.code
+        code = self.code
+        self.code, self.loops = saved
+        return code
+
+    def emit(self, op: int, span, *args) -> int:
+        self.code.ops.append((op, *args))
+        self.code.spans.append(span)
+        return len(self.code.ops) - 1
+
+    def patch(self, at: int, target: int) -> None:
+        op = list(self.code.ops[at])
+        op[-1] = target
+        self.code.ops[at] = tuple(op)
+
+    def here(self) -> int:
+        return len(self.code.ops)
+
+    def new_slot(self) -> str:
+        self.slot += 1
+        return f"${self.slot}"
+
+    def stmts(self, body: tuple) -> None:
+        for s in body:
+            self.stmt(s)
+

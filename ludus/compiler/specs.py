@@ -1,0 +1,98 @@
+"""What a compiled game is made of: the specs of vars, tracks, zones, cards, spaces, code and actions."""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from ..engine.runtime import Runtime
+
+_MISSING = object()
+
+
+@define
+class VarSpec:
+    name: str
+    kind: str
+    per: str | None
+    type: str
+    start: object  # fn(rt, env) | None
+    low: object
+    high: object
+    resets: str | None
+    visibility: str
+
+    def env(self, key) -> dict:
+        """What a declaration's start/min/max expressions see: `seat` is the owner."""
+        return {"seat": key, "$act": key if self.per == "seat" else 0, "$cur": 0}
+
+    def initial(self, rt: Runtime, key):
+        if self.start is None:
+            return {"counter": 0, "flag": False}.get(self.kind)
+        return self.start(rt, self.env(key))
+
+
+@define
+class TrackSpec:
+    name: str
+    low: int
+    high: int
+    start: int
+    zones: dict  # name -> (low, high)
+
+    def zone_at(self, pos: int) -> str | None:
+        for name, (lo, hi) in self.zones.items():
+            if lo <= pos <= hi:
+                return name
+        return None
+
+
+@define
+class ZoneSpec:
+    name: str
+    per: str | None
+    visibility: str
+    refill: str | None
+
+
+@define
+class DefSpec:
+    name: str
+    word: str
+    kind: str
+    copies: int
+    props: dict  # name -> fn(rt, env)
+    handlers: dict  # name -> code id
+    order: int
+
+
+@define
+class SpaceSpec:
+    name: str
+    kind: str
+    label: str | None
+    parent: str | None
+    adjacent: list
+    props: dict
+
+
+@define
+class Code:
+    """One compiled block: its instructions, and for each instruction the span it came from."""
+
+    id: str
+    label: str
+    ops: list = field(factory=list)
+    spans: list = field(factory=list)
+
+
+@define
+class ActionSpec:
+    name: str
+    params: list  # [(name, fn, elem type)]
+    requires: list
+    costs: list  # [(fn, counter)]
+    label: object  # fn(rt, env) -> str
+    code: str
+    span: object
+
+

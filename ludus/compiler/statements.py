@@ -1,0 +1,426 @@
+"""Statements become instructions: each statement node has its `s_<Node>` method."""
+
+from __future__ import annotations
+
+from ..engine import ops as O
+from ..engine.display import display
+from ..engine.runtime import RuleError
+from ..engine.values import as_entities, as_int, as_list, as_track
+from ..language import nodes as n
+from ..language.symbols import elem_type
+
+
+class StatementCompiler:
+    """Emitting instructions for statements, loops and scopes."""
+
+    # ── statements ──
+
+    def stmt(self, s) -> None:
+        meth = getattr(self, "s_" + type(s).__name__)
+        meth(s)
+
+    def exec(self, s, fn) -> None:
+        self.emit(O.EXEC, s.span, fn)
+
+    def s_Let(self, s: n.Let) -> None:
+        value, name = self.expr(s.value), s.name
+
+        def run(rt, env):
+            env[name] = value(rt, env)
+        self.exec(s, run)
+
+    def s_SetStmt(self, s: n.SetStmt) -> None:
+        setter = self.setter(s.target)
+        value = self.expr(s.value)
+        self.exec(s, lambda rt, env: setter(rt, env, value(rt, env)))
+
+    def s_Change(self, s: n.Change) -> None:
+        amount = self.expr(s.amount)
+        if s.op in ("increase", "decrease"):
+            if id(s.target) in self.c.track_targets:
+                which = self.expr(s.target)
+
+                def getter(rt, env):
+                    return rt.state["tracks"][as_track(rt, which(rt, env))]["pos"]
+            else:
+                getter = self.expr(s.target)
+            setter = self.setter(s.target)
+            sign = 1 if s.op == "increase" else -1
+
+            def run(rt, env):
+                setter(rt, env, getter(rt, env) + sign * as_int(amount(rt, env), "amount"))
+            self.exec(s, run)
+            return
+        name, op = s.target, s.op
+        spec_per = self.sym.vars[name].per
+        seat = self.expr(s.seat) if s.seat is not None else None
+
+        def change(rt, env):
+            key = (seat(rt, env) if seat else env.get("$act")) if spec_per == "seat" else None
+            have = rt.get_var(name, key)
+            value = as_int(amount(rt, env), "amount")
+            if op == "pay":
+                if value > have:
+                    who = f"{rt.seat_name(key)} has" if key is not None else "there is"
+                    raise RuleError(f"cannot pay {value} {name}: {who} only {have}")
+                rt.set_var(name, key, have - value)
+            else:
+                rt.set_var(name, key, have + value)
+        self.exec(s, change)
+
+    def token_fn(self, name: str):
+        if name in self.sym.tokens:
+            return lambda rt, env: name
+        return lambda rt, env: env[name]
+
+    def s_AddTokens(self, s: n.AddTokens) -> None:
+        amount, token, place = self.expr(s.amount), self.token_fn(s.token), self.expr(s.place)
+        owner = self.token_owner(s)
+        self.exec(s, lambda rt, env: rt.add_tokens(token(rt, env), owner(rt, env), place(rt, env), as_int(amount(rt, env), "amount")))
+
+    def token_owner(self, s):
+        if s.owner is not None:
+            return self.expr(s.owner)
+        per = self.sym.tokens[s.token].per if s.token in self.sym.tokens else None
+        if per == "seat":
+            return lambda rt, env: env.get("$act")
+        return lambda rt, env: None
+
+    def s_RemoveTokens(self, s: n.RemoveTokens) -> None:
+        amount = self.expr(s.amount) if s.amount is not None else None
+        token, place = self.token_fn(s.token), self.expr(s.place)
+        owner = self.expr(s.owner) if s.owner is not None else (lambda rt, env: None)
+
+        def run(rt, env):
+            rt.remove_tokens(token(rt, env), owner(rt, env), place(rt, env),
+                             None if amount is None else as_int(amount(rt, env), "amount"))
+        self.exec(s, run)
+
+    def s_MoveTokens(self, s: n.MoveTokens) -> None:
+        amount, token = self.expr(s.amount), self.token_fn(s.token)
+        src, dst = self.expr(s.source), self.expr(s.dest)
+        owner = self.expr(s.owner) if s.owner is not None else (lambda rt, env: None)
+
+        def run(rt, env):
+            tok, own = token(rt, env), owner(rt, env)
+            want = as_int(amount(rt, env), "amount")
+            source = src(rt, env)
+            owners = [own] if own is not None else rt._owners_at(tok, rt.place_key(source))
+            moved = 0
+            for o in owners:
+                got = rt.remove_tokens(tok, o, source, want - moved)
+                rt.add_tokens(tok, o, dst(rt, env), got)
+                moved += got
+                if moved >= want:
+                    break
+        self.exec(s, run)
+
+    def s_MoveStmt(self, s: n.MoveStmt) -> None:
+        what, dest, bottom = self.expr(s.what), self.expr(s.dest), s.bottom
+
+        def run(rt, env):
+            target = dest(rt, env)
+            if isinstance(target, int) and not isinstance(target, bool):
+                raise RuleError("cards and pieces move to a zone or a space, not onto a card")
+            if target is None:
+                raise RuleError("cannot move to 'none'")
+            for eid in as_entities(rt, what(rt, env)):
+                rt.move_entity(eid, target, bottom)
+        self.exec(s, run)
+
+    def s_Draw(self, s: n.Draw) -> None:
+        amount = self.expr(s.amount)
+        game = self.game
+        src = self.expr(s.source) if s.source is not None else (lambda rt, env: f"deck@{env.get('$act')}")
+        dst = self.expr(s.dest) if s.dest is not None else (lambda rt, env: f"hand@{env.get('$act')}")
+        self.emit(O.DRAW, s.span, amount, src, dst, game)
+
+    def s_Shuffle(self, s: n.Shuffle) -> None:
+        zone = self.expr(s.zone)
+        into = self.expr(s.into) if s.into is not None else None
+        self.emit(O.SHUFFLE, s.span, zone, into)
+
+    def s_ZoneOp(self, s: n.ZoneOp) -> None:
+        what, op = self.expr(s.what), s.op
+
+        def run(rt, env):
+            for eid in as_entities(rt, what(rt, env)):
+                if op == "discard":
+                    owner = rt.ent(eid)["o"]
+                    if owner is None:
+                        raise RuleError(f"'{rt.ent(eid)['d']}' belongs to no seat, so it has no discard pile")
+                    rt.move_entity(eid, f"discard@{owner}")
+                elif op == "exile":
+                    rt.move_entity(eid, "removed")
+                else:
+                    rt.ent(eid)["rev"] = True
+                    rt.log.append({"t": "reveal", "card": rt.ent(eid)["d"]})
+        self.exec(s, run)
+
+    def s_Create(self, s: n.Create) -> None:
+        place, defname, bind = self.expr(s.place), s.definition, s.bind
+        owner = self.expr(s.owner) if s.owner is not None else (lambda rt, env: env.get("$act"))
+
+        def run(rt, env):
+            where = place(rt, env)
+            if isinstance(where, int) and not isinstance(where, bool):
+                raise RuleError("a card or piece is created in a zone or on a space, not on a card")
+            eid = rt.create_entity(defname, owner(rt, env), where)
+            if bind:
+                env[bind] = eid
+        self.exec(s, run)
+
+    def s_Roll(self, s: n.Roll) -> None:
+        count = self.expr(s.count) if s.count is not None else None
+        if s.kind == "one":
+            sides = s.sides
+            spec = (lambda rt, env: [sides], False)
+        elif s.kind == "many":
+            sides = s.sides
+            spec = (lambda rt, env: [sides] * as_int(count(rt, env), "number of dice"), True)
+        elif s.kind == "sized":
+            f = self.expr(s.sides)
+            spec = (lambda rt, env: [as_int(f(rt, env), "die size")], False)
+        else:
+            f = self.expr(s.sides)
+            spec = (lambda rt, env: [as_int(x, "die size") for x in f(rt, env)], True)
+        self.emit(O.ROLL, s.span, spec[0], spec[1], s.bind)
+
+    def s_Choose(self, s: n.Choose) -> None:
+        from .decisions import ChooseSpec
+        et = elem_type(self.c.types.get(id(s.source), "any"))
+        spec = ChooseSpec(
+            s.bind, self.expr(s.source), self.expr(s.by) if s.by is not None else None,
+            s.count_kind, self.expr(s.count) if s.count is not None else None, et,
+        )
+        self.emit(O.DECIDE, s.span, spec)
+
+    def s_ChooseRange(self, s: n.ChooseRange) -> None:
+        from .decisions import RangeSpec
+        spec = RangeSpec(s.bind, self.expr(s.low), self.expr(s.high), self.expr(s.by) if s.by is not None else None)
+        self.emit(O.DECIDE, s.span, spec)
+
+    def s_Ask(self, s: n.Ask) -> None:
+        from .decisions import AskSpec
+        self.emit(O.DECIDE, s.span, AskSpec(s.bind, self.expr(s.seat), self.template(s.question)))
+
+    def s_Distribute(self, s: n.Distribute) -> None:
+        from .decisions import DistributeSpec
+        et = elem_type(self.c.types.get(id(s.targets), "any"))
+        spec = DistributeSpec(s.bind, self.expr(s.amount), self.expr(s.targets),
+                              self.expr(s.by) if s.by is not None else None, et)
+        self.emit(O.DECIDE, s.span, spec)
+
+    def s_Offer(self, s: n.Offer) -> None:
+        from .decisions import OfferSpec
+        names = list(s.actions) if s.actions else None
+        spec = OfferSpec(names, self.expr(s.seat) if s.seat is not None else None, s.stop_label, s.bind)
+        self.emit(O.DECIDE, s.span, spec)
+
+    def s_Pass(self, s: n.Pass) -> None:
+        self.emit(O.PASS, s.span)
+
+    def s_Break(self, s: n.Break) -> None:
+        patches, scopes, is_alt = self.loops[-1]
+        for _ in range(scopes):
+            self.emit(O.UNSCOPE, s.span)
+        if is_alt:
+            self.emit(O.ALT_POP, s.span)
+        patches.append(self.emit(O.JUMP, s.span, -1))
+
+    def s_Win(self, s: n.Win) -> None:
+        self.emit(O.WIN, s.span, self.expr(s.seats))
+
+    def s_Lose(self, s: n.Lose) -> None:
+        self.emit(O.LOSE, s.span, self.expr(s.seats))
+
+    def s_EndGame(self, s: n.EndGame) -> None:
+        self.emit(O.END, s.span)
+
+    def s_Log(self, s: n.Log) -> None:
+        text = self.template(s.text)
+        self.exec(s, lambda rt, env: rt.log.append({"t": "log", "text": text(rt, env)}))
+
+    def s_Resolve(self, s: n.Resolve) -> None:
+        card, handler = self.expr(s.card), s.handler
+        self.emit(O.RESOLVE, s.span, card, handler)
+
+    def s_CallStmt(self, s: n.CallStmt) -> None:
+        params = [p.name for p in self.sym.rules[s.name].params]
+        args = [self.expr(a) for a in s.args]
+
+        def bind(rt, env):
+            return {p: a(rt, env) for p, a in zip(params, args, strict=True)}
+        self.emit(O.CALL, s.span, f"rule {s.name}", bind)
+
+    def s_If(self, s: n.If) -> None:
+        ends = []
+        for cond, body in s.branches:
+            jf = self.emit(O.JUMPF, cond.span, self.expr(cond), -1)
+            self.stmts(body)
+            ends.append(self.emit(O.JUMP, None, -1))
+            self.patch(jf, self.here())
+        if s.otherwise:
+            self.stmts(s.otherwise)
+        for e in ends:
+            self.patch(e, self.here())
+
+    def loop(self, s, var_label: str | None, init, head, body: tuple, is_alt: bool = False, label_fn=None,
+             scope_kind: str = "loop") -> None:
+        """Every loop's shape: `init(slot)`, then `head(slot)` that jumps out when done, the body,
+        and a jump back to the head. `break` jumps to the end, closing what the body opened."""
+        slot = self.new_slot()
+        init(slot)
+        top = self.here()
+        exit_at = head(slot)
+        if var_label:
+            self.emit(O.SCOPE, s.span, scope_kind, var_label, label_fn)
+        patches: list = []
+        self.loops.append((patches, 1 if var_label else 0, is_alt))
+        self.stmts(body)
+        self.loops.pop()
+        if var_label:
+            self.emit(O.UNSCOPE, None)
+        self.emit(O.JUMP, None, top)
+        self.patch(exit_at, self.here())
+        for p in patches:
+            self.patch(p, self.here())
+
+    def s_For(self, s: n.For) -> None:
+        var = s.var
+        if s.end is not None:
+            lo, hi = self.expr(s.source), self.expr(s.end)
+
+            def source(rt, env):
+                return list(range(as_int(lo(rt, env), "start"), as_int(hi(rt, env), "end") + 1))
+        else:
+            src = self.expr(s.source)
+
+            def source(rt, env):
+                return as_list(rt, src(rt, env))
+        vtype = "number" if s.end is not None else elem_type(self.c.types.get(id(s.source), "any"))
+        self.loop(s, var, lambda slot: self.emit(O.ITER, s.span, slot, source),
+                  lambda slot: self.emit(O.NEXT, s.span, slot, var, -1), s.body,
+                  label_fn=lambda rt, env: display(rt, env.get(var), vtype),
+                  # a counted loop ('round 3') says where play is; a loop over a list is a label only
+                  scope_kind="loop" if s.end is not None else "each")
+
+    def s_Repeat(self, s: n.Repeat) -> None:
+        count = self.expr(s.count)
+        self.loop(s, None, lambda slot: self.emit(
+            O.ITER, s.span, slot, lambda rt, env: list(range(as_int(count(rt, env), "count")))),
+            lambda slot: self.emit(O.NEXT, s.span, slot, None, -1), s.body)
+
+    def s_While(self, s: n.While) -> None:
+        cond = self.expr(s.cond)
+        self.loop(s, None, lambda slot: None, lambda slot: self.emit(O.JUMPF, s.cond.span, cond, -1), s.body)
+
+    def s_Alternate(self, s: n.Alternate) -> None:
+        seats = self.expr(s.seats)
+        var = s.var
+        self.loop(s, None, lambda slot: self.emit(O.ALT_INIT, s.span, seats),
+                  lambda slot: self.emit(O.ALT_NEXT, s.span, var, -1), s.body, is_alt=True)
+
+    def s_Turn(self, s: n.Turn) -> None:
+        self.scoped(s, "turn", "turn", self.expr(s.seat), s.body)
+
+    def s_Phase(self, s: n.Phase) -> None:
+        self.scoped(s, "phase", s.name, None, s.body)
+
+    def scoped(self, s, kind: str, label: str, fn, body: tuple) -> None:
+        """A turn or phase: open its scope, run the body, close it; a `break` from a loop
+        around it closes it too, so the enclosing loop counts it while the body compiles."""
+        self.emit(O.SCOPE, s.span, kind, label, fn)
+        self._count_scope(+1)
+        self.stmts(body)
+        self._count_scope(-1)
+        self.emit(O.UNSCOPE, None)
+
+    def _count_scope(self, delta: int) -> None:
+        if self.loops:
+            patches, scopes, is_alt = self.loops[-1]
+            self.loops[-1] = (patches, scopes + delta, is_alt)
+
+    def dependencies(self, node, seen=None) -> frozenset | None:
+        """The names of the state an 'at any time' block reads, so it is re-checked only when one
+        of them changes; None when that cannot be told (then it is checked after every change)."""
+        import attrs
+
+        seen = set() if seen is None else seen
+        deps: set = set()
+
+        def walk(x) -> bool:
+            if isinstance(x, (tuple, list)):
+                return all(walk(i) for i in x)
+            if not attrs.has(type(x)):
+                return True
+            res = self.c.res.get(id(x))
+            if res is not None:
+                tag = res[0]
+                if tag in ("var", "var_of", "track", "track_attr", "zone", "zone_of"):
+                    deps.add(res[1])
+                elif tag == "tokens":
+                    if res[2]:
+                        return False
+                    deps.add(res[1])
+                elif tag in ("pieces", "entity_kind", "field", "entity_attr", "dynamic_attr"):
+                    deps.add("$ents")
+                elif tag in ("define", "value"):
+                    decl = (self.sym.defines if tag == "define" else self.sym.values)[res[1]]
+                    if res[1] not in seen:
+                        seen.add(res[1])
+                        if not walk(decl.value):
+                            return False
+                elif tag == "builtin_fn" and res[1] == "passed":
+                    return False
+            return all(walk(getattr(x, f.name)) for f in attrs.fields(type(x)) if f.name != "span")
+
+        return frozenset(deps) if walk(node) else None
+
+    # ── assignable targets ──
+
+    def setter(self, node):
+        if id(node) in self.c.track_targets:
+            which = self.expr(node)
+            return lambda rt, env, v: rt.set_track(as_track(rt, which(rt, env)), as_int(v, "track position"))
+        res = self.c.res.get(id(node))
+        if res is None:
+            raise AssertionError(f"unresolved target {node}")
+        tag = res[0]
+        if tag == "local":
+            name = res[1]
+
+            def set_local(rt, env, v):
+                env[name] = v
+            return set_local
+        if tag == "var":
+            name = res[1]
+            per = self.sym.vars[name].per
+            return lambda rt, env, v: rt.set_var(name, env.get("$act") if per == "seat" else None, v)
+        if tag == "var_of":
+            name, key = res[1], self.expr(node.of)
+            return lambda rt, env, v: rt.set_var(name, key(rt, env), v)
+        if tag == "track":
+            name = res[1]
+            return lambda rt, env, v: rt.set_track(name, as_int(v, "track position"))
+
+        if tag == "track_attr":
+            tname, attr = res[1], res[2]
+            if attr != "start":
+                raise AssertionError("only a track's start can move")
+            spec = self.game.tracks[tname]
+
+            def set_start(rt, env, v):
+                rt.state["tracks"][tname]["start"] = max(spec.low, min(spec.high, as_int(v, "start")))
+            return set_start
+        if tag in ("field", "dynamic_attr"):
+            obj, fname = self.expr(node.obj), node.name
+
+            def set_field(rt, env, v):
+                eid = obj(rt, env)
+                if not isinstance(eid, int) or isinstance(eid, bool):
+                    raise RuleError(f"cannot set '{fname}' of {eid!r}: only cards and pieces have properties to set")
+                rt.set_field(eid, fname, v)
+            return set_field
+        raise AssertionError(f"not assignable: {res}")
+

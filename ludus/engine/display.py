@@ -1,0 +1,104 @@
+"""Values as a person reads them: seat names, card names, spaces; never a Python repr."""
+
+from __future__ import annotations
+
+
+def display(rt, value, typ: str = "any") -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if typ == "shares" and isinstance(value, list):
+        return ", ".join(f"{display(rt, t, 'any')} {a}" for t, a in value) or "nothing"
+    if isinstance(value, list):
+        inner = typ[5:] if typ.startswith("list:") else "any"
+        return ", ".join(display(rt, v, inner) for v in value) if value else "nothing"
+    if isinstance(value, int):
+        if typ == "seat":
+            return rt.seat_name(value)
+        if typ.startswith("entity"):
+            return entity_label(rt, value)
+        return str(value)
+    if isinstance(value, str):
+        if typ == "zone" or ("@" in value and value.split("@", 1)[0] in rt.game.zones):
+            name, _, seat = value.partition("@")
+            return f"{name} of {rt.seat_name(int(seat))}" if seat else name
+        return value
+    return str(value)
+
+
+def entity_label(rt, eid: int) -> str:
+    """A card is its name; a piece on the board also says whose it is and where it stands."""
+    e = rt.state["ents"][eid]
+    if e is None:
+        return f"#{eid}"
+    loc = e["l"]
+    if loc in rt.game.spaces:
+        owner = f"{rt.seat_name(e['o'])} " if e["o"] is not None else ""
+        return f"{owner}{e['d']} in {loc}"
+    return e["d"]
+
+
+def interchangeable(rt, a, b) -> bool:
+    """Two option values a player could not tell apart: equal, or copies of the same card in
+    the same place with the same owner and properties."""
+    if a == b:
+        return True
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return all(interchangeable(rt, x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
+        ents = rt.state["ents"]
+        if not (0 <= a < len(ents) and 0 <= b < len(ents)) or ents[a] is None or ents[b] is None:
+            return False
+        ea, eb = ents[a], ents[b]
+        return (ea["d"], ea["l"], ea["o"], ea.get("f"), ea.get("rev")) == (eb["d"], eb["l"], eb["o"], eb.get("f"), eb.get("rev"))
+    return False
+
+
+def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> tuple[list[str], list]:
+    """Drop options that repeat an earlier one exactly (same label, interchangeable value), then
+    give the remaining repeated labels ' #2', ' #3' in order."""
+    keep_l, keep_v = [], []
+    kept: dict[str, list] = {}  # label -> values kept under it, so only same-label options are compared
+    for label, value in zip(labels, values, strict=True):
+        same = kept.setdefault(label, [])
+        if entity_values and any(interchangeable(rt, v, value) for v in same):
+            continue
+        same.append(value)
+        keep_l.append(label)
+        keep_v.append(value)
+    return unique_labels(keep_l), keep_v
+
+
+def unique_labels(labels: list[str]) -> list[str]:
+    """Repeated labels get ' #2', ' #3' in order, so each option has its own stable label."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        k = seen.get(label, 0) + 1
+        seen[label] = k
+        out.append(label if k == 1 else f"{label} #{k}")
+    return out
+
+
+def describe_entry(match, entry: dict, actions: bool = False) -> str | None:
+    """One log entry as a sentence; None for entries the caller prints itself."""
+    t = entry["t"]
+    if t == "roll":
+        return f"rolled d{entry['die']}: {entry['value']}"
+    if t == "shuffle":
+        return f"shuffled {zone_text(match, entry['zone'])}"
+    if t == "log":
+        return entry["text"]
+    if t == "reveal":
+        return f"revealed {entry['card']}"
+    if t == "action" and actions:
+        seat = entry.get("seat")
+        who = match.seat_name(seat) if seat is not None else "chance"
+        return f"{who}: {entry['label']}"
+    return None
+
+
+def zone_text(match, key: str) -> str:
+    name, _, seat = key.partition("@")
+    return f"{name} of {match.seat_name(int(seat))}" if seat else name

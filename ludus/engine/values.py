@@ -1,0 +1,88 @@
+"""Checks and conversions that compiled rules apply to values at run time, with the errors they raise."""
+
+from __future__ import annotations
+
+from .runtime import RuleError, Runtime
+
+
+def as_int(v, what: str) -> int:
+    if type(v) is int:  # the common case first; bool is an int subclass and is refused
+        return v
+    raise RuleError(f"the {what} should be a number, and it is {show_value(v)}")
+
+
+def show_value(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, list):
+        return "a list"
+    return repr(v)
+
+
+def as_track(rt: Runtime, v) -> str:
+    if not isinstance(v, str) or v not in rt.game.tracks:
+        raise RuleError(f"expected a track, found {show_value(v)}")
+    return v
+
+
+def as_list(rt: Runtime, v) -> list:
+    if isinstance(v, list):
+        return v
+    if isinstance(v, str) and (v in rt.state["places"] or "@" in v or v in rt.game.zones or v in rt.game.spaces):
+        return rt.zone_cards(v)  # a zone, or a space: the cards and pieces on it
+    if v is None:
+        return []
+    raise RuleError(f"expected a list here, found {show_value(v)}")
+
+
+def as_entities(rt: Runtime, v) -> list:
+    """A card, a list of cards, or a zone (all the cards in it), as a list of ids."""
+    if isinstance(v, list):
+        items = v
+    elif v is None:
+        return []
+    elif isinstance(v, str):
+        items = as_list(rt, v)
+    else:
+        items = [v]
+    for x in items:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise RuleError(f"expected a card or piece, found {show_value(x)}")
+    return list(items)
+
+
+def entity_attr(rt: Runtime, eid, attr: str):
+    if eid is None:
+        raise RuleError(f"cannot read '{attr}' of none")
+    e = rt.ent(eid)
+    if attr == "owner":
+        return e["o"]
+    if attr == "loc":
+        return e["l"]
+    if attr == "name":
+        return e["d"]
+    if attr == "kind":
+        return rt.game.defs[e["d"]].kind
+    if attr == "zone":
+        loc = e["l"] or ""
+        return loc.split("@", 1)[0]
+    raise RuleError(f"no attribute {attr}")
+
+
+def space_attr(rt: Runtime, name, attr: str, env):
+    spec = rt.game.spaces.get(name)
+    if spec is None:
+        raise RuleError(f"{show_value(name)} is not a space")
+    if attr == "name":
+        return spec.name
+    if attr == "label":
+        return spec.label or spec.name
+    if attr == "kind":
+        return spec.kind
+    if attr == "parent":
+        return spec.parent
+    fn = spec.props.get(attr)
+    if fn is None:
+        raise RuleError(f"space '{name}' has no property '{attr}'")
+    return fn(rt, env)
+

@@ -1,0 +1,397 @@
+"""The interpreter: runs compiled instructions over a state until a seat must decide or the game ends.
+
+The call stack is plain data in the state (`{"c": code id, "pc": index, "env": {...}}` frames),
+so a match paused in the middle of a card effect can be copied, saved and resumed.
+"""
+
+from __future__ import annotations
+
+from . import ops as O
+from .runtime import RuleError, Runtime
+from .values import as_int
+
+STEP_BUDGET = 200_000
+
+
+def start(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:
+    state["stack"] = [{"c": "flow", "pc": 0, "env": {"$cur": 0, "$act": 0}}]
+    run(game, state, log, budget)
+
+
+def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) -> None:
+    """Apply option `index` of the pending decision, then run on."""
+    pending = state["pending"]
+    rt = Runtime(game, state, log)
+    frame = state["stack"][-1]
+    code = game.codes[frame["c"]]
+    op = code.ops[frame["pc"]]
+    try:
+        if pending["kind"] == "chance":
+            _chance_answer(rt, frame, op, pending, index)
+        else:
+            result = op[1].answer(rt, frame["env"], pending, index)
+            if result is not None and "kind" in result:
+                state["pending"] = result
+                return
+            state["pending"] = None
+            frame["pc"] += 1
+            if result is not None:
+                state["stack"].append(result)
+    except RuleError as err:
+        if err.span is None:
+            err.span = code.spans[frame["pc"]]
+        raise
+    run(game, state, log, budget)
+
+
+def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noqa: C901
+    rt = Runtime(game, state, log)
+    stack = state["stack"]
+    codes = game.codes
+    steps = 0
+    anytime = bool(game.anytime)
+    while stack and state["result"] is None and state["pending"] is None:
+        frame = stack[-1]
+        code = codes[frame["c"]]
+        ops = code.ops
+        env = frame["env"]
+        pc = frame["pc"]
+        try:
+            # Fast path: instructions that stay in this frame run with the frame held in locals.
+            while True:
+                op = ops[pc]
+                kind = op[0]
+                steps += 1
+                if steps > budget:
+                    raise RuleError(
+                        f"the rules ran {budget} steps without asking for a decision: "
+                        f"'{code.label}' seems to loop forever", code.spans[pc])
+                if kind == O.EXEC:
+                    frame["pc"] = pc + 1
+                    op[1](rt, env)
+                    pc += 1
+                    if rt.events or (anytime and rt.changed):
+                        _after_change(rt, env, frame)
+                        break
+                elif kind == O.JUMP:
+                    pc = op[1]
+                elif kind == O.JUMPF:
+                    pc = pc + 1 if op[1](rt, env) else op[2]
+                elif kind == O.NEXT:
+                    it = env[op[1]]
+                    if it[1] >= len(it[0]):
+                        del env[op[1]]
+                        pc = op[3]
+                    else:
+                        if op[2] is not None:
+                            env[op[2]] = it[0][it[1]]
+                        it[1] += 1
+                        pc += 1
+                elif kind == O.ITER:
+                    env[op[1]] = [list(op[2](rt, env)), 0]
+                    pc += 1
+                else:
+                    steps -= 1  # counted again below
+                    break
+            frame["pc"] = pc
+            if kind == O.EXEC:
+                continue
+        except _FAILURES as exc:
+            raise _located(exc, code, pc) from None
+        steps += 1
+        try:
+            if kind == O.EXEC:
+                frame["pc"] = pc + 1
+                op[1](rt, env)
+                _after_change(rt, env, frame)
+            elif kind == O.JUMP:
+                frame["pc"] = op[1]
+            elif kind == O.JUMPF:
+                frame["pc"] = pc + 1 if op[1](rt, env) else op[2]
+            elif kind == O.ITER:
+                env[op[1]] = [list(op[2](rt, env)), 0]
+                frame["pc"] = pc + 1
+            elif kind == O.NEXT:
+                it = env[op[1]]
+                if it[1] >= len(it[0]):
+                    del env[op[1]]
+                    frame["pc"] = op[3]
+                else:
+                    if op[2] is not None:
+                        env[op[2]] = it[0][it[1]]
+                    it[1] += 1
+                    frame["pc"] = pc + 1
+            elif kind == O.CALL:
+                frame["pc"] = pc + 1
+                new_env = {"$cur": env.get("$cur"), "$act": env.get("$act")}
+                new_env.update(op[2](rt, env))
+                stack.append({"c": op[1], "pc": 0, "env": new_env})
+            elif kind == O.RET:
+                stack.pop()
+            elif kind == O.SCOPE:
+                _scope(rt, env, op)
+                frame["pc"] = pc + 1
+            elif kind == O.UNSCOPE:
+                _unscope(rt, env)
+                frame["pc"] = pc + 1
+            elif kind == O.DECIDE:
+                pending = op[1].start(rt, env)
+                if pending is None:
+                    frame["pc"] = pc + 1
+                else:
+                    state["pending"] = pending
+            elif kind == O.ROLL:
+                _roll(rt, frame, op)
+            elif kind == O.DRAW:
+                _draw(rt, env, op)
+                frame["pc"] = pc + 1
+                _after_change(rt, env, frame)
+            elif kind == O.SHUFFLE:
+                zone = op[1](rt, env)
+                if op[2] is not None:
+                    into = op[2](rt, env)
+                    for eid in rt.zone_cards(zone):
+                        rt.move_entity(eid, into)
+                    zone = into
+                rt.shuffle(zone)
+                frame["pc"] = pc + 1
+            elif kind == O.RESOLVE:
+                frame["pc"] = pc + 1
+                eid = op[1](rt, env)
+                if eid is not None:
+                    d = game.defs[rt.ent(eid)["d"]]
+                    cid = d.handlers.get(op[2])
+                    if cid is not None:
+                        stack.append({"c": cid, "pc": 0, "env": {"this": eid, "$cur": env.get("$cur"), "$act": env.get("$act")}})
+            elif kind == O.WIN or kind == O.LOSE:
+                _finish(rt, op[1](rt, env), kind == O.WIN, _reason(code, pc))
+            elif kind == O.END:
+                state["result"] = {"winners": [], "losers": list(range(state["nseats"])), "reason": _reason(code, pc)}
+            elif kind == O.ALT_INIT:
+                seats = op[1](rt, env)
+                seats = [seats] if isinstance(seats, int) else list(seats)
+                state["alts"].append({"order": seats, "passed": [], "i": 0, "cur": None})
+                frame["pc"] = pc + 1
+            elif kind == O.ALT_NEXT:
+                alt = state["alts"][-1]
+                order = alt["order"]
+                live = [s for s in order if s not in alt["passed"]]
+                if not live:
+                    state["alts"].pop()
+                    frame["pc"] = op[2]
+                else:
+                    i = alt["i"]
+                    while order[i % len(order)] in alt["passed"]:
+                        i += 1
+                    alt["cur"] = order[i % len(order)]
+                    alt["i"] = (i + 1) % len(order)
+                    env[op[1]] = alt["cur"]
+                    frame["pc"] = pc + 1
+            elif kind == O.ALT_POP:
+                state["alts"].pop()
+                frame["pc"] = pc + 1
+            elif kind == O.PASS:
+                if not state["alts"]:
+                    raise RuleError("'pass' outside of an 'alternate' loop")
+                alt = state["alts"][-1]
+                if alt["cur"] not in alt["passed"]:
+                    alt["passed"].append(alt["cur"])
+                frame["pc"] = pc + 1
+            else:  # pragma: no cover
+                raise RuleError(f"unknown instruction {kind}")
+        except _FAILURES as exc:
+            raise _located(exc, code, pc) from None
+    if not stack and state["result"] is None:
+        state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
+
+
+def _after_change(rt: Runtime, env: dict, frame: dict) -> None:
+    """Fire triggers for what changed, then check the 'at any time' conditions."""
+    game, state = rt.game, rt.state
+    if rt.events:
+        events, rt.events = rt.events, []
+        frames = []
+        for name, key, old, new in events:
+            for zone, cid in game.triggers.get(name, ()):
+                if zone is not None:
+                    spec = game.tracks[name]
+                    lo, hi = spec.zones[zone]
+                    if not (lo <= new <= hi) or (lo <= old <= hi):
+                        continue
+                frames.append({"c": cid, "pc": 0, "env": {
+                    "old": old, "new": new, "key": key, "$cur": env.get("$cur"), "$act": env.get("$act")}})
+        state["stack"].extend(reversed(frames))
+    if game.anytime and rt.changed and state["result"] is None:
+        changed, rt.changed = rt.changed, set()
+        for cid, deps in game.anytime:
+            if deps is not None and not (deps & changed):
+                continue
+            _run_inline(rt, cid, {"$cur": env.get("$cur"), "$act": env.get("$act")})
+            if state["result"] is not None:
+                break
+        rt.events = []
+        rt.changed = set()
+
+
+def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
+    run_inline(rt, rt.game.codes[cid], env, "'at any time' can only check conditions and end the game")
+
+
+def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
+    """Run a block that cannot suspend to its end, here and now: 'at any time' checks (the
+    checker allows no decision in them) and the statements that set up a test's position.
+    An instruction that would wait for a decision or a die raises RuleError(refusal)."""
+    pc = 0
+    while pc < len(code.ops) and rt.state["result"] is None:
+        op = code.ops[pc]
+        kind = op[0]
+        try:
+            if kind == O.EXEC:
+                op[1](rt, env)
+                pc += 1
+            elif kind == O.JUMP:
+                pc = op[1]
+            elif kind == O.JUMPF:
+                pc = pc + 1 if op[1](rt, env) else op[2]
+            elif kind == O.ITER:
+                env[op[1]] = [list(op[2](rt, env)), 0]
+                pc += 1
+            elif kind == O.NEXT:
+                it = env[op[1]]
+                if it[1] >= len(it[0]):
+                    pc = op[3]
+                else:
+                    if op[2] is not None:
+                        env[op[2]] = it[0][it[1]]
+                    it[1] += 1
+                    pc += 1
+            elif kind in (O.SCOPE, O.UNSCOPE):
+                pc += 1
+            elif kind == O.SHUFFLE:
+                rt.shuffle(op[1](rt, env))
+                pc += 1
+            elif kind == O.DRAW:
+                _draw(rt, env, op)
+                pc += 1
+            elif kind == O.WIN or kind == O.LOSE:
+                _finish(rt, op[1](rt, env), kind == O.WIN, _reason(code, pc))
+            elif kind == O.END:
+                rt.state["result"] = {"winners": [], "losers": list(range(rt.state["nseats"])), "reason": _reason(code, pc)}
+            elif kind == O.RET:
+                return
+            else:
+                raise RuleError(refusal)
+        except _FAILURES as exc:
+            raise _located(exc, code, pc) from None
+
+
+_FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
+             ZeroDivisionError)
+
+
+def _located(exc: Exception, code, pc: int) -> RuleError:
+    """A failure while running an instruction, as a RuleError at that instruction's place."""
+    if isinstance(exc, RuleError):
+        if exc.span is None:
+            exc.span = code.spans[pc]
+        return exc
+    if isinstance(exc, RecursionError):
+        return RuleError("a define calls itself without end", code.spans[pc])
+    return RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}", code.spans[pc])
+
+
+def _reason(code, pc: int) -> str:
+    """Why the game ended, for people: the block and the line of the win, lose or end."""
+    span = code.spans[pc]
+    return f"{code.label}, line {span.line}" if span is not None else code.label
+
+
+def _finish(rt: Runtime, seats, win: bool, reason: str) -> None:
+    n = rt.state["nseats"]
+    chosen = [seats] if isinstance(seats, int) and not isinstance(seats, bool) else list(seats or [])
+    for s in chosen:
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+            raise RuleError(f"{s!r} is not a seat")
+    others = [s for s in range(n) if s not in chosen]
+    winners, losers = (chosen, others) if win else (others, chosen)
+    rt.state["result"] = {"winners": sorted(winners), "losers": sorted(losers), "reason": reason}
+    rt.log.append({"t": "end", "winners": [rt.seat_name(s) for s in sorted(winners)]})
+
+
+def _scope(rt: Runtime, env: dict, op) -> None:
+    _, kind, label, fn = op
+    record = {"k": kind, "n": label}
+    if kind == "turn":
+        seat = fn(rt, env)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rt.state["nseats"]:
+            raise RuleError(f"a turn needs a seat, and {seat!r} is not one")
+        record.update(v=seat, sc=env.get("$cur"), sa=env.get("$act"))
+        env["$cur"] = env["$act"] = seat
+    elif fn is not None:
+        record["v"] = fn(rt, env)
+    rt.state["scopes"].append(record)
+
+
+def _unscope(rt: Runtime, env: dict) -> None:
+    record = rt.state["scopes"].pop()
+    if record["k"] == "turn":
+        env["$cur"], env["$act"] = record["sc"], record["sa"]
+    label = record["n"]
+    game = rt.game
+    for name in game.resets.get(label, ()):
+        prefix = name + "@"
+        variables = rt.state["vars"]
+        for key in [k for k in variables if k == name or k.startswith(prefix)]:
+            del variables[key]
+
+
+def _roll(rt: Runtime, frame: dict, op) -> None:
+    _, sides_fn, many, bind = op
+    env = frame["env"]
+    dice = sides_fn(rt, env)
+    if rt.state["chance"] == "manual" and not any(f[0] == "die" for f in rt.state["forced"]):
+        rt.state["pending"] = _chance_pending(rt, dice, [])
+        return
+    values = [rt.roll(s) for s in dice]
+    env[bind] = values if many else values[0]
+    frame["pc"] += 1
+
+
+def _chance_pending(rt, dice, got):
+    sides = dice[len(got)]
+    return {"kind": "chance", "seat": None, "prompt": f"chance: roll d{sides}",
+            "options": [f"d{sides} = {v}" for v in range(1, sides + 1)],
+            "values": list(range(1, sides + 1)), "dice": dice, "got": got}
+
+
+def _chance_answer(rt: Runtime, frame: dict, op, pending: dict, index: int) -> None:
+    value = pending["values"][index]
+    got = pending["got"] + [value]
+    rt.log.append({"t": "roll", "die": pending["dice"][len(got) - 1], "value": value})
+    if len(got) < len(pending["dice"]):
+        rt.state["pending"] = _chance_pending(rt, pending["dice"], got)
+        return
+    rt.state["pending"] = None
+    frame["env"][op[3]] = got if op[2] else got[0]
+    frame["pc"] += 1
+
+
+def _draw(rt: Runtime, env: dict, op) -> None:
+    _, amount_fn, src_fn, dst_fn, game = op
+
+    amount = as_int(amount_fn(rt, env), "number of cards to draw")
+    src, dst = src_fn(rt, env), dst_fn(rt, env)
+    name, _, seat = src.partition("@")
+    spec = game.zones.get(name)
+    for _ in range(amount):
+        cards = rt.state["places"].get(src)
+        if not cards and spec is not None and spec.refill:
+            refill = f"{spec.refill}@{seat}" if seat else spec.refill
+            for eid in rt.zone_cards(refill):
+                rt.move_entity(eid, src)
+            if rt.state["places"].get(src):
+                rt.shuffle(src)
+            cards = rt.state["places"].get(src)
+        if not cards:
+            break
+        rt.move_entity(cards[0], dst)

@@ -1,0 +1,131 @@
+"""The checker's shared parts: the result (`Checked`), scopes, reporting, and small helpers."""
+
+from __future__ import annotations
+
+from attrs import define, field
+
+from .. import nodes as n
+from ..source import Diagnostic, Sources, Span
+from ..symbols import (
+    Symbols,
+)
+
+TRACK_FUNCTIONS = {"zone_of", "depth", "space", "marker"}
+ANYTIME_STATEMENTS = (n.Let, n.If, n.For, n.Log, n.Win, n.Lose, n.EndGame)
+BASIC_TYPES = {"number", "bool", "text", "seat", "zone", "token", "track", "space", "entity", "any"}
+
+
+
+@define
+class Checked:
+    symbols: Symbols
+    res: dict = field(factory=dict)  # id(node) -> resolution tuple
+    types: dict = field(factory=dict)  # id(node) -> type string
+    diagnostics: list = field(factory=list)
+    keep: list = field(factory=list)  # keeps resolved nodes alive so ids stay unique
+    track_targets: set = field(factory=set)  # ids of set/increase targets that hold a track
+
+    @property
+    def errors(self) -> list:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+class Scope:
+    def __init__(self, parent: Scope | None = None, **flags) -> None:
+        self.parent = parent
+        self.names: dict[str, str] = {}
+        self.flags = dict(parent.flags) if parent else {}
+        self.flags.update(flags)
+
+    def lookup(self, name: str) -> str | None:
+        scope = self
+        while scope:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def all(self) -> set:
+        out, scope = set(), self
+        while scope:
+            out |= set(scope.names)
+            scope = scope.parent
+        return out
+
+    def child(self, **flags) -> Scope:
+        return Scope(self, **flags)
+
+
+
+class CheckerBase:
+    """What every part of the checker shares: its tables and its way of reporting."""
+
+    def __init__(self, items: list, symbols: Symbols | None = None, sources: Sources | None = None) -> None:
+        self.items = items
+        self.sources = sources
+        self.type_refs: dict[int, str] = {}
+        self.define_types: dict[str, str] = {}
+        self.value_types: dict[str, str] = {}
+        self.wanted: tuple = (None, "")  # (id of the node being read, what it should be)
+        self.sym = symbols if symbols is not None else Symbols()
+        self.out = Checked(self.sym)
+        self.used: set[tuple[str, str]] = set()
+        self.called_rules: set[str] = set()
+        self.offered: set[str] = set()
+        self.offer_all = False
+
+    # ── reporting ──
+
+    def error(self, message: str, span: Span, hint: str | None = None) -> None:
+        self.out.diagnostics.append(Diagnostic("error", message, span, hint))
+
+    def warn(self, message: str, span: Span, hint: str | None = None) -> None:
+        self.out.diagnostics.append(Diagnostic("warning", message, span, hint))
+
+    def at(self, span: Span, word: str) -> Span:
+        """Point at the name `word` inside a declaration's or statement's span, when the text is known."""
+        return self.sources.locate(span, word) if self.sources is not None else span
+
+    def resolve(self, node, res: tuple, type_: str) -> str:
+        self.out.res[id(node)] = res
+        self.out.types[id(node)] = type_
+        self.out.keep.append(node)
+        return type_
+
+
+
+def _merge(a: str, b: str) -> str:
+    """The type of a value that is either an `a` or a `b`: the more precise when they agree."""
+    if a == b or b == "none":
+        return a
+    if a == "none":
+        return b
+    if a.startswith("list:") and b.startswith("list:"):
+        return "list:" + _merge(a[5:], b[5:])
+    if a == "any" or b == "any":
+        return b if a == "any" else a
+    if a.split(":")[0] == b.split(":")[0]:
+        return a.split(":")[0]
+    return "any"
+
+
+def _const_false(node) -> bool:
+    if isinstance(node, n.Bool):
+        return not node.value
+    if isinstance(node, n.BinOp) and isinstance(node.left, n.Number) and isinstance(node.right, n.Number):
+        a, b = node.left.value, node.right.value
+        ops = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}
+        return node.op in ops and not ops[node.op]
+    return False
+
+
+def _children(s) -> list:
+    out = []
+    for attr in ("body", "otherwise"):
+        v = getattr(s, attr, None)
+        if isinstance(v, tuple):
+            out.append(v)
+    if isinstance(s, n.If):
+        out.extend(body for _, body in s.branches)
+    return out
+

@@ -1,0 +1,389 @@
+"""Pass 1 collects every declaration into the symbol tables; pass 2 checks each one."""
+
+from __future__ import annotations
+
+from .. import nodes as n
+from ..source import Span, declared_at, suggest
+from ..symbols import (
+    KindInfo,
+    a_type,
+    compatible,
+    elem_type,
+    listlike,
+    plural,
+)
+from .base import BASIC_TYPES, Checked, Scope, _children
+
+
+class DeclarationChecks:
+    """Collecting and checking declarations: components, actions, triggers, tests; unused names."""
+
+    # ── pass 1: collect declarations ──
+
+    def collect(self) -> None:
+        sym = self.sym
+        seen: dict[str, Span] = {}
+
+        def claim(name: str, span: Span) -> bool:
+            if name in seen:
+                self.error(f"'{name}' is already declared {declared_at(seen[name], span)}", self.at(span, name))
+                return False
+            seen[name] = span
+            return True
+
+        for item in self.items:
+            if isinstance(item, n.GameDecl):
+                sym.title = item.title
+            elif isinstance(item, n.PlayersDecl):
+                if item.low < 1 or item.high < item.low:
+                    self.error(f"player count {item.low} to {item.high} is not a range of at least one seat", item.span)
+                sym.min_players, sym.max_players = item.low, item.high
+            elif isinstance(item, n.SidesDecl):
+                sym.sides = item.names
+                for name in item.names:
+                    claim(name, item.span)
+            elif isinstance(item, n.SeatsDecl):
+                sym.seat_names = item.names
+                for name in item.names:
+                    claim(name, item.span)
+            elif isinstance(item, n.ValueDecl):
+                if claim(item.name, item.span):
+                    sym.values[item.name] = item
+            elif isinstance(item, n.VarDecl):
+                if claim(item.name, item.span):
+                    sym.vars[item.name] = item
+            elif isinstance(item, n.ZoneDecl):
+                if claim(item.name, item.span):
+                    sym.zones[item.name] = item
+            elif isinstance(item, n.TokenDecl):
+                for name in item.names:
+                    if claim(name, item.span):
+                        sym.tokens[name] = item
+            elif isinstance(item, n.GroupDecl):
+                if claim(item.name, item.span):
+                    sym.groups[item.name] = item
+            elif isinstance(item, n.KindDecl):
+                if claim(item.name, item.span):
+                    sym.kinds[item.name] = KindInfo(item.name, item.parent, decl=item)
+            elif isinstance(item, n.EntityDecl):
+                if item.name in sym.entities:
+                    self.error(f"{item.word} '{item.name}' is already declared {declared_at(sym.entities[item.name].span, item.span)}",
+                               self.at(item.span, item.name))
+                    continue
+                if item.name.isidentifier():
+                    claim(item.name, item.span)
+                sym.entities[item.name] = item
+            elif isinstance(item, n.BoardDecl):
+                sym.boards[item.name] = item
+                for sp in item.spaces:
+                    if claim(sp.name, sp.span):
+                        sym.spaces[sp.name] = sp
+                        sym.space_kinds.setdefault(sp.kind, []).append(sp.name)
+            elif isinstance(item, n.TrackDecl):
+                if claim(item.name, item.span):
+                    sym.tracks[item.name] = item
+            elif isinstance(item, n.DefineDecl):
+                if claim(item.name, item.span):
+                    sym.defines[item.name] = item
+            elif isinstance(item, n.RuleDecl):
+                if claim(item.name, item.span):
+                    sym.rules[item.name] = item
+            elif isinstance(item, n.ActionDecl):
+                if item.name in sym.actions:
+                    self.error(f"action '{item.name}' is already declared {declared_at(sym.actions[item.name].span, item.span)}",
+                               self.at(item.span, item.name))
+                sym.actions[item.name] = item
+            elif isinstance(item, n.SetupDecl):
+                sym.setup = item
+            elif isinstance(item, n.FlowDecl):
+                sym.flow = item
+            elif isinstance(item, n.WhenDecl):
+                sym.whens.append(item)
+            elif isinstance(item, n.AnytimeDecl):
+                sym.anytimes.append(item)
+            elif isinstance(item, n.TestDecl):
+                sym.tests.append(item)
+        for name in ("box", "removed"):
+            if name not in sym.zones:
+                sym.zones[name] = n.ZoneDecl(name, None, "public", None, False)
+                self.used.add(("zone", name))
+        # plural aliases for collections: regions, Characters, ...
+        for kind in list(sym.space_kinds) + list(sym.kinds):
+            alias = plural(kind)
+            if alias not in seen and alias not in sym.plurals:
+                sym.plurals[alias] = kind
+        for e in sym.entities.values():
+            for h in e.handlers:
+                sym.handlers.add(h.name)
+        if sym.sides and len(sym.sides) != sym.min_players:
+            if any(isinstance(i, n.PlayersDecl) for i in self.items):
+                if not (sym.min_players == sym.max_players == len(sym.sides)):
+                    decl = next(i for i in self.items if isinstance(i, n.PlayersDecl))
+                    self.error(f"{len(sym.sides)} sides are declared, so the game has {len(sym.sides)} players", decl.span)
+            sym.min_players = sym.max_players = len(sym.sides)
+        if sym.seat_names and len(sym.seat_names) < sym.max_players:
+            decl = next(i for i in self.items if isinstance(i, n.SeatsDecl))
+            self.error(f"{len(sym.seat_names)} seat names for up to {sym.max_players} players", decl.span)
+
+    # ── pass 2: check ──
+
+    def run(self) -> Checked:
+        self.collect()
+        sym = self.sym
+        for info in sym.kinds.values():
+            decl = info.decl
+            if decl.parent and decl.parent not in sym.kinds:
+                self.error(f"unknown kind '{decl.parent}'", self.at(decl.span, decl.parent), suggest(decl.parent, sym.kinds))
+            for f in decl.fields:
+                t = self.type_ref(f.type)
+                info.fields[f.name] = (t, f.default)
+                if f.default is not None:
+                    self.expr(f.default, Scope())
+        self.infer_define_types()
+        for item in self.items:
+            self.check_item(item)
+        if sym.flow is None:
+            span = self.items[0].span if self.items else Span("<game>", 1, 1, 1, 1)
+            self.error("the game has no 'flow:' block, so a match cannot start", span)
+        self.report_unused()
+        return self.out
+
+    def infer_define_types(self) -> None:
+        """What each define and value gives, so a seat or a card coming out of a define is
+        known to be one. Two quiet passes (a define may use one declared after it); the
+        diagnostics come from the ordinary pass that follows."""
+        saved_diags, saved_used = self.out.diagnostics, set(self.used)
+        for _ in range(2):
+            self.out.diagnostics = []
+            for name, decl in self.sym.values.items():
+                self.value_types[name] = self.expr(decl.value, Scope())
+            for name, decl in self.sym.defines.items():
+                self.define_types[name] = self.define_body(decl)
+        self.out.diagnostics, self.used = saved_diags, saved_used
+
+    def define_body(self, decl: n.DefineDecl) -> str:
+        scope = Scope().child()
+        for p in decl.params or ():
+            scope.names[p.name] = self.type_ref(p.type) if p.type else "any"
+        return self.expr(decl.value, scope)
+
+    def type_ref(self, ref: n.TypeRef) -> str:
+        if id(ref) not in self.type_refs:
+            self.type_refs[id(ref)] = self._type_ref(ref)
+            self.out.keep.append(ref)
+        return self.type_refs[id(ref)]
+
+    def _type_ref(self, ref: n.TypeRef) -> str:
+        if ref.name == "list":
+            return "list:" + self.type_ref(ref.of)
+        if ref.name in BASIC_TYPES:
+            return ref.name
+        if ref.name in self.sym.kinds:
+            return "entity:" + ref.name
+        if ref.name in self.sym.space_kinds:
+            return "space:" + ref.name
+        choices = BASIC_TYPES | set(self.sym.kinds) | set(self.sym.space_kinds)
+        self.error(f"unknown type '{ref.name}'", ref.span, suggest(ref.name, choices))
+        return "any"
+
+    def check_item(self, item) -> None:
+        sym = self.sym
+        top = Scope()
+        if isinstance(item, n.ValueDecl):
+            self.expr(item.value, top)
+        elif isinstance(item, n.VarDecl):
+            if item.per and item.per != "seat" and item.per not in sym.space_kinds and item.per not in sym.kinds:
+                choices = {"seat"} | set(sym.space_kinds) | set(sym.kinds)
+                self.error(f"'per {item.per}': no such seat, space kind or kind", self.at(item.span, item.per), suggest(item.per, choices))
+            scope = top.child()
+            if item.per == "seat":
+                scope.names["seat"] = "seat"
+            if item.type is not None:
+                self.type_ref(item.type)
+            for e in (item.start, item.low, item.high):
+                if e is not None:
+                    self.expr(e, scope)
+            if item.resets and not self.loop_label_exists(item.resets):
+                self.warn(f"'resets each {item.resets}': no loop, turn or phase is labelled '{item.resets}'", self.at(item.span, item.resets))
+        elif isinstance(item, n.ZoneDecl):
+            if item.per and item.per != "seat":
+                self.error(f"zones are 'per seat' or shared, not 'per {item.per}'", self.at(item.span, item.per))
+            if item.refill and item.refill not in sym.zones:
+                self.error(f"unknown zone '{item.refill}'", self.at(item.span, item.refill), suggest(item.refill, sym.zones))
+        elif isinstance(item, n.TokenDecl):
+            if item.per and item.per != "seat":
+                self.error(f"tokens are owned 'per seat' or by no one, not 'per {item.per}'", self.at(item.span, item.per))
+        elif isinstance(item, n.GroupDecl):
+            for m in item.members:
+                if m not in sym.tokens and m not in sym.spaces and m not in sym.entities and m not in sym.tracks:
+                    self.error(f"unknown group member '{m}'", self.at(item.span, m),
+                               suggest(m, set(sym.tokens) | set(sym.spaces) | set(sym.tracks)))
+                if m in sym.tracks:
+                    self.used.add(("track", m))
+        elif isinstance(item, n.EntityDecl):
+            self.check_entity(item)
+        elif isinstance(item, n.BoardDecl):
+            for sp in item.spaces:
+                if sp.parent and sp.parent not in sym.spaces:
+                    self.error(f"unknown space '{sp.parent}'", self.at(sp.span, sp.parent), suggest(sp.parent, sym.spaces))
+                for adj in sp.adjacent:
+                    if adj not in sym.spaces:
+                        self.error(f"unknown space '{adj}'", self.at(sp.span, adj), suggest(adj, sym.spaces))
+                for p in sp.props:
+                    self.expr(p.value, top)
+        elif isinstance(item, n.TrackDecl):
+            if item.low >= item.high:
+                self.error(f"track '{item.name}' runs from {item.low} to {item.high}: its low end must be below its high end", self.at(item.span, "from"))
+            elif not item.low <= item.start <= item.high:
+                self.error(f"track '{item.name}' starts at {item.start}, outside {item.low} to {item.high}", self.at(item.span, "start"))
+            for z in item.zones:
+                if not (item.low <= z.low <= z.high <= item.high):
+                    self.error(f"end zone '{z.name}' ({z.low} to {z.high}) is not inside the track ({item.low} to {item.high})", z.span)
+        elif isinstance(item, n.DefineDecl):
+            self.define_types[item.name] = self.define_body(item)
+        elif isinstance(item, n.RuleDecl):
+            scope = top.child(in_rule=True)
+            for p in item.params:
+                scope.names[p.name] = self.type_ref(p.type) if p.type else "any"
+            self.block(item.body, scope)
+        elif isinstance(item, n.ActionDecl):
+            self.check_action(item)
+        elif isinstance(item, (n.SetupDecl, n.FlowDecl)):
+            self.block(item.body, top.child())
+        elif isinstance(item, n.WhenDecl):
+            self.check_when(item)
+        elif isinstance(item, n.AnytimeDecl):
+            self.block(item.body, top.child(anytime=True))
+        elif isinstance(item, n.TestDecl):
+            self.check_test(item)
+
+    def loop_label_exists(self, label: str) -> bool:
+        found = False
+
+        def walk(stmts):
+            nonlocal found
+            for s in stmts:
+                if isinstance(s, n.For) and s.var == label:
+                    found = True
+                if isinstance(s, n.Turn) and label == "turn":
+                    found = True
+                if isinstance(s, n.Phase) and s.name == label:
+                    found = True
+                if isinstance(s, n.Alternate) and s.var == label:
+                    found = True
+                for child in _children(s):
+                    walk(child)
+
+        for item in self.items:
+            body = getattr(item, "body", None)
+            if isinstance(body, tuple):
+                walk(body)
+        return found or label in ("game",)
+
+    def check_entity(self, item: n.EntityDecl) -> None:
+        sym = self.sym
+        if item.kind not in sym.kinds:
+            self.error(f"unknown kind '{item.kind}'", self.at(item.span, item.kind), suggest(item.kind, sym.kinds))
+            return
+        fields = sym.fields_of(item.kind)
+        scope = Scope(this="entity:" + item.kind)
+        scope.names["this"] = "entity:" + item.kind
+        given = set()
+        for p in item.props:
+            if p.name == "copies":
+                t = self.expr(p.value, scope)
+                if not isinstance(p.value, n.Number) or p.value.value < 1:
+                    self.error("'copies' takes a whole number of at least 1", p.value.span)
+                continue
+            if p.name not in fields:
+                self.error(f"kind '{item.kind}' has no property '{p.name}'", self.at(p.span, p.name), suggest(p.name, fields))
+                continue
+            given.add(p.name)
+            want = fields[p.name][0]
+            t = self.track_arg(p.value, scope) if want == "track" else self.expr(p.value, scope)
+            if not compatible(t, want):
+                self.error(f"'{p.name}' is {a_type(want)}, not {a_type(t)}", p.value.span)
+        for fname, (_type, default) in fields.items():
+            if default is None and fname not in given:
+                self.error(f"{item.word} '{item.name}' does not set '{fname}', which kind '{item.kind}' requires", self.at(item.span, item.name))
+        for h in item.handlers:
+            self.block(h.body, scope.child(in_handler=True))
+
+    def check_action(self, item: n.ActionDecl) -> None:
+        scope = Scope(in_action=True)
+        for p in item.params:
+            t = self.expr(p.source, scope)
+            if not listlike(t):
+                self.error(f"parameter '{p.name}' must range over a list, not {a_type(t)}", p.source.span)
+            scope = scope.child()
+            scope.names[p.name] = elem_type(t)
+        if item.label:
+            self.template(item.label, scope)
+        for c in item.costs:
+            self.expr(c.amount, scope)
+            if c.counter not in self.sym.vars:
+                self.error(f"unknown counter '{c.counter}'", self.at(c.span, c.counter), suggest(c.counter, self.sym.vars))
+            else:
+                self.used.add(("var", c.counter))
+        for r in item.requires:
+            self.expect(r, scope, "bool")
+        self.block(item.body, scope.child())
+
+    def check_when(self, item: n.WhenDecl) -> None:
+        sym = self.sym
+        scope = Scope(in_trigger=True)
+        if item.watched in sym.tracks:
+            track = sym.tracks[item.watched]
+            self.used.add(("track", item.watched))
+            if item.zone is not None and item.zone not in {z.name for z in track.zones}:
+                self.error(f"track '{item.watched}' has no end zone '{item.zone}'", self.at(item.span, item.zone),
+                           suggest(item.zone, [z.name for z in track.zones]))
+            scope.names.update(old="number", new="number")
+        elif item.watched in sym.vars:
+            if item.zone is not None:
+                self.error(f"'enters' needs a track; '{item.watched}' is a {sym.vars[item.watched].kind}", self.at(item.span, item.watched))
+            decl = sym.vars[item.watched]
+            self.used.add(("var", item.watched))
+            t = self.var_type(decl)
+            scope.names.update(old=t, new=t)
+            if decl.per:
+                scope.names["key"] = "seat" if decl.per == "seat" else "any"
+        else:
+            self.error(f"unknown track or counter '{item.watched}'", self.at(item.span, item.watched),
+                       suggest(item.watched, set(sym.tracks) | set(sym.vars)))
+            scope.names.update(old="any", new="any", key="any")
+        self.block(item.body, scope)
+
+    def check_test(self, item: n.TestDecl) -> None:
+        scope = Scope(in_test=True)
+        for line in item.lines:
+            if line.kind == "given":
+                self.block((line.value,), scope)
+            elif line.kind == "expect":
+                self.expect(line.value, scope, "bool")
+
+
+    # ── after all items ──
+
+    def report_unused(self) -> None:
+        sym = self.sym
+        for name, decl in sym.values.items():
+            if ("value", name) not in self.used:
+                self.warn(f"value '{name}' is never used", self.at(decl.span, name))
+        for name, decl in sym.vars.items():
+            if ("var", name) not in self.used:
+                self.warn(f"{decl.kind} '{name}' is never used", self.at(decl.span, name))
+        for name, decl in sym.zones.items():
+            if ("zone", name) not in self.used and not any(z.refill == name for z in sym.zones.values()):
+                self.warn(f"zone '{name}' is never used", self.at(decl.span, name))
+        for name, decl in sym.defines.items():
+            if ("define", name) not in self.used:
+                self.warn(f"define '{name}' is never used", self.at(decl.span, name))
+        for name, decl in sym.rules.items():
+            if name not in self.called_rules:
+                self.warn(f"rule '{name}' is never called, so it can never be reached", self.at(decl.span, name))
+        if not self.offer_all:
+            for name, decl in sym.actions.items():
+                if name not in self.offered:
+                    self.warn(f"action '{name}' is never offered by any 'offer'", self.at(decl.span, name))
+

@@ -1,0 +1,364 @@
+"""Checking expressions: names, operators, attributes, calls; each gets a type."""
+
+from __future__ import annotations
+
+from .. import nodes as n
+from ..source import Span, suggest
+from ..symbols import (
+    AGGREGATES,
+    BUILTIN_FUNCTIONS,
+    BUILTIN_NAMES,
+    ENTITY_ATTRS,
+    SPACE_ATTRS,
+    TRACK_ATTRS,
+    a_type,
+    compatible,
+    elem_type,
+    listlike,
+)
+from .base import TRACK_FUNCTIONS, Scope, _merge
+
+
+class ExpressionChecks:
+    """Typing expressions and resolving every name in them once."""
+
+    # ── expressions ──
+
+    def expect(self, node, scope: Scope, want: str) -> str:
+        self.wanted = (id(node), want)
+        t = self.expr(node, scope)
+        if not compatible(t, want):
+            if want == "list:seat" and t == "seat":
+                return t
+            self.error(f"expected {a_type(want)} here, found {a_type(t)}", node.span)
+        return t
+
+    def var_type(self, decl: n.VarDecl) -> str:
+        if decl.type is not None:
+            return self.type_ref(decl.type)
+        return {"counter": "number", "flag": "bool"}.get(decl.kind, "any")
+
+    def expr(self, node, scope: Scope) -> str:
+        t = self._expr(node, scope)
+        self.out.types[id(node)] = t
+        self.out.keep.append(node)
+        return t
+
+    def _expr(self, node, scope: Scope) -> str:
+        sym = self.sym
+        if isinstance(node, n.Number):
+            return "number"
+        if isinstance(node, n.String):
+            if node.value in sym.entities:
+                return self.resolve(node, ("defname", node.value), "text")
+            return "text"
+        if isinstance(node, n.Bool):
+            return "bool"
+        if isinstance(node, n.NoneLit):
+            return "none"
+        if isinstance(node, n.Template):
+            self.template(node, scope)
+            return "text"
+        if isinstance(node, n.Name):
+            return self.name(node, scope)
+        if isinstance(node, n.ListLit):
+            types = [self.expr(i, scope) for i in node.items]
+            return "list:" + (types[0] if types and all(t == types[0] for t in types) else "any")
+        if isinstance(node, n.Comprehension):
+            src = self.expr(node.source, scope)
+            if not listlike(src):
+                self.error(f"'for ... in' needs a list, not {a_type(src)}", node.source.span)
+            inner = scope.child()
+            inner.names[node.var] = elem_type(src)
+            if node.cond is not None:
+                self.expect(node.cond, inner, "bool")
+            return "list:" + self.expr(node.elem, inner)
+        if isinstance(node, n.BinOp):
+            return self.binop(node, scope)
+        if isinstance(node, n.Not):
+            self.expect(node.operand, scope, "bool")
+            return "bool"
+        if isinstance(node, n.Neg):
+            self.expect(node.operand, scope, "number")
+            return "number"
+        if isinstance(node, n.CondExpr):
+            self.expect(node.cond, scope, "bool")
+            return _merge(self.expr(node.then, scope), self.expr(node.other, scope))
+        if isinstance(node, n.Attr):
+            return self.attr(node, scope)
+        if isinstance(node, n.Access):
+            return self.access(node, scope)
+        if isinstance(node, n.Call):
+            return self.call(node, scope)
+        self.error(f"unsupported expression {type(node).__name__}", node.span)
+        return "any"
+
+    def name(self, node: n.Name, scope: Scope) -> str:
+        sym, name = self.sym, node.name
+        local = scope.lookup(name)
+        if local is not None:
+            return self.resolve(node, ("local", name), local)
+        if name in sym.values:
+            self.used.add(("value", name))
+            return self.resolve(node, ("value", name), self.value_types.get(name, "any"))
+        if name in sym.vars:
+            decl = sym.vars[name]
+            self.used.add(("var", name))
+            if decl.per not in (None, "seat"):
+                self.error(f"'{name}' is kept per {decl.per}: say which, as '{name} of ...'", node.span)
+            return self.resolve(node, ("var", name), self.var_type(decl))
+        if name in sym.zones:
+            self.used.add(("zone", name))
+            return self.resolve(node, ("zone", name), "zone")
+        if name in sym.tracks:
+            self.used.add(("track", name))
+            return self.resolve(node, ("track", name), "number")
+        if name in sym.tokens:
+            self.used.add(("token", name))
+            return self.resolve(node, ("token", name), "token")
+        if name in sym.groups:
+            self.used.add(("group", name))
+            members = sym.groups[name].members
+            et = "token" if members and members[0] in sym.tokens else (
+                "space:" + sym.spaces[members[0]].kind if members and members[0] in sym.spaces else (
+                    "track" if members and members[0] in sym.tracks else "any"))
+            return self.resolve(node, ("group", name), "list:" + et)
+        kind = sym.kind_of_space_collection(name)
+        if kind:
+            return self.resolve(node, ("space_kind", kind), "list:space:" + kind)
+        if name in sym.spaces:
+            return self.resolve(node, ("space", name), "space:" + sym.spaces[name].kind)
+        ekind = sym.entity_kind_collection(name)
+        if ekind:
+            return self.resolve(node, ("entity_kind", ekind), "list:entity:" + ekind)
+        if name in sym.entities:
+            return self.resolve(node, ("defname", name), "text")
+        consts = sym.seat_constants()
+        if name in consts:
+            return self.resolve(node, ("seat", consts.index(name)), "seat")
+        if name in sym.defines:
+            d = sym.defines[name]
+            self.used.add(("define", name))
+            if d.params:
+                self.error(f"'{name}' takes {len(d.params)} argument(s): write {name}(...)", node.span)
+            return self.resolve(node, ("define", name), self.define_types.get(name, "any"))
+        if name in BUILTIN_NAMES:
+            if name == "opponent" and sym.max_players > 2:
+                self.error("'opponent' only names a seat in a two-player game", node.span,
+                           "use other(...) or name the seat")
+            return self.resolve(node, ("builtin", name), BUILTIN_NAMES[name])
+        if name in ("this",):
+            self.error("'this' is only known inside a card's or piece's effect", node.span)
+            return "any"
+        self.unknown(node, name, sym.all_names() | scope.all())
+        return "any"
+
+    def unknown(self, node, name: str, candidates: set) -> None:
+        """An unknown name, called what it should have been where that is known (a zone, a seat)."""
+        span = Span(node.span.path, node.span.line, node.span.column, node.span.line, node.span.column + len(name))
+        wanted_id, want = self.wanted
+        if wanted_id == id(node) and want in ("zone", "seat", "zone or space"):
+            pool = {"zone": set(self.sym.zones), "seat": set(self.sym.seat_constants()),
+                    "zone or space": set(self.sym.zones) | set(self.sym.spaces)}[want]
+            self.error(f"unknown {want} '{name}'", span, suggest(name, pool))
+            return
+        self.error(f"unknown name '{name}'", span, suggest(name, candidates))
+
+    def binop(self, node: n.BinOp, scope: Scope) -> str:
+        op = node.op
+        if op in ("and", "or"):
+            self.expect(node.left, scope, "bool")
+            self.expect(node.right, scope, "bool")
+            return "bool"
+        a = self.expr(node.left, scope)
+        b = self.expr(node.right, scope)
+        if op in ("+", "-", "*", "/", "%"):
+            if op == "+" and (a.startswith("list:") or b.startswith("list:")):
+                for t, side in ((a, node.left), (b, node.right)):
+                    if not (t.startswith("list:") or t == "any"):
+                        self.error(f"'+' joins two lists, and this is {a_type(t)}", side.span)
+                return _merge(a, b)
+            for t, side in ((a, node.left), (b, node.right)):
+                if not compatible(t, "number"):
+                    self.error(f"'{op}' needs numbers, and this is {a_type(t)}", side.span)
+            return "number"
+        if op in ("<", "<=", ">", ">="):
+            for t, side in ((a, node.left), (b, node.right)):
+                if not compatible(t, "number"):
+                    self.error(f"'{op}' compares numbers, and this is {a_type(t)}", side.span)
+            return "bool"
+        if op in ("in", "not in"):
+            if not listlike(b):
+                self.error(f"'{op}' needs a list on its right, not {a_type(b)}", node.right.span)
+            return "bool"
+        return "bool"
+
+    def attr(self, node: n.Attr, scope: Scope) -> str:
+        sym = self.sym
+        if isinstance(node.obj, n.Name) and node.obj.name in sym.tracks and scope.lookup(node.obj.name) is None:
+            self.used.add(("track", node.obj.name))
+            if node.name not in TRACK_ATTRS:
+                self.error(f"a track has no '{node.name}'", node.span, suggest(node.name, TRACK_ATTRS))
+                return "any"
+            return self.resolve(node, ("track_attr", node.obj.name, node.name), TRACK_ATTRS[node.name])
+        t = self.expr(node.obj, scope)
+        if t.startswith("entity") or t == "any":
+            kind = t.partition(":")[2]
+            if node.name in ENTITY_ATTRS:
+                return self.resolve(node, ("entity_attr", node.name), ENTITY_ATTRS[node.name])
+            if kind:
+                fields = sym.fields_of(kind)
+                if node.name in fields:
+                    return self.resolve(node, ("field", node.name), fields[node.name][0])
+                self.error(f"kind '{kind}' has no property '{node.name}'", node.span,
+                           suggest(node.name, set(fields) | set(ENTITY_ATTRS)))
+                return "any"
+            # a card of unknown kind (from a zone, say): the property's type is what every
+            # kind that declares it agrees on
+            declared = {sym.fields_of(k)[node.name][0] for k in sym.kinds if node.name in sym.fields_of(k)}
+            agreed = declared.pop() if len(declared) == 1 else "any"
+            if t == "any":
+                space_props = {p.name for sp in sym.spaces.values() for p in sp.props}
+                known = {f for k in sym.kinds for f in sym.fields_of(k)} | space_props | set(SPACE_ATTRS)
+                if node.name not in known:
+                    self.error(f"nothing has a property '{node.name}'", node.span, suggest(node.name, known))
+                is_space_prop = node.name in space_props or node.name in SPACE_ATTRS
+                return self.resolve(node, ("dynamic_attr", node.name), "any" if is_space_prop else agreed)
+            if not declared and agreed == "any" and not any(node.name in sym.fields_of(k) for k in sym.kinds):
+                self.error(f"no kind of card or piece has a property '{node.name}'", node.span,
+                           suggest(node.name, {f for k in sym.kinds for f in sym.fields_of(k)} | set(ENTITY_ATTRS)))
+            return self.resolve(node, ("field", node.name), agreed)
+        if t.startswith("space"):
+            if node.name in SPACE_ATTRS:
+                return self.resolve(node, ("space_attr", node.name), SPACE_ATTRS[node.name])
+            kind = t.partition(":")[2]
+            props = {p.name for sp in sym.spaces.values() if not kind or sp.kind == kind for p in sp.props}
+            if node.name not in props:
+                self.error(f"no {kind or 'space'} has a property '{node.name}'", node.span,
+                           suggest(node.name, props | set(SPACE_ATTRS)))
+            return self.resolve(node, ("space_prop", node.name), "any")
+        if t == "seat" and node.name == "name":
+            return self.resolve(node, ("seat_name",), "text")
+        self.error(f"{a_type(t)} has no property '{node.name}'", node.span)
+        return "any"
+
+    def access(self, node: n.Access, scope: Scope) -> str:
+        sym, name = self.sym, node.name
+        if name in sym.tokens or (scope.lookup(name) is not None and compatible(scope.lookup(name), "token")):
+            if name in sym.tokens:
+                self.used.add(("token", name))
+                res = ("tokens", name, False)
+            else:
+                res = ("tokens", name, True)
+            if node.of is not None:
+                self.expect(node.of, scope, "seat")
+            if node.at is not None:
+                self.place(node.at, scope)
+            return self.resolve(node, res, "number")
+        if node.at is not None and name not in sym.kinds and name not in sym.entities and sym.entity_kind_collection(name) is None:
+            self.error(f"'{name} at ...' counts tokens, and '{name}' is not a token", node.span,
+                       suggest(name, sym.tokens))
+            return "number"
+        if name in sym.vars:
+            decl = sym.vars[name]
+            self.used.add(("var", name))
+            if decl.per is None:
+                self.error(f"'{name}' is one value for the whole game, not kept per anything", node.span)
+            else:
+                want = "seat" if decl.per == "seat" else (
+                    "space:" + decl.per if decl.per in sym.space_kinds else "entity:" + decl.per if decl.per in sym.kinds else "any")
+                self.expect(node.of, scope, want)
+            return self.resolve(node, ("var_of", name), self.var_type(decl))
+        if name in sym.zones:
+            self.used.add(("zone", name))
+            if sym.zones[name].per is None:
+                self.error(f"zone '{name}' is shared, not kept per seat", node.span)
+            self.expect(node.of, scope, "seat")
+            return self.resolve(node, ("zone_of", name), "zone")
+        ekind = sym.entity_kind_collection(name)
+        if ekind or name in sym.entities:
+            if node.of is not None:
+                self.expect(node.of, scope, "seat")
+            if node.at is not None:
+                self.expr(node.at, scope)
+            if ekind:
+                return self.resolve(node, ("pieces", ekind, "kind"), "list:entity:" + ekind)
+            return self.resolve(node, ("pieces", name, "def"), "list:entity:" + sym.entities[name].kind)
+        if name in sym.tracks and node.of is not None:
+            self.error(f"'{name}' is a track; its marker is just '{name}'", node.span)
+            return "number"
+        self.unknown(node, name, set(sym.vars) | set(sym.zones) | set(sym.tokens) | set(sym.kinds))
+        return "any"
+
+    def call(self, node: n.Call, scope: Scope) -> str:
+        sym, name = self.sym, node.func
+        if node.comp is not None:
+            if name not in AGGREGATES and name != "list":
+                self.error(f"'{name}(... for ...)' is not an aggregate; use one of {', '.join(sorted(AGGREGATES))}", node.span)
+                return "any"
+            lt = self.expr(node.comp, scope)
+            et = elem_type(lt)
+            src = elem_type(self.out.types.get(id(node.comp.source), "any"))
+            self.resolve(node, ("aggregate", name), "any")
+            if name in ("sum", "count"):
+                return "number"
+            if name in ("any", "all"):
+                return "bool"
+            if name in ("max", "min"):
+                return et
+            if name in ("most", "least"):
+                return "list:" + src
+            if name == "first":
+                return et
+            return lt
+        if name in sym.defines:
+            d = sym.defines[name]
+            self.used.add(("define", name))
+            want = len(d.params or ())
+            if len(node.args) != want:
+                self.error(f"'{name}' takes {want} argument(s), not {len(node.args)}", node.span)
+            for a in node.args:
+                self.expr(a, scope)
+            return self.resolve(node, ("define", name), self.define_types.get(name, "any"))
+        if name in BUILTIN_FUNCTIONS:
+            lo, hi, result = BUILTIN_FUNCTIONS[name]
+            if not lo <= len(node.args) <= hi:
+                want = str(lo) if lo == hi else f"{lo} to {hi}"
+                self.error(f"'{name}' takes {want} argument(s), not {len(node.args)}", node.span)
+            if name in TRACK_FUNCTIONS and node.args:
+                types = [self.track_arg(node.args[0], scope)] + [self.expr(a, scope) for a in node.args[1:]]
+            else:
+                types = [self.expr(a, scope) for a in node.args]
+            if name in ("card", "cards") and node.args:
+                arg = node.args[0]
+                if isinstance(arg, n.String) and arg.value not in sym.entities:
+                    self.error(f"no card or piece is named \"{arg.value}\"", arg.span, suggest(arg.value, sym.entities))
+                elif name == "card" and isinstance(arg, n.String):
+                    result = "entity:" + sym.entities[arg.value].kind
+            if name == "top" and len(node.args) == 2:
+                result = "list:entity"
+            if name in ("left", "right", "other", "seats_from", "seat_number") and types:
+                if not compatible(types[0], "seat"):
+                    self.error(f"'{name}' needs a seat, not {a_type(types[0])}", node.args[0].span)
+            if name == "adjacent" and types and not (types[0].startswith("space") or types[0] == "any"):
+                self.error(f"'adjacent' needs a space, not {a_type(types[0])}", node.args[0].span)
+            if name == "adjacent" and types and types[0].startswith("space:"):
+                result = "list:" + types[0]
+            if result == "*list" and types:
+                result = types[0] if types[0].startswith("list:") else "list:any"
+            if "*" in result and types:
+                et = elem_type(types[0]) if types[0] != "zone" else "entity"
+                result = result.replace("*", et)
+            if name in ("sum", "count", "any", "all", "most", "least", "first", "last") and types:
+                if not listlike(types[0]):
+                    self.error(f"'{name}' needs a list, not {a_type(types[0])}", node.args[0].span)
+            if name in ("max", "min") and len(types) == 1 and types[0].startswith("list:"):
+                result = elem_type(types[0])
+            return self.resolve(node, ("builtin_fn", name), result)
+        if name in sym.rules:
+            self.error(f"'{name}' is a rule: call it as a statement on its own line", node.span)
+            return "any"
+        self.error(f"unknown function '{name}'", node.span,
+                   suggest(name, set(sym.defines) | set(BUILTIN_FUNCTIONS)))
+        return "any"
+

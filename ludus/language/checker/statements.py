@@ -1,0 +1,302 @@
+"""Checking statements: blocks, scopes, places, targets and templates."""
+
+from __future__ import annotations
+
+from .. import nodes as n
+from ..source import Span, suggest
+from ..symbols import (
+    a_type,
+    compatible,
+    elem_type,
+    listlike,
+)
+from .base import ANYTIME_STATEMENTS, Scope, _const_false
+
+
+class StatementChecks:
+    """Checking statements and what they act on."""
+
+    # ── statements ──
+
+    def block(self, stmts: tuple, scope: Scope) -> None:
+        ended = None
+        for s in stmts:
+            if ended is not None:
+                self.warn(f"this can never run: the {ended} above always leaves the block", s.span)
+                ended = None
+            self.stmt(s, scope)
+            if isinstance(s, (n.Win, n.Lose, n.EndGame)):
+                ended = "'" + type(s).__name__.lower().replace("endgame", "end game") + "'"
+            elif isinstance(s, n.Break):
+                ended = "'break'"
+
+    def stmt(self, s, scope: Scope) -> None:
+        sym = self.sym
+        if scope.flags.get("anytime") and not isinstance(s, ANYTIME_STATEMENTS):
+            self.error("'at any time' can only check conditions and end the game (if, let, for, log, win, lose, end game)", s.span)
+            return
+        if isinstance(s, n.Let):
+            t = self.expr(s.value, scope)
+            scope.names[s.name] = t
+        elif isinstance(s, n.SetStmt):
+            t = self.target(s.target, scope)
+            v = self.expr(s.value, scope)
+            if not compatible(v, t):
+                self.error(f"cannot set {a_type(t)} to {a_type(v)}", s.value.span)
+        elif isinstance(s, n.Change):
+            if s.op in ("increase", "decrease"):
+                t = self.target(s.target, scope)
+                if not compatible(t, "number"):
+                    self.error(f"'{s.op}' needs a number, and this is {a_type(t)}", s.target.span)
+            else:
+                self.counter_name(s.target, s.span)
+                if s.seat is not None:
+                    self.expect(s.seat, scope, "seat")
+                    decl = self.sym.vars.get(s.target)
+                    if decl is not None and decl.per is None:
+                        self.error(f"'{s.target}' is one counter for the whole game, so it has no 'for' seat",
+                                   s.seat.span)
+            self.expect(s.amount, scope, "number")
+        elif isinstance(s, (n.AddTokens, n.RemoveTokens, n.MoveTokens)):
+            if s.amount is not None:
+                self.expect(s.amount, scope, "number")
+            self.token_ref(s.token, s.span, scope)
+            if s.owner is not None:
+                self.expect(s.owner, scope, "seat")
+            places = (s.source, s.dest) if isinstance(s, n.MoveTokens) else (s.place,)
+            for p in places:
+                self.place(p, scope)
+        elif isinstance(s, n.MoveStmt):
+            self.movable(s.what, scope)
+            self.wanted = (id(s.dest), "zone or space")
+            t = self.expr(s.dest, scope)
+            if not (t in ("zone", "any") or t.startswith("space") or t.startswith("entity")):
+                self.error(f"cards and pieces move to a zone or a space, not {a_type(t)}", s.dest.span)
+        elif isinstance(s, n.Draw):
+            self.expect(s.amount, scope, "number")
+            for z, default in ((s.source, "deck"), (s.dest, "hand")):
+                if z is None:
+                    if default not in sym.zones:
+                        self.error(f"'draw' without 'from'/'into' needs a zone named '{default}'", s.span)
+                    else:
+                        self.used.add(("zone", default))
+                else:
+                    self.expect(z, scope, "zone")
+        elif isinstance(s, n.Shuffle):
+            self.expect(s.zone, scope, "zone")
+            if s.into is not None:
+                self.expect(s.into, scope, "zone")
+        elif isinstance(s, n.ZoneOp):
+            self.movable(s.what, scope)
+            if s.op == "discard":
+                if "discard" not in sym.zones:
+                    self.error("'discard' needs a zone named 'discard'", s.span)
+                else:
+                    self.used.add(("zone", "discard"))
+        elif isinstance(s, n.Create):
+            if s.definition not in sym.entities:
+                self.error(f"unknown card or piece '{s.definition}'", self.at(s.span, s.definition), suggest(s.definition, sym.entities))
+            self.place(s.place, scope)
+            if s.owner is not None:
+                self.expect(s.owner, scope, "seat")
+            if s.bind:
+                kind = sym.entities[s.definition].kind if s.definition in sym.entities else ""
+                scope.names[s.bind] = "entity:" + kind if kind else "entity"
+        elif isinstance(s, n.Roll):
+            if s.count is not None:
+                self.expect(s.count, scope, "number")
+            if s.kind == "sized":
+                self.expect(s.sides, scope, "number")
+            elif s.kind == "pool":
+                self.expect(s.sides, scope, "list:number")
+            scope.names[s.bind] = "number" if s.kind in ("one", "sized") else "list:number"
+        elif isinstance(s, n.Choose):
+            t = self.expr(s.source, scope)
+            if not listlike(t):
+                self.error(f"'choose' picks from a list, not {a_type(t)}", s.source.span)
+            if s.by is not None:
+                self.expect(s.by, scope, "seat")
+            if s.count is not None:
+                self.expect(s.count, scope, "number")
+            et = elem_type(t)
+            scope.names[s.bind] = ("list:" + et) if s.count_kind else et
+        elif isinstance(s, n.ChooseRange):
+            self.expect(s.low, scope, "number")
+            self.expect(s.high, scope, "number")
+            if s.by is not None:
+                self.expect(s.by, scope, "seat")
+            scope.names[s.bind] = "number"
+        elif isinstance(s, n.Ask):
+            self.expect(s.seat, scope, "seat")
+            self.template(s.question, scope)
+            scope.names[s.bind] = "bool"
+        elif isinstance(s, n.Distribute):
+            self.expect(s.amount, scope, "number")
+            t = self.expr(s.targets, scope)
+            if not listlike(t):
+                self.error(f"'distribute' shares among a list, not {a_type(t)}", s.targets.span)
+            if s.by is not None:
+                self.expect(s.by, scope, "seat")
+            scope.names[s.bind] = "shares"
+        elif isinstance(s, n.Offer):
+            if not s.actions:
+                self.offer_all = True
+            for a in s.actions:
+                if a not in sym.actions:
+                    self.error(f"unknown action '{a}'", self.at(s.span, a), suggest(a, sym.actions))
+                self.offered.add(a)
+            if s.seat is not None:
+                self.expect(s.seat, scope, "seat")
+            if s.bind:
+                scope.names[s.bind] = "text"
+        elif isinstance(s, n.Pass):
+            if not any(scope.flags.get(f) for f in ("alternate", "in_action", "in_rule", "in_handler")):
+                self.error("'pass' only means something inside an 'alternate ... until all pass' loop", s.span)
+        elif isinstance(s, n.Break):
+            if not scope.flags.get("loop"):
+                self.error("'break' is only allowed inside a loop", s.span)
+        elif isinstance(s, (n.Win, n.Lose)):
+            t = self.expr(s.seats, scope)
+            if not (compatible(t, "seat") or compatible(t, "list:seat")):
+                self.error(f"'{type(s).__name__.lower()}' names a seat or a list of seats, not {a_type(t)}", s.seats.span)
+        elif isinstance(s, n.EndGame):
+            pass
+        elif isinstance(s, n.Log):
+            self.template(s.text, scope)
+        elif isinstance(s, n.Resolve):
+            if s.handler not in sym.handlers:
+                self.error(f"no card or piece has an 'on {s.handler}:' effect", self.at(s.span, s.handler), suggest(s.handler, sym.handlers))
+            self.expect(s.card, scope, "entity")
+        elif isinstance(s, n.CallStmt):
+            rule = sym.rules.get(s.name)
+            if rule is None:
+                self.error(f"unknown rule '{s.name}'", self.at(s.span, s.name), suggest(s.name, sym.rules))
+            else:
+                self.called_rules.add(s.name)
+                if len(s.args) != len(rule.params):
+                    self.error(f"rule '{s.name}' takes {len(rule.params)} argument(s), not {len(s.args)}", s.span)
+            for a in s.args:
+                self.expr(a, scope)
+        elif isinstance(s, n.If):
+            for cond, body in s.branches:
+                self.expect(cond, scope, "bool")
+                if _const_false(cond):
+                    self.warn("this branch can never run: its condition is always false", cond.span)
+                self.block(body, scope.child())
+            if s.otherwise:
+                self.block(s.otherwise, scope.child())
+        elif isinstance(s, n.For):
+            inner = scope.child(loop=True)
+            if s.end is not None:
+                self.expect(s.source, scope, "number")
+                self.expect(s.end, scope, "number")
+                inner.names[s.var] = "number"
+            else:
+                t = self.expr(s.source, scope)
+                if not listlike(t):
+                    self.error(f"'for' goes over a list, not {a_type(t)}", s.source.span)
+                inner.names[s.var] = elem_type(t)
+            self.block(s.body, inner)
+        elif isinstance(s, n.Repeat):
+            self.expect(s.count, scope, "number")
+            if isinstance(s.count, n.Number) and s.count.value <= 0:
+                self.warn("this loop never runs: it repeats zero times", s.count.span)
+            self.block(s.body, scope.child(loop=True))
+        elif isinstance(s, n.While):
+            self.expect(s.cond, scope, "bool")
+            if _const_false(s.cond):
+                self.warn("this loop never runs: its condition is always false", s.cond.span)
+            self.block(s.body, scope.child(loop=True))
+        elif isinstance(s, n.Alternate):
+            self.expect(s.seats, scope, "list:seat")
+            inner = scope.child(loop=True, alternate=True)
+            inner.names[s.var] = "seat"
+            self.block(s.body, inner)
+        elif isinstance(s, n.Turn):
+            self.expect(s.seat, scope, "seat")
+            self.block(s.body, scope.child())
+        elif isinstance(s, n.Phase):
+            self.block(s.body, scope.child())
+        else:  # pragma: no cover - the grammar has no other statements
+            self.error(f"unsupported statement {type(s).__name__}", s.span)
+
+    def movable(self, node, scope: Scope) -> None:
+        t = self.expr(node, scope)
+        if not (t in ("any", "zone", "entity", "list:any") or t.startswith("entity:") or t.startswith("list:entity")):
+            hint = 'write card("...") for the card itself' if t == "text" else None
+            self.error(f"only cards and pieces (or a zone's cards) can be moved, not {a_type(t)}", node.span, hint)
+
+    def counter_name(self, name: str, span: Span) -> None:
+        decl = self.sym.vars.get(name)
+        if decl is None:
+            self.error(f"unknown counter '{name}'", self.at(span, name), suggest(name, self.sym.vars))
+            return
+        self.used.add(("var", name))
+        if decl.kind != "counter":
+            self.error(f"'{name}' is a {decl.kind}, and only counters are gained or paid", span)
+        elif decl.per not in (None, "seat"):
+            self.error(f"'{name}' is kept per {decl.per}; use increase/decrease with '{name} of ...'", span)
+
+    def token_ref(self, name: str, span: Span, scope: Scope) -> None:
+        if name in self.sym.tokens:
+            self.used.add(("token", name))
+            return
+        t = scope.lookup(name)
+        if t is not None:
+            if not compatible(t, "token"):
+                self.error(f"'{name}' is {a_type(t)}, not a token", span)
+            return
+        self.error(f"unknown token '{name}'", self.at(span, name), suggest(name, set(self.sym.tokens) | scope.all()))
+
+    def place(self, node, scope: Scope) -> None:
+        t = self.expr(node, scope)
+        if not (t in ("any", "space") or t.startswith("space:") or t.startswith("entity")):
+            self.error(f"tokens are placed on a space or a card, not {a_type(t)}", node.span)
+
+    def target(self, node, scope: Scope) -> str:
+        """An assignable place: a counter, `counter of key`, a track, `entity.field`, a local."""
+        t = self._target(node, scope)
+        if t == "track":
+            # a track held in a value (a local, a card's track property): move its marker
+            self.out.track_targets.add(id(node))
+            return "number"
+        return t
+
+    def _target(self, node, scope: Scope) -> str:
+        sym = self.sym
+        if isinstance(node, n.Name):
+            if scope.lookup(node.name) is not None:
+                return self.resolve(node, ("local", node.name), scope.lookup(node.name))
+            if node.name in sym.vars:
+                decl = sym.vars[node.name]
+                self.used.add(("var", node.name))
+                if decl.per not in (None, "seat"):
+                    self.error(f"'{node.name}' is kept per {decl.per}: say whose, as '{node.name} of ...'", node.span)
+                return self.resolve(node, ("var", node.name), self.var_type(decl))
+            if node.name in sym.tracks:
+                self.used.add(("track", node.name))
+                return self.resolve(node, ("track", node.name), "number")
+        if isinstance(node, n.Access) and node.name in sym.vars and node.at is None:
+            return self.expr(node, scope)
+        if isinstance(node, n.Attr):
+            return self.expr(node, scope)
+        self.expr(node, scope)
+        self.error("this cannot be set: set a counter, a flag, a track or a card's property", node.span)
+        return "any"
+
+    def track_arg(self, node, scope: Scope) -> str:
+        """Where a track itself is meant (not its marker's position): a track's name, or a
+        value of type track (a member of a group of tracks, a card's track property)."""
+        if isinstance(node, n.Name) and node.name in self.sym.tracks and scope.lookup(node.name) is None:
+            self.used.add(("track", node.name))
+            return self.resolve(node, ("trackname", node.name), "track")
+        t = self.expr(node, scope)
+        if not compatible(t, "track"):
+            self.error(f"expected a track here, found {a_type(t)}", node.span, suggest(getattr(node, "name", ""), self.sym.tracks))
+        return "track"
+
+    def template(self, t: n.Template, scope: Scope) -> None:
+        for part in t.parts:
+            if not isinstance(part, str):
+                self.expr(part, scope)
+

@@ -1,0 +1,267 @@
+"""Text in, Lark tree out; syntax errors become located diagnostics."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from .source import Diagnostic, LudusError, Span
+
+KEYWORD_NAMES = {
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of block",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted string",
+    "DIE": "a die such as d6",
+    "$END": "end of file",
+}
+
+
+class LudusIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def grammar_path() -> Path:
+    """The grammar shipped inside the wheel, or the repository's own when run from a checkout."""
+    shipped = resources.files("ludus") / "grammars" / "ludus.lark"
+    if shipped.is_file():
+        return Path(str(shipped))
+    return Path(__file__).resolve().parents[2] / "grammars" / "ludus.lark"
+
+
+@functools.cache
+def _parser() -> Lark:
+    return Lark.open(
+        str(grammar_path()),
+        parser="lalr",
+        postlex=LudusIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr", "statements"],
+        cache=True,
+    )
+
+
+def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
+    """Parse a whole file (or one expression with start='expr'); raise LudusError when it fails."""
+    if start in ("start", "statements") and not text.endswith("\n"):
+        text += "\n"
+    try:
+        return _parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        raise LudusError([_syntax_diagnostic(exc, text, path)]) from None
+    except DedentError:
+        line = _bad_dedent_line(text)
+        column = _indent_of(text, line) + 1
+        span = Span(path, line, column, line, column + 1)
+        raise LudusError([Diagnostic("error", "this line's indentation matches no enclosing block", span)]) from None
+
+
+def _bad_dedent_line(text: str) -> int:
+    stack = [0]
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        width = len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip())
+        if width > stack[-1]:
+            stack.append(width)
+        else:
+            while width < stack[-1]:
+                stack.pop()
+            if width != stack[-1]:
+                return number
+    return 1
+
+
+# Terminals that can start an expression, a statement or a declaration: a list of expected tokens
+# holding most of one of these sets reads better as the set's name.
+EXPRESSION_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "TRUE", "FALSE", "NONE", "NOT", "IF", "DIE"}
+STATEMENT_START = {
+    "LET", "SET", "INCREASE", "DECREASE", "GAIN", "PAY", "ADD", "REMOVE", "MOVE", "DRAW", "SHUFFLE", "DISCARD",
+    "EXILE", "REVEAL", "CREATE", "ROLL", "CHOOSE", "ASK", "DISTRIBUTE", "OFFER", "PASS", "BREAK", "WIN", "LOSE",
+    "END", "LOG", "RESOLVE", "IF", "FOR", "REPEAT", "WHILE", "ALTERNATE", "TURN", "PHASE", "NAME",
+}
+DECLARATION_START = {
+    "GAME", "PLAYERS", "SIDES", "SEATS", "INCLUDE", "EXTENDS", "REMOVE", "VALUE", "COUNTER", "FLAG", "VAR", "ZONE",
+    "TOKEN", "GROUP", "KIND", "CARD", "PIECE", "BOARD", "TRACK", "DEFINE", "RULE", "ACTION", "SETUP", "FLOW",
+    "WHEN", "AT", "TEST", "OVERRIDE",
+}
+
+
+def _describe(expected: set[str]) -> str:
+    expected = set(expected)
+    groups = []
+    for label, members, needed in (("a declaration", DECLARATION_START, {"COUNTER", "ZONE", "FLOW"}),
+                                   ("a statement", STATEMENT_START, {"GAIN", "MOVE", "OFFER"}),
+                                   ("an expression", EXPRESSION_START, {"NAME", "INT", "LPAR"})):
+        if needed <= expected:
+            groups.append(label)
+            expected -= members
+    names = []
+    operators = {"==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", ".", "and", "or", "in", "not"}
+    if {"LESSTHAN", "MORETHAN"} <= expected:
+        groups.append("an operator")
+        expected = {e for e in expected if e not in ("ADD_OP", "MUL_OP") and _literal(e) not in operators}
+    for name in sorted(expected):
+        if name in KEYWORD_NAMES:
+            names.append(KEYWORD_NAMES[name])
+            continue
+        try:
+            pattern = _parser().get_terminal(name).pattern
+        except KeyError:
+            names.append(name.lower())
+            continue
+        if pattern.type == "str":
+            names.append(f"'{pattern.value}'")
+        else:
+            names.append(name.lower())
+    names = groups + sorted(set(names))
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    if len(names) > 1:
+        return ", ".join(names[:-1]) + " or " + names[-1]
+    return names[0] if names else "something else"
+
+
+def _literal(name: str) -> str | None:
+    try:
+        pattern = _parser().get_terminal(name).pattern
+    except KeyError:
+        return None
+    return pattern.value if pattern.type == "str" else None
+
+
+def _indent_of(text: str, line: int) -> int:
+    lines = text.splitlines()
+    raw = lines[line - 1].expandtabs(4) if 0 < line <= len(lines) else ""
+    return len(raw) - len(raw.lstrip())
+
+
+def _next_code_line(text: str, after: int) -> int:
+    """The first line after `after` that holds code (not blank, not only a comment)."""
+    lines = text.splitlines()
+    for number in range(after + 1, len(lines) + 1):
+        stripped = lines[number - 1].strip()
+        if stripped and not stripped.startswith("#"):
+            return number
+    return max(len(lines), 1)
+
+
+def _previous_code_line(text: str, before: int) -> int | None:
+    lines = text.splitlines()
+    for number in range(min(before, len(lines) + 1) - 1, 0, -1):
+        stripped = lines[number - 1].split("#", 1)[0].strip()
+        if stripped:
+            return number
+    return None
+
+
+def _empty_block(text: str, tok: Token, line: int, column: int) -> int | None:
+    """The line of a ':' that opens a block with nothing indented under it, if that is the error."""
+    lines = text.splitlines()
+    if tok.type == "$END":
+        previous = _previous_code_line(text, len(lines) + 1)
+    elif tok.type != "_NL" and column == _indent_of(text, line) + 1:
+        previous = _previous_code_line(text, line)
+        if previous is not None and _indent_of(text, line) > _indent_of(text, previous):
+            return None
+    else:
+        return None
+    if previous is not None and lines[previous - 1].split("#", 1)[0].rstrip().endswith(":"):
+        return previous
+    return None
+
+
+def _unclosed_bracket(text: str, line: int, column: int) -> tuple[str, int, int] | None:
+    """The innermost bracket still open at (line, column), skipping strings and comments."""
+    stack: list[tuple[str, int, int]] = []
+    in_string = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        if number > line:
+            break
+        i = 0
+        while i < len(raw):
+            if number == line and i + 1 >= column:
+                break
+            ch = raw[i]
+            if in_string:
+                if ch == "\\":
+                    i += 1
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch == "#":
+                break
+            elif ch in "([":
+                stack.append((ch, number, i + 1))
+            elif ch in ")]" and stack:
+                stack.pop()
+            i += 1
+        in_string = False
+    return stack[-1] if stack else None
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    line = getattr(exc, "line", 1) or 1
+    column = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedToken):
+        tok: Token = exc.token
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            line, column = len(lines), len(lines[-1]) + 1
+            what = "end of file"
+        elif tok.type in ("_NL",):
+            what = "end of line"
+        elif tok.type in ("_INDENT",):
+            what = "an indented block"
+        elif tok.type in ("_DEDENT",):
+            what = "end of block"
+        else:
+            what = f"'{tok.value}'"
+        width = max(len(str(tok.value)), 1) if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1
+        if tok.type in ("_INDENT", "_DEDENT"):
+            # the indenter's tokens carry the previous line's position: point at the next code
+            line = _next_code_line(text, line)
+            column = _indent_of(text, line) + 1
+        if tok.type == "_INDENT":
+            return Diagnostic("error", "unexpected indentation: only a line ending in ':' opens an indented block",
+                              Span(path, line, column, line, column + 1))
+        at_end = tok.type in ("$END", "_DEDENT")
+        opened = _unclosed_bracket(text, len(text.splitlines()) + 1, 1) if at_end else _unclosed_bracket(text, line, column)
+        if opened is not None and (opened[1] < line or at_end):
+            bracket, bline, bcol = opened
+            closing = ")" if bracket == "(" else "]"
+            return Diagnostic("error", f"'{bracket}' is never closed", Span(path, bline, bcol, bline, bcol + 1),
+                              hint=f"the file ends before its '{closing}'" if at_end else f"found {what} on line {line} before its '{closing}'")
+        block = _empty_block(text, tok, line, column)
+        if block is not None:
+            return Diagnostic("error", f"expected an indented block after the ':' on line {block}",
+                              Span(path, line, column, line, column + width))
+        message = f"unexpected {what}; expected {_describe(set(exc.expected))}"
+        span = Span(path, line, column, line, column + width)
+        return Diagnostic("error", message, span)
+    if isinstance(exc, UnexpectedCharacters):
+        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        message = f"unexpected character {ch!r}"
+        if ch in "'":
+            message += "; strings use double quotes"
+        return Diagnostic("error", message, Span(path, line, column, line, column + 1))
+    if isinstance(exc, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        span = Span(path, len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 2)
+        return Diagnostic("error", "unexpected end of file", span)
+    return Diagnostic("error", "syntax error", Span(path, line, column, line, column + 1))

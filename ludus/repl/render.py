@@ -1,0 +1,154 @@
+"""A seat's view (from `match.view`) drawn for people with rich: counters, tracks, zones, board,
+the decision; and log entries as one-line sentences. Nothing here reads the state directly, so
+what a seat may not see never reaches the screen."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from ..engine.view import HIDDEN
+
+
+def cards_text(cards) -> str:
+    """A zone's contents as its seat may see them: names grouped with counts, or a count."""
+    if cards == HIDDEN:
+        return "hidden"
+    if isinstance(cards, dict):
+        count = cards.get("count")
+        text = "hidden" if count == HIDDEN else f"{count} card{'s' if count != 1 else ''}"
+        if cards.get("revealed"):
+            text += "; revealed: " + grouped(cards["revealed"])
+        return text
+    return grouped(cards) if cards else "empty"
+
+
+def grouped(names: list[str]) -> str:
+    counts = Counter(names)
+    return ", ".join(f"{n} ×{counts[n]}" if counts[n] > 1 else n for n in dict.fromkeys(names))
+
+
+def track_text(name: str, track: dict) -> Text:
+    """`mood  Riot[-4 -3] -2 -1 (0) 1 2 [3 4]Festival`: every position, the marker in brackets."""
+    out = Text(f"{name}  ")
+    zones = sorted(track["zones"].items(), key=lambda z: z[1][0])
+    starts = {lo: (z, hi) for z, (lo, hi) in zones}
+    ends = {hi: z for z, (lo, hi) in zones}
+    for pos in range(track["low"], track["high"] + 1):
+        if pos in starts:
+            zname, _hi = starts[pos]
+            out.append(f"{zname}[", style="bold" if _in_zone(track, zname) else "dim")
+        if pos == track["pos"]:
+            out.append(f"({pos})", style="bold reverse")
+        else:
+            out.append(str(pos))
+        if pos in ends:
+            out.append("]", style="bold" if _in_zone(track, ends[pos]) else "dim")
+        if pos != track["high"]:
+            out.append(" ")
+    for where, tokens in sorted(track["tokens"].items()):
+        out.append(f"   at {where}: " + ", ".join(f"{t} ×{n}" for t, n in tokens.items()))
+    return out
+
+
+def _in_zone(track: dict, zone: str) -> bool:
+    lo, hi = track["zones"][zone]
+    return lo <= track["pos"] <= hi
+
+
+def value_text(value) -> str:
+    if value == HIDDEN:
+        return "hidden"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ", ".join(map(value_text, value)) or "nothing"
+    return str(value)
+
+
+def counters_table(view: dict, seats: list[str]) -> Table | None:
+    counters = view["counters"]
+    if not counters:
+        return None
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    table.add_column("counter")
+    per_seat = any(isinstance(v, dict) and set(v) <= set(seats) and v for v in counters.values())
+    columns = seats if per_seat else []
+    for s in columns:
+        table.add_column(s, justify="right")
+    if not columns:
+        table.add_column("value", justify="right")
+    for name, value in counters.items():
+        if isinstance(value, dict) and set(value) <= set(seats) and value and columns:
+            table.add_row(name, *[value_text(value.get(s, "")) for s in columns])
+        elif isinstance(value, dict):
+            text = ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
+            table.add_row(name, text, *[""] * (len(columns) - 1) if columns else [])
+        else:
+            table.add_row(name, value_text(value), *([""] * (len(columns) - 1) if columns else []))
+    return table
+
+
+def view_renderable(view: dict, seats: list[str]):
+    """The whole state as `view` shows it, ready for `console.print`."""
+    parts: list = []
+    who = "designer view: every seat's hidden information" if view["seat"] is None else f"as {view['seat']} sees it"
+    where = ", ".join(view["where"])
+    parts.append(Text.assemble((view["game"], "bold"), f"  ({where})" if where else "", "  · ", (who, "italic")))
+    table = counters_table(view, seats)
+    if table is not None:
+        parts.append(table)
+    for name, track in view["tracks"].items():
+        parts.append(track_text(name, track))
+    zones = Table(box=None, pad_edge=False, show_header=False)
+    zones.add_column(style="bold")
+    zones.add_column()
+    for name, cards in view["zones"].items():
+        zones.add_row(name, cards_text(cards))
+    if view["zones"]:
+        parts.append(zones)
+    board = [(space, entry) for space, entry in view["board"].items()]
+    if board:
+        table = Table(box=None, pad_edge=False, show_header=False)
+        table.add_column(style="bold")
+        table.add_column()
+        for space, entry in board:
+            bits = [f"{t} ×{n}" if n != 1 else t for t, n in entry.get("tokens", {}).items()]
+            bits += entry.get("pieces", [])
+            table.add_row(space, ", ".join(bits) or "·")
+        parts.append(table)
+    for where, tokens in view["elsewhere"].items():
+        parts.append(Text(f"{where}: " + ", ".join(f"{t} ×{n}" for t, n in tokens.items())))
+    return Group(*parts)
+
+
+def decision_renderable(view: dict):
+    """The pending decision with numbered options (or who is deciding, when it is hidden)."""
+    if view.get("result") is not None:
+        r = view["result"]
+        return Text(f"game over: {', '.join(r['winners']) or 'no one'} won ({r['reason']})", style="bold")
+    decision = view.get("decision")
+    if decision is None:
+        return Text("no decision is pending")
+    lines = [Text(decision["prompt"], style="bold")]
+    options = decision.get("options")
+    if options is None:
+        lines.append(Text(f"  ({decision['seat']} is deciding)"))
+    else:
+        for i, label in enumerate(options, 1):
+            lines.append(Text(f"  {i:>2}. {label}"))
+    return Group(*lines)
+
+
+def zone_detail(name: str, cards) -> str:
+    """One zone for `show`: every card in order (top first) when the seat may see them."""
+    if isinstance(cards, list):
+        if not cards:
+            return f"{name}: empty"
+        return f"{name} ({len(cards)}, top first): " + ", ".join(cards)
+    return f"{name}: {cards_text(cards)}"

@@ -1,0 +1,599 @@
+"""The interactive front end of `ludus play`: lines in (prompt_toolkit, or plain piped text),
+moves and commands applied to a Match, and the state drawn through `match.view` (rich).
+
+A rejected input (unknown command, illegal move, bad file) prints one line and changes nothing.
+The session remembers the forced outcomes and expectations typed between moves, so `export`
+writes a replay that reproduces it exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from prompt_toolkit.completion import Completer, Completion
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..engine.display import describe_entry
+from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
+from ..engine.runtime import RuleError, Runtime
+from ..language.source import LudusError
+from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, parse_force
+from .render import decision_renderable, view_renderable, zone_detail
+
+HISTORY_ENV = "LUDUS_HISTORY"
+
+COMMANDS = {
+    "help": ("help [command]", "list the commands, or explain one"),
+    "moves": ("moves", "the legal moves, numbered"),
+    "show": ("show [zone|track|region|card|seat|counter NAME]", "draw the state again, or one part of it"),
+    "log": ("log [N]", "the last N things that happened (default 15)"),
+    "undo": ("undo", "take back your last move (and the bots' moves after it)"),
+    "redo": ("redo", "play again what undo took back"),
+    "view": ("view SEAT|all|auto", "see the state as one seat, everything (designer), or the acting seat"),
+    "force": ("force d6 = 5 | force order ZONE = A, B", "fix the next roll of a die, or the order of a zone's next shuffle"),
+    "roll": ("roll d6 = 5", "the same as `force d6 = 5`"),
+    "expect": ("expect EXPRESSION", "check a yes/no expression now; kept in the exported replay"),
+    "eval": ("eval EXPRESSION  (or ? EXPRESSION)", "the value of an expression now"),
+    "bot": ("bot SEAT random|off", "let a bot play a seat, or take it back"),
+    "save": ("save FILE", "save the match (JSON) to continue later"),
+    "load": ("load FILE", "continue a saved match, or play a .replay file and continue from its end"),
+    "export": ("export FILE", "write the session as a replay that reproduces it exactly"),
+    "quit": ("quit", "leave (also: exit, or Ctrl-D)"),
+}
+ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
+BOTS = ("random",)
+
+
+class Rejected(Exception):
+    """An input the REPL refuses: printed as one line, nothing changed."""
+
+
+def history_path() -> str | None:
+    """Where the prompt history lives: $LUDUS_HISTORY (empty: nowhere), else ~/.ludus_history."""
+    env = os.environ.get(HISTORY_ENV)
+    if env is not None:
+        return env or None
+    return str(Path.home() / ".ludus_history")
+
+
+class Repl:
+    def __init__(self, match: Match, game_path: str | Path, console: Console, *, bots: dict[int, str] | None = None,
+                 view: str | int = "auto", bot_seed: int | None = None) -> None:
+        self.match = match
+        self.game = match.game
+        self.game_path = Path(game_path)
+        self.console = console
+        self.bots = dict(bots or {})
+        self.view_mode = view  # "auto" | "all" | a seat index
+        self.rng = random.Random(match.seed if bot_seed is None else bot_seed)
+        self.notes: list[Note] = []
+        self.setup: list[str] = []
+        self.redo_stack: list[tuple[list[str], list[Note]]] = []
+        self.rejected = 0
+
+    # ── the loop ──
+
+    def run(self, read: Callable[[str], str]) -> None:
+        """Read lines until quit or end of input; `read(prompt)` raises EOFError at the end."""
+        self.play_bots()
+        self.show_state()
+        while True:
+            try:
+                line = read(self.prompt())
+            except EOFError:
+                break
+            except KeyboardInterrupt:
+                continue
+            if not self.handle(line):
+                break
+
+    def prompt(self) -> str:
+        cur = self.match.current
+        if cur == TERMINAL:
+            return "ludus> "
+        return f"{self.match.seat_name(cur)}> "
+
+    def handle(self, line: str) -> bool:
+        """Run one input line; False when the user quits."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return True
+        try:
+            return self._dispatch(text)
+        except Rejected as exc:
+            self.rejected += 1
+            self.say(f"error: {exc}", style="red")
+            return True
+
+    def _dispatch(self, text: str) -> bool:
+        legal = self.match.legal_actions()
+        # a number is always a position in the list, even when some labels are numbers themselves
+        if text in legal and not text.isdigit():
+            self.move(text)
+            return True
+        if text.isdigit():
+            n = int(text)
+            if not legal:
+                raise Rejected("the match is over; `undo`, `load`, `export` or `quit`")
+            if not 1 <= n <= len(legal):
+                choose = "the only option is 1" if len(legal) == 1 else f"choose 1 to {len(legal)}"
+                raise Rejected(f"there is no option {n}; {choose}")
+            self.move(legal[n - 1])
+            return True
+        word, _, rest = text.partition(" ")
+        if text.startswith("?"):
+            word, rest = "?", text[1:]
+        name = ALIASES.get(word.lower(), word.lower())
+        if name in COMMANDS:
+            if name == "quit":
+                return False
+            getattr(self, f"cmd_{name}")(rest.strip())
+            return True
+        raise Rejected(self._unknown(text, legal))
+
+    def _unknown(self, text: str, legal: list[str]) -> str:
+        import difflib
+
+        if not legal:
+            return f"'{text}' is not a command, and the match is over (type `help` for commands)"
+        who = self.match.seat_name(self.match.current)
+        options = self.visible_options()
+        near = closest(text, options or [])
+        if near:
+            return f"'{text}' is not a legal move for {who} now; closest: " + "; ".join(near)
+        word = text.split(" ", 1)[0].lower()
+        near_cmd = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
+        if near_cmd:
+            return f"'{text}' is neither a legal move nor a command; did you mean `{near_cmd[0]}`?"
+        if options is None:
+            return f"'{text}' is neither a command nor a legal move for {who} (type `help` for commands)"
+        listed = "; ".join(f"{i}. {o}" for i, o in enumerate(options[:5], 1)) + ("; ..." if len(options) > 5 else "")
+        return f"'{text}' is neither a command nor a legal move for {who}; the moves are {listed}"
+
+    def say(self, text: str, style: str | None = None) -> None:
+        """One message, never wrapped: an error stays one line however narrow the terminal."""
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+
+    # ── moves and bots ──
+
+    def move(self, label: str) -> None:
+        log_len = len(self.match.log)
+        try:
+            self.match.apply(label)
+        except IllegalAction as exc:  # pragma: no cover - legal labels are checked before
+            raise Rejected(str(exc)) from None
+        except RuleError as exc:
+            raise Rejected(f"'{label}' broke a rule: {exc}") from None
+        self.redo_stack.clear()
+        self.print_log(log_len)
+        self.after_move()
+
+    def after_move(self) -> None:
+        self.play_bots()
+        self.show_state()
+
+    def play_bots(self) -> None:
+        for _ in range(100_000):
+            cur = self.match.current
+            if cur in (CHANCE, TERMINAL) or cur not in self.bots:
+                return
+            legal = self.match.legal_actions()
+            label = self.rng.choice(legal)
+            log_len = len(self.match.log)
+            try:
+                self.match.apply(label)
+            except RuleError as exc:
+                self.say(f"error: the bot's move '{label}' broke a rule: {exc}; {self.match.seat_name(cur)} is yours now",
+                         style="red")
+                del self.bots[cur]
+                return
+            self.say(f"{self.match.seat_name(cur)} (bot): {label}")
+            self.print_log(log_len)
+
+    def print_log(self, start: int) -> None:
+        for entry in self.match.log[start:]:
+            shown = describe_entry(self.match, entry)
+            if shown:
+                self.say(f"  {shown}", style="cyan")
+
+    # ── what the user sees ──
+
+    def viewing(self):
+        """The seat whose eyes the state is drawn with (None: everything)."""
+        if self.view_mode == "all":
+            return None
+        if isinstance(self.view_mode, int):
+            return self.view_mode
+        cur = self.match.current
+        if cur == TERMINAL:
+            return None
+        if cur == CHANCE:
+            turns = [s["v"] for s in self.match.state["scopes"] if s["k"] == "turn"]
+            return turns[-1] if turns else None
+        return cur
+
+    def view(self) -> dict:
+        return self.match.view(self.viewing())
+
+    def visible_options(self) -> list[str] | None:
+        decision = self.view().get("decision")
+        return None if decision is None else decision.get("options")
+
+    def show_state(self) -> None:
+        view = self.view()
+        self.console.print(view_renderable(view, list(self.match.seat_names())))
+        self.console.print(decision_renderable(view))
+
+    # ── commands ──
+
+    def cmd_help(self, arg: str) -> None:
+        if arg:
+            name = ALIASES.get(arg, arg)
+            if name not in COMMANDS:
+                raise Rejected(f"no command '{arg}'; the commands are {', '.join(COMMANDS)}")
+            usage, what = COMMANDS[name]
+            self.say(f"{usage}: {what}")
+            return
+        table = Table(box=None, pad_edge=False, show_header=False)
+        table.add_column(style="bold")
+        table.add_column()
+        table.add_row("NUMBER or LABEL", "make a move: its number in the list, or its label (Tab completes)")
+        for usage, what in COMMANDS.values():
+            table.add_row(usage, what)
+        self.console.print(table)
+
+    def cmd_moves(self, _arg: str) -> None:
+        decision = self.view().get("decision")
+        if decision is None:
+            self.say("no moves: the match is over")
+        elif decision.get("options") is None:
+            self.say(f"{decision['seat']} is deciding; the options are hidden from this view (`view {decision['seat']}`)")
+        else:
+            self.console.print(decision_renderable(self.view()))
+
+    def cmd_show(self, arg: str) -> None:
+        if not arg:
+            self.show_state()
+            return
+        from .render import track_text
+
+        view = self.view()
+        kind, _, rest = arg.partition(" ")
+        if kind in ("zone", "track", "region", "card", "seat", "counter") and rest:
+            arg = rest.strip()
+        low = arg.lower()
+        zones = {k.lower(): k for k in view["zones"]}
+        if low in zones:
+            self.say(zone_detail(zones[low], view["zones"][zones[low]]))
+            return
+        family = [k for k in view["zones"] if k.lower().split(" of ")[0] == low]
+        if family:
+            for k in family:
+                self.say(zone_detail(k, view["zones"][k]))
+            return
+        for name, track in view["tracks"].items():
+            if name.lower() == low:
+                self.console.print(track_text(name, track))
+                return
+        for space, entry in view["board"].items():
+            if space.lower() == low:
+                bits = [f"{t} ×{n}" for t, n in entry.get("tokens", {}).items()] + entry.get("pieces", [])
+                spec = self.game.spaces[space]
+                near = f"; next to {', '.join(spec.adjacent)}" if spec.adjacent else ""
+                self.say(f"{space} ({spec.kind}{near}): {', '.join(bits) or 'nothing here'}")
+                return
+        cards = {d.lower(): d for d, spec in self.game.defs.items() if spec.word == "card"}
+        if low in cards:
+            self.show_card(cards[low])
+            return
+        seats = {s.lower(): i for i, s in enumerate(self.match.seat_names())}
+        if low in seats:
+            self.show_seat(seats[low], view)
+            return
+        for name, value in view["counters"].items():
+            if name.lower() == low:
+                from .render import value_text
+
+                text = value_text(value) if not isinstance(value, dict) else \
+                    ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
+                self.say(f"{name}: {text}")
+                return
+        names = [*view["zones"], *view["tracks"], *view["board"], *cards.values(), *self.match.seat_names(),
+                 *view["counters"]]
+        near = closest(arg, names)
+        raise Rejected(f"nothing called '{arg}' to show" + (f"; closest: {', '.join(near)}" if near else ""))
+
+    def show_card(self, name: str) -> None:
+        spec = self.game.defs[name]
+        rt = Runtime(self.game, self.match.state, self.match.log)
+        eid = next(i for i, e in enumerate(self.match.state["ents"]) if e is not None and e["d"] == name)
+        fields = []
+        for field_name in self.game.kind_fields.get(spec.kind, {}) | spec.props:
+            try:
+                value = self.game.static_field(rt, eid, name, field_name)
+            except RuleError:
+                continue
+            fields.append(f"{field_name} {self.match.show(value)}")
+        copies = f", {spec.copies} copies" if spec.copies != 1 else ""
+        effects = "; ".join(f"on {h}" for h in spec.handlers)
+        self.say(f"{name} ({spec.kind}{copies}): " + ", ".join(fields) + (f"; {effects}" if effects else ""))
+
+    def show_seat(self, seat: int, view: dict) -> None:
+        from .render import cards_text, value_text
+
+        name = self.match.seat_names()[seat]
+        parts = [f"{c} {value_text(v[name])}" for c, v in view["counters"].items() if isinstance(v, dict) and name in v]
+        self.say(f"{name}: " + (", ".join(parts) or "no counters"))
+        for zone, cards in view["zones"].items():
+            if zone.endswith(f" of {name}"):
+                self.say(f"  {zone}: {cards_text(cards)}")
+
+    def cmd_log(self, arg: str) -> None:
+        if arg and not arg.isdigit():
+            raise Rejected(f"`log` takes a number of entries, not '{arg}'")
+        n = int(arg) if arg else 15
+        shown = [s for s in (describe_entry(self.match, e, actions=True) for e in self.match.log) if s]
+        if not shown:
+            self.say("nothing has happened yet")
+        for line in shown[-n:]:
+            self.say(f"  {line}")
+
+    def cmd_undo(self, _arg: str) -> None:
+        if not self.match.history:
+            raise Rejected("nothing to undo" + (" (a loaded match starts with no history)" if self.match.moves else ""))
+        labels: list[str] = []
+        while self.match.history:
+            labels.insert(0, self.match.undo())
+            if self.match.current not in self.bots:
+                break
+        kept = len(self.match.moves)
+        undone_notes = [n for n in self.notes if n.position > kept]
+        self.notes = [n for n in self.notes if n.position <= kept]
+        self.redo_stack.append((labels, undone_notes))
+        self.say("undid: " + "; ".join(labels))
+        self.show_state()
+
+    def cmd_redo(self, _arg: str) -> None:
+        if not self.redo_stack:
+            raise Rejected("nothing to redo")
+        labels, notes = self.redo_stack.pop()
+        log_len = len(self.match.log)
+        base = len(self.match.moves)
+        for i, label in enumerate(labels):
+            self.match.apply(label)
+            for note in notes:
+                if note.position == base + i + 1:
+                    self._requeue(note)
+        self.say("redid: " + "; ".join(labels))
+        self.print_log(log_len)
+        self.show_state()
+
+    def _requeue(self, note: Note) -> None:
+        if note.force:
+            self.match.state["forced"].extend([list(f) for f in note.force])
+        self.notes.append(note)
+
+    def cmd_view(self, arg: str) -> None:
+        if arg in ("", "auto"):
+            self.view_mode = "auto"
+        elif arg in ("all", "everything", "designer"):
+            self.view_mode = "all"
+        else:
+            names = list(self.match.seat_names())
+            if arg not in names:
+                raise Rejected(f"no seat '{arg}'; the seats are {', '.join(names)} (or `view all`, `view auto`)")
+            self.view_mode = names.index(arg)
+        self.show_state()
+
+    def cmd_force(self, arg: str) -> None:
+        if not arg:
+            raise Rejected("what to force? `force d6 = 5` or `force order deck of Amber = Town Crier, Copper Coin`")
+        try:
+            force = parse_force(arg, "<input>", 1, 1)
+            entries = forced_entries(self.game, self.match.state["nseats"], _Line(force), "<input>")
+        except ReplayError as exc:
+            raise Rejected(exc.message) from None
+        self.match.state["forced"].extend(entries)
+        self.notes.append(Note(len(self.match.moves), "force", force.text(), entries))
+        what = "next rolls" if force.kind == "die" and len(force.values) > 1 else "next roll" if force.kind == "die" \
+            else f"next shuffle of {force.target}"
+        self.say(f"forced: the {what} — {force.text()[6:]}")
+
+    def cmd_roll(self, arg: str) -> None:
+        self.cmd_force(arg)
+
+    def _expression(self, arg: str, what: str):
+        from ..compiler.probe import compile_expression
+
+        if not arg:
+            raise Rejected(f"`{what}` needs an expression, like `{what} coins of {self.match.seat_names()[0]} == 3`")
+        try:
+            fn = compile_expression(self.game, arg, "<input>", 1, 1)
+            return fn(self.match)
+        except LudusError as err:
+            d = err.diagnostics[0]
+            raise Rejected(f"column {d.span.column}: {d.message}" + (f" ({d.hint})" if d.hint else "")) from None
+        except RuleError as err:
+            raise Rejected(f"cannot compute it now: {err.message}") from None
+
+    def cmd_eval(self, arg: str) -> None:
+        value, typ = self._expression(arg, "eval")
+        self.say(self.match.show(value, typ))
+
+    def cmd_expect(self, arg: str) -> None:
+        if re.fullmatch(r"winners?\s+.+", arg):  # `expect winner Amber`, checked as a replay checks it
+            from ..replay.script import Step, check_expectation, compile_expect
+
+            step = Step(1, "expect", arg, 8)
+            try:
+                check_expectation(self.match, step, compile_expect(self.game, "<input>", step), "<input>")
+            except ReplayError as exc:
+                raise Rejected(f"not so: {exc.message.removeprefix('expectation failed: ')} (not kept for the replay)") from None
+        else:
+            value, typ = self._expression(arg, "expect")
+            if typ != "bool" and not isinstance(value, bool):
+                raise Rejected(f"expect needs a yes/no expression; this is {self.match.show(value, typ)}")
+            if not value:
+                raise Rejected(f"not so: {arg} (not kept for the replay)")
+        self.notes.append(Note(len(self.match.moves), "expect", f"expect {arg}"))
+        self.say("ok: kept for the exported replay")
+
+    def cmd_bot(self, arg: str) -> None:
+        seat, _, kind = arg.partition(" ")
+        names = list(self.match.seat_names())
+        if seat not in names:
+            raise Rejected(f"no seat '{seat}'; the seats are {', '.join(names)}")
+        kind = kind.strip() or "random"
+        if kind == "off":
+            self.bots.pop(names.index(seat), None)
+            self.say(f"{seat} is yours")
+            return
+        if kind not in BOTS:
+            raise Rejected(f"no bot '{kind}'; the bots are {', '.join(BOTS)}")
+        self.bots[names.index(seat)] = kind
+        self.say(f"{seat} is played by the {kind} bot")
+        if self.match.current == names.index(seat):
+            self.after_move()
+
+    def cmd_save(self, arg: str) -> None:
+        if not arg:
+            raise Rejected("`save` needs a file name")
+        data = json.loads(self.match.to_json())
+        data["session"] = {"notes": [[n.position, n.kind, n.text, n.force] for n in self.notes], "setup": self.setup}
+        try:
+            Path(arg).write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+        except OSError as exc:
+            raise Rejected(f"cannot write '{arg}': {exc.strerror}") from None
+        self.say(f"saved to {arg} ({_moves(len(self.match.moves))})")
+
+    def cmd_load(self, arg: str) -> None:
+        if not arg:
+            raise Rejected("`load` needs a file name")
+        if arg.endswith(".replay"):
+            self._load_replay(arg)
+            return
+        try:
+            text = Path(arg).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise Rejected(f"cannot read '{arg}': {getattr(exc, 'strerror', None) or exc}") from None
+        try:
+            match = Match.from_json(self.game, text)
+            session = json.loads(text).get("session") or {}
+            notes = [Note(int(p), str(k), str(t), f) for p, k, t, f in session.get("notes", [])]
+            setup = [str(s) for s in session.get("setup", [])]
+        except MatchError as exc:
+            raise Rejected(f"cannot load '{arg}': {exc}") from None
+        except (TypeError, ValueError, AttributeError):
+            raise Rejected(f"cannot load '{arg}': the saved session notes are damaged") from None
+        self._switch(match, notes, setup, f"loaded {arg}: {_moves(len(match.moves))}")
+
+    def _load_replay(self, arg: str) -> None:
+        try:
+            script = load_replay(arg)
+            if script.game is not None and script.game_path.resolve() != self.game_path.resolve():
+                raise Rejected(f"'{arg}' replays {script.game}, not {self.game_path}")
+            match = script.run(game=self.game)
+        except ReplayError as exc:
+            raise Rejected(str(exc)) from None
+        notes, moves = [], 0
+        for step in script.steps:
+            if step.kind == "move":
+                moves += 1
+            elif step.kind == "force":
+                notes.append(Note(moves, "force", step.force.text(),
+                                  forced_entries(self.game, match.state["nseats"], step, arg)))
+            else:
+                notes.append(Note(moves, "expect", f"expect {step.text}"))
+        setup = [f"force {s.text}" for s in script.setup]
+        self._switch(match, notes, setup, f"played {arg}: {_moves(len(match.moves))}")
+
+    def _switch(self, match: Match, notes: list[Note], setup: list[str], message: str) -> None:
+        self.match, self.notes, self.setup = match, notes, setup
+        self.redo_stack.clear()
+        self.say(message)
+        self.play_bots()
+        self.show_state()
+
+    def cmd_export(self, arg: str) -> None:
+        if not arg:
+            raise Rejected("`export` needs a file name, like `export session.replay`")
+        text = export(self.match, self.game_path, arg, self.notes, self.setup)
+        try:
+            Path(arg).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise Rejected(f"cannot write '{arg}': {exc.strerror}") from None
+        self.say(f"exported {_moves(len(self.match.moves))} to {arg}; `ludus replay {arg}` plays them again")
+
+
+def _moves(n: int) -> str:
+    return f"{n} move{'s' if n != 1 else ''}"
+
+
+class _Line:
+    """The little a force needs of a replay step when it comes from the prompt."""
+
+    def __init__(self, force) -> None:
+        self.force, self.line, self.column = force, 1, 1
+
+
+# ───────────────────────── input ─────────────────────────
+
+
+class ReplCompleter(Completer):
+    """Tab completes the legal moves this view shows, command names, and the names commands take."""
+
+    def __init__(self, repl: Repl) -> None:
+        self.repl = repl
+
+    def candidates(self, text: str) -> list[str]:
+        word, space, rest = text.partition(" ")
+        if space and word in ("show", "view", "bot"):
+            view = self.repl.view()
+            seats = list(self.repl.match.seat_names())
+            if word == "show":
+                cards = [d for d, s in self.repl.game.defs.items() if s.word == "card"]
+                names = [*view["zones"], *view["tracks"], *view["board"], *cards, *seats, *view["counters"]]
+            elif word == "view":
+                names = [*seats, "all", "auto"]
+            else:
+                names = [f"{s} random" for s in seats] + [f"{s} off" for s in seats]
+            return [f"{word} {n}" for n in names if n.lower().startswith(rest.lower())]
+        options = self.repl.visible_options() or []
+        low = text.lower()
+        found = [o for o in options if o.lower().startswith(low)]
+        found += [c for c in COMMANDS if c.startswith(low) and c not in found]
+        return found
+
+    def get_completions(self, document, complete_event):
+        text = document.text_before_cursor
+        for candidate in self.candidates(text):
+            yield Completion(candidate, start_position=-len(text))
+
+
+def prompt_reader(repl: Repl, input=None, output=None, history: str | None = None):
+    """`read(prompt)` from a prompt_toolkit session with completion and a persistent history."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    session = PromptSession(input=input, output=output, completer=ReplCompleter(repl),
+                            history=FileHistory(history) if history else InMemoryHistory(),
+                            complete_while_typing=False)
+    return session.prompt
+
+
+def plain_reader(stream, console: Console):
+    """`read(prompt)` from plain lines, echoing each after its prompt so the output reads as a transcript."""
+    def read(prompt: str) -> str:
+        line = stream.readline()
+        if not line:
+            raise EOFError
+        console.print(Text(prompt + line.rstrip("\n")), soft_wrap=True)
+        return line
+    return read

@@ -1,0 +1,502 @@
+"""Scripted replays: a line-based text file in, a checked match and a transcript out (and back).
+
+A replay names a game, its players and seed, then lists moves by their exact labels, chance
+outcomes to force, and `expect` lines that assert on the state. `parse` reads the text (no game
+needed), `Replay.run` plays it, and `export` writes a session back as a replay. Every problem is a
+`ReplayError` located at `path:line:column`. The format is described in docs/replays.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from attrs import define, field
+
+from ..engine.display import describe_entry
+from ..engine.match import IllegalAction, Match
+from ..engine.runtime import RuleError
+from ..language.source import LudusError
+
+HEADER = ("game", "players", "seats", "seed", "chance", "setup")
+BODY = ("force", "expect", "move")
+KEYWORDS = HEADER + BODY
+
+
+class ReplayError(Exception):
+    """A replay that cannot run or whose checks failed, at `path:line:column`."""
+
+    def __init__(self, path: str, line: int, message: str, column: int = 1) -> None:
+        self.path, self.line, self.column, self.message = path, line, column, message
+        where = f"{path}:{line}:{column}" if line else path  # line 0: the file as a whole
+        super().__init__(f"{where}: error: {message}")
+
+
+# ───────────────────────── lines ─────────────────────────
+
+
+@define
+class Force:
+    """A chance outcome to queue: `("die", sides, values)` or `("order", zone text, names)`."""
+
+    kind: str
+    target: object  # sides (int) for dice, the zone as written for orders
+    values: list
+
+    def text(self) -> str:
+        if self.kind == "die":
+            return f"force d{self.target} = {', '.join(map(str, self.values))}" if self.target else \
+                f"force die = {', '.join(map(str, self.values))}"
+        return f"force order {self.target} = {', '.join(_quote_name(n) for n in self.values)}"
+
+
+@define
+class Step:
+    line: int
+    kind: str  # "move" | "force" | "expect"
+    text: str  # the label, the expression, or the force as written
+    column: int = 1
+    force: Force | None = None
+
+
+@define
+class Replay:
+    path: str
+    game: str | None = None
+    game_line: int = 1
+    players: int | None = None
+    seats: list[str] | None = None
+    seats_line: int = 1
+    seed: int = 0
+    chance: str = "auto"
+    setup: list[Step] = field(factory=list)
+    steps: list[Step] = field(factory=list)
+
+    @property
+    def game_path(self) -> Path:
+        base = Path(self.path).parent
+        return base / self.game if self.game is not None else base
+
+    def load_game(self):
+        """The game the replay names, loaded; a missing or broken game file is a ReplayError."""
+        from ..pipeline import load
+
+        if self.game is None:
+            raise ReplayError(self.path, 1, "the replay names no game; start it with a line like `game ../market-town.ludus`")
+        path = self.game_path
+        if not path.is_file():
+            raise ReplayError(self.path, self.game_line, f"no game file '{self.game}' (looked for {path})", 6)
+        try:
+            return load(path)
+        except LudusError as err:
+            n = len(err.diagnostics)
+            first = err.diagnostics[0] if err.diagnostics else "?"
+            raise ReplayError(self.path, self.game_line,
+                              f"the game file has {n} error{'s' if n != 1 else ''}, the first: {first.span}: {first.message}"
+                              f" (run `ludus check {path}`)", 6) from None
+        except OSError as exc:
+            raise ReplayError(self.path, self.game_line, f"cannot read the game file: {exc.strerror}", 6) from None
+
+    def start(self, game) -> Match:
+        """A new match as the header asks, with the setup's forced outcomes queued."""
+        n = self.players
+        if self.seats is not None:
+            n = len(self.seats)
+            if not game.min_players <= n <= game.max_players:
+                raise ReplayError(self.path, self.seats_line, _count_error(game, n))
+            expected = list(game.seat_names(n))
+            if self.seats != expected:
+                raise ReplayError(self.path, self.seats_line,
+                                  f"with {n} players the seats are {', '.join(expected)}, in that order")
+        elif n is not None and not game.min_players <= n <= game.max_players:
+            raise ReplayError(self.path, self.seats_line, _count_error(game, n))
+        forced = []
+        for step in self.setup:
+            forced.extend(forced_entries(game, n or game.min_players, step, self.path))
+        try:
+            return Match.new(game, n, seed=self.seed, chance=self.chance, forced=forced)
+        except RuleError as err:
+            line = self.setup[0].line if self.setup else self.game_line
+            raise ReplayError(self.path, line, f"the setup failed: {err}") from None
+
+    def run(self, echo: Callable[[str], None] | None = None, game=None) -> Match:
+        """Play the whole replay, checking every expectation; echo a transcript line by line."""
+
+        game = game or self.load_game()
+        say = echo or (lambda _text: None)
+        checks = [(step, compile_expect(game, self.path, step)) for step in self.steps if step.kind == "expect"]
+        compiled = {id(step): fn for step, fn in checks}
+        match = self.start(game)
+        names = match.seat_names()
+        say(f"# {game.title}: {len(names)} players ({', '.join(names)}), seed {self.seed}")
+        for entry in match.log:
+            shown = describe_entry(match, entry)
+            if shown:
+                say(f"      {shown}")
+        for step in self.steps:
+            if step.kind == "force":
+                for entry in forced_entries(game, len(names), step, self.path):
+                    match.state["forced"].append(entry)
+                say(f"{step.line:>4}  {step.force.text()}")
+            elif step.kind == "expect":
+                say(f"{step.line:>4}  expect {step.text}: " + check_expectation(match, step, compiled[id(step)], self.path))
+            else:
+                who = match.seat_name(match.current) if match.current != "terminal" else None
+                log_len = len(match.log)
+                apply_move(match, step.text, self.path, step.line, step.column)
+                say(f"{step.line:>4}  {who}: {step.text}")
+                for entry in match.log[log_len:]:
+                    shown = describe_entry(match, entry)
+                    if shown:
+                        say(f"      {shown}")
+        if match.is_over:
+            say(result_line(match))
+        else:
+            where = ", ".join(match.scopes())
+            say(f"# stopped with {match.seat_name(match.current)} to move" + (f" ({where})" if where else ""))
+        return match
+
+
+def result_line(match: Match) -> str:
+    result = match.result or {"winners": [], "reason": ""}
+    winners = ", ".join(result["winners"]) or "no one"
+    reason = f" ({result['reason']})" if result.get("reason") else ""
+    return f"game over: {winners} won{reason}"
+
+
+def _count_error(game, n: int) -> str:
+    allowed = f"{game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
+    return f"{game.title} is for {allowed} players, not {n}"
+
+
+# ───────────────────────── running one line ─────────────────────────
+
+
+def apply_move(match: Match, label: str, path: str, line: int, column: int = 1) -> None:
+    """Apply a move by label, turning a rejection into a one-line ReplayError."""
+    if match.is_over:
+        raise ReplayError(path, line, f"the match is already over, so '{label}' cannot be played", column)
+    try:
+        match.apply(label)
+    except IllegalAction as exc:
+        raise ReplayError(path, line, illegal_message(match, exc), column) from None
+    except RuleError as exc:
+        raise ReplayError(path, line, f"'{label}' broke a rule: {exc}", column) from None
+
+
+def illegal_message(match: Match, exc: IllegalAction) -> str:
+    who = match.seat_name(match.current)
+    options = exc.near or exc.legal[:5]
+    more = "" if exc.near or len(exc.legal) <= 5 else f", ... ({len(exc.legal)} in all)"
+    kind = "closest legal moves" if exc.near else "legal moves"
+    return f"'{exc.action}' is not a legal move for {who} now; {kind}: " + "; ".join(options) + more
+
+
+def compile_expect(game, path: str, step: Step):
+    from ..compiler.probe import compile_expression
+
+    winner = _winner_check(game, step.text)
+    if winner is not None:
+        return winner
+    try:
+        fn = compile_expression(game, step.text, path, step.line, step.column)
+    except LudusError as err:
+        span = err.diagnostics[0].span
+        raise ReplayError(path, span.line, _one_line(err), span.column) from None
+    left = _left_side(step.text)
+    left_fn = None
+    if left is not None:
+        try:
+            left_fn = compile_expression(game, left, path, step.line, step.column)
+        except LudusError:
+            left_fn = None
+    return (fn, left, left_fn)
+
+
+def check_expectation(match: Match, step: Step, compiled, path: str) -> str:
+    """'ok', or a ReplayError that shows the actual value."""
+    if callable(compiled):
+        return compiled(match, step, path)
+    fn, left, left_fn = compiled
+    try:
+        value, typ = fn(match)
+    except RuleError as exc:
+        raise ReplayError(path, step.line, f"the expectation cannot be computed: {exc.message}", step.column) from None
+    if typ != "bool" and not isinstance(value, bool):
+        raise ReplayError(path, step.line, f"expect needs a yes/no expression; '{step.text}' is {match.show(value, typ)}"
+                          f" (write it as a comparison, like `{step.text} == {match.show(value, typ)}`)", step.column)
+    if value:
+        return "ok"
+    actual = ""
+    if left_fn is not None:
+        try:
+            lv, lt = left_fn(match)
+            actual = f": {left} is {match.show(lv, lt)}"
+        except RuleError:
+            actual = ""
+    raise ReplayError(path, step.line, f"expectation failed: {step.text}{actual}", step.column)
+
+
+def _winner_check(game, text: str):
+    m = re.fullmatch(r"winners?\s+(.+)", text.strip())
+    if not m:
+        return None
+    wanted = _split_names(m.group(1))
+
+    def check(match: Match, step: Step, path: str) -> str:
+        if not match.is_over:
+            raise ReplayError(path, step.line, f"expectation failed: {text}: the match is not over", step.column)
+        got = match.result["winners"]
+        if wanted in (["nobody"], ["no one"]):
+            wanted_set: set = set()
+        else:
+            wanted_set = set(wanted)
+        if set(got) != wanted_set:
+            raise ReplayError(path, step.line, f"expectation failed: {text}: the winners are {', '.join(got) or 'nobody'}",
+                              step.column)
+        return "ok"
+    return check
+
+
+_COMPARISON = re.compile(r"\s(==|!=|<=|>=|<|>)\s")
+
+
+def _left_side(text: str) -> str | None:
+    """The text before the first comparison outside brackets and quotes, to show its value."""
+    depth, quoted = 0, False
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "([":
+            depth += 1
+        elif not quoted and ch in ")]":
+            depth -= 1
+        elif not quoted and depth == 0 and ch == " ":
+            m = _COMPARISON.match(text, i)
+            if m:
+                return text[:i].strip() or None
+    return None
+
+
+def _one_line(err: LudusError) -> str:
+    d = err.diagnostics[0]
+    hint = f" ({d.hint})" if d.hint else ""
+    return f"{d.message}{hint}"
+
+
+def forced_entries(game, nseats: int, step: Step, path: str) -> list:
+    """The `forced` queue entries of a force line, checked against the game."""
+    f = step.force
+    if f.kind == "die":
+        for v in f.values:
+            if f.target and not 1 <= v <= f.target:
+                raise ReplayError(path, step.line, f"{v} is not a face of a d{f.target}", step.column)
+        return [["die", f.target, v] for v in f.values]
+    key = zone_key(game, nseats, f.target)
+    if key is None:
+        zones = ", ".join(z for z in game.zones if z != "box")
+        raise ReplayError(path, step.line, f"no zone '{f.target}'; the zones are {zones}"
+                          " (write a seat's zone as `deck of Amber`)", step.column)
+    for name in f.values:
+        if name not in game.defs:
+            from ..language.source import suggest
+
+            hint = suggest(name, game.defs)
+            raise ReplayError(path, step.line, f"no card '{name}'" + (f"; {hint}" if hint else ""), step.column)
+    return [["order", key, list(f.values)]]
+
+
+def zone_key(game, nseats: int, text: str) -> str | None:
+    """`deck of Amber` -> `deck@0`, `supply` -> `supply`; None when there is no such zone."""
+    name, sep, seat = text.partition(" of ")
+    name, seat = name.strip(), seat.strip()
+    spec = game.zones.get(name)
+    if spec is None:
+        return None
+    if spec.per == "seat":
+        names = list(game.seat_names(nseats))
+        if not sep or seat not in names:
+            return None
+        return f"{name}@{names.index(seat)}"
+    return None if sep else name
+
+
+# ───────────────────────── parsing ─────────────────────────
+
+
+def load_replay(path: str | Path) -> Replay:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError(str(path), 0, "no such replay file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(str(path), 0, f"cannot read the replay: {exc}") from None
+    return parse(text, str(path))
+
+
+def parse(text: str, path: str = "<replay>") -> Replay:
+    """The replay's header and steps; a malformed line raises ReplayError at its place."""
+    replay = Replay(path)
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        word, _, rest = stripped.partition(" ")
+        rest_col = indent + len(word) + 2 + (len(rest) - len(rest.lstrip()))
+        rest = rest.strip()
+        if word not in KEYWORDS:
+            replay.steps.append(Step(number, "move", stripped, indent + 1))
+            continue
+        if word in HEADER:
+            if replay.steps:
+                raise ReplayError(path, number, f"'{word}' belongs to the header, before the first move", indent + 1)
+            if word in seen and word != "setup":
+                raise ReplayError(path, number, f"a second '{word}' line (the first is line {seen[word]})", indent + 1)
+            seen[word] = number
+        if not rest:
+            raise ReplayError(path, number, f"'{word}' needs a value: {_USAGE[word]}", indent + 1)
+        if word == "game":
+            replay.game, replay.game_line = _unquote(rest), number
+        elif word in ("players", "seats"):
+            if "players" in seen and "seats" in seen:
+                raise ReplayError(path, number, "give either 'players' or 'seats', not both", indent + 1)
+            replay.seats_line = number
+            if word == "players":
+                if not rest.isdigit():
+                    raise ReplayError(path, number, f"'players' needs a number, not '{rest}'", rest_col)
+                replay.players = int(rest)
+            else:
+                replay.seats = _split_names(rest)
+        elif word == "seed":
+            if not re.fullmatch(r"-?\d+", rest):
+                raise ReplayError(path, number, f"'seed' needs a whole number, not '{rest}'", rest_col)
+            replay.seed = int(rest)
+        elif word == "chance":
+            if rest not in ("auto", "manual"):
+                raise ReplayError(path, number, f"'chance' is 'auto' or 'manual', not '{rest}'", rest_col)
+            replay.chance = rest
+        elif word == "setup":
+            sub, _, more = rest.partition(" ")
+            if sub != "force":
+                raise ReplayError(path, number, f"'setup' is followed by a force line: {_USAGE['setup']}", rest_col)
+            col = rest_col + len(sub) + 1 + (len(more) - len(more.lstrip()))
+            replay.setup.append(Step(number, "force", more.strip(), col, parse_force(more.strip(), path, number, col)))
+        elif word == "force":
+            replay.steps.append(Step(number, "force", rest, rest_col, parse_force(rest, path, number, rest_col)))
+        elif word == "expect":
+            replay.steps.append(Step(number, "expect", rest, rest_col))
+        else:  # move: the rest is a label, even one that starts with a keyword
+            replay.steps.append(Step(number, "move", rest, rest_col))
+    return replay
+
+
+_USAGE = {
+    "game": "`game ../market-town.ludus` (a path relative to the replay)",
+    "players": "`players 2`",
+    "seats": "`seats Amber, Basil`",
+    "seed": "`seed 7`",
+    "chance": "`chance auto` or `chance manual`",
+    "setup": "`setup force order supply = Guild Charter, Town Crier`",
+    "force": "`force d6 = 5` or `force order deck of Amber = Town Crier, Copper Coin`",
+    "expect": "`expect coins of Amber == 3`",
+    "move": "`move <label>`, for a label that starts with a reserved word",
+}
+
+_DIE = re.compile(r"(?:d(\d+)|die)\s*=\s*(.+)")
+
+
+def parse_force(text: str, path: str, line: int, column: int) -> Force:
+    """`d6 = 5`, `d6 = 5, 2`, `die = 3` (any die), `order deck of Amber = A, B` (top first)."""
+    m = _DIE.fullmatch(text)
+    if m:
+        sides = int(m.group(1)) if m.group(1) else 0
+        values = []
+        for part in m.group(2).split(","):
+            part = part.strip()
+            if not part.isdigit():
+                raise ReplayError(path, line, f"a forced roll is a number, not '{part}'", column)
+            values.append(int(part))
+        if m.group(1) and sides < 1:
+            raise ReplayError(path, line, "a die has at least one side", column)
+        return Force("die", sides, values)
+    if text.startswith("order "):
+        zone, eq, names = text[6:].partition("=")
+        if not eq or not zone.strip() or not names.strip():
+            raise ReplayError(path, line, f"write a forced order as {_USAGE['force'].split(' or ')[1]}", column)
+        return Force("order", zone.strip(), _split_names(names))
+    raise ReplayError(path, line, f"cannot read the forced outcome '{text}'; write {_USAGE['force']}", column)
+
+
+def _split_names(text: str) -> list[str]:
+    """Comma-separated names; a name with a comma in it is written in double quotes."""
+    return [_unquote(p.strip()) for p in re.findall(r'"[^"]*"|[^,]+', text) if p.strip()]
+
+
+def _unquote(text: str) -> str:
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+
+
+def _quote_name(name: str) -> str:
+    return f'"{name}"' if "," in name else name
+
+
+# ───────────────────────── export ─────────────────────────
+
+
+@define
+class Note:
+    """A line that a session added between moves: a forced outcome or an expectation."""
+
+    position: int  # how many moves had been made when it was added
+    kind: str  # "force" | "expect"
+    text: str
+    force: list | None = None  # the `forced` entries it queued
+
+
+def move_line(label: str) -> str:
+    """A label as a replay line: prefixed with `move` when it starts with a reserved word."""
+    first = label.split(" ", 1)[0]
+    if first in KEYWORDS or label.lstrip().startswith("#") or label != label.strip():
+        return f"move {label}"
+    return label
+
+
+def export(match: Match, game_path: str | Path, to: str | Path, notes: list[Note] = (),
+           setup: list[str] = (), chance: str | None = None, comments: bool = True) -> str:
+    """A replay text that reproduces `match`: header, then every move with the notes before it."""
+
+    rel = os.path.relpath(Path(game_path).resolve(), Path(to).resolve().parent)
+    names = match.seat_names()
+    out = [f"# {match.game.title}, exported from a ludus session", f"game {Path(rel).as_posix()}",
+           f"players {len(names)}", f"# seats: {', '.join(names)}", f"seed {match.seed}"]
+    mode = chance or match.state.get("chance", "auto")
+    if mode != "auto":
+        out.append(f"chance {mode}")
+    out.extend(f"setup {s}" for s in setup)
+    out.append("")
+    by_position: dict[int, list[Note]] = {}
+    for note in notes:
+        by_position.setdefault(note.position, []).append(note)
+    for i, label in enumerate(match.moves):
+        for note in by_position.get(i, []):
+            out.append(note.text)
+        out.append(move_line(label))
+        if comments:
+            out.extend(f"#   {line}" for line in _chance_of_move(match, i, describe_entry))
+    for note in by_position.get(len(match.moves), []):
+        out.append(note.text)
+    return "\n".join(out) + "\n"
+
+
+def _chance_of_move(match: Match, index: int, describe) -> list[str]:
+    """Rolls made by move `index`, recorded as comments so a reader sees what the dice said."""
+    if index >= len(match.history):
+        return []
+    start = match.history[index][1]
+    end = match.history[index + 1][1] if index + 1 < len(match.history) else len(match.log)
+    return [describe(match, e) for e in match.log[start:end] if e["t"] == "roll"]

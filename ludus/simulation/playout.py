@@ -1,0 +1,87 @@
+"""Many matches between random-legal-move players, for balance questions and robustness."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+from attrs import define, field
+
+from ..engine.runtime import RuleError
+
+MAX_DECISIONS = 20_000
+
+
+@define
+class SimReport:
+    games: int
+    players: int
+    wins: Counter = field(factory=Counter)
+    draws: int = 0
+    lengths: list = field(factory=list)
+    errors: list = field(factory=list)  # (match seed, message)
+    unfinished: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time: the speed of one core, even on a busy machine
+
+    @property
+    def decisions(self) -> int:
+        return sum(self.lengths)
+
+    def summary(self) -> str:
+        lines = [f"{self.games} matches, {self.players} players, {self.seconds:.2f}s"]
+        for name, count in sorted(self.wins.items(), key=lambda kv: (-kv[1], kv[0])):
+            lines.append(f"  wins {name}: {count} ({100 * count / max(self.games, 1):.1f}%)")
+        lines.append(f"  draws / no winner: {self.draws}")
+        if self.lengths:
+            mean = sum(self.lengths) / len(self.lengths)
+            lines.append(f"  length in decisions: mean {mean:.1f}, max {max(self.lengths)}")
+        if self.seconds > 0:
+            lines.append(f"  speed: {self.decisions / self.seconds:,.0f} decisions/s, {self.games / self.seconds:,.1f} matches/s")
+        if self.cpu_seconds > 0:
+            lines.append(f"  per CPU second: {self.decisions / self.cpu_seconds:,.0f} decisions, "
+                         f"{self.games / self.cpu_seconds:,.1f} matches")
+        lines.append(f"  unfinished (over {MAX_DECISIONS} decisions): {self.unfinished}")
+        lines.append(f"  errors: {len(self.errors)}")
+        for seed, message in self.errors[:10]:
+            lines.append(f"    seed {seed}: {message}")
+        return "\n".join(lines)
+
+
+def random_playout(game, players: int, seed: int, rng: random.Random, limit: int = MAX_DECISIONS):
+    """One match with uniformly random legal moves; returns (match, decisions, finished)."""
+    match = game.new_match(players, seed=seed)
+    steps = 0
+    while not match.is_over and steps < limit:
+        options = match.state["pending"]["options"]
+        match.apply_fast(rng.randrange(len(options)))
+        steps += 1
+    return match, steps, match.is_over
+
+
+def simulate(game, games: int, seed: int = 0, players: int | None = None) -> SimReport:
+    players = players or game.min_players
+    report = SimReport(games, players)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    for i in range(games):
+        match_seed = seed * 1_000_003 + i
+        rng = random.Random(match_seed)
+        try:
+            match, steps, finished = random_playout(game, players, match_seed, rng)
+        except RuleError as err:
+            report.errors.append((match_seed, str(err)))
+            continue
+        report.lengths.append(steps)
+        if not finished:
+            report.unfinished += 1
+            continue
+        result = match.result
+        if result["winners"]:
+            for name in result["winners"]:
+                report.wins[name] += 1
+        else:
+            report.draws += 1
+    report.seconds = time.perf_counter() - start
+    report.cpu_seconds = time.process_time() - cpu_start
+    return report

@@ -1,0 +1,138 @@
+"""`test` blocks of .ludus files: run one against a Position (for pytest and for `ludus test`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..language.source import Span
+from .position import Position, TestError
+
+_HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
+
+def source_text(game, span: Span) -> str:
+    """The text a span covers in a game file, dedented so it parses on its own."""
+    text = game.sources.texts.get(span.path, "") if game.sources else ""
+    lines = text.splitlines()[span.line - 1:span.end_line]
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        return lines[0][span.column - 1:span.end_column - 1]
+    first = lines[0][span.column - 1:]
+    indent = span.column - 1
+    rest = [ln[indent:] if ln[:indent].strip() == "" else ln.lstrip() for ln in lines[1:]]
+    if span.end_column > 1:
+        rest[-1] = rest[-1][:max(span.end_column - 1 - indent, 0)]
+    return "\n".join([first, *rest]).rstrip() + "\n"
+
+
+def run_test_decl(game, decl, compare) -> None:
+    """Run one `test` block; `compare(effect, name, span)` handles its `snapshot` lines.
+    A failing line raises TestError located at the line."""
+    players, seed, pos = None, 0, None
+    for line in decl.lines:
+        kind, value, span = line.kind, line.value, line.span
+        if kind in ("players", "seed"):
+            if pos is not None:
+                raise TestError(f"'{kind}' must come before the test's other lines", span)
+            if kind == "players":
+                players = value
+            else:
+                seed = value
+            continue
+        if pos is None:
+            try:
+                pos = Position(game, players, seed)
+            except TestError as err:
+                err.span = err.span or span
+                raise
+        if kind == "given":
+            stmt_span = getattr(value, "span", span)
+            pos.given(source_text(game, stmt_span), stmt_span)
+        elif kind == "force_die":
+            sides, face = value
+            pos.next_roll(sides, face, span=span)
+        elif kind in ("do", "answer"):
+            pos.do(value, span)
+        elif kind == "until":
+            pos.play_until(value, span)
+        elif kind == "resolve":
+            card, seat = value
+            pos.resolve(card, seat, span=span)
+        elif kind == "expect":
+            pos.expect(source_text(game, value.span), value.span)
+        elif kind == "snapshot":
+            compare(pos.effect(), value, span)
+        else:  # pragma: no cover - the grammar has no other lines
+            raise TestError(f"unknown test line '{kind}'", span)
+    if pos is None:
+        Position(game, players, seed)
+
+
+# ───────────────────────── `ludus test`: test blocks without pytest ─────────────────────────
+
+
+def snapshot_path(file_path, test_name: str, index) -> Path:
+    """Where pytest (through syrupy) keeps a `snapshot` line's report: beside the game file."""
+    from .snapshot import EffectSnapshotExtension as Ext
+
+    suffix = f"[{index}]" if isinstance(index, str) else (f".{index}" if index else "")
+    stem = Ext._sanitize_filename(f"{test_name}{suffix}")[:Ext._max_stem_length()]
+    path = Path(file_path)
+    return path.parent / "__snapshots__" / path.stem / f"{stem}.{Ext.file_extension}"
+
+
+def run_file(path, echo) -> tuple[int, int]:
+    """Run every `test` block of a game file against the stored snapshots; returns (passed, failed).
+    Bad files raise LudusError."""
+    from ..pipeline import load
+    from .snapshot import effect_diff
+
+    game = load(path)
+    passed = failed = 0
+    for decl in own_tests(game, path):
+        problems: list[str] = []
+        count = [0]
+
+        def compare(effect, name, span, decl=decl, problems=problems, count=count):
+            index = name if name else count[0]  # numbered as syrupy numbers them: every snapshot line counts
+            count[0] += 1
+            stored_at = snapshot_path(path, decl.name, index)
+            now = effect.report()
+            try:
+                stored = stored_at.read_text(encoding="utf-8")
+            except OSError:
+                problems.append(f"{span}: no stored snapshot {stored_at} (write it with `pytest {path} --snapshot-update`)")
+                return
+            if stored != now:
+                diff = "\n".join("    " + line for line in effect_diff(stored, now))
+                problems.append(f"{span}: the snapshot changed (accept it with `pytest {path} --snapshot-update`)\n{diff}")
+
+        try:
+            run_test_decl(game, decl, compare)
+        except TestError as err:
+            problems.append(err.render(game.sources))
+        if problems:
+            failed += 1
+            echo(f"FAIL {decl.span.path}:{decl.span.line}: {decl.name}")
+            for p in problems:
+                echo("  " + p.replace("\n", "\n  "))
+        else:
+            passed += 1
+            echo(f"ok   {decl.span.path}:{decl.span.line}: {decl.name}")
+    return passed, failed
+
+
+def own_tests(game, path) -> list:
+    """The tests a game file runs: its own, and those of the parts it includes (files without a
+    `game` or `extends` line); a base game's tests run with the base, not with each variant."""
+    own = Path(path).resolve()
+    out = []
+    for decl in game.checked.symbols.tests:
+        where = Path(decl.span.path).resolve()
+        if where != own:
+            text = game.sources.texts.get(decl.span.path, "") if game.sources else ""
+            if _HEADER.search(text):
+                continue
+        out.append(decl)
+    return out

@@ -1,0 +1,424 @@
+"""Positions and effects for tests: put a match in a described position, resolve a card or take
+an action, answer its decisions, and report what changed as plain, stable text.
+
+One implementation with two front ends: the pytest fixtures (`ludus.pytest_plugin`) and the
+`test` blocks written in .ludus files (`ludus.testblocks`, used by pytest and by `ludus test`).
+"""
+
+from __future__ import annotations
+
+from ..compiler.probe import compile_expression, compile_statements
+from ..engine import vm
+from ..engine.effect import Effect, _cards, _plain, _result, changes, facts
+from ..engine.match import closest
+from ..engine.runtime import RuleError, Runtime, copy_state
+from ..language.source import Diagnostic, LudusError, Sources, Span, render, suggest
+
+FLOW_ENDED = "the flow ended without a winner"
+PLAY_LIMIT = 2000
+
+
+class TestError(Exception):
+    """A test that fails or cannot run: a message with its place in the test, never a traceback."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, message: str, span: Span | None = None, detail: str | None = None) -> None:
+        self.message, self.span, self.detail = message, span, detail
+        super().__init__(message)
+
+    def render(self, sources: Sources | None = None) -> str:
+        if self.span is None:
+            out = f"error: {self.message}"
+        else:
+            out = render(Diagnostic("error", self.message, self.span), sources)
+        return out + (f"\n{self.detail}" if self.detail else "")
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+# ───────────────────────── positions ─────────────────────────
+
+
+class Position:
+    """A match being put in a position and driven step by step, recording what each step does."""
+
+    def __init__(self, game, players: int | None = None, seed: int = 0) -> None:
+        try:
+            self.match = game.new_match(players, seed=seed)
+        except ValueError as exc:
+            raise TestError(str(exc)) from None
+        except RuleError as err:
+            raise TestError(f"the game's setup failed: {err.message}", err.span) from None
+        self.game = game
+        self._outer = None  # (stack, pending, result) of the match while a card's effect runs apart
+        self._effect_title = None
+        self._base = None
+        self._steps: list[str] = []
+        self._decisions: list[str] = []
+
+    # ── describing the position ──
+
+    def seat(self, name=None, span: Span | None = None) -> int:
+        """A seat by name (or index); None: the seat deciding now, or whose turn it is."""
+        names = list(self.match.seat_names())
+        if name is None:
+            pending = self.match.pending
+            if pending is not None and pending.get("seat") is not None:
+                return pending["seat"]
+            turns = [s for s in self.match.state["scopes"] if s["k"] == "turn"]
+            return turns[-1]["v"] if turns else 0
+        if isinstance(name, int) and not isinstance(name, bool):
+            if 0 <= name < len(names):
+                return name
+            raise TestError(f"there is no seat {name} in a {len(names)}-player match", span)
+        if name not in names:
+            hint = suggest(name, names)
+            raise TestError(f"unknown seat '{name}' (the seats are {', '.join(names)})"
+                            + (f"; {hint}" if hint else ""), span)
+        return names.index(name)
+
+    def given(self, text: str, span: Span | None = None) -> None:
+        """Run statements that need no decision: `set coins of Amber to 3`, `move ... to hand of Amber`."""
+        path, line, column = _where(span, "<given>")
+        try:
+            fn = compile_statements(self.game, text, path, line, column)
+            fn(self.match)
+        except LudusError as err:
+            raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span) from None
+        except RuleError as err:
+            raise TestError(err.message, err.span or span) from None
+        self._refresh()
+
+    def next_roll(self, sides: int, *values: int, span: Span | None = None) -> None:
+        """The next rolls of a d`sides` come out as `values` (0 sides: of any die)."""
+        try:
+            self.match.force(sides, *values)
+        except ValueError as exc:
+            raise TestError(str(exc), span) from None
+
+    def next_order(self, zone: str, names: list[str]) -> None:
+        """The next shuffle of `zone` ("deck@0" or "supply") puts these cards on top, in order."""
+        self.match.force_order(zone, names)
+
+    # ── steps ──
+
+    def resolve(self, card: str, seat=None, handler: str | None = None, span: Span | None = None) -> None:
+        """Run a card's `on play:` (or `handler`) effect for `seat`, apart from the flow, until it ends
+        or asks a decision; answer those with `answer`. The flow's own decision is asked again after."""
+        if self._outer is not None:
+            raise TestError(f"the effect of {self._effect_title} is still waiting for "
+                            f"{self._waiting_text()}; answer it first", span)
+        seat = self.seat(seat, span)
+        d = self.game.defs.get(card)
+        if d is None:
+            names = [x.name for x in self.game.defs.values()]
+            hint = suggest(card, names)
+            raise TestError(f"unknown card '{card}'" + (f"; {hint}" if hint else ""), span)
+        if handler is None:
+            handler = "play" if "play" in d.handlers or len(d.handlers) != 1 else next(iter(d.handlers))
+        cid = d.handlers.get(handler)
+        if cid is None:
+            has = ", ".join(f"'on {h}:'" for h in d.handlers) or "none"
+            raise TestError(f"'{card}' has no 'on {handler}:' effect (it has {has})", span)
+        eid = self._find(card, seat)
+        if eid is None:
+            raise TestError(f"there is no '{card}' in this match", span)
+        self._start()
+        state = copy_state(self.match.state)
+        outer = (state["stack"], state["pending"], state["result"])
+        state["stack"] = [{"c": cid, "pc": 0, "env": {"this": eid, "$cur": seat, "$act": seat}}]
+        state["pending"] = None
+        log_len = len(self.match.log)
+        try:
+            vm.run(self.game, state, self.match.log)
+        except RuleError as err:
+            del self.match.log[log_len:]
+            raise TestError(f"the effect of '{card}' failed: {err.message}", err.span or span) from None
+        self.match.state = state
+        self._outer = outer
+        verb = "played" if handler == "play" else f"resolved ('on {handler}:')"
+        self._effect_title = f"{card}, {verb} by {self.match.seat_name(seat)}"
+        self._settle()
+
+    def do(self, label: str, span: Span | None = None) -> None:
+        """Take a legal action or answer the decision asked now, by its label.
+
+        An action offered by the flow runs to its end and the match stops right after it, so
+        expectations and the effect report see the action alone; the next step lets the rules
+        go on to the next decision."""
+        self._resume(span)
+        pending = self.match.pending
+        if self.match.is_over:
+            raise TestError(f"cannot do '{label}': the match is over ({_result(self.match.result)})", span)
+        if pending is None:
+            raise TestError(f"cannot do '{label}': no decision is waiting", span)
+        options = self.match.legal_actions()
+        if label not in options:
+            near = closest(label, options)
+            hint = f"; closest: {', '.join(near)}" if near else ""
+            raise TestError(f"'{label}' is not a legal move now{hint}", span,
+                            f"    waiting: {self._decision_text(pending)}")
+        self._start()
+        if self._outer is None and self._effect_title is None:
+            self._steps.append(f"{self.match.seat_name(pending['seat'])}: {label}" if pending["seat"] is not None else label)
+        if pending["kind"] != "chance":
+            seat = self.match.seat_name(pending["seat"])
+            # the flow's offer of every legal move is summed up, so a new action elsewhere in the
+            # game does not change every action's snapshot; decisions inside effects list their options
+            offered = (f"one of {len(options)} options" if self._outer is None and pending["kind"] == "offer"
+                       else f"options: {', '.join(options)}")
+            self._decisions.append(f"{seat}: {_prompt(seat, pending['prompt'])} -> {label}  ({offered})")
+        if self._outer is None and pending["kind"] == "offer":
+            self._take(options.index(label), label, span)
+        else:
+            try:
+                self.match.apply(label)
+            except RuleError as err:
+                raise TestError(f"'{label}' failed: {err.message}", err.span or span) from None
+        self._settle()
+
+    def _take(self, index: int, label: str, span) -> None:
+        """Answer the flow's offer and run the chosen action apart from the flow, which then waits."""
+        work = copy_state(self.match.state)
+        log_len = len(self.match.log)
+        frame = work["stack"][-1]
+        op = self.game.codes[frame["c"]].ops[frame["pc"]]
+        try:
+            action_frame = op[1].answer(Runtime(self.game, work, self.match.log), frame["env"], work["pending"], index)
+            work["pending"] = None
+            frame["pc"] += 1
+            if action_frame is not None:
+                outer = (work["stack"], None, work["result"])
+                work["stack"] = [action_frame]
+                vm.run(self.game, work, self.match.log)
+                self._outer = outer
+        except RuleError as err:
+            del self.match.log[log_len:]
+            raise TestError(f"'{label}' failed: {err.message}", err.span or span) from None
+        self.match.state = work
+        self.match.moves.append(label)
+
+    def _resume(self, span=None) -> None:
+        """Let the rules go on to the next decision after a step that left the flow waiting."""
+        state = self.match.state
+        if self._outer is not None or state["pending"] is not None or state["result"] is not None or not state["stack"]:
+            return
+        work = copy_state(state)
+        try:
+            vm.run(self.game, work, self.match.log)
+        except RuleError as err:
+            raise TestError(f"the rules failed going on from here: {err.message}", err.span or span) from None
+        self.match.state = work
+
+    answer = do
+
+    def play_until(self, label: str, span: Span | None = None, limit: int = PLAY_LIMIT) -> None:
+        """Take the last option of every decision (usually 'pass' or the 'else' choice) until `label`
+        is a legal move."""
+        for _ in range(limit):
+            self._resume(span)
+            if label in self.match.legal_actions():
+                return
+            if self.match.is_over:
+                raise TestError(f"the match ended ({_result(self.match.result)}) before '{label}' was a legal move", span)
+            self.do(self.match.legal_actions()[-1], span)
+        raise TestError(f"'{label}' was not a legal move in {limit} moves", span)
+
+    # ── checking ──
+
+    def value(self, text: str, span: Span | None = None):
+        """An expression's value now, and its type."""
+        path, line, column = _where(span, "<expect>")
+        try:
+            return compile_expression(self.game, text, path, line, column)(self.match)
+        except LudusError as err:
+            raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span) from None
+        except RuleError as err:
+            raise TestError(err.message, err.span or span) from None
+
+    def show(self, text: str, span: Span | None = None) -> str:
+        value, typ = self.value(text, span)
+        return self.match.show(value, typ)
+
+    def expect(self, text: str, span: Span | None = None) -> None:
+        """Fail with the actual values unless the expression is true now."""
+        value, _typ = self.value(text, span)
+        if value is True:
+            return
+        detail = []
+        for part in _comparison_sides(text):
+            try:
+                detail.append(f"    {part} is {self.show(part, span)}")
+            except TestError:
+                pass
+        raise TestError(f"expected {text}", span, "\n".join(detail) or f"    it is {_plain(value)}")
+
+    # ── the report ──
+
+    def effect(self, title: str | None = None) -> Effect:
+        """What happened since the last report (or since the position was set): then start anew."""
+        if self._base is None:
+            self._start()
+        before, log_len, forced = self._base
+        match = self.match
+        steps = "; ".join(self._steps) if self._steps else "nothing was done"
+        eff = Effect(title or self._effect_title or steps)
+        eff.decisions = list(self._decisions)
+        seat_names = match.seat_names()
+        consumed = [f for f in forced if f not in match.state["forced"]]
+        for entry in match.log[log_len:]:
+            t = entry["t"]
+            if t == "roll":
+                hit = next((f for f in consumed if f[0] == "die" and f[1] in (entry["die"], 0)), None)
+                if hit is not None:
+                    consumed.remove(hit)
+                eff.chance.append(f"d{entry['die']} -> {entry['value']}" + ("" if hit else "  (from the seed)"))
+            elif t == "shuffle":
+                eff.chance.append(f"shuffle {_zone_name(entry['zone'], seat_names)}: top {_cards(entry['order'][:3]) if entry['order'] else '(empty)'}")
+            elif t == "log":
+                eff.log.append(entry["text"])
+            elif t == "reveal":
+                eff.log.append(f"reveal {entry['card']}")
+        eff.changes = changes(before, facts(match))
+        if match.pending is not None and match.state["result"] is None:
+            if self._outer is not None:
+                eff.waiting = self._waiting_text()
+        self._base = None
+        self._decisions = []
+        self._steps = []
+        if self._outer is None:
+            self._effect_title = None
+        return eff
+
+    # ── inside ──
+
+    def _start(self) -> None:
+        if self._base is None:
+            self._base = (facts(self.match), len(self.match.log), [list(f) for f in self.match.state["forced"]])
+            self._decisions = []
+
+    def _find(self, card: str, seat: int):
+        """The card in the seat's zones first, then anywhere (market, supply, box)."""
+        ents = self.match.state["ents"]
+        places = self.match.state["places"]
+        mine, other = None, None
+        for key, cards in places.items():
+            for eid in cards:
+                if ents[eid] is not None and ents[eid]["d"] == card:
+                    if key.endswith(f"@{seat}") and mine is None:
+                        mine = eid
+                    elif other is None:
+                        other = eid
+        return mine if mine is not None else other
+
+    def _settle(self) -> None:
+        """After a step: if a card's effect run apart has ended, put the flow back and ask its decision again."""
+        state = self.match.state
+        if self._outer is not None and not state["stack"]:
+            stack, pending, result = self._outer
+            self._outer = None
+            state["stack"] = stack
+            state["pending"] = pending
+            if state["result"] is not None and state["result"]["reason"] == FLOW_ENDED:
+                state["result"] = result
+            self._refresh()
+
+    def _refresh(self) -> None:
+        """Ask the waiting decision again, so its options follow the position just changed."""
+        state = self.match.state
+        if self._outer is not None or state["result"] is not None or not state["stack"]:
+            return
+        frame = state["stack"][-1]
+        op = self.game.codes[frame["c"]].ops[frame["pc"]]
+        from ..engine import ops as O
+
+        if op[0] != O.DECIDE or state["pending"] is None or state["pending"].get("kind") == "chance":
+            return
+        work = copy_state(state)
+        work["pending"] = None
+        try:
+            vm.run(self.game, work, self.match.log)
+        except RuleError as err:
+            raise TestError(err.message, err.span) from None
+        self.match.state = work
+
+    def _decision_text(self, pending, options: bool = True) -> str:
+        if pending is None:
+            return "no decision is waiting"
+        seat = "chance" if pending["seat"] is None else self.match.seat_name(pending["seat"])
+        text = f"{seat}: {_prompt(seat, pending['prompt'])}"
+        if options:
+            text += f"  (options: {', '.join(pending['options'])})"
+        return text
+
+    def _waiting_text(self) -> str:
+        return self._decision_text(self.match.pending)
+
+
+def first_offers(game, players: int | None = None, seed: int = 0, limit: int = 2000) -> dict:
+    """For each action of the game, the first time a seeded match offers it: `{action: (moves, label)}`,
+    the moves that lead there from a new match and the label of one of its instances. Moves are
+    picked at random from the seed, so a changed rule may lead elsewhere; the positions are for
+    snapshotting every action, not for pinning one line of play."""
+    import random
+
+    rng = random.Random(seed)
+    match = game.new_match(players, seed=seed)
+    found: dict = {}
+    while not match.is_over and len(match.moves) < limit and len(found) < len(game.actions):
+        pending = match.pending
+        if pending["kind"] == "offer":
+            for label, value in zip(pending["options"], pending["values"], strict=True):
+                if value is not None and value[0] not in found:
+                    found[value[0]] = (list(match.moves), label)
+        match.apply(rng.choice(match.legal_actions()))
+    return {name: found[name] for name in game.actions if name in found}
+
+
+def _prompt(seat: str, prompt: str) -> str:
+    return prompt[len(seat) + 2:] if prompt.startswith(f"{seat}: ") else prompt
+
+
+def _zone_name(key: str, seat_names) -> str:
+    name, _, seat = key.partition("@")
+    return f"{name} of {seat_names[int(seat)]}" if seat.isdigit() and int(seat) < len(seat_names) else key
+
+
+def _where(span: Span | None, default: str) -> tuple[str, int, int]:
+    if span is None:
+        return default, 1, 1
+    return span.path, span.line, span.column
+
+
+def _messages(err: LudusError) -> str:
+    return "; ".join(d.message for d in err.diagnostics) or "bad test line"
+
+
+def _comparison_sides(text: str) -> list[str]:
+    """The two sides of a top-level comparison, to show their values when it fails."""
+    from ..language.build import Builder
+    from ..language.parser import parse
+
+    try:
+        node = Builder("<expect>").transform(parse(text, "<expect>", start="expr"))
+    except Exception:  # a line that does not parse was reported already
+        return []
+    from ..language import nodes as n
+
+    if not isinstance(node, n.BinOp):
+        return []
+    lines = text.splitlines() or [""]
+    out = []
+    for side in (node.left, node.right):
+        s = side.span
+        if s.line != s.end_line or s.line < 1:
+            continue
+        part = lines[s.line - 1][s.column - 1:s.end_column - 1].strip()
+        if part and not part.lstrip("-").isdigit() and not part.startswith('"'):
+            out.append(part)
+    return out
+
+
+__all__ = ["Effect", "Position", "TestError", "changes", "facts"]

@@ -1,0 +1,202 @@
+"""pytest plugin: fixtures for game tests and collection of `test` blocks in .ludus files.
+
+Installed with the package (the `pytest11` entry point `ludus`): nothing to copy into a conftest.
+
+Fixtures:
+    ludus_game(path)                     a compiled game, loaded once per session
+    ludus_position(game_or_path, ...)    a `ludus.testing.Position`: a match to set up and drive
+    effect_snapshot                      syrupy's `snapshot`, writing readable `.txt` effect reports
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from .blocks import own_tests, run_test_decl
+from .position import Position, TestError
+from .snapshot import EffectSnapshotExtension
+
+_TEST_BLOCK = re.compile(rb'^test[ \t]+"', re.M)
+_HEADER = re.compile(rb'^(game|extends)[ \t]+"', re.M)
+
+_games: dict = {}
+
+
+def _load(path: Path):
+    """A game loaded once per session (a failing load is reported once per test that needs it)."""
+    from ..pipeline import load
+
+    key = str(path.resolve())
+    mtime = path.stat().st_mtime_ns if path.exists() else None
+    cached = _games.get(key)
+    if cached is None or cached[0] != mtime:
+        cached = (mtime, load(path))
+        _games[key] = cached
+    return cached[1]
+
+
+def _fail_load(err) -> None:
+    from ..language.source import render_all
+
+    pytest.fail(render_all(err.diagnostics, err.sources), pytrace=False)
+
+
+# ───────────────────────── fixtures ─────────────────────────
+
+
+@pytest.fixture
+def ludus_game(request):
+    """`ludus_game("examples/market-town.ludus")`: a path relative to the test file or the rootdir."""
+    from ..language.source import LudusError
+
+    def get(path):
+        p = Path(path)
+        if not p.is_absolute():
+            here = Path(request.node.path).parent / p
+            p = here if here.exists() else Path(request.config.rootpath) / p
+        if not p.exists():
+            pytest.fail(f"no game file '{path}'", pytrace=False)
+        try:
+            return _load(p)
+        except LudusError as err:
+            _fail_load(err)
+
+    return get
+
+
+@pytest.fixture
+def ludus_position(ludus_game):
+    """`ludus_position(game_or_path, players=None, seed=0)`: a match to put in a position and drive."""
+
+    def make(game, players: int | None = None, seed: int = 0) -> Position:
+        if isinstance(game, (str, Path)):
+            game = ludus_game(game)
+        try:
+            return Position(game, players, seed)
+        except TestError as err:
+            pytest.fail(err.render(), pytrace=False)
+
+    return make
+
+
+@pytest.fixture
+def effect_snapshot(snapshot):
+    """syrupy's `snapshot` with the effect-report extension: `assert position.effect() == effect_snapshot`."""
+    return snapshot.use_extension(EffectSnapshotExtension)
+
+
+# ───────────────────────── `test` blocks in .ludus files ─────────────────────────
+
+
+def pytest_collect_file(file_path: Path, parent):
+    if file_path.suffix != ".ludus":
+        return None
+    try:
+        data = file_path.read_bytes()
+    except OSError:
+        return None
+    # a file without `game`/`extends` is a part of a game: its tests run with the file that includes it
+    if _TEST_BLOCK.search(data) and _HEADER.search(data):
+        return LudusFile.from_parent(parent, path=file_path)
+    return None
+
+
+class LudusFile(pytest.File):
+    """A game file: one test item per `test` block declared in it (or in the parts it includes)."""
+
+    def collect(self):
+        from ..language.source import LudusError
+
+        try:
+            game = _load(self.path)
+        except LudusError as err:
+            yield LudusLoadItem.from_parent(self, name="load", error=err)
+            return
+        for decl in own_tests(game, self.path):
+            yield LudusTestItem.from_parent(self, name=decl.name, decl=decl, game=game)
+
+
+class LudusLoadItem(pytest.Item):
+    """Stands for a game file that does not load: its diagnostics are the failure."""
+
+    def __init__(self, *, error, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self) -> None:
+        raise self.error
+
+    def repr_failure(self, excinfo, style=None):
+        from ..language.source import render_all
+
+        return render_all(self.error.diagnostics, self.error.sources)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}: load"
+
+
+class LudusTestItem(pytest.Item):
+    """One `test "name":` block; its `snapshot` lines go through syrupy."""
+
+    def __init__(self, *, decl, game, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.decl, self.game = decl, game
+        # syrupy locates snapshots through the item's path and a test object with a name
+        self.obj = _named(self.name, self.path.stem)
+        self.add_marker("syrupy_snapshot")
+
+    def runtest(self) -> None:
+        from syrupy.assertion import SnapshotAssertion
+        from syrupy.location import PyTestLocation
+
+        config = self.config
+        assertion = SnapshotAssertion(
+            update_snapshots=config.option.update_snapshots,
+            update_new_snapshots_only=getattr(config.option, "update_new_snapshots_only", False),
+            extension_class=EffectSnapshotExtension,
+            test_location=PyTestLocation(self),
+            session=config._syrupy,
+        )
+        failures: list[str] = []
+
+        def compare(effect, name, span) -> None:
+            target = assertion(name=name) if name else assertion
+            if not (target == effect):
+                diff = "\n".join("    " + line for line in assertion.get_assert_diff())
+                result = assertion.executions[assertion.num_executions - 1]
+                what = f"the snapshot “{name}” of “{self.decl.name}”" if name else f"the snapshot of “{self.decl.name}”"
+                if result.recalled_data is None:
+                    failures.append(f"{span}: {what} is not stored yet (run `pytest --snapshot-update` to write it)\n{diff}")
+                else:
+                    failures.append(f"{span}: {what} changed (run `pytest --snapshot-update` to accept it)\n{diff}")
+
+        run_test_decl(self.game, self.decl, compare)
+        if failures:
+            raise LudusSnapshotMismatch("\n".join(failures))
+
+    def repr_failure(self, excinfo, style=None):
+        err = excinfo.value
+        if isinstance(err, TestError):
+            return err.render(self.game.sources)
+        if isinstance(err, LudusSnapshotMismatch):
+            return str(err)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, self.decl.span.line - 1, f"test “{self.name}”"
+
+
+class LudusSnapshotMismatch(Exception):
+    """A `snapshot` line whose effect differs from the stored one."""
+
+
+def _named(name: str, module: str):
+    def test() -> None:  # pragma: no cover - only its name is used
+        pass
+
+    test.__name__ = test.__qualname__ = name
+    test.__module__ = module
+    return test

@@ -1,0 +1,32 @@
+"""The syrupy extension for effect reports: one plain-text `.txt` file per snapshot, read by people."""
+
+from __future__ import annotations
+
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+
+class EffectSnapshotExtension(SingleFileSnapshotExtension):
+    """Writes `ludus.testing.Effect` reports (or plain text) as `__snapshots__/<test file>/<test>.txt`."""
+
+    file_extension = "txt"
+    _write_mode = WriteMode.TEXT
+
+    def serialize(self, data, *, exclude=None, include=None, matcher=None) -> str:
+        from ..engine.effect import Effect
+
+        if isinstance(data, Effect):
+            return data.report()
+        if isinstance(data, str):
+            return data if data.endswith("\n") else data + "\n"
+        raise TypeError(f"an effect snapshot needs an Effect (from position.effect()) or text, not {type(data).__name__}")
+
+    def diff_lines(self, serialized_data, snapshot_data):
+        """The stored report (-) against the report now (+), whole and uncoloured: effects are short."""
+        yield from effect_diff(str(snapshot_data), str(serialized_data))
+
+
+def effect_diff(stored: str, now: str) -> list[str]:
+    import difflib
+
+    lines = [line for line in difflib.ndiff(stored.splitlines(), now.splitlines()) if not line.startswith("? ")]
+    return ["(- stored snapshot, + effect now)", *lines]

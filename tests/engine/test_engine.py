@@ -1,0 +1,169 @@
+"""Statement semantics on tiny games: each test runs a few lines and reads the resulting state."""
+
+from __future__ import annotations
+
+import pytest
+
+import ludus
+from tests.helpers import game_from_text
+
+
+def play(tmp_path, decls: str, flow: str, moves=(), players: int = 2):
+    text = 'game "E"\nplayers 2 to 3\n' + decls + "\nflow:\n" + "".join(f"    {line}\n" for line in flow.strip("\n").splitlines())
+    game = game_from_text(tmp_path, text)
+    match = game.new_match(players, seed=1)
+    for move in moves:
+        match.apply(move)
+    return match
+
+
+def var(match, name: str, seat: int | None = None):
+    # a counter still at its start of 0 is not stored
+    return match.state["vars"].get(name if seat is None else f"{name}@{seat}", 0)
+
+
+def test_tokens_add_remove_move(tmp_path):
+    m = play(tmp_path, "token Cube\ntoken Follower per seat\ncounter a\ncounter b\ncounter c\ncounter d\n"
+             "board map:\n    region North adjacent to South\n    region South adjacent to North",
+             "add 5 Cube to North\nremove 2 Cube from North\nmove 1 Cube from North to South\n"
+             "add 2 Follower of P2 to North\nremove 9 Follower of P2 from North\n"
+             "set a to Cube at North\nset b to Cube at South\nset c to Follower of P2 at North\n"
+             "remove all Cube from North\nset d to Cube at North\nend game")
+    assert (var(m, "a"), var(m, "b"), var(m, "c"), var(m, "d")) == (2, 1, 0, 0)
+
+
+def test_track_clamps_and_enters_fires_only_from_outside(tmp_path):
+    m = play(tmp_path, "counter parties\ntrack mood from -3 to 3:\n    end High from 2 to 3\n"
+             "when mood enters High:\n    increase parties by 1",
+             "increase mood by 2\nincrease mood by 1\nincrease mood by 5\nset mood to 0\nincrease mood by 2\nend game")
+    assert var(m, "parties") == 2
+    assert m.state["tracks"]["mood"]["pos"] == 2
+
+
+def test_when_changes_sees_old_new_and_key(tmp_path):
+    m = play(tmp_path, "counter money per seat\nvar seen start 0\nvar who: seat\n"
+             "when money changes:\n    set seen to 10 * old + new\n    set who to key",
+             "gain 3 money for P2\ngain 2 money for P2\nend game")
+    assert var(m, "seen") == 35
+    assert var(m, "who") == 1
+
+
+def test_at_any_time_ends_the_game_as_soon_as_it_holds(tmp_path):
+    m = play(tmp_path, "counter n\nat any time:\n    if n >= 3:\n        win P2",
+             "repeat 10 times:\n    increase n by 1\nwin P1")
+    assert m.result["winners"] == ["P2"]
+    assert var(m, "n") == 3
+
+
+def test_alternate_until_all_pass(tmp_path):
+    m = play(tmp_path, "counter turns per seat",
+             "alternate s in seats until all pass:\n    turn s:\n        increase turns of s by 1\n"
+             "        if turns of s >= (if s == P1 then 1 else 3):\n            pass\nend game")
+    assert (var(m, "turns", 0), var(m, "turns", 1)) == (1, 3)
+
+
+def test_choose_up_to_n(tmp_path):
+    m = play(tmp_path, "counter total", "choose xs from [1, 2, 4], up to 2\nset total to sum(xs)\nend game")
+    assert m.legal_actions()[:3] == ["1", "2", "4"]
+    m.apply("4")
+    m.apply("1")
+    assert m.is_over and var(m, "total") == 5
+
+
+def test_choose_up_to_n_can_stop_early(tmp_path):
+    m = play(tmp_path, "counter total", "choose xs from [1, 2, 4], up to 2\nset total to 10 + size(xs)\nend game")
+    m.apply("2")
+    done = [a for a in m.legal_actions() if a not in ("1", "4")]
+    assert len(done) == 1
+    m.apply(done[0])
+    assert var(m, "total") == 11
+
+
+def test_distribute_asks_each_share_and_the_last_takes_the_rest(tmp_path):
+    m = play(tmp_path, "counter a\ncounter b\ncounter c",
+             "distribute 5 among [10, 20, 30] as hits\nset a to share(hits, 10)\nset b to share(hits, 20)\n"
+             "set c to share(hits, 30)\nend game")
+    asked = 0
+    while not m.is_over:
+        m.apply(m.legal_actions()[1])  # one less than all that is left
+        asked += 1
+    # asked for the first two elements only; the last takes the remaining 3
+    assert asked == 2
+    assert (var(m, "a"), var(m, "b"), var(m, "c")) == (4, 0, 1)
+
+
+def test_share_adds_up_a_target_listed_twice(tmp_path):
+    m = play(tmp_path, "counter a",
+             "distribute 5 among [10, 20, 10] as hits\nset a to share(hits, 10)\nend game")
+    m.apply("4 to 10")  # then 1 left: the second 10 is asked nothing and 20 gets 0 or 1
+    m.apply("0 to 20")
+    assert var(m, "a") == 5
+
+
+def test_offer_with_else_and_requirements(tmp_path):
+    m = play(tmp_path, "counter coins per seat start 2\nvar picked start \"\"\n"
+             "action Buy:\n    cost 3 coins\n    gain 1 coins\naction Rest:\n    gain 1 coins",
+             'offer Buy, Rest else "nothing" as got\nset picked to got\noffer Buy, Rest else "nothing" as got\nend game')
+    # Buy costs 3 and the seat has 2: only Rest and the else option are legal
+    assert sorted(m.legal_actions()) == ["Rest", "nothing"]
+    m.apply("Rest")
+    assert var(m, "picked") == "Rest" and var(m, "coins", 0) == 3
+    assert "Buy" in m.legal_actions()
+    m.apply("Buy")
+    assert var(m, "coins", 0) == 1
+
+
+def test_resets_each_round(tmp_path):
+    m = play(tmp_path, "counter bonus per seat resets each round\ncounter seen",
+             "for round in 1 to 3:\n    increase seen by bonus of P1\n    gain 5 bonus for P1\nend game")
+    assert var(m, "seen") == 0
+
+
+def test_repeat_and_break(tmp_path):
+    m = play(tmp_path, "counter n\ncounter k",
+             "repeat 4 times:\n    increase n by 1\nfor i in 1 to 10:\n    if i > 3:\n        break\n"
+             "    increase k by i\nend game")
+    assert (var(m, "n"), var(m, "k")) == (4, 6)
+
+
+def test_an_endless_while_is_a_rule_error_naming_the_rule(tmp_path):
+    path = tmp_path / "loop.ludus"
+    path.write_text('game "L"\nplayers 2\ncounter n\nrule spin:\n    while true:\n        increase n by 1\n'
+                    "flow:\n    spin()\n    end game\n", encoding="utf-8")
+    game = ludus.load(path)
+    with pytest.raises(ludus.RuleError) as err:
+        game.new_match(2)
+    message = str(err.value)
+    assert "spin" in message and "loop forever" in message
+    assert "loop.ludus:" in message
+
+
+def test_opponent_and_left_in_a_two_seat_game(tmp_path):
+    m = play(tmp_path, "var a: seat\nvar b: seat", "turn P1:\n    set a to other(current)\n    set b to left(P2)\nend game")
+    assert (var(m, "a"), var(m, "b")) == (1, 0)
+
+
+def test_a_define_that_gives_seats_gives_seats_not_numbers(tmp_path):
+    m = play(tmp_path, "seats Red, Blue, Green\nvar who: text start \"\"\n"
+             "define opponents(s) = [o for o in seats where o != s]",
+             "set who to first(opponents(Red)).name\nlog \"{first(opponents(Red))} goes next\"\n"
+             "end game", players=3)
+    assert var(m, "who") == "Blue"
+    assert {"t": "log", "text": "Blue goes next"} in m.log
+
+
+def test_ask_questions_name_things_and_win_reasons_give_the_line(tmp_path):
+    m = play(tmp_path, "board map:\n    region North", "for each r in regions:\n"
+             "    ask P1 \"Hold {r}?\" as hold\n    if hold:\n        win P1\nend game")
+    assert m.pending["prompt"] == "P1: Hold North?"
+    m.apply("yes")
+    assert m.result["winners"] == ["P1"]
+    assert m.result["reason"] == "flow, line 9"
+
+
+def test_exiled_pieces_are_out_of_the_game_but_card_finds_them(tmp_path):
+    m = play(tmp_path, "kind Character:\n    actions: number\npiece Lieutenant is Character:\n    actions 1\n"
+             "board map:\n    region North\ncounter before\ncounter after\ncounter found",
+             "create Lieutenant at North for P1 as l\nset before to size(Lieutenant of P1)\nexile l\n"
+             "set after to size(Lieutenant of P1)\nset found to size(cards(\"Lieutenant\"))\nend game")
+    assert (var(m, "before"), var(m, "after"), var(m, "found")) == (1, 0, 1)

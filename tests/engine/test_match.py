@@ -1,0 +1,174 @@
+"""The Match API: determinism, JSON round trip, undo, illegal moves, views."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import ludus
+from ludus.engine.match import Match
+from tests.helpers import EXAMPLES, game_from_text, play_random
+
+GAME = ludus.load(EXAMPLES / "market-town.ludus")
+
+
+def moves_of_random_match(seed: int, players: int = 3) -> tuple[Match, list[str]]:
+    match = GAME.new_match(players, seed=seed)
+    play_random(match, random.Random(seed))
+    return match, list(match.moves)
+
+
+def test_same_seed_and_moves_give_the_same_match():
+    first, moves = moves_of_random_match(11)
+    again = GAME.new_match(3, seed=11)
+    for m in moves:
+        again.apply(m)
+    assert again.to_json() == first.to_json()
+    assert again.log == first.log
+
+
+def test_different_seeds_give_different_matches():
+    a, _ = moves_of_random_match(1)
+    b, _ = moves_of_random_match(2)
+    assert a.log != b.log
+
+
+def test_json_round_trip_is_exact_mid_match():
+    match = GAME.new_match(2, seed=4)
+    rng = random.Random(4)
+    for _ in range(12):
+        match.apply(rng.choice(match.legal_actions()))
+    assert not match.is_over
+    text = match.to_json()
+    restored = Match.from_json(GAME, text)
+    assert restored.to_json() == text
+    # the restored match goes on exactly like the original, to the end
+    while not match.is_over:
+        move = rng.choice(match.legal_actions())
+        match.apply(move)
+        restored.apply(move)
+    assert restored.to_json() == match.to_json()
+    assert restored.result == match.result
+
+
+def test_undo_restores_the_previous_state_exactly():
+    match = GAME.new_match(2, seed=9)
+    before = match.to_json()
+    label = match.legal_actions()[0]
+    match.apply(label)
+    assert match.to_json() != before
+    assert match.undo() == label
+    assert match.to_json() == before
+
+
+def test_illegal_action_is_rejected_and_changes_nothing():
+    match = GAME.new_match(2, seed=9)
+    before = match.to_json()
+    with pytest.raises(ludus.IllegalAction) as info:
+        match.apply("buy the moon")
+    assert "not a legal move" in str(info.value)
+    assert match.to_json() == before
+
+
+def test_illegal_action_suggests_the_closest_labels():
+    match = GAME.new_match(2, seed=9)
+    legal = match.legal_actions()
+    target = next(m for m in legal if m.startswith("buy "))
+    with pytest.raises(ludus.IllegalAction) as info:
+        match.apply(target.upper())
+    assert target in info.value.near
+
+
+def test_view_hides_other_hands_and_deck_order():
+    match = GAME.new_match(2, seed=3)
+    full = match.view()
+    amber = match.view(0)
+    assert isinstance(full["zones"]["deck of Amber"], list)
+    assert amber["zones"]["deck of Amber"] == {"count": len(full["zones"]["deck of Amber"])}
+    assert isinstance(amber["zones"]["hand of Amber"], list)
+    basil_hand = amber["zones"]["hand of Basil"]
+    assert basil_hand == {"count": len(full["zones"]["hand of Basil"])}
+
+
+DICE_GAME = """
+game "Dice"
+players 2
+counter total per seat
+flow:
+    for each s in seats:
+        turn s:
+            roll 2 d6 as pair
+            gain sum(pair) total
+    win most(total of s for s in seats)
+"""
+
+
+def test_forced_dice_are_used_in_order_and_logged(tmp_path):
+    game = game_from_text(tmp_path, DICE_GAME + "\n")
+    seen = set()
+    for seed in range(5):
+        match = game.new_match(seed=seed)
+        seen.add(json.dumps(match.log))
+    assert len(seen) > 1  # unforced dice vary with the seed
+    match = Match.new(game, 2, seed=0, chance="manual")
+    assert match.current == ludus.CHANCE
+    match.apply("d6 = 6")
+    match.apply("d6 = 6")
+    match.apply("d6 = 1")
+    match.apply("d6 = 2")
+    assert match.result["winners"] == ["P1"]
+    assert [e["value"] for e in match.log if e["t"] == "roll"] == [6, 6, 1, 2]
+
+
+def test_forced_outcomes_replace_the_generator(tmp_path):
+    game = game_from_text(tmp_path, DICE_GAME)
+    match = game.new_match(seed=0, forced=[["die", 6, 1], ["die", 6, 1], ["die", 6, 6], ["die", 6, 6]])
+    assert match.is_over
+    assert [e["value"] for e in match.log if e["t"] == "roll"] == [1, 1, 6, 6]
+    assert match.result["winners"] == ["P2"]
+
+
+def test_a_forced_face_that_the_die_lacks_is_an_error(tmp_path):
+    game = game_from_text(tmp_path, DICE_GAME)
+    with pytest.raises(ludus.RuleError, match="not a face of a d6"):
+        game.new_match(seed=0, forced=[["die", 6, 7]])
+
+
+def test_saved_match_from_other_game_version_is_refused():
+    match = GAME.new_match(2, seed=1)
+    data = json.loads(match.to_json())
+    data["fingerprint"] = "0" * 16
+    with pytest.raises(ludus.MatchError, match="different version"):
+        Match.from_json(GAME, json.dumps(data))
+
+
+def test_damaged_saved_match_is_refused_with_a_reason():
+    with pytest.raises(ludus.MatchError, match="not a saved match"):
+        Match.from_json(GAME, "{not json")
+    match = GAME.new_match(2, seed=1)
+    data = json.loads(match.to_json())
+    data["state"]["stack"][0]["c"] = "no such block"
+    with pytest.raises(ludus.MatchError, match="damaged"):
+        Match.from_json(GAME, json.dumps(data))
+
+
+def test_wrong_player_count_is_a_clear_error():
+    with pytest.raises(ValueError, match="2 to 4 players, not 5"):
+        GAME.new_match(5)
+
+
+def test_counter_caps_may_depend_on_the_seat(tmp_path):
+    game = game_from_text(tmp_path, """
+game "Caps"
+sides Big, Small
+counter buttons per seat start 1 min 0 max (if seat == Big then 12 else 6)
+flow:
+    gain 20 buttons for Big
+    gain 20 buttons for Small
+    if buttons of Big == 12 and buttons of Small == 6:
+        win Big
+    win Small
+""")
+    assert game.new_match().result["winners"] == ["Big"]

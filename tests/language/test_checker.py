@@ -1,0 +1,143 @@
+"""Declarations in, symbols + resolutions + diagnostics out."""
+
+from __future__ import annotations
+
+from ludus.language import nodes as n
+from ludus.language.build import build
+from ludus.language.checker import check
+from ludus.language.source import Sources
+
+HEAD = 'game "T"\nplayers 2\n'
+
+
+def checked(text: str):
+    text = HEAD + text
+    sources = Sources()
+    sources.add("t.ludus", text)
+    program = build(text, "t.ludus")
+    return check(list(program.items), sources), program
+
+
+def messages(result) -> list[str]:
+    return [d.message for d in sorted(result.diagnostics, key=lambda d: d.sort_key)]
+
+
+def find(node, cls):
+    """Every node of a class inside a node tree, in order."""
+    import attrs
+
+    out = []
+    if isinstance(node, cls):
+        out.append(node)
+    if isinstance(node, tuple):
+        for x in node:
+            out += find(x, cls)
+    elif attrs.has(type(node)):
+        for f in attrs.fields(type(node)):
+            out += find(getattr(node, f.name), cls)
+    return out
+
+
+def test_a_clean_game_has_no_diagnostics_and_fills_the_symbols():
+    result, _ = checked("counter money per seat\nzone market\ntrack mood from -2 to 2\nflow:\n"
+                        "    gain 1 money\n    increase mood by 1\n    log \"{size(market)}\"\n    win P1\n")
+    assert result.diagnostics == []
+    sym = result.symbols
+    assert set(sym.vars) == {"money"} and "market" in sym.zones and "mood" in sym.tracks
+    assert (sym.min_players, sym.max_players) == (2, 2)
+
+
+def test_names_resolve_to_what_they_name():
+    result, program = checked(
+        "counter money per seat\nzone market\ntoken Stall per seat\nboard town:\n    quarter Docks\n"
+        "value rounds = 3\ndefine twice(x) = 2 * x\nflow:\n"
+        "    let k = twice(rounds) + money\n    add 1 Stall to Docks\n    move top(market) to Docks\n"
+        "    for each q in quarters:\n        log \"{q}\"\n    win P1\n")
+    assert messages(result) == []
+    res = {node.name: result.res[id(node)] for node in find(program.items, n.Name) if id(node) in result.res}
+    assert res["rounds"] == ("value", "rounds")
+    assert res["money"] == ("var", "money")
+    assert res["market"] == ("zone", "market")
+    assert res["Docks"] == ("space", "Docks")
+    assert res["quarters"] == ("space_kind", "quarter")
+    assert res["P1"][0] == "seat"
+    [call] = [c for c in find(program.items, n.Call) if c.func == "twice"]
+    assert result.res[id(call)] == ("define", "twice")
+
+
+def test_types_of_expressions():
+    result, program = checked("counter money per seat\nboard town:\n    quarter Docks adjacent to Hill\n"
+                              "    quarter Hill adjacent to Docks\nflow:\n"
+                              "    let a = money + 1\n    let b = money > 1\n    let c = adjacent(Docks)\n"
+                              "    let d = [s for s in seats]\n    let e = \"x\"\n    log \"{a}{b}{c}{d}{e}\"\n    win P1\n")
+    assert messages(result) == []
+    lets = {s.name: result.types[id(s.value)] for s in find(program.items, n.Let)}
+    assert lets == {"a": "number", "b": "bool", "c": "list:space:quarter", "d": "list:seat", "e": "text"}
+
+
+def test_every_diagnostic_is_found_and_they_sort_by_place():
+    result, _ = checked("counter money per seat\nflow:\n    gain 1 monye\n    win 3\n    break\n")
+    got = sorted(result.diagnostics, key=lambda d: d.sort_key)
+    assert [(d.span.line, d.message) for d in got] == [
+        (3, "counter 'money' is never used"),
+        (5, "unknown counter 'monye'"),
+        (6, "'win' names a seat or a list of seats, not a number"),
+        (7, "'break' is only allowed inside a loop"),
+        (7, "this can never run: the 'win' above always leaves the block"),
+    ]
+
+
+def test_unknown_names_suggest_the_nearest_and_point_at_the_name():
+    result, _ = checked("zone discard per seat\nflow:\n    for each c in discard:\n        move c to dicsard\n    win P1\n")
+    [d] = result.diagnostics
+    assert d.message == "unknown zone or space 'dicsard'"
+    assert d.hint == "did you mean 'discard'?"
+    assert (d.span.line, d.span.column, d.span.end_column) == (6, 19, 26)
+
+
+def test_no_suggestion_when_nothing_is_near():
+    result, _ = checked("counter money per seat\nflow:\n    gain 1 xyzzy\n    gain 1 money\n    win P1\n")
+    [d] = result.diagnostics
+    assert d.message == "unknown counter 'xyzzy'" and d.hint is None
+
+
+def test_names_inside_a_line_are_located_without_sources_too():
+    # without the source text the checker still reports, at the statement
+    program = build(HEAD + "flow:\n    offer Biuld\n    win P1\n", "t.ludus")
+    result = check(list(program.items))
+    [d] = result.diagnostics
+    assert d.message == "unknown action 'Biuld'"
+    assert (d.span.line, d.span.column) == (4, 5)
+
+
+def test_warnings_for_unused_and_unreached():
+    result, _ = checked("value v = 1\nzone z\nrule r:\n    pass\naction A:\n    pass\nflow:\n    end game\n")
+    assert messages(result) == [
+        "value 'v' is never used",
+        "zone 'z' is never used",
+        "rule 'r' is never called, so it can never be reached",
+        "action 'A' is never offered by any 'offer'",
+    ]
+    assert {d.severity for d in result.diagnostics} == {"warning"}
+
+
+def test_an_offer_of_everything_offers_every_action():
+    result, _ = checked("action A:\n    pass\nflow:\n    offer\n    end game\n")
+    assert result.diagnostics == []
+
+
+def test_a_type_written_wrong_is_reported_once_however_often_it_is_read():
+    result, _ = checked("var leader: seet\nflow:\n    set leader to P1\n    set leader to P2\n    win leader\n")
+    assert messages(result) == ["unknown type 'seet'"]
+
+
+def test_a_trigger_on_an_unknown_name_does_not_cascade():
+    result, _ = checked("when monye changes:\n    log \"{old} {new}\"\nflow:\n    end game\n")
+    assert messages(result) == ["unknown track or counter 'monye'"]
+
+
+def test_the_checker_never_changes_a_node():
+    text = "counter money per seat\nflow:\n    gain 1 money\n    win P1\n"
+    before = build(HEAD + text, "t.ludus")
+    result, after = checked(text)
+    assert before == after and result.diagnostics == []

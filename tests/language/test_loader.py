@@ -1,0 +1,125 @@
+"""Files in, merged declarations out: include, extends, override, remove, cycles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ludus.language import nodes as n
+from ludus.language.loader import load_declarations
+
+
+def write(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path / "main.ludus"
+
+
+def names(items) -> list[str]:
+    return [getattr(i, "name", type(i).__name__) for i in items]
+
+
+def messages(loader) -> list[str]:
+    return [d.message for d in loader.diagnostics]
+
+
+def test_include_splices_declarations_in_place(tmp_path):
+    main = write(tmp_path, {
+        "main.ludus": 'value a = 1\ninclude "parts/more.ludus"\nvalue d = 4\n',
+        "parts/more.ludus": 'value b = 2\ninclude "deeper.ludus"\n',
+        "parts/deeper.ludus": "value c = 3\n",
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == []
+    assert names(items) == ["a", "b", "c", "d"]
+    assert len(loader.files) == 3
+    # every declaration remembers the file it came from
+    assert items[2].span.path.endswith("deeper.ludus")
+
+
+def test_extends_then_override_replaces_in_place(tmp_path):
+    main = write(tmp_path, {
+        "base.ludus": "value rounds = 12\nvalue size = 3\n",
+        "main.ludus": 'extends "base.ludus"\noverride value rounds = 8\nvalue extra = 1\n',
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == []
+    assert names(items) == ["rounds", "size", "extra"]
+    assert items[0] == n.ValueDecl("rounds", n.Number(8), True)
+
+
+def test_remove_deletes_a_base_declaration(tmp_path):
+    main = write(tmp_path, {
+        "base.ludus": "action Slay:\n    pass\naction Move:\n    pass\ntoken Wood, Ore\n",
+        "main.ludus": 'extends "base.ludus"\nremove action Slay\nremove token Ore\n',
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == []
+    assert names(items) == ["Move", "TokenDecl"]
+
+
+def test_override_and_remove_of_nothing_are_errors(tmp_path):
+    main = write(tmp_path, {"main.ludus": "override value rounds = 8\nremove rule score\n"})
+    items, loader = load_declarations(main)
+    assert messages(loader) == ["'override' needs an earlier declaration of 'rounds' to replace",
+                                "cannot remove rule 'score': it is not declared"]
+    assert [(d.span.line, d.span.column) for d in loader.diagnostics] == [(1, 16), (2, 13)]
+
+
+def test_a_duplicate_names_the_first_declaration(tmp_path):
+    main = write(tmp_path, {
+        "base.ludus": "value rounds = 12\n",
+        "main.ludus": 'extends "base.ludus"\nvalue rounds = 8\nzone z\nzone z\n',
+    })
+    _items, loader = load_declarations(main)
+    assert messages(loader) == ["'rounds' is already declared in base.ludus on line 1",
+                                "'z' is already declared on line 3"]
+    # the hint about 'override' only makes sense when replacing another file's declaration
+    assert [d.hint for d in loader.diagnostics] == ["write 'override' before the declaration to replace it", None]
+
+
+def test_singletons_replace_without_override(tmp_path):
+    main = write(tmp_path, {
+        "base.ludus": 'game "Base"\nplayers 2\n',
+        "main.ludus": 'extends "base.ludus"\ngame "Variant"\n',
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == []
+    assert items[0] == n.GameDecl("Variant")
+
+
+def test_missing_include_is_reported_at_the_include(tmp_path):
+    main = write(tmp_path, {"main.ludus": 'value a = 1\ninclude "nope.ludus"\n'})
+    _items, loader = load_declarations(main)
+    [d] = loader.diagnostics
+    assert d.message == "cannot read 'nope.ludus': No such file or directory"
+    assert (d.span.line, d.span.column) == (2, 9)
+
+
+def test_include_cycles_are_reported_once_and_terminate(tmp_path):
+    main = write(tmp_path, {
+        "main.ludus": 'include "a.ludus"\n',
+        "a.ludus": 'include "b.ludus"\nvalue a = 1\n',
+        "b.ludus": 'include "main.ludus"\nvalue b = 1\n',
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == ["include cycle: 'main.ludus' ends up including itself"]
+    assert loader.diagnostics[0].span.path.endswith("b.ludus")
+    assert names(items) == ["b", "a"]
+
+
+def test_a_file_including_itself(tmp_path):
+    main = write(tmp_path, {"main.ludus": 'include "main.ludus"\n'})
+    _items, loader = load_declarations(main)
+    assert messages(loader) == ["include cycle: 'main.ludus' ends up including itself"]
+
+
+def test_syntax_errors_in_several_files_are_all_reported(tmp_path):
+    main = write(tmp_path, {
+        "main.ludus": 'include "a.ludus"\ninclude "b.ludus"\n',
+        "a.ludus": "value = 1\n",
+        "b.ludus": "zone\n",
+    })
+    _items, loader = load_declarations(main)
+    assert sorted(Path(d.span.path).name for d in loader.diagnostics) == ["a.ludus", "b.ludus"]

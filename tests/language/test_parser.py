@@ -1,0 +1,92 @@
+"""The grammar and the parser: strict LALR, positions, and syntax errors that read well."""
+
+from __future__ import annotations
+
+import pytest
+from lark import Lark, Tree
+
+import ludus.language.parser
+from ludus.language.parser import parse
+from ludus.language.source import LudusError
+
+
+def syntax_error(text: str):
+    with pytest.raises(LudusError) as err:
+        parse(text, "t.ludus")
+    [diag] = err.value.diagnostics
+    return diag
+
+
+def test_grammar_builds_under_strict_mode():
+    # strict=True refuses shift/reduce conflicts and colliding terminals (interegular checks regexps)
+    Lark.open(str(ludus.language.parser.grammar_path()), parser="lalr", postlex=ludus.language.parser.LudusIndenter(),
+              propagate_positions=True, maybe_placeholders=True, start=["start", "expr", "statements"], strict=True)
+
+
+def test_parse_gives_a_tree_with_positions():
+    tree = parse('game "X"\nplayers 2\nflow:\n    win P1\n')
+    assert isinstance(tree, Tree) and tree.data == "start"
+    flow = [t for t in tree.children if isinstance(t, Tree) and t.data == "flow_decl"][0]
+    assert (flow.meta.line, flow.meta.column) == (3, 1)
+
+
+def test_a_missing_final_newline_is_fine():
+    parse('game "X"\nflow:\n    win P1')
+
+
+def test_one_line_blocks_and_continuations():
+    parse('flow:\n    if 1 > 0: win P1\n    let x = 1 + \\\n        2\n    let ys = [1,\n  2]\n')
+
+
+def test_expression_start():
+    tree = parse("money of Red + 1", start="expr")
+    assert isinstance(tree, Tree)
+    ops = [t for t in tree.scan_values(lambda v: getattr(v, "type", "") == "ADD_OP")]
+    assert ops == ["+"]
+
+
+def test_keywords_are_contextual():
+    # 'value' is a keyword at the start of a declaration, and a property name in a card
+    parse('kind K:\n    value: number\ncard "C" is K:\n    value 3\n')
+
+
+@pytest.mark.parametrize(("text", "message", "line", "column"), [
+    ("flow:\n    gain 2 money money\n", "unexpected 'money'; expected 'for' or end of line", 2, 18),
+    ("flow:\n    let x = 1 +\n", "unexpected end of line; expected an expression", 2, 16),
+    ("flow:\n    if x > 2\n        win P1\n", "unexpected end of line; expected ':'", 2, 13),
+    ("flow:\n    log 'x'\n", "unexpected character \"'\"; strings use double quotes", 2, 9),
+    ("flow:\n    win P1 $\n", "unexpected character '$'", 2, 12),
+    ("flow:\n    win P1\n        win P2\n", "unexpected indentation: only a line ending in ':' opens an indented block", 3, 9),
+    ("flow:\n    if 1 > 0:\n        win P1\n      win P2\n", "this line's indentation matches no enclosing block", 4, 7),
+    ("flow:\n    for each s in seats:\n    win P1\n", "expected an indented block after the ':' on line 2", 3, 5),
+    ("kind K:\n", "expected an indented block after the ':' on line 1", 1, 8),
+    ("flow:\n    let xs = [1, 2\n    win P1\n", "'[' is never closed", 2, 14),
+    ("flow:\n    let x = max(1, 2\n", "'(' is never closed", 2, 16),
+    ("flow:\n    win P1 P2\n", "unexpected 'P2'; expected end of line", 2, 12),
+    ("counter 3\n", "unexpected '3'; expected a name or end of line", 1, 9),
+    ("gain 2 money\n", "unexpected 'gain'; expected a declaration or end of line", 1, 1),
+])
+def test_syntax_error_messages(text, message, line, column):
+    diag = syntax_error(text)
+    assert diag.message == message
+    assert (diag.span.line, diag.span.column) == (line, column)
+    assert diag.span.path == "t.ludus"
+
+
+def test_operators_are_summed_up():
+    message = syntax_error("flow:\n    let x = (1 2)\n").message
+    assert message.startswith("unexpected '2'; expected an operator, ")
+    assert "'=='" not in message
+
+
+def test_an_unclosed_bracket_hint_says_what_was_found():
+    diag = syntax_error("flow:\n    let xs = [1, 2\n    win P1\n")
+    assert diag.hint == "found 'win' on line 3 before its ']'"
+
+
+def test_expected_lists_never_name_internal_terminals():
+    for text in ("flow:\n    gain\n", "flow:\n    choose x from\n", "zone\n", "flow:\n    roll as x\n",
+                 "track t from to 3\n", "flow:\n    offer to\n"):
+        message = syntax_error(text).message
+        assert "_" not in message.replace("'", ""), message
+        assert "__ANON" not in message and "$END" not in message, message

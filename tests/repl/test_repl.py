@@ -1,0 +1,334 @@
+"""The REPL: the prompt_toolkit path through a pipe input, the plain piped path through the CLI,
+hidden information, rejected inputs changing nothing, undo/redo, save/load and export."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+import ludus
+from ludus.cli import main
+from ludus.repl import Repl, ReplCompleter, history_path, prompt_reader
+from ludus.replay import load_replay
+from tests.helpers import EXAMPLES
+
+GAME_PATH = EXAMPLES / "market-town.ludus"
+GAME = ludus.load(GAME_PATH)
+
+
+def make_repl(seed: int = 3, players: int = 2, **kw) -> tuple[Repl, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+    return Repl(GAME.new_match(players, seed=seed), GAME_PATH, console, **kw), out
+
+
+def feed(repl: Repl, *lines: str) -> None:
+    for line in lines:
+        assert repl.handle(line) is not False
+
+
+@pytest.fixture(autouse=True)
+def no_home_history(monkeypatch, tmp_path):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+
+
+# ── the interactive path: prompt_toolkit through a pipe ──
+
+
+def test_prompt_toolkit_session_plays_moves_and_commands(tmp_path):
+    repl, out = make_repl()
+    history = tmp_path / "h"
+    with create_pipe_input() as pipe:
+        # seed 3: Amber can buy a Copper Coin (1), a Tax Collector (2) or nothing (3)
+        pipe.send_text("2\rbuild nothing\rshow discard of Amber\rundo\rquit\r")
+        repl.run(prompt_reader(repl, input=pipe, output=DummyOutput(), history=str(history)))
+    assert repl.match.moves == ["buy Tax Collector"]
+    text = out.getvalue()
+    # Amber's turn is over: her hand joined the Tax Collector in her discard, which every seat sees
+    assert "discard of Amber (4, top first): Copper Coin, Copper Coin, Copper Coin, Tax Collector" in text
+    assert "undid: build nothing" in text
+    # the history is persistent: every line typed, in a file
+    assert [line for line in history.read_text().splitlines() if line.startswith("+")] == [
+        "+2", "+build nothing", "+show discard of Amber", "+undo", "+quit"]
+
+
+def test_prompt_toolkit_end_of_input_ends_the_session():
+    repl, out = make_repl()
+    with create_pipe_input() as pipe:
+        pipe.send_text("1\r")
+        reader = prompt_reader(repl, input=pipe, output=DummyOutput())
+
+        def read(prompt):
+            line = reader(prompt)
+            pipe.close()  # nothing more: the next prompt meets the end of input (Ctrl-D)
+            return line
+        repl.run(read)
+    assert repl.match.moves == ["buy Copper Coin"]
+
+
+def test_tab_completes_a_legal_move_through_prompt_toolkit():
+    repl, _ = make_repl()
+    with create_pipe_input() as pipe:
+        read = prompt_reader(repl, input=pipe, output=DummyOutput())
+
+        def typist():
+            time.sleep(0.2)
+            pipe.send_text("buy T")
+            time.sleep(0.2)
+            pipe.send_text("\t")
+            time.sleep(0.4)
+            pipe.send_text("\r")
+        thread = threading.Thread(target=typist)
+        thread.start()
+        line = read("Amber> ")
+        thread.join()
+    assert line == "buy Tax Collector"
+
+
+def test_completer_offers_moves_commands_and_names():
+    repl, _ = make_repl()
+    completer = ReplCompleter(repl)
+
+    def complete(text):
+        return [c.text for c in completer.get_completions(Document(text), None)]
+    assert complete("buy") == ["buy Copper Coin", "buy Tax Collector", "buy nothing"]
+    assert complete("un") == ["undo"]
+    assert "show hand of Amber" in complete("show ha")
+    assert "show Town Crier" in complete("show To")
+    assert complete("view B") == ["view Basil"]
+
+
+def test_completer_never_offers_moves_the_view_hides():
+    repl, _ = make_repl()
+    feed(repl, "view Basil")
+    assert [c.text for c in ReplCompleter(repl).get_completions(Document("buy"), None)] == []
+
+
+# ── the plain path: piped standard input through the CLI ──
+
+
+def play(*lines: str, args: tuple = ()) -> object:
+    return CliRunner().invoke(main, ["play", str(GAME_PATH), "--seed", "3", *args], input="".join(f"{x}\n" for x in lines))
+
+
+def test_piped_session_echoes_every_line_after_its_prompt():
+    result = play("2", "build nothing", "moves")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "Amber> 2" in lines
+    assert "Amber> build nothing" in lines
+    assert "Basil> moves" in lines
+    assert "Traceback" not in result.output
+
+
+def test_piped_session_shows_only_the_acting_seats_hidden_cards():
+    result = play("3", "build nothing")
+    chunks = result.output.split("Amber> build nothing")
+    amber_part, basil_part = chunks[0], chunks[1]
+    assert "hand of Amber     Copper Coin ×3" in amber_part
+    assert "hand of Basil     0 cards" in amber_part
+    assert "as Basil sees it" in basil_part
+    assert "hand of Amber     0 cards" in basil_part
+    assert "hand of Basil     Copper Coin ×3" in basil_part
+    assert "deck of Basil     4 cards" in basil_part
+
+
+def test_all_seats_shows_the_deck_contents():
+    result = play(args=("--all-seats",))
+    assert "designer view" in result.output
+    assert "deck of Amber     Copper Coin ×4" in result.output
+
+
+def test_a_rejected_line_makes_a_piped_session_exit_one():
+    result = play("buy the moon")
+    assert result.exit_code == 1
+    assert "error: 'buy the moon' is not a legal move for Amber now; closest:" in result.output
+
+
+def test_bad_bot_option_is_a_usage_error():
+    result = play(args=("--bot", "Nobody=random"))
+    assert result.exit_code == 2
+    assert "no seat 'Nobody'; the seats are Amber, Basil" in result.output
+
+
+def test_script_option_reads_lines_from_a_file(tmp_path):
+    script = tmp_path / "in.txt"
+    script.write_text("1\nbuild a stall in Hill\n")
+    result = CliRunner().invoke(main, ["play", str(GAME_PATH), "--seed", "3", "--script", str(script)])
+    assert result.exit_code == 0, result.output
+    assert "Amber> build a stall in Hill" in result.output
+    assert "Hill    Amber Stall" in result.output
+
+
+# ── rejected inputs change nothing ──
+
+
+@pytest.mark.parametrize("line, words", [
+    ("frobnicate", "neither a command nor a legal move for Amber; the moves are 1. buy Copper Coin"),
+    ("undoo", "did you mean `undo`?"),
+    ("buy Tax Colector", "closest: buy Tax Collector"),
+    ("7", "there is no option 7; choose 1 to 3"),
+    ("force d6 = 9", "9 is not a face of a d6"),
+    ("force order deck of Nobody = Copper Coin", "no zone 'deck of Nobody'"),
+    ("expect coins of Amber == 1", "not so: coins of Amber == 1"),
+    ("expect coins of", "column 9: unexpected end"),
+    ("eval nothing_here", "'nothing_here'"),
+    ("show nowhere", "nothing called 'nowhere' to show"),
+    ("view Nobody", "no seat 'Nobody'"),
+    ("redo", "nothing to redo"),
+    ("undo", "nothing to undo"),
+    ("log many", "`log` takes a number"),
+    ("help frob", "no command 'frob'"),
+    ("bot Amber clever", "no bot 'clever'"),
+])
+def test_rejected_input_is_one_line_and_changes_nothing(line, words):
+    repl, out = make_repl()
+    before = repl.match.to_json()
+    start = len(out.getvalue())
+    feed(repl, line)
+    said = out.getvalue()[start:]
+    assert said.startswith("error: ") and words in said, said
+    assert said.count("\n") == 1
+    assert repl.match.to_json() == before
+    assert repl.notes == [] and repl.rejected == 1
+
+
+def test_corrupt_and_foreign_saves_are_refused(tmp_path):
+    repl, out = make_repl()
+    before = repl.match.to_json()
+    (tmp_path / "bad.json").write_text("{half a match")
+    data = json.loads(before)
+    data["fingerprint"] = "0" * 16
+    (tmp_path / "other.json").write_text(json.dumps(data))
+    feed(repl, f"load {tmp_path / 'bad.json'}", f"load {tmp_path / 'other.json'}", f"load {tmp_path / 'none.json'}")
+    errors = [line for line in out.getvalue().splitlines() if line.startswith("error:")]
+    assert len(errors) == 3
+    assert "not a saved match" in errors[0]
+    assert "different version of the game files" in errors[1]
+    assert "No such file" in errors[2]
+    assert repl.match.to_json() == before
+
+
+# ── undo, redo, bots ──
+
+
+def test_undo_then_redo_returns_to_the_same_state():
+    repl, _ = make_repl()
+    feed(repl, "2", "force d6 = 4", "build nothing")
+    after = repl.match.to_json()
+    feed(repl, "undo", "undo")
+    assert repl.match.moves == [] and repl.notes == []
+    feed(repl, "redo", "redo")
+    assert repl.match.to_json() == after
+    assert [n.text for n in repl.notes] == ["force d6 = 4"]
+
+
+def test_bots_play_their_seats_and_undo_takes_their_moves_back_too():
+    repl, out = make_repl(bots={1: "random"})
+    feed(repl, "3", "build nothing")
+    assert repl.match.current == 0 and len(repl.match.moves) == 4  # Basil's two moves were the bot's
+    assert "Basil (bot): " in out.getvalue()
+    feed(repl, "undo")
+    assert repl.match.moves == ["buy nothing"]
+    assert repl.match.current == 0
+
+
+def test_manual_chance_makes_rolls_moves():
+    match = GAME.new_match(2, seed=15, chance="manual")
+    repl, out = make_repl()
+    repl.match = match
+    opening = ["buy Copper Coin", "build a stall in Docks", "buy Copper Coin", "build a stall in Docks",
+               "buy Fortune Teller", "build nothing", "buy Fortune Teller", "build nothing"]
+    feed(repl, *opening)
+    assert repl.match.current == ludus.CHANCE
+    assert repl.visible_options() == [f"d6 = {v}" for v in range(1, 7)]
+    feed(repl, "6")
+    assert [e["value"] for e in repl.match.log if e["t"] == "roll"] == [6]
+
+
+# ── save, load, export ──
+
+
+def test_save_and_load_continue_the_match_with_its_notes(tmp_path):
+    repl, _ = make_repl()
+    feed(repl, "2", "force d6 = 2", f"save {tmp_path / 'm.json'}", "build nothing")
+    saved_moves = ["buy Tax Collector"]
+    feed(repl, f"load {tmp_path / 'm.json'}")
+    assert repl.match.moves == saved_moves
+    assert [n.text for n in repl.notes] == ["force d6 = 2"]
+    assert repl.match.state["forced"] == [["die", 6, 2]]
+
+
+def test_exported_session_replays_exactly(tmp_path):
+    """Random moves, bot moves, forced dice and a kept expectation: the replay reproduces it all."""
+    import random
+
+    repl, _ = make_repl(seed=15, bots={1: "random"})
+    rng = random.Random(4)
+    while not repl.match.is_over:
+        if len(repl.match.moves) % 4 == 0:
+            feed(repl, f"force d6 = {rng.randint(1, 6)}")
+        if repl.match.scopes()[0] == "round 2" and not any(n.kind == "expect" for n in repl.notes):
+            feed(repl, "expect round_number == 2")
+        legal = repl.match.legal_actions()
+        keen = [m for m in legal if m.startswith("buy ") and "Copper" not in m and m != "buy nothing"]
+        feed(repl, rng.choice(keen or legal))
+    assert any(e["t"] == "roll" for e in repl.match.log)
+    path = tmp_path / "session.replay"
+    feed(repl, f"export {path}")
+    text = path.read_text()
+    assert "expect round_number == 2" in text and "force d6 = " in text
+    replayed = load_replay(path).run()
+    assert replayed.to_json() == repl.match.to_json()
+
+
+def test_loading_a_replay_continues_from_its_end(tmp_path):
+    repl, out = make_repl()
+    feed(repl, f"load {EXAMPLES / 'replays' / 'full-match.replay'}")
+    assert repl.match.is_over and repl.match.result["winners"] == ["Amber"]
+    assert "played " in out.getvalue()
+    feed(repl, "undo")
+    assert not repl.match.is_over
+    path = tmp_path / "again.replay"
+    feed(repl, f"export {path}")
+    assert load_replay(path).run().to_json() == repl.match.to_json()
+
+
+def test_history_file_follows_the_environment(monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", "/somewhere/h")
+    assert history_path() == "/somewhere/h"
+    monkeypatch.setenv("LUDUS_HISTORY", "")
+    assert history_path() is None
+    monkeypatch.delenv("LUDUS_HISTORY")
+    assert history_path().endswith(".ludus_history")
+
+
+def test_a_number_is_a_position_even_when_labels_are_numbers():
+    repl, _ = make_repl()
+    repl.match.state["pending"]["options"] = ["0", "1", "2"]
+    repl.match.state["pending"]["values"] = [None, None, None]
+    chosen = []
+    repl.move = chosen.append
+    feed(repl, "1")
+    assert chosen == ["0"]
+
+
+def test_expect_winner_in_the_repl_is_checked_and_kept(tmp_path):
+    repl, out = make_repl()
+    feed(repl, f"load {EXAMPLES / 'replays' / 'full-match.replay'}", "expect winner Basil", "expect winner Amber")
+    said = out.getvalue()
+    assert "error: not so: winner Basil: the winners are Amber (not kept for the replay)" in said
+    assert repl.notes[-1].text == "expect winner Amber"
+    path = tmp_path / "w.replay"
+    feed(repl, f"export {path}")
+    assert path.read_text().rstrip().endswith("expect winner Amber")
+    load_replay(path).run()

@@ -1,0 +1,114 @@
+"""The pytest plugin: fixtures, `test` blocks collected from .ludus files, snapshots written,
+compared and failing readably; and `ludus test`, which runs the same blocks without pytest."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ludus.cli import main
+from tests.helpers import EXAMPLES
+
+
+def pytest_in(where: Path, *args: str) -> subprocess.CompletedProcess:
+    """pytest in a fresh process, as CI runs it: the plugin comes from the installed entry point."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--color=no", *args],
+                          cwd=where, capture_output=True, text=True, timeout=120)
+
+
+def market_town_copy(tmp_path: Path) -> Path:
+    for name in ("market-town.ludus", "market-town.tests.ludus"):
+        shutil.copy(EXAMPLES / name, tmp_path / name)
+    shutil.copytree(EXAMPLES / "__snapshots__" / "market-town.tests", tmp_path / "__snapshots__" / "market-town.tests")
+    return tmp_path
+
+
+def test_a_changed_number_in_a_card_effect_fails_its_snapshot_with_a_readable_diff(tmp_path):
+    where = market_town_copy(tmp_path)
+    game = where / "market-town.ludus"
+    text = game.read_text(encoding="utf-8")
+    assert "gain omen - 2 coins" in text
+    game.write_text(text.replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
+    run = pytest_in(where, "market-town.tests.ludus")
+    assert run.returncode == 1
+    out = run.stdout
+    assert "FAILED market-town.tests.ludus::Fortune Teller pays on a 5" in out
+    assert "market-town.tests.ludus:46:12: error: expected coins of Amber == 3" in out  # its expect line
+    assert "    coins of Amber is 4" in out
+    assert "1 failed, 8 passed" in out
+
+
+def test_a_snapshot_diff_shows_the_stored_and_the_new_lines(tmp_path):
+    where = market_town_copy(tmp_path)
+    tests = where / "market-town.tests.ludus"
+    # the same change, caught by the snapshot alone (no `expect` line)
+    tests.write_text(tests.read_text(encoding="utf-8").replace("    expect coins of Amber == 3\n", ""), encoding="utf-8")
+    game = where / "market-town.ludus"
+    game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
+    out = pytest_in(where, "market-town.tests.ludus").stdout
+    assert "the snapshot of “Fortune Teller pays on a 5” changed (run `pytest --snapshot-update` to accept it)" in out
+    assert "    -   counter coins of Amber: 0 -> 3\n    +   counter coins of Amber: 0 -> 4\n" in out
+    assert "\x1b[" not in out  # plain text, no colour codes
+
+
+def test_snapshot_update_writes_new_snapshots_and_then_they_pass(tmp_path):
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    (tmp_path / "t.ludus").write_text(
+        'extends "market-town.ludus"\n\n'
+        'test "crier":\n    resolve "Town Crier" for Amber\n    snapshot "asked"\n    answer "Hill"\n    snapshot\n',
+        encoding="utf-8")
+    first = pytest_in(tmp_path, "t.ludus")
+    assert first.returncode == 1 and "is not stored yet (run `pytest --snapshot-update` to write it)" in first.stdout
+    update = pytest_in(tmp_path, "t.ludus", "--snapshot-update")
+    assert update.returncode == 0, update.stdout
+    stored = sorted(p.name for p in (tmp_path / "__snapshots__" / "t").iterdir())
+    assert stored == ["crier.1.txt", "crier[asked].txt"]  # the second snapshot line of the test
+    assert (tmp_path / "__snapshots__" / "t" / "crier.1.txt").read_text(encoding="utf-8") == (
+        "Town Crier, played by Amber\n"
+        "decisions:\n  Amber: choose q -> Hill  (options: Docks, Square, Hill)\n"
+        "log:\n  Amber praises the Hill\n"
+        "changes:\n  token Amber Stall at Hill: 0 -> 1\n")
+    again = pytest_in(tmp_path, "t.ludus")
+    assert again.returncode == 0 and "2 snapshots passed" in again.stdout
+    assert CliRunner().invoke(main, ["test", str(tmp_path / "t.ludus")]).exit_code == 0
+
+
+def test_fixtures_snapshot_effects_from_python(tmp_path):
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    (tmp_path / "test_cards.py").write_text(
+        "def test_crier(ludus_position, effect_snapshot):\n"
+        "    pos = ludus_position('market-town.ludus', players=2)\n"
+        "    pos.resolve('Town Crier', 'Basil')\n"
+        "    pos.answer('Docks')\n"
+        "    pos.expect('Stall of Basil at Docks == 1')\n"
+        "    assert pos.effect() == effect_snapshot\n", encoding="utf-8")
+    assert pytest_in(tmp_path, "--snapshot-update").returncode == 0
+    stored = tmp_path / "__snapshots__" / "test_cards" / "test_crier.txt"
+    assert "token Basil Stall at Docks: 0 -> 1" in stored.read_text(encoding="utf-8")
+    run = pytest_in(tmp_path)
+    assert run.returncode == 0 and "1 snapshot passed" in run.stdout
+
+
+def test_a_game_that_does_not_load_fails_with_its_diagnostics(tmp_path):
+    (tmp_path / "broken.ludus").write_text('game "Broken"\nplayers 2\ncounter coins per seat\n\n'
+                                           'test "t":\n    expect coins of P1 == zero\n', encoding="utf-8")
+    out = pytest_in(tmp_path).stdout
+    assert "broken.ludus:6:" in out and "Traceback" not in out
+
+
+def test_ludus_test_runs_the_blocks_against_the_stored_snapshots(tmp_path):
+    where = market_town_copy(tmp_path)
+    runner = CliRunner()
+    ok = runner.invoke(main, ["test", str(where / "market-town.tests.ludus")])
+    assert ok.exit_code == 0, ok.output
+    assert ok.output.endswith("9 passed, 0 failed\n")
+    game = where / "market-town.ludus"
+    game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
+    bad = runner.invoke(main, ["test", str(where / "market-town.tests.ludus")])
+    assert bad.exit_code == 1
+    assert "FAIL " in bad.output and "Fortune Teller pays on a 5" in bad.output
+    assert "expected coins of Amber == 3" in bad.output and "1 failed" in bad.output

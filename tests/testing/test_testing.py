@@ -1,0 +1,132 @@
+"""Positions and effect reports (ludus.testing, ludus.effect) and the test-block runner."""
+
+from __future__ import annotations
+
+import pytest
+
+import ludus
+from ludus.engine.effect import Effect, changes
+from ludus.testing import Position, TestError
+from tests.helpers import EXAMPLES
+
+GAME = ludus.load(EXAMPLES / "market-town.ludus")
+
+
+def position(**kw) -> Position:
+    return Position(GAME, 2, **kw)
+
+
+def test_resolve_runs_the_effect_apart_and_reports_chance_and_changes():
+    pos = position()
+    assert "buy Guild Charter" not in pos.match.legal_actions()  # 3 coins; it costs 6
+    pos.next_roll(6, 5)
+    pos.resolve("Fortune Teller", "Amber")
+    assert pos.effect().report() == (
+        "Fortune Teller, played by Amber\n"
+        "chance:\n  d6 -> 5\n"
+        "log:\n  Amber sees a 5 in the cards\n"
+        "changes:\n  counter coins of Amber: 3 -> 6\n")
+    # the flow's own decision is asked again, with fresh options
+    assert pos.match.pending["prompt"] == "Amber: take an action"
+    assert "buy Guild Charter" in pos.match.legal_actions()
+
+
+def test_a_decision_inside_an_effect_waits_then_is_answered_and_recorded():
+    pos = position()
+    pos.resolve("Town Crier", "Basil")
+    waiting = pos.effect()
+    assert waiting.waiting == "Basil: choose q  (options: Docks, Square, Hill)"
+    pos.answer("Square")
+    done = pos.effect()
+    assert done.title == "Town Crier, played by Basil"
+    assert done.decisions == ["Basil: choose q -> Square  (options: Docks, Square, Hill)"]
+    assert done.changes == ["token Basil Stall at Square: 0 -> 1"]
+    assert done.waiting is None
+
+
+def test_do_stops_right_after_the_action_and_the_next_step_goes_on():
+    pos = position()
+    pos.do("buy nothing")
+    pos.do("build a stall in Hill")
+    pos.expect("coins of Amber == 0")
+    eff = pos.effect()
+    assert eff.title == "Amber: buy nothing; Amber: build a stall in Hill"
+    assert eff.changes == ["counter coins of Amber: 3 -> 0", "token Amber Stall at Hill: 0 -> 1"]
+    pos.play_until("build nothing")  # the rules go on: Amber's turn ends, Basil's begins
+    assert pos.match.pending["prompt"] == "Basil: take an action"
+
+
+def test_triggers_of_an_effect_are_part_of_it():
+    pos = position()
+    pos.given("set mood to 2")
+    pos.resolve("Street Musician", "Amber")
+    assert pos.effect().changes == [
+        "counter coins of Amber: 3 -> 4", "counter coins of Basil: 0 -> 1", "track mood: 2 -> 0"]
+
+
+def test_effects_are_the_same_on_every_run():
+    def run() -> str:
+        pos = position(seed=3)
+        pos.resolve("Fortune Teller")  # not forced: the seed decides, and the report says so
+        return pos.effect().report()
+
+    first = run()
+    assert "(from the seed)" in first
+    assert all(run() == first for _ in range(3))
+
+
+@pytest.mark.parametrize("step, message", [
+    (lambda p: p.resolve("Fortune Teler"), "unknown card 'Fortune Teler'; did you mean 'Fortune Teller'?"),
+    (lambda p: p.resolve("Town Crier", "Amberr"), "unknown seat 'Amberr' (the seats are Amber, Basil); did you mean 'Amber'?"),
+    (lambda p: p.resolve("Copper Coin"), "'Copper Coin' has no 'on play:' effect (it has none)"),
+    (lambda p: p.do("buy Guild Chater"), "'buy Guild Chater' is not a legal move now; closest: buy Copper Coin"),
+    (lambda p: p.given("pay 9 coins for Amber"), "cannot pay 9 coins: Amber has only 3"),
+    (lambda p: p.given("set coins of Amber to"), "<given>:1:22: error: unexpected end of line"),
+    (lambda p: p.next_roll(6, 7), "7 is not a face of a d6"),
+])
+def test_bad_steps_raise_readable_errors(step, message):
+    with pytest.raises(TestError) as info:
+        step(position())
+    assert message in info.value.message or message in info.value.render()
+
+
+def test_a_failing_expectation_shows_the_actual_values():
+    pos = position()
+    with pytest.raises(TestError) as info:
+        pos.expect("coins of Amber == 4")
+    assert info.value.message == "expected coins of Amber == 4"
+    assert info.value.detail == "    coins of Amber is 3"
+
+
+def test_resolving_while_an_effect_waits_is_refused():
+    pos = position()
+    pos.resolve("Town Crier")
+    with pytest.raises(TestError, match="still waiting for Amber: choose q"):
+        pos.resolve("Town Crier")
+
+
+def test_big_zones_report_what_came_and_went():
+    before = {"zone supply": ["A"] * 12 + ["B"], "zone hand": ["C", "C", "D"]}
+    after = {"zone supply": ["A"] * 12, "zone hand": ["C", "C"]}
+    assert changes(before, after) == [
+        "zone supply: 13 cards -> 12 cards; - B", "zone hand: C x2, D -> C x2"]
+
+
+def test_an_empty_effect_says_so():
+    assert Effect("X").report() == "X\nchanges:\n  (nothing changed)\n"
+
+
+def test_first_offers_reaches_every_action_and_do_replays_to_it():
+    from ludus.testing import first_offers
+
+    offers = first_offers(GAME, 2, seed=1)
+    assert list(offers) == ["Buy", "Build"]
+    moves, label = offers["Build"]
+    pos = position(seed=1)
+    for move in moves:
+        pos.do(move)
+    pos.effect()  # the report starts here
+    pos.do(label)
+    eff = pos.effect()
+    assert eff.title == f"Amber: {label}"
+    assert eff.decisions == [f"Amber: take an action -> {label}  (one of 4 options)"]
