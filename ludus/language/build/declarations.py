@@ -1,0 +1,316 @@
+"""Declarations: the game's header, components, cards, boards, tracks, rules, actions, flow, tests."""
+
+from __future__ import annotations
+
+import re
+
+from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import VisitError
+
+from .. import nodes as n
+from ..parser import parse
+from ..source import Diagnostic, LudusError, Span
+from .base import BuilderBase, _block, _default_start, _tok, unquote
+
+
+class DeclarationBuilder(BuilderBase):
+    """One method per declaration rule of the grammar."""
+
+    # ── program and declarations ──
+
+    @v_args(meta=True)
+    def start(self, meta, items):
+        return n.Program(self.path, _block(items), span=self.span(meta))
+
+    def statements(self, c):
+        return _block(c)
+
+    @v_args(meta=True)
+    def game_decl(self, meta, c):
+        return n.GameDecl(unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def players_decl(self, meta, c):
+        low = int(c[0])
+        high = int(c[1]) if c[1] is not None else low
+        return n.PlayersDecl(low, high, span=self.span(meta))
+
+    @v_args(meta=True)
+    def sides_decl(self, meta, c):
+        return n.SidesDecl(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def seats_decl(self, meta, c):
+        return n.SeatsDecl(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def include_decl(self, meta, c):
+        return n.IncludeDecl(unquote(c[0]), False, span=self.span(meta))
+
+    @v_args(meta=True)
+    def extends_decl(self, meta, c):
+        return n.IncludeDecl(unquote(c[0]), True, span=self.span(meta))
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, c):
+        return n.RemoveDecl(str(c[0].children[0]), c[1], span=self.span(meta))
+
+    def name_list(self, c):
+        return tuple(str(t) for t in c)
+
+    def override(self, c):
+        return True
+
+    def per(self, c):
+        return str(c[0])
+
+    def def_name(self, c):
+        tok = c[0]
+        return unquote(tok) if tok.type == "STRING" else str(tok)
+
+    @v_args(meta=True)
+    def value_decl(self, meta, c):
+        return n.ValueDecl(str(c[1]), c[2], bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def var_decl(self, meta, c):
+        override, word, name, per, type_, *opts = c
+        found = {"start": None, "min": None, "max": None, "resets": None, "visibility": "public"}
+        for key, value in opts:
+            found[key] = value
+        return n.VarDecl(
+            str(word.children[0]), str(name), per, type_, found["start"], found["min"], found["max"],
+            found["resets"], found["visibility"], bool(override), span=self.span(meta),
+        )
+
+    def opt_start(self, c):
+        return ("start", c[0])
+
+    def opt_min(self, c):
+        return ("min", c[0])
+
+    def opt_max(self, c):
+        return ("max", c[0])
+
+    def opt_resets(self, c):
+        return ("resets", str(c[0]))
+
+    def opt_visibility(self, c):
+        return ("visibility", c[0])
+
+    def opt_refill(self, c):
+        return ("refill", str(c[0]))
+
+    def visibility(self, c):
+        return " ".join(str(t) for t in c)
+
+    @v_args(meta=True)
+    def zone_decl(self, meta, c):
+        override, name, per, *opts = c
+        found = {"visibility": "public", "refill": None}
+        for key, value in opts:
+            found[key] = value
+        return n.ZoneDecl(str(name), per, found["visibility"], found["refill"], bool(override), span=self.span(meta))
+
+    @v_args(meta=True)
+    def token_decl(self, meta, c):
+        return n.TokenDecl(c[1], c[2], bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def group_decl(self, meta, c):
+        return n.GroupDecl(str(c[1]), c[2], bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def type(self, meta, c):
+        if len(c) == 1 and isinstance(c[0], Token):
+            return n.TypeRef(str(c[0]), span=self.span(meta))
+        return n.TypeRef("list", c[-1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def kind_decl(self, meta, c):
+        override, name, parent, *fields = c
+        return n.KindDecl(str(name), _tok(parent), tuple(fields), bool(override), span=self.span(meta))
+
+    @v_args(meta=True)
+    def field_decl(self, meta, c):
+        return n.FieldDecl(str(c[0]), c[1], c[2], span=self.span(meta))
+
+    @v_args(meta=True)
+    def entity_decl(self, meta, c):
+        override, word, name, kind, *items = c
+        props = tuple(i for i in items if isinstance(i, n.Prop))
+        handlers = tuple(i for i in items if isinstance(i, n.Handler))
+        return n.EntityDecl(str(word.children[0]), name, str(kind), props, handlers, bool(override), span=self.span(meta))
+
+    @v_args(meta=True)
+    def prop(self, meta, c):
+        return n.Prop(str(c[0]), c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def handler(self, meta, c):
+        return n.Handler(str(c[0]), c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def board_decl(self, meta, c):
+        return n.BoardDecl(str(c[1]), tuple(c[2:]), bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def space_decl(self, meta, c):
+        kind, name, label, *rest = c
+        props = rest.pop() if rest and (rest[-1] is None or isinstance(rest[-1], list)) else None
+        parent, adjacent = None, ()
+        for key, value in rest:
+            if key == "in":
+                parent = value
+            else:
+                adjacent = adjacent + value
+        return n.SpaceDecl(
+            str(kind), str(name), unquote(label) if label else None, parent, adjacent,
+            tuple(props or ()), span=self.span(meta),
+        )
+
+    def space_in(self, c):
+        return ("in", str(c[0]))
+
+    def space_adjacent(self, c):
+        return ("adjacent", c[0])
+
+    def space_props(self, c):
+        return list(c)
+
+    @v_args(meta=True)
+    def prop_pair(self, meta, c):
+        return n.Prop(str(c[0]), c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def track_decl(self, meta, c):
+        override, name, low, high, start, *zones = c
+        return n.TrackDecl(
+            str(name), low, high, start if start is not None else _default_start(low, high), tuple(zones), bool(override),
+            span=self.span(meta),
+        )
+
+    @v_args(meta=True)
+    def end_zone(self, meta, c):
+        return n.EndZone(str(c[0]), c[1], c[2], span=self.span(meta))
+
+    def signed(self, c):
+        return int(c[0])
+
+    def negative(self, c):
+        return -int(c[0])
+
+    @v_args(meta=True)
+    def define_decl(self, meta, c):
+        return n.DefineDecl(str(c[1]), c[2], c[3], bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def rule_decl(self, meta, c):
+        return n.RuleDecl(str(c[1]), c[2] or (), c[3], bool(c[0]), span=self.span(meta))
+
+    def params(self, c):
+        return tuple(p for p in c if p is not None)
+
+    @v_args(meta=True)
+    def param(self, meta, c):
+        return n.Param(str(c[0]), c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def action_decl(self, meta, c):
+        override, name, params, *rest = c
+        label, costs, requires, body = None, [], [], []
+        for item in rest:
+            if isinstance(item, tuple) and item and item[0] == "label":
+                label = item[1]
+            elif isinstance(item, n.Cost):
+                costs.append(item)
+            elif isinstance(item, tuple) and item and item[0] == "require":
+                requires.append(item[1])
+            else:
+                body.append(item)
+        return n.ActionDecl(
+            name, params or (), label, tuple(costs), tuple(requires), tuple(body), bool(override),
+            span=self.span(meta),
+        )
+
+    def action_params(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def action_param(self, meta, c):
+        return n.ActionParam(str(c[0]), c[1], span=self.span(meta))
+
+    def clause_label(self, c):
+        return ("label", self.template(c[0]))
+
+    @v_args(meta=True)
+    def clause_cost(self, meta, c):
+        return n.Cost(c[0], str(c[1]), span=self.span(meta))
+
+    def clause_require(self, c):
+        return ("require", c[0])
+
+    @v_args(meta=True)
+    def setup_decl(self, meta, c):
+        return n.SetupDecl(c[1], bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def flow_decl(self, meta, c):
+        return n.FlowDecl(c[1], bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def when_changes(self, meta, c):
+        return n.WhenDecl(str(c[0]), None, c[1], span=self.span(meta))
+
+    @v_args(meta=True)
+    def when_enters(self, meta, c):
+        return n.WhenDecl(str(c[0]), str(c[1]), c[2], span=self.span(meta))
+
+    @v_args(meta=True)
+    def anytime_decl(self, meta, c):
+        return n.AnytimeDecl(c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_decl(self, meta, c):
+        return n.TestDecl(unquote(c[0]), tuple(c[1:]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_players(self, meta, c):
+        return n.TestLine("players", int(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_seed(self, meta, c):
+        return n.TestLine("seed", int(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_given(self, meta, c):
+        return n.TestLine("given", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_force_die(self, meta, c):
+        return n.TestLine("force_die", (int(str(c[0])[1:]), int(c[1])), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_do(self, meta, c):
+        return n.TestLine("do", unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_answer(self, meta, c):
+        return n.TestLine("answer", unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_resolve(self, meta, c):
+        return n.TestLine("resolve", (unquote(c[0]), str(c[1]) if c[1] is not None else None), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_until(self, meta, c):
+        return n.TestLine("until", unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_expect(self, meta, c):
+        return n.TestLine("expect", c[0], span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_snapshot(self, meta, c):
+        return n.TestLine("snapshot", unquote(c[0]) if c[0] else None, span=self.span(meta))
+
