@@ -1,0 +1,160 @@
+"""This checkout against another commit, side by side in one run: playout speed, warm load, memory.
+
+    python benchmarks/compare.py [--base REV] [--rounds N] [--matches N] [--game PATH --players K ...]
+
+The base commit is exported (`git archive`) into a temporary folder, and every measurement runs
+in a fresh Python process that imports ludus from one tree or the other. Rounds alternate between
+the two trees (base, head, base, head, ...) so that a machine busy with something else slows both
+alike; each figure is the median over the rounds. Time is CPU time of the measuring process.
+
+Measured through the public API only, as a user's bot would drive a match:
+- playout: seeded matches between uniformly random legal moves, `legal_actions()` then `apply()`
+  in a loop; decisions per CPU second;
+- warm load: `ludus.load` a second time in the same process, best of 5;
+- memory: the bytes Python allocated to keep one finished match with its whole undo history
+  (tracemalloc), for the first seed.
+
+A game that exists in only one of the two trees is measured in that tree alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GAMES = [  # (path, players)
+    ("games/uprising.ludus", 2),
+    ("games/uprising.ludus", 4),
+    ("games/votes-for-women/votes-for-women.ludus", 2),
+    ("examples/market-town.ludus", 2),
+]
+
+# Runs inside the measuring process, with the tree to measure first on sys.path.
+PROBE = r"""
+import json, random, sys, time, tracemalloc
+tree, path, players, matches, seed0 = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+sys.path.insert(0, tree)
+import ludus
+assert ludus.__file__.startswith(tree), ludus.__file__
+ludus.load(path)
+best = float("inf")
+for _ in range(5):
+    t = time.perf_counter(); game = ludus.load(path); best = min(best, time.perf_counter() - t)
+
+def play(seed, keep=False):
+    rng = random.Random(seed)
+    match = game.new_match(players, seed=seed)
+    n = 0
+    while not match.is_over and n < 20000:
+        options = match.legal_actions()
+        match.apply(options[rng.randrange(len(options))])
+        n += 1
+    return match, n
+
+tracemalloc.start()
+before = tracemalloc.get_traced_memory()[0]
+kept, _ = play(seed0)
+memory = tracemalloc.get_traced_memory()[0] - before
+tracemalloc.stop()
+del kept
+decisions = 0
+start = time.process_time()
+for seed in range(seed0, seed0 + matches):
+    decisions += play(seed)[1]
+cpu = time.process_time() - start
+print(json.dumps({"decisions": decisions, "cpu": cpu, "warm": best, "memory": memory}))
+"""
+
+
+def export(rev: str, into: Path) -> Path:
+    """The tree of `rev`, written out under `into` (no .git, nothing installed)."""
+    archive = into / "base.tar"
+    subprocess.run(["git", "archive", "--format=tar", "-o", str(archive), rev], cwd=ROOT, check=True)
+    tree = into / "base"
+    tree.mkdir()
+    with tarfile.open(archive) as tar:
+        tar.extractall(tree, filter="data")
+    return tree
+
+
+def measure(tree: Path, game: str, players: int, matches: int, seed: int) -> dict | None:
+    path = tree / game
+    if not path.exists():
+        return None
+    out = subprocess.run([sys.executable, "-c", PROBE, str(tree), str(path), str(players), str(matches), str(seed)],
+                         capture_output=True, text=True, cwd=tree)
+    if out.returncode != 0:
+        print(f"  {tree.name}: {game} failed: {out.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+        return None
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def summary(rows: list[dict]) -> dict | None:
+    if not rows:
+        return None
+    return {
+        "dps": statistics.median(r["decisions"] / max(r["cpu"], 1e-9) for r in rows),
+        "warm_ms": min(r["warm"] for r in rows) * 1000,
+        "memory_kib": statistics.median(r["memory"] for r in rows) / 1024,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="4ddb1ef", help="the commit to compare with (default: 4ddb1ef)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per game (median shown)")
+    parser.add_argument("--matches", type=int, default=10, help="seeded matches per round")
+    parser.add_argument("--game", action="append", help="a game file instead of the default list (repeatable)")
+    parser.add_argument("--players", type=int, action="append", help="players for each --game, in order")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = parser.parse_args()
+    if args.rounds < 1 or args.matches < 1:
+        parser.error("--rounds and --matches must be at least 1")
+    games = GAMES
+    if args.game:
+        players = args.players or []
+        games = [(g, players[i] if i < len(players) else 2) for i, g in enumerate(args.game)]
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="ludus-compare-") as tmp:
+        base = export(args.base, Path(tmp))
+        for game, players in games:
+            runs = {"base": [], "head": []}
+            for r in range(args.rounds):
+                seed = 1000 * r
+                for side, tree in (("base", base), ("head", ROOT)):
+                    row = measure(tree, game, players, args.matches, seed)
+                    if row is not None:
+                        runs[side].append(row)
+            results.append({"game": game, "players": players,
+                            "base": summary(runs["base"]), "head": summary(runs["head"])})
+
+    head = (f"{'game':<46} {'p':>2} {'base dec/s':>11} {'head dec/s':>11} {'speed':>6} "
+            f"{'base warm':>9} {'head warm':>9} {'base KiB':>9} {'head KiB':>9}")
+    print(f"base {args.base} against this checkout; {args.rounds} alternating rounds of {args.matches} matches")
+    print(head)
+    print("-" * len(head))
+    for row in results:
+        b, h = row["base"], row["head"]
+        speed = f"{h['dps'] / b['dps']:.2f}x" if b and h else "-"
+
+        def f(x, key, fmt):
+            return format(x[key], fmt) if x else "-"
+
+        print(f"{row['game']:<46} {row['players']:>2} {f(b, 'dps', '11,.0f')} {f(h, 'dps', '11,.0f')} {speed:>6} "
+              f"{f(b, 'warm_ms', '9.1f')} {f(h, 'warm_ms', '9.1f')} {f(b, 'memory_kib', '9,.0f')} "
+              f"{f(h, 'memory_kib', '9,.0f')}")
+    if args.json:
+        print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
