@@ -172,3 +172,45 @@ flow:
     win Small
 """)
     assert game.new_match().result["winners"] == ["Big"]
+
+
+FAILING_MOVE = """
+game "Halfway"
+players 2
+counter coins per seat
+action Gamble:
+    gain 1 coins
+    pay 5 coins
+flow:
+    repeat 3 times:
+        for each s in seats:
+            turn s:
+                offer Gamble
+"""
+
+
+def test_a_move_that_fails_halfway_leaves_the_match_as_it_was(tmp_path):
+    game = game_from_text(tmp_path, FAILING_MOVE)
+    match = game.new_match(2)
+    before, log_before = match.to_json(), list(match.log)
+    with pytest.raises(ludus.RuleError, match="cannot pay"):
+        match.apply("Gamble")
+    assert match.to_json() == before  # the coin gained before the failing payment is gone too
+    assert match.log == log_before
+    assert match.history == [] and match.moves == []
+
+
+def test_a_clone_and_its_original_undo_independently():
+    match = GAME.new_match(2, seed=4)
+    rng = random.Random(4)
+    for _ in range(6):
+        match.apply(rng.choice(match.legal_actions()))
+    replayed = GAME.new_match(2, seed=4)  # what the original's undo must give back
+    for label in match.moves[:-1]:
+        replayed.apply(label)
+    clone = match.clone()
+    clone.undo()
+    clone.force(6, 6, 6, 6)  # changes the clone's state in place after its undo
+    clone.apply(clone.legal_actions()[-1])
+    match.undo()
+    assert match.to_json() == replayed.to_json()

@@ -10,7 +10,7 @@ from lark.exceptions import VisitError
 
 from .. import nodes as n
 from ..parser import parse
-from ..source import Diagnostic, LudusError, Span
+from ..source import LudusError
 from .base import shift_spans, unquote
 from .declarations import DeclarationBuilder
 from .expressions import ExpressionBuilder

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from lark import Token, Transformer, Tree, v_args
-from lark.exceptions import VisitError
+from lark import Token, Transformer
 
 from .. import nodes as n
 from ..parser import parse

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
-from lark import Token, Transformer, Tree, v_args
-from lark.exceptions import VisitError
+from lark import Token, v_args
 
 from .. import nodes as n
-from ..parser import parse
-from ..source import Diagnostic, LudusError, Span
 from .base import BuilderBase, _block, _default_start, _tok, unquote
 
 
