@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, as_track, show_value
+from ..engine.values import as_int, as_list, as_track, number_range, show_value
 
 
 def adjacent(rt, space, skip=None) -> list:
@@ -136,7 +136,7 @@ def compile_builtin(comp, node, name: str):
         return lambda rt, env: rt.ent(a0(rt, env))["o"]
     if name == "range":
         a1 = args[1]
-        return lambda rt, env: list(range(as_int(a0(rt, env), "start"), as_int(a1(rt, env), "end") + 1))
+        return lambda rt, env: number_range(rt, a0(rt, env), a1(rt, env))
     if name == "seat_number":
         return lambda rt, env: _seat(rt, a0(rt, env), "seat_number") + 1
     if name == "seat_named":

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..engine.display import display, merge_options, unique_labels
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list
+from ..engine.values import as_int, as_list, magnitude
+from ..language.limits import MAX_OPTIONS
 
 DONE = "done"
 
@@ -159,6 +160,7 @@ class RangeSpec:
         if high < low:
             raise RuleError(f"there is nothing to choose between {low} and {high}")
         seat = _seat_of(rt, env, self.by_fn)
+        _within_options(high - low + 1, f"choose {self.bind} from {magnitude(low)} to {magnitude(high)}")
         values = list(range(low, high + 1))
         return {"kind": "number", "seat": seat, "prompt": f"{rt.seat_name(seat)}: choose {self.bind}",
                 "options": [str(v) for v in values], "values": values}
@@ -198,6 +200,7 @@ class DistributeSpec:
         if not targets or amount <= 0:
             env[self.bind] = [[t, 0] for t in targets]
             return None
+        _within_options(amount + 1, f"distribute {magnitude(amount)}")
         return self.step(rt, env, seat, targets, [], amount)
 
     def step(self, rt, env, seat, targets, shares, remaining):
@@ -218,3 +221,8 @@ class DistributeSpec:
         given = pending["values"][index]
         shares = pending["shares"] + [[pending["targets"][len(pending["shares"])], given]]
         return self.step(rt, env, pending["seat"], pending["targets"], shares, pending["remaining"] - given)
+
+
+def _within_options(count: int, what: str) -> None:
+    if count > MAX_OPTIONS:
+        raise RuleError(f"'{what}' would offer {magnitude(count)} options; a decision offers at most {MAX_OPTIONS:,}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, entity_attr, space_attr
+from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr
 from ..language import nodes as n
 from ..language.symbols import elem_type
 from .specs import _MISSING, ActionSpec, Code
@@ -263,6 +263,7 @@ class ExpressionCompiler:
             items = as_list(rt, src(rt, env))
             saved = env.get(var, _MISSING)
             try:
+                rt.charge(len(items))
                 for x in items:
                     env[var] = x
                     if cond is None or cond(rt, env):
@@ -345,13 +346,13 @@ class ExpressionCompiler:
                 x, y = a(rt, env), b(rt, env)
                 if isinstance(x, list) and isinstance(y, list):
                     return x + y
-                return as_int(x, "left of '+'") + as_int(y, "right of '+'")
+                return in_range(as_int(x, "left of '+'") + as_int(y, "right of '+'"), "the sum")
             return add
         left_of, right_of = f"left of '{op}'", f"right of '{op}'"
         if op == "-":
-            return lambda rt, env: as_int(a(rt, env), left_of) - as_int(b(rt, env), right_of)
+            return lambda rt, env: in_range(as_int(a(rt, env), left_of) - as_int(b(rt, env), right_of), "the difference")
         if op == "*":
-            return lambda rt, env: as_int(a(rt, env), left_of) * as_int(b(rt, env), right_of)
+            return lambda rt, env: in_range(as_int(a(rt, env), left_of) * as_int(b(rt, env), right_of), "the product")
         if op in ("/", "%"):
             def div(rt, env):
                 x, y = as_int(a(rt, env), left_of), as_int(b(rt, env), right_of)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_entities, as_int, as_list, as_track
+from ..engine.values import as_entities, as_int, as_list, as_size, as_track, number_range
 from ..language import nodes as n
 from ..language.symbols import elem_type
 
@@ -177,13 +177,13 @@ class StatementCompiler:
             spec = (lambda rt, env: [sides], False)
         elif s.kind == "many":
             sides = s.sides
-            spec = (lambda rt, env: [sides] * as_int(count(rt, env), "number of dice"), True)
+            spec = (lambda rt, env: [sides] * as_size(count(rt, env), "number of dice"), True)
         elif s.kind == "sized":
             f = self.expr(s.sides)
             spec = (lambda rt, env: [as_int(f(rt, env), "die size")], False)
         else:
             f = self.expr(s.sides)
-            spec = (lambda rt, env: [as_int(x, "die size") for x in f(rt, env)], True)
+            spec = (lambda rt, env: [as_int(x, "die size") for x in as_list(rt, f(rt, env))], True)
         self.emit(O.ROLL, s.span, spec[0], spec[1], s.bind)
 
     def s_Choose(self, s: n.Choose) -> None:
@@ -292,7 +292,7 @@ class StatementCompiler:
             lo, hi = self.expr(s.source), self.expr(s.end)
 
             def source(rt, env):
-                return list(range(as_int(lo(rt, env), "start"), as_int(hi(rt, env), "end") + 1))
+                return number_range(rt, lo(rt, env), hi(rt, env))
         else:
             src = self.expr(s.source)
 
@@ -308,7 +308,7 @@ class StatementCompiler:
     def s_Repeat(self, s: n.Repeat) -> None:
         count = self.expr(s.count)
         self.loop(s, None, lambda slot: self.emit(
-            O.ITER, s.span, slot, lambda rt, env: list(range(as_int(count(rt, env), "count")))),
+            O.ITER, s.span, slot, lambda rt, env: list(range(as_size(count(rt, env), "number of repeats")))),
             lambda slot: self.emit(O.NEXT, s.span, slot, None, -1), s.body)
 
     def s_While(self, s: n.While) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import marshal
 
+from ..language.limits import MAX_DIE_SIDES, MAX_NUMBER, MAX_WORK
+
 MASK64 = (1 << 64) - 1
 
 
@@ -58,7 +60,7 @@ def rng_below(state: dict, n: int) -> int:
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
-    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo")
+    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work")
 
     def __init__(self, game, state: dict, log: list) -> None:
         self.game = game
@@ -70,6 +72,13 @@ class Runtime:
         # define results, kept only while a decision's options are listed: the state cannot
         # change then, so the same define with the same arguments has the same value
         self.memo: dict | None = None
+        self.work = 0  # values built since this runtime started: bounded by MAX_WORK
+
+    def charge(self, amount: int) -> None:
+        """Count values the rules build (list elements, comprehension turns); stop a runaway."""
+        self.work += amount
+        if self.work > MAX_WORK:
+            raise RuleError(f"the rules built more than {MAX_WORK:,} values without asking for a decision")
 
     # seats
 
@@ -105,6 +114,9 @@ class Runtime:
                 value = lo
             if hi is not None and value > hi:
                 value = hi
+            if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                raise RuleError(f"counter '{name}' would leave the numbers ludus allows "
+                                f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
         old = self.get_var(name, key)
         if old == value:
             return
@@ -165,7 +177,10 @@ class Runtime:
             raise RuleError(f"cannot add {amount} tokens")
         key = f"{token}|{'' if owner is None else owner}|{self.place_key(place)}"
         tokens = self.state["tokens"]
-        tokens[key] = tokens.get(key, 0) + amount
+        total = tokens.get(key, 0) + amount
+        if total > MAX_NUMBER:
+            raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
+        tokens[key] = total
         self.changed.add(token)
         if tokens[key] == 0:
             del tokens[key]
@@ -277,6 +292,8 @@ class Runtime:
     # chance
 
     def roll(self, sides: int) -> int:
+        if not 1 <= sides <= MAX_DIE_SIDES:
+            raise RuleError(f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides if abs(sides) < 10**30 else 'that many'}")
         forced = self.state["forced"]
         for i, f in enumerate(forced):
             if f[0] == "die" and f[1] in (sides, 0):

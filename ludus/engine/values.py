@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..language.limits import MAX_LIST, MAX_NUMBER
 from .runtime import RuleError, Runtime
 
 
@@ -86,3 +87,36 @@ def space_attr(rt: Runtime, name, attr: str, env):
         raise RuleError(f"space '{name}' has no property '{attr}'")
     return fn(rt, env)
 
+
+
+def in_range(v: int, what: str) -> int:
+    """A number a rule computed or stores, refused when it leaves the language's range."""
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise RuleError(f"{what} would be {magnitude(v)}, outside the numbers ludus allows "
+                    f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
+
+
+def magnitude(v: int) -> str:
+    """A number for a message, without printing thousands of digits."""
+    if abs(v) < 10**30:
+        return f"{v:,}"
+    return f"{'-' if v < 0 else ''}a number of about {int(v.bit_length() * 0.30103) + 1:,} digits"
+
+
+def as_size(v, what: str) -> int:
+    """How many things to build (dice to roll, turns of a loop): a whole number, at most MAX_LIST."""
+    n = as_int(v, what)
+    if n > MAX_LIST:
+        raise RuleError(f"the {what} is {magnitude(n)}; at most {MAX_LIST:,} can be built at once")
+    return max(n, 0)
+
+
+def number_range(rt: Runtime, lo, hi) -> list:
+    """`lo to hi` as a list, refused when it would be longer than MAX_LIST."""
+    lo, hi = as_int(lo, "start"), as_int(hi, "end")
+    if hi - lo + 1 > MAX_LIST:
+        raise RuleError(f"'{magnitude(lo)} to {magnitude(hi)}' has {magnitude(hi - lo + 1)} numbers; "
+                        f"at most {MAX_LIST:,} can be built at once")
+    rt.charge(max(hi - lo + 1, 0))
+    return list(range(lo, hi + 1))

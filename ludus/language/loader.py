@@ -8,6 +8,7 @@ import attrs
 
 from . import nodes as n
 from .build import build
+from .files import FileProblem, checked_path, read_text_file
 from .source import Diagnostic, LudusError, Sources, Span, declared_at
 
 # declarations that exist once per game, keyed by their class alone
@@ -46,11 +47,10 @@ class Loader:
 
     def read(self, path: Path, span: Span | None, written: str | None = None) -> n.Program | None:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            where = self.sources.locate(span, written) if span and written else (span or Span(str(path), 1, 1, 1, 1))
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.diagnostics.append(Diagnostic("error", f"cannot read '{written or path}': {reason}", where))
+            text = read_text_file(path, shown=written)
+        except FileProblem as exc:
+            where = self.sources.locate(span, written) if span and written else (span or Span(_safe(path), 1, 1, 1, 1))
+            self.diagnostics.append(Diagnostic("error", str(exc), where))
             return None
         shown = _display(path)
         self.sources.add(shown, text)
@@ -63,7 +63,13 @@ class Loader:
 
     def load(self, path: Path, span: Span | None = None, stack: tuple = (), written: str | None = None) -> list:
         """The declarations of a file with its includes spliced in and its base (extends) first."""
-        key = str(path.resolve())
+        try:
+            key = str(checked_path(path).resolve())
+        except (FileProblem, OSError, ValueError) as exc:
+            where = self.sources.locate(span, written) if span and written else (span or Span(_safe(path), 1, 1, 1, 1))
+            reason = str(exc) if isinstance(exc, FileProblem) else f"cannot use the path: {exc}"
+            self.diagnostics.append(Diagnostic("error", reason, where))
+            return []
         if key in stack:
             self.diagnostics.append(Diagnostic(
                 "error", f"include cycle: '{path.name}' ends up including itself", span or Span(str(path), 1, 1, 1, 1)))
@@ -128,6 +134,11 @@ class Loader:
                 for k in keys:
                     index[k] = len(out) - 1
         return [x for x in out if x is not None]
+
+
+def _safe(path) -> str:
+    """A path fit to print in a span: control characters escaped."""
+    return str(path).encode("unicode_escape").decode("ascii")[:300]
 
 
 def _display(path: Path) -> str:

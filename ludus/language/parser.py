@@ -10,6 +10,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
+from .limits import MAX_DIGITS, MAX_NESTING
 from .source import Diagnostic, LudusError, Span
 
 KEYWORD_NAMES = {
@@ -59,7 +60,7 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
     if start in ("start", "statements") and not text.endswith("\n"):
         text += "\n"
     try:
-        return _parser().parse(text, start=start)
+        tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:
         raise LudusError([_syntax_diagnostic(exc, text, path)]) from None
     except DedentError:
@@ -67,6 +68,59 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
         column = _indent_of(text, line) + 1
         span = Span(path, line, column, line, column + 1)
         raise LudusError([Diagnostic("error", "this line's indentation matches no enclosing block", span)]) from None
+    problems = _limits(tree, path)
+    if problems:
+        raise LudusError(problems)
+    return tree
+
+
+# Rules whose operands the builder chains into nested nodes: `a and b and c` is as deep as
+# `(a and (b and c))`, so each further operand counts as a level.
+CHAINS = {"or_expr", "and_expr", "sum", "product", "comparison"}
+
+
+def _limits(tree: Tree, path: str) -> list[Diagnostic]:
+    """Numbers too long to be numbers, and nesting too deep to build: each a located error.
+
+    Checked here, on the tree, without recursion, so that no later stage (the builder, the
+    checker, the compiler, all recursive) ever meets a tree it cannot walk.
+    """
+    problems: list[Diagnostic] = []
+    deep_reported = False
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING and not deep_reported:
+            deep_reported = True
+            span = _span_of(node, path)
+            problems.append(Diagnostic("error", f"nested too deeply: the limit is {MAX_NESTING} levels of "
+                                       "parentheses, operators and blocks", span))
+        if deep_reported and depth > MAX_NESTING:
+            continue  # one report is enough; do not walk a pathological tree further
+        extra = 0
+        chained = node.data in CHAINS
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1 + extra))
+                if chained:
+                    extra += 1
+            elif isinstance(child, Token) and child.type in ("INT", "DIE"):
+                digits = len(child) - (1 if child.type == "DIE" else 0)
+                if digits > MAX_DIGITS:
+                    end = (child.end_column or child.column + len(child))
+                    problems.append(Diagnostic(
+                        "error", f"this number has {digits:,} digits; numbers in ludus have at most {MAX_DIGITS}",
+                        Span(path, child.line, child.column, child.end_line or child.line, end)))
+    return problems
+
+
+def _span_of(node: Tree, path: str) -> Span:
+    meta = node.meta
+    if getattr(meta, "empty", True) or not hasattr(meta, "line"):
+        for tok in node.scan_values(lambda v: isinstance(v, Token)):
+            return Span(path, tok.line, tok.column, tok.line, tok.column + len(tok))
+        return Span(path, 1, 1, 1, 1)
+    return Span(path, meta.line, meta.column, meta.line, meta.column + 1)
 
 
 def _bad_dedent_line(text: str) -> int:

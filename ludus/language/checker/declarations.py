@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import nodes as n
+from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES
 from ..source import Span, declared_at, suggest
 from ..symbols import (
     KindInfo,
@@ -37,6 +38,8 @@ class DeclarationChecks:
             elif isinstance(item, n.PlayersDecl):
                 if item.low < 1 or item.high < item.low:
                     self.error(f"player count {item.low} to {item.high} is not a range of at least one seat", item.span)
+                elif item.high > MAX_PLAYERS:
+                    self.error(f"a game has at most {MAX_PLAYERS} players, not {item.high:,}", item.span)
                 sym.min_players, sym.max_players = item.low, item.high
             elif isinstance(item, n.SidesDecl):
                 sym.sides = item.names
@@ -234,6 +237,8 @@ class DeclarationChecks:
         elif isinstance(item, n.TrackDecl):
             if item.low >= item.high:
                 self.error(f"track '{item.name}' runs from {item.low} to {item.high}: its low end must be below its high end", self.at(item.span, "from"))
+            elif item.high - item.low + 1 > MAX_TRACK_SPACES:
+                self.error(f"track '{item.name}' has {item.high - item.low + 1:,} spaces; a track has at most {MAX_TRACK_SPACES:,}", self.at(item.span, "from"))
             elif not item.low <= item.start <= item.high:
                 self.error(f"track '{item.name}' starts at {item.start}, outside {item.low} to {item.high}", self.at(item.span, "start"))
             for z in item.zones:
@@ -294,6 +299,8 @@ class DeclarationChecks:
                 t = self.expr(p.value, scope)
                 if not isinstance(p.value, n.Number) or p.value.value < 1:
                     self.error("'copies' takes a whole number of at least 1", p.value.span)
+                elif p.value.value > MAX_COPIES:
+                    self.error(f"a card has at most {MAX_COPIES:,} copies, not {p.value.value:,}", p.value.span)
                 continue
             if p.name not in fields:
                 self.error(f"kind '{item.kind}' has no property '{p.name}'", self.at(p.span, p.name), suggest(p.name, fields))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import nodes as n
+from ..limits import MAX_DIE_SIDES, MAX_LIST
 from ..source import Span, suggest
 from ..symbols import (
     a_type,
@@ -105,6 +106,10 @@ class StatementChecks:
         elif isinstance(s, n.Roll):
             if s.count is not None:
                 self.expect(s.count, scope, "number")
+                self.size_limit(s.count, MAX_LIST, "dice rolled at once")
+            sides = s.sides.value if isinstance(s.sides, n.Number) else s.sides
+            if isinstance(sides, int) and not 1 <= sides <= MAX_DIE_SIDES:
+                self.error(f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides:,}", s.span)
             if s.kind == "sized":
                 self.expect(s.sides, scope, "number")
             elif s.kind == "pool":
@@ -190,6 +195,9 @@ class StatementChecks:
             if s.end is not None:
                 self.expect(s.source, scope, "number")
                 self.expect(s.end, scope, "number")
+                if isinstance(s.source, n.Number) and isinstance(s.end, n.Number):
+                    self.size_limit(n.Number(s.end.value - s.source.value + 1, span=s.end.span), MAX_LIST,
+                                    "numbers in a range")
                 inner.names[s.var] = "number"
             else:
                 t = self.expr(s.source, scope)
@@ -201,6 +209,7 @@ class StatementChecks:
             self.expect(s.count, scope, "number")
             if isinstance(s.count, n.Number) and s.count.value <= 0:
                 self.warn("this loop never runs: it repeats zero times", s.count.span)
+            self.size_limit(s.count, MAX_LIST, "repeats")
             self.block(s.body, scope.child(loop=True))
         elif isinstance(s, n.While):
             self.expect(s.cond, scope, "bool")
@@ -219,6 +228,11 @@ class StatementChecks:
             self.block(s.body, scope.child())
         else:  # pragma: no cover - the grammar has no other statements
             self.error(f"unsupported statement {type(s).__name__}", s.span)
+
+    def size_limit(self, node, limit: int, what: str) -> None:
+        """A constant size over a limit is an error now rather than at run time."""
+        if isinstance(node, n.Number) and node.value > limit:
+            self.error(f"{node.value:,} {what}: at most {limit:,} can be built at once", node.span)
 
     def movable(self, node, scope: Scope) -> None:
         t = self.expr(node, scope)

@@ -1,0 +1,32 @@
+"""The language's limits, in one place. Every one gives a located error, never a crash or a hang.
+
+A game that meets one of these is almost certainly a typo or a runaway rule; the numbers are far
+above what any published game needs. docs/language.md lists them for designers.
+"""
+
+from __future__ import annotations
+
+# Numbers are whole numbers between -MAX_NUMBER and MAX_NUMBER: a literal has at most 15 digits,
+# and a rule that computes or stores a number outside the range stops with an error.
+MAX_NUMBER = 10**15 - 1
+MAX_DIGITS = 15
+
+# How deeply expressions and blocks may nest. A chain `a and b and c` counts one level per
+# operator, since it nests like parentheses once built.
+MAX_NESTING = 100
+
+MAX_PLAYERS = 64  # seats in a match
+MAX_COPIES = 10_000  # copies of one card
+MAX_TRACK_SPACES = 100_000  # spaces on one track
+MAX_DIE_SIDES = 1_000_000  # faces of one die
+MAX_LIST = 1_000_000  # elements in one list built at run time (`1 to N`, `repeat N times`, ...)
+MAX_OPTIONS = 10_000  # options of one decision (`choose n from 1 to N`, `distribute N among ...`)
+# values built (list elements, loop turns) by the rules between two decisions
+MAX_WORK = 5_000_000
+
+MAX_FILE_BYTES = 4 * 1024 * 1024  # a game file, an included file, a replay, a saved match
+MAX_PATH = 4096  # characters in a file path
+
+
+def number_in_range(value: int) -> bool:
+    return -MAX_NUMBER <= value <= MAX_NUMBER
