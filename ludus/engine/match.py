@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import marshal
 
+from ..language.limits import MAX_FILE_BYTES
 from . import vm
 from .display import display
-from .runtime import copy_state
+from .runtime import RuleError, copy_state
+from .saved import Damaged, validate_state
 from .view import view_state
 
 CHANCE = "chance"
@@ -211,31 +213,42 @@ class Match:
 
     @classmethod
     def from_json(cls, game, text: str) -> Match:
+        """A saved match, checked whole; anything damaged is a MatchError that says what."""
+        if len(text) > MAX_FILE_BYTES:
+            raise MatchError(f"not a saved match: {len(text):,} characters, more than the limit of {MAX_FILE_BYTES:,}")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise MatchError(f"not a saved match: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        except (ValueError, RecursionError) as exc:  # a number with thousands of digits; nesting too deep
+            raise MatchError(f"not a saved match: {type(exc).__name__}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise MatchError("not a saved match of this version of ludus")
         if data.get("fingerprint") != game.fingerprint:
-            raise MatchError(f"this match was saved from a different version of the game files ({data.get('game')!r})")
+            raise MatchError(f"this match was saved from a different version of the game files ({str(data.get('game'))[:80]!r})")
         try:
-            state = data["state"]
-            match = cls(game, state, list(data["log"]), int(data["seed"]))
-            match.moves = list(data.get("moves", []))
-            _validate(game, state)
-        except (KeyError, TypeError, ValueError) as exc:
+            state, log, moves, seed = data["state"], data["log"], data.get("moves", []), data["seed"]
+            if not (isinstance(seed, int) and not isinstance(seed, bool)) or not -(1 << 64) < seed < (1 << 64):
+                raise Damaged("the seed is not a whole number in range")
+            if not isinstance(log, list) or not all(isinstance(e, dict) and isinstance(e.get("t"), str) for e in log):
+                raise Damaged("the log is damaged")
+            if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+                raise Damaged("the list of moves is damaged")
+            validate_state(game, state)
+            match = cls(game, state, list(log), seed)
+            match.moves = list(moves)
+            # exercise it once, so a damage the checks above missed is found now, not mid-game
+            match.legal_actions()
+            match.scopes()
+            for seat in [None, *range(state["nseats"])]:
+                match.view(seat)
+        except KeyError as exc:
+            raise MatchError(f"the saved match is damaged: it lacks {exc}") from None
+        except Damaged as exc:
             raise MatchError(f"the saved match is damaged: {exc}") from None
+        except (TypeError, ValueError, IndexError, AttributeError, RuleError, RecursionError) as exc:
+            raise MatchError(f"the saved match is damaged: {type(exc).__name__}: {exc}") from None
         return match
-
-
-def _validate(game, state: dict) -> None:
-    for key in ("nseats", "vars", "tokens", "places", "ents", "stack", "pending", "scopes", "alts", "result", "rng"):
-        if key not in state:
-            raise ValueError(f"missing '{key}'")
-    for frame in state["stack"]:
-        if frame["c"] not in game.codes or not 0 <= frame["pc"] < len(game.codes[frame["c"]].ops):
-            raise ValueError(f"unknown position {frame['c']!r}:{frame['pc']}")
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:

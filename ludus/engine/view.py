@@ -60,10 +60,36 @@ def view_state(match, seat=None) -> dict:
             continue
         where = place
         if place.startswith("#"):
-            where = entity_label(rt, int(place[1:]))
+            eid = int(place[1:])
+            if not _can_see(rt, eid, seat):
+                continue  # tokens on a card the seat cannot see would name and locate it
+            where = entity_label(rt, eid)
         label = f"{names[int(owner)]} {token}" if owner else token
         out["elsewhere"].setdefault(where, {})[label] = count
     return out
+
+
+def _can_see(rt, eid: int, seat) -> bool:
+    """Whether `seat` may know this card or piece is where it is (None sees everything)."""
+    if seat is None:
+        return True
+    game, ents = rt.game, rt.state["ents"]
+    for _ in range(len(ents) + 1):  # a card on a card on a card ...: bounded by the number of cards
+        e = ents[eid]
+        loc = e["l"] or "box"
+        if loc.startswith("#"):
+            eid = int(loc[1:])
+            continue
+        if loc in game.spaces:
+            return True
+        zname, _, owner = loc.partition("@")
+        spec = game.zones.get(zname)
+        if spec is None or zname == "box":
+            return False
+        if spec.visibility == "public" or (spec.visibility == "owner only" and owner and int(owner) == seat):
+            return True
+        return bool(e.get("rev"))
+    return False
 
 
 def _zone_view(rt, visibility: str, cards: list, seat, owner):

@@ -65,7 +65,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                 if steps > budget:
                     raise RuleError(
                         f"the rules ran {budget} steps without asking for a decision: "
-                        f"'{code.label}' seems to loop forever", code.spans[pc])
+                        f"'{code.label}' seems to loop forever", _span_near(code, pc))
                 if kind == O.EXEC:
                     frame["pc"] = pc + 1
                     op[1](rt, env)
@@ -286,18 +286,29 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
 
 
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
-             ZeroDivisionError)
+             ZeroDivisionError, MemoryError, OverflowError)
 
 
 def _located(exc: Exception, code, pc: int) -> RuleError:
     """A failure while running an instruction, as a RuleError at that instruction's place."""
     if isinstance(exc, RuleError):
         if exc.span is None:
-            exc.span = code.spans[pc]
+            exc.span = _span_near(code, pc)
         return exc
     if isinstance(exc, RecursionError):
-        return RuleError("a define calls itself without end", code.spans[pc])
-    return RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}", code.spans[pc])
+        return RuleError("a define calls itself without end", _span_near(code, pc))
+    if isinstance(exc, (MemoryError, OverflowError)):
+        return RuleError(f"'{code.label}' built something too large to hold ({type(exc).__name__})", _span_near(code, pc))
+    return RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}", _span_near(code, pc))
+
+
+def _span_near(code, pc: int):
+    """The place of instruction `pc`, or of the nearest instruction before it that has one (a
+    loop's jump back has none of its own)."""
+    for i in range(pc, -1, -1):
+        if code.spans[i] is not None:
+            return code.spans[i]
+    return next((sp for sp in code.spans if sp is not None), None)
 
 
 def _reason(code, pc: int) -> str:

@@ -30,3 +30,15 @@ MAX_PATH = 4096  # characters in a file path
 
 def number_in_range(value: int) -> bool:
     return -MAX_NUMBER <= value <= MAX_NUMBER
+
+
+def whole_number(text: str, signed: bool = False) -> int | None:
+    """A number typed by a person (a move number, a count, a seed), or None when it is not one.
+
+    Only ASCII digits count: `str.isdigit` also accepts '²' and other digits that `int` refuses,
+    and a number longer than MAX_DIGITS is not a number of the language.
+    """
+    body = text[1:] if signed and text.startswith("-") else text
+    if not body or len(body) > MAX_DIGITS or not body.isascii() or not body.isdigit():
+        return None
+    return int(text)

@@ -31,13 +31,23 @@ def grouped(names: list[str]) -> str:
     return ", ".join(f"{n} ×{counts[n]}" if counts[n] > 1 else n for n in dict.fromkeys(names))
 
 
+TRACK_WIDTH = 41  # positions drawn of a longer track
+
+
 def track_text(name: str, track: dict) -> Text:
     """`mood  Riot[-4 -3] -2 -1 (0) 1 2 [3 4]Festival`: every position, the marker in brackets."""
     out = Text(f"{name}  ")
     zones = sorted(track["zones"].items(), key=lambda z: z[1][0])
     starts = {lo: (z, hi) for z, (lo, hi) in zones}
     ends = {hi: z for z, (lo, hi) in zones}
-    for pos in range(track["low"], track["high"] + 1):
+    low, high = track["low"], track["high"]
+    shown = range(low, high + 1)
+    if high - low + 1 > TRACK_WIDTH:  # a long track: the stretch around the marker, and its ends
+        first = max(low, min(track["pos"] - TRACK_WIDTH // 2, high - TRACK_WIDTH + 1))
+        shown = range(first, first + TRACK_WIDTH)
+        if first > low:
+            out.append(f"{low} … ")
+    for pos in shown:
         if pos in starts:
             zname, _hi = starts[pos]
             out.append(f"{zname}[", style="bold" if _in_zone(track, zname) else "dim")
@@ -47,8 +57,13 @@ def track_text(name: str, track: dict) -> Text:
             out.append(str(pos))
         if pos in ends:
             out.append("]", style="bold" if _in_zone(track, ends[pos]) else "dim")
-        if pos != track["high"]:
+        if pos != shown[-1]:
             out.append(" ")
+    if shown[-1] < high:
+        out.append(f" … {high}")
+    inside = [z for z in track["zones"] if _in_zone(track, z)]
+    if len(shown) < high - low + 1 and inside:
+        out.append(f"   (in {', '.join(inside)})")
     for where, tokens in sorted(track["tokens"].items()):
         out.append(f"   at {where}: " + ", ".join(f"{t} ×{n}" for t, n in tokens.items()))
     return out

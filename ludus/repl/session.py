@@ -23,6 +23,8 @@ from rich.text import Text
 from ..engine.display import describe_entry
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
+from ..language.files import FileProblem, checked_path, read_text_file, write_text_file
+from ..language.limits import whole_number
 from ..language.source import LudusError
 from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, parse_force
 from .render import decision_renderable, view_renderable, zone_detail
@@ -108,18 +110,25 @@ class Repl:
         try:
             return self._dispatch(text)
         except Rejected as exc:
-            self.rejected += 1
-            self.say(f"error: {exc}", style="red")
-            return True
+            message = str(exc)
+        except (IllegalAction, RuleError, MatchError, LudusError, ReplayError, FileProblem) as exc:
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        except (RecursionError, MemoryError, OverflowError, ValueError) as exc:
+            message = f"that was too large or too deep to handle ({type(exc).__name__})"
+        except Exception as exc:  # noqa: BLE001 - a line of input never ends the session with a traceback
+            message = f"internal error, please report it: {type(exc).__name__}: {exc}"
+        self.rejected += 1
+        self.say(f"error: {message.removeprefix('error: ')}", style="red")
+        return True
 
     def _dispatch(self, text: str) -> bool:
         legal = self.match.legal_actions()
         # a number is always a position in the list, even when some labels are numbers themselves
-        if text in legal and not text.isdigit():
+        n = whole_number(text)
+        if text in legal and n is None:
             self.move(text)
             return True
-        if text.isdigit():
-            n = int(text)
+        if n is not None:
             if not legal:
                 raise Rejected("the match is over; `undo`, `load`, `export` or `quit`")
             if not 1 <= n <= len(legal):
@@ -336,9 +345,9 @@ class Repl:
                 self.say(f"  {zone}: {cards_text(cards)}")
 
     def cmd_log(self, arg: str) -> None:
-        if arg and not arg.isdigit():
+        n = whole_number(arg) if arg else 15
+        if n is None:
             raise Rejected(f"`log` takes a number of entries, not '{arg}'")
-        n = int(arg) if arg else 15
         shown = [s for s in (describe_entry(self.match, e, actions=True) for e in self.match.log) if s]
         if not shown:
             self.say("nothing has happened yet")
@@ -363,22 +372,26 @@ class Repl:
     def cmd_redo(self, _arg: str) -> None:
         if not self.redo_stack:
             raise Rejected("nothing to redo")
-        labels, notes = self.redo_stack.pop()
+        labels, notes = self.redo_stack[-1]
         log_len = len(self.match.log)
         base = len(self.match.moves)
-        for i, label in enumerate(labels):
-            self.match.apply(label)
-            for note in notes:
-                if note.position == base + i + 1:
-                    self._requeue(note)
+        # all of it or nothing: moves taken back may no longer be legal (a bot has moved since)
+        work = self.match.clone()
+        try:
+            for i, label in enumerate(labels):
+                work.apply(label)
+                for note in notes:  # what was forced after this move is forced again
+                    if note.position == base + i + 1 and note.force:
+                        work.state["forced"].extend(list(f) for f in note.force)
+        except (IllegalAction, RuleError) as exc:
+            self.redo_stack.clear()
+            raise Rejected(f"cannot redo '{label}': {exc}; the match has moved on since it was taken back") from None
+        self.redo_stack.pop()
+        self.match = work
+        self.notes.extend(n for n in notes if base < n.position <= base + len(labels))
         self.say("redid: " + "; ".join(labels))
         self.print_log(log_len)
         self.show_state()
-
-    def _requeue(self, note: Note) -> None:
-        if note.force:
-            self.match.state["forced"].extend([list(f) for f in note.force])
-        self.notes.append(note)
 
     def cmd_view(self, arg: str) -> None:
         if arg in ("", "auto"):
@@ -468,9 +481,9 @@ class Repl:
         data = json.loads(self.match.to_json())
         data["session"] = {"notes": [[n.position, n.kind, n.text, n.force] for n in self.notes], "setup": self.setup}
         try:
-            Path(arg).write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
-        except OSError as exc:
-            raise Rejected(f"cannot write '{arg}': {exc.strerror}") from None
+            write_text_file(arg, json.dumps(data, sort_keys=True))
+        except FileProblem as exc:
+            raise Rejected(str(exc)) from None
         self.say(f"saved to {arg} ({_moves(len(self.match.moves))})")
 
     def cmd_load(self, arg: str) -> None:
@@ -480,9 +493,9 @@ class Repl:
             self._load_replay(arg)
             return
         try:
-            text = Path(arg).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise Rejected(f"cannot read '{arg}': {getattr(exc, 'strerror', None) or exc}") from None
+            text = read_text_file(arg)
+        except FileProblem as exc:
+            raise Rejected(str(exc)) from None
         try:
             match = Match.from_json(self.game, text)
             session = json.loads(text).get("session") or {}
@@ -524,11 +537,11 @@ class Repl:
     def cmd_export(self, arg: str) -> None:
         if not arg:
             raise Rejected("`export` needs a file name, like `export session.replay`")
-        text = export(self.match, self.game_path, arg, self.notes, self.setup)
         try:
-            Path(arg).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise Rejected(f"cannot write '{arg}': {exc.strerror}") from None
+            text = export(self.match, self.game_path, checked_path(arg), self.notes, self.setup)
+            write_text_file(arg, text)
+        except FileProblem as exc:
+            raise Rejected(str(exc)) from None
         self.say(f"exported {_moves(len(self.match.moves))} to {arg}; `ludus replay {arg}` plays them again")
 
 

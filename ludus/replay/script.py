@@ -18,6 +18,8 @@ from attrs import define, field
 from ..engine.display import describe_entry
 from ..engine.match import IllegalAction, Match
 from ..engine.runtime import RuleError
+from ..language.files import FileProblem, checked_path, read_text_file
+from ..language.limits import whole_number
 from ..language.source import LudusError
 
 HEADER = ("game", "players", "seats", "seed", "chance", "setup")
@@ -85,7 +87,10 @@ class Replay:
 
         if self.game is None:
             raise ReplayError(self.path, 1, "the replay names no game; start it with a line like `game ../market-town.ludus`")
-        path = self.game_path
+        try:
+            path = checked_path(self.game_path)
+        except FileProblem as exc:
+            raise ReplayError(self.path, self.game_line, str(exc), 6) from None
         if not path.is_file():
             raise ReplayError(self.path, self.game_line, f"no game file '{self.game}' (looked for {path})", 6)
         try:
@@ -96,8 +101,8 @@ class Replay:
             raise ReplayError(self.path, self.game_line,
                               f"the game file has {n} error{'s' if n != 1 else ''}, the first: {first.span}: {first.message}"
                               f" (run `ludus check {path}`)", 6) from None
-        except OSError as exc:
-            raise ReplayError(self.path, self.game_line, f"cannot read the game file: {exc.strerror}", 6) from None
+        except (OSError, ValueError) as exc:
+            raise ReplayError(self.path, self.game_line, f"cannot read the game file: {exc}", 6) from None
 
     def start(self, game) -> Match:
         """A new match as the header asks, with the setup's forced outcomes queued."""
@@ -328,12 +333,22 @@ def zone_key(game, nseats: int, text: str) -> str | None:
 
 def load_replay(path: str | Path) -> Replay:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReplayError(str(path), 0, "no such replay file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(str(path), 0, f"cannot read the replay: {exc}") from None
+        text = read_text_file(path)
+    except FileProblem as exc:
+        message = "no such replay file" if not _exists(path) else str(exc)
+        raise ReplayError(_printable(str(path)), 0, message) from None
     return parse(text, str(path))
+
+
+def _exists(path) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return True  # a path that cannot even be asked about: say why, not "no such file"
+
+
+def _printable(text: str) -> str:
+    return text.encode("unicode_escape").decode("ascii")[:300]
 
 
 def parse(text: str, path: str = "<replay>") -> Replay:
@@ -367,14 +382,14 @@ def parse(text: str, path: str = "<replay>") -> Replay:
                 raise ReplayError(path, number, "give either 'players' or 'seats', not both", indent + 1)
             replay.seats_line = number
             if word == "players":
-                if not rest.isdigit():
+                if whole_number(rest) is None:
                     raise ReplayError(path, number, f"'players' needs a number, not '{rest}'", rest_col)
                 replay.players = int(rest)
             else:
                 replay.seats = _split_names(rest)
         elif word == "seed":
-            if not re.fullmatch(r"-?\d+", rest):
-                raise ReplayError(path, number, f"'seed' needs a whole number, not '{rest}'", rest_col)
+            if whole_number(rest, signed=True) is None:
+                raise ReplayError(path, number, f"'seed' needs a whole number of at most 15 digits, not '{rest}'", rest_col)
             replay.seed = int(rest)
         elif word == "chance":
             if rest not in ("auto", "manual"):
@@ -407,7 +422,7 @@ _USAGE = {
     "move": "`move <label>`, for a label that starts with a reserved word",
 }
 
-_DIE = re.compile(r"(?:d(\d+)|die)\s*=\s*(.+)")
+_DIE = re.compile(r"(?:d([0-9]{1,15})|die)\s*=\s*(.+)")
 
 
 def parse_force(text: str, path: str, line: int, column: int) -> Force:
@@ -418,7 +433,7 @@ def parse_force(text: str, path: str, line: int, column: int) -> Force:
         values = []
         for part in m.group(2).split(","):
             part = part.strip()
-            if not part.isdigit():
+            if whole_number(part) is None:
                 raise ReplayError(path, line, f"a forced roll is a number, not '{part}'", column)
             values.append(int(part))
         if m.group(1) and sides < 1:
