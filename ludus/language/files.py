@@ -15,7 +15,12 @@ from .limits import MAX_FILE_BYTES, MAX_PATH
 
 
 class FileProblem(Exception):
-    """A file that cannot be read or written; the message says which and why, in a person's words."""
+    """A file that cannot be read or written; the message says which and why, in a person's words.
+    `missing` is true when there is simply no such file."""
+
+    def __init__(self, message: str, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
 
 
 def checked_path(path: str | os.PathLike) -> Path:
@@ -47,7 +52,8 @@ def read_text_file(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, shown: 
         with open(p, "rb") as f:
             data = f.read(limit + 1)
     except OSError as exc:
-        raise FileProblem(f"cannot read '{_shown(name)}': {exc.strerror or exc}") from None
+        raise FileProblem(f"cannot read '{_shown(name)}': {exc.strerror or exc}",
+                          missing=isinstance(exc, FileNotFoundError)) from None
     if len(data) > limit:
         raise FileProblem(f"cannot read '{_shown(name)}': it is larger than the limit of {limit:,} bytes")
     try:

@@ -335,16 +335,8 @@ def load_replay(path: str | Path) -> Replay:
     try:
         text = read_text_file(path)
     except FileProblem as exc:
-        message = "no such replay file" if not _exists(path) else str(exc)
-        raise ReplayError(_printable(str(path)), 0, message) from None
+        raise ReplayError(_printable(str(path)), 0, "no such replay file" if exc.missing else str(exc)) from None
     return parse(text, str(path))
-
-
-def _exists(path) -> bool:
-    try:
-        return Path(path).exists()
-    except (OSError, ValueError):
-        return True  # a path that cannot even be asked about: say why, not "no such file"
 
 
 def _printable(text: str) -> str:

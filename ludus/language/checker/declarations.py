@@ -40,7 +40,8 @@ class DeclarationChecks:
                     self.error(f"player count {item.low} to {item.high} is not a range of at least one seat", item.span)
                 elif item.high > MAX_PLAYERS:
                     self.error(f"a game has at most {MAX_PLAYERS} players, not {item.high:,}", item.span)
-                sym.min_players, sym.max_players = item.low, item.high
+                # checked on with a count in bounds: seat names are made per player
+                sym.min_players, sym.max_players = min(item.low, MAX_PLAYERS), min(item.high, MAX_PLAYERS)
             elif isinstance(item, n.SidesDecl):
                 sym.sides = item.names
                 for name in item.names:
