@@ -128,6 +128,7 @@ def test_deep_nesting_in_a_repl_line_a_replay_and_a_saved_match(tmp_path):
     ("for x in 1 to 1000000000000:\n        increase n by 1", "", "numbers in a range"),
     ("roll die 0 as r", "", "a die has 1 to 1,000,000 faces, not 0"),
     ("roll d0 as r", "", "a die has 1 to 1,000,000 faces, not 0"),
+    ("choose k from 1 to 1000000000000\n    set n to k", "", "options in one decision: at most 10,000"),
 ])
 def test_constant_sizes_over_a_limit_are_check_errors(tmp_path, body, header, message):
     found = errors_of(program(tmp_path, body, header))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import nodes as n
-from ..limits import MAX_DIE_SIDES, MAX_LIST
+from ..limits import MAX_DIE_SIDES, MAX_LIST, MAX_OPTIONS
 from ..source import Span, suggest
 from ..symbols import (
     a_type,
@@ -128,6 +128,9 @@ class StatementChecks:
         elif isinstance(s, n.ChooseRange):
             self.expect(s.low, scope, "number")
             self.expect(s.high, scope, "number")
+            if isinstance(s.low, n.Number) and isinstance(s.high, n.Number):
+                self.size_limit(n.Number(s.high.value - s.low.value + 1, span=s.high.span), MAX_OPTIONS,
+                                "options in one decision")
             if s.by is not None:
                 self.expect(s.by, scope, "seat")
             scope.names[s.bind] = "number"
