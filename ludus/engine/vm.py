@@ -37,10 +37,8 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) 
             frame["pc"] += 1
             if result is not None:
                 state["stack"].append(result)
-    except RuleError as err:
-        if err.span is None:
-            err.span = code.spans[frame["pc"]]
-        raise
+    except _FAILURES as exc:  # a RuleError, or a state damaged in a way the saved-match checks missed
+        raise _located(exc, code, frame["pc"]) from None
     run(game, state, log, budget)
 
 

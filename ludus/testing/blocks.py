@@ -30,6 +30,7 @@ def run_test_decl(game, decl, compare) -> None:
     """Run one `test` block; `compare(effect, name, span)` handles its `snapshot` lines.
     A failing line raises TestError located at the line."""
     players, seed, pos = None, 0, None
+    failed_expects: list[TestError] = []
     for line in decl.lines:
         kind, value, span = line.kind, line.value, line.span
         if kind in ("players", "seed"):
@@ -60,13 +61,20 @@ def run_test_decl(game, decl, compare) -> None:
             card, seat = value
             pos.resolve(card, seat, span=span)
         elif kind == "expect":
-            pos.expect(source_text(game, value.span), value.span)
+            # a failed expect does not stop the test: the snapshots after it still compare, so
+            # their diff is shown (and syrupy sees them used, never as unused ones to delete)
+            try:
+                pos.expect(source_text(game, value.span), value.span)
+            except TestError as err:
+                failed_expects.append(err)
         elif kind == "snapshot":
             compare(pos.effect(), value, span)
         else:  # pragma: no cover - the grammar has no other lines
             raise TestError(f"unknown test line '{kind}'", span)
     if pos is None:
         Position(game, players, seed)
+    if failed_expects:
+        raise failed_expects[0]
 
 
 # ───────────────────────── `ludus test`: test blocks without pytest ─────────────────────────

@@ -144,6 +144,7 @@ class LudusTestItem(pytest.Item):
     def __init__(self, *, decl, game, **kwargs) -> None:
         super().__init__(**kwargs)
         self.decl, self.game = decl, game
+        self.keep_snapshots = False  # set when the block fails: its snapshots are not unused
         # syrupy locates snapshots through the item's path and a test object with a name
         self.obj = _named(self.name, self.path.stem)
         self.add_marker("syrupy_snapshot")
@@ -173,7 +174,13 @@ class LudusTestItem(pytest.Item):
                 else:
                     failures.append(f"{span}: {what} changed (run `pytest --snapshot-update` to accept it)\n{diff}")
 
-        run_test_decl(self.game, self.decl, compare)
+        try:
+            run_test_decl(self.game, self.decl, compare)
+        except TestError as err:
+            if not failures:
+                raise
+            # an expect failed and a snapshot differs: show both, the expect first
+            raise LudusSnapshotMismatch("\n".join([err.render(self.game.sources), *failures])) from None
         if failures:
             raise LudusSnapshotMismatch("\n".join(failures))
 
@@ -200,3 +207,46 @@ def _named(name: str, module: str):
     test.__name__ = test.__qualname__ = name
     test.__module__ = module
     return test
+
+
+# ───────────────────────── syrupy and `test` blocks ─────────────────────────
+# syrupy decides which stored snapshots are unused (and deletes them on --snapshot-update) from
+# the test items it knows, and it knows only Python test functions. Without these hooks a run
+# that deselects `test` blocks (-k, a node id) or fails one before its `snapshot` line would
+# count their snapshots as unused and delete them.
+
+
+@pytest.hookimpl(tryfirst=True)  # before -k and other filters deselect any
+def pytest_collection_modifyitems(session, config, items):
+    syrupy = getattr(config, "_syrupy", None)
+    if syrupy is not None:
+        for item in items:
+            if isinstance(item, LudusTestItem):
+                syrupy._collected_items[item.nodeid] = item
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    syrupy = getattr(session.config, "_syrupy", None)
+    if syrupy is not None:
+        from syrupy.session import ItemStatus
+
+        for item in session.items:
+            if isinstance(item, LudusTestItem):
+                syrupy._selected_items[item.nodeid] = ItemStatus.NOT_RUN
+
+
+def pytest_runtest_makereport(item, call):
+    """A failed `test` block keeps its snapshots, even those after the line that failed: syrupy
+    deletes nothing that a skipped test owns, so the block is recorded as skipped for that purpose."""
+    if isinstance(item, LudusTestItem) and call.when == "call" and call.excinfo is not None:
+        item.keep_snapshots = True
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item):
+    syrupy = getattr(item.config, "_syrupy", None)
+    if syrupy is not None and getattr(item, "keep_snapshots", False):
+        from syrupy.session import ItemStatus
+
+        syrupy._selected_items[item.nodeid] = ItemStatus.SKIPPED

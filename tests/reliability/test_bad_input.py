@@ -311,3 +311,17 @@ def test_an_endless_while_in_the_flow_names_its_line(tmp_path):
     with pytest.raises(ludus.RuleError, match="loop forever") as err:
         run_flow(tmp_path, "while true:\n        increase n by 1")
     assert str(err.value).startswith(f"{tmp_path / 't.ludus'}:6:9:")  # the line inside the loop
+
+
+def test_a_damaged_decision_that_passes_the_load_checks_fails_as_a_rule_error_and_changes_nothing():
+    """Found by the fuzzer: a saved offer naming an action that does not exist loaded, then
+    crashed with a KeyError when answered."""
+    data = json.loads(GAME.new_match(2, seed=3).to_json())
+    pending = data["state"]["pending"]
+    assert pending["kind"] == "offer"
+    pending["values"] = [["No Such Action", []] if v else v for v in pending["values"]]
+    match = Match.from_json(GAME, json.dumps(data))
+    before = match.to_json()
+    with pytest.raises(ludus.RuleError):
+        match.apply(0)
+    assert match.to_json() == before

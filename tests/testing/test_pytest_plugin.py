@@ -42,6 +42,68 @@ def test_a_changed_number_in_a_card_effect_fails_its_snapshot_with_a_readable_di
     assert "1 failed, 8 passed" in out
 
 
+def stored(where: Path) -> dict[str, str]:
+    folder = where / "__snapshots__" / "market-town.tests"
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}
+
+
+def test_deselected_test_blocks_keep_their_snapshots_on_update(tmp_path):
+    where = market_town_copy(tmp_path)
+    before = stored(where)
+    assert len(before) == 9
+    run = pytest_in(where, ".", "-k", "Fortune", "--snapshot-update")
+    assert run.returncode == 0, run.stdout
+    assert "2 passed, 7 deselected" in run.stdout
+    assert "Deleted" not in run.stdout and "unused" not in run.stdout
+    assert stored(where) == before
+    plain = pytest_in(where, ".", "-k", "Fortune")
+    assert "unused" not in plain.stdout  # and a plain -k run reports none as unused
+
+
+def test_a_snapshot_whose_test_block_is_gone_is_reported_unused(tmp_path):
+    where = market_town_copy(tmp_path)
+    folder = where / "__snapshots__" / "market-town.tests"
+    (folder / "A test that was deleted.txt").write_text("old effect\n", encoding="utf-8")
+    run = pytest_in(where, ".")
+    assert "1 snapshot unused" in run.stdout
+    update = pytest_in(where, ".", "--snapshot-update")
+    assert "1 unused snapshot deleted" in update.stdout
+    assert not (folder / "A test that was deleted.txt").exists() and len(stored(where)) == 9
+
+
+def test_a_failed_expect_still_shows_the_effect_diff_and_update_never_deletes(tmp_path):
+    where = market_town_copy(tmp_path)
+    game = where / "market-town.ludus"
+    game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
+    out = pytest_in(where, "market-town.tests.ludus").stdout
+    assert "error: expected coins of Amber == 3" in out  # the expect that failed first
+    assert "    -   counter coins of Amber: 0 -> 3\n    +   counter coins of Amber: 0 -> 4\n" in out  # and the diff
+    update = pytest_in(where, ".", "--snapshot-update")
+    assert "deleted" not in update.stdout.lower()
+    after = stored(where)
+    assert len(after) == 9  # the failing test's snapshot is still there, with the new effect accepted
+    assert "counter coins of Amber: 0 -> 4" in after["Fortune Teller pays on a 5.txt"]
+    assert "1 failed, 8 passed" in update.stdout  # the expect still fails until it is corrected
+
+
+def test_a_block_that_fails_before_its_snapshot_keeps_it(tmp_path):
+    where = market_town_copy(tmp_path)
+    tests = where / "market-town.tests.ludus"
+    text = tests.read_text(encoding="utf-8")
+    broken = text.replace("    next d6 is 5\n", "    next d6 is 5\n    do \"buy the moon\"\n", 1)
+    assert broken != text
+    tests.write_text(broken, encoding="utf-8")
+    before = stored(where)
+    update = pytest_in(where, ".", "--snapshot-update")
+    assert "1 failed, 8 passed" in update.stdout
+    assert stored(where) == before
+    # a test file that no longer loads at all keeps every snapshot too
+    tests.write_text(text + "\ntest broken\n", encoding="utf-8")
+    update = pytest_in(where, ".", "--snapshot-update")
+    assert "FAILED market-town.tests.ludus::load" in update.stdout
+    assert stored(where) == before
+
+
 def test_a_snapshot_diff_shows_the_stored_and_the_new_lines(tmp_path):
     where = market_town_copy(tmp_path)
     tests = where / "market-town.tests.ludus"
