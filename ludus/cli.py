@@ -21,7 +21,7 @@ def _load_or_exit(path: str):
         sys.exit(1)
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ludus")
 def main() -> None:
     """Write tabletop game rules as text, check them, and run them."""
@@ -50,7 +50,7 @@ def check(files: tuple[str, ...], strict: bool, quiet: bool) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--games", "-n", default=100, show_default=True, help="How many matches.")
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="How many matches.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first match.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 def simulate(file: str, games: int, seed: int, players: int | None) -> None:

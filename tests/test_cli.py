@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from click.testing import CliRunner
 
 from ludus.cli import main
@@ -102,3 +104,36 @@ def test_simulate_rejects_a_player_count_the_game_does_not_allow():
     result = run("simulate", str(EXAMPLES / "market-town.ludus"), "--games", "1", "--players", "9")
     assert result.exit_code == 2
     assert "Market Town is for 2 to 4 players, not 9" in result.output
+
+
+COIN = """game "Coin"
+players 2
+flow:
+    roll d3 as r
+    if r == 1:
+        win item(seats, 1)
+    elif r == 2:
+        win seats
+    end game
+"""
+
+
+def test_simulate_counts_shared_wins_and_no_winner_apart_and_they_add_up(tmp_path):
+    path = tmp_path / "coin.ludus"
+    path.write_text(COIN, encoding="utf-8")
+    result = run("simulate", str(path), "--games", "300", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    sole = int(re.search(r"wins P1: (\d+)", out).group(1))
+    shared = int(re.search(r"shared wins: (\d+) \(", out).group(1))
+    nobody = int(re.search(r"no winner: (\d+)", out).group(1))
+    assert "wins P2" not in out  # P2 only ever wins together with P1
+    assert re.search(rf"P1 in {shared}, P2 in {shared}", out)
+    assert sole + shared + nobody == 300 and min(sole, shared, nobody) > 50
+
+
+def test_simulate_refuses_a_negative_number_of_games_and_h_is_help():
+    result = run("simulate", str(EXAMPLES / "market-town.ludus"), "-n", "-5")
+    assert result.exit_code == 2 and "-5 is not in the range" in result.output
+    helped = run("-h")
+    assert helped.exit_code == 0 and "Usage: " in helped.output and "simulate" in helped.output

@@ -15,10 +15,15 @@ MAX_DECISIONS = 20_000
 
 @define
 class SimReport:
+    """What many matches came to. Each match counts once: won by one seat, shared by several,
+    won by no one, unfinished or errored; the five add up to `games`."""
+
     games: int
     players: int
-    wins: Counter = field(factory=Counter)
-    draws: int = 0
+    wins: Counter = field(factory=Counter)  # matches each seat won alone
+    shared: Counter = field(factory=Counter)  # matches each seat won together with others
+    shared_matches: int = 0
+    no_winner: int = 0
     lengths: list = field(factory=list)
     errors: list = field(factory=list)  # (match seed, message)
     unfinished: int = 0
@@ -30,10 +35,16 @@ class SimReport:
         return sum(self.lengths)
 
     def summary(self) -> str:
+        def pct(n: int) -> str:
+            return f"{100 * n / max(self.games, 1):.1f}%"
+
         lines = [f"{self.games} matches, {self.players} players, {self.seconds:.2f}s"]
         for name, count in sorted(self.wins.items(), key=lambda kv: (-kv[1], kv[0])):
-            lines.append(f"  wins {name}: {count} ({100 * count / max(self.games, 1):.1f}%)")
-        lines.append(f"  draws / no winner: {self.draws}")
+            lines.append(f"  wins {name}: {count} ({pct(count)})")
+        if self.shared_matches:
+            who = ", ".join(f"{name} in {n}" for name, n in sorted(self.shared.items(), key=lambda kv: (-kv[1], kv[0])))
+            lines.append(f"  shared wins: {self.shared_matches} ({pct(self.shared_matches)}): {who}")
+        lines.append(f"  no winner: {self.no_winner} ({pct(self.no_winner)})")
         if self.lengths:
             mean = sum(self.lengths) / len(self.lengths)
             lines.append(f"  length in decisions: mean {mean:.1f}, max {max(self.lengths)}")
@@ -76,12 +87,14 @@ def simulate(game, games: int, seed: int = 0, players: int | None = None) -> Sim
         if not finished:
             report.unfinished += 1
             continue
-        result = match.result
-        if result["winners"]:
-            for name in result["winners"]:
-                report.wins[name] += 1
+        winners = match.result["winners"]
+        if len(winners) == 1:
+            report.wins[winners[0]] += 1
+        elif winners:
+            report.shared_matches += 1
+            report.shared.update(winners)
         else:
-            report.draws += 1
+            report.no_winner += 1
     report.seconds = time.perf_counter() - start
     report.cpu_seconds = time.process_time() - cpu_start
     return report
