@@ -54,3 +54,21 @@ def test_doc_whole_game_plays_random_matches_without_errors(path, line, kind, co
     assert not report.errors, report.errors[:3]
     assert report.unfinished == 0
     assert len(report.lengths) == 25
+
+
+def test_the_testing_guides_card_snapshot_example_runs_from_any_folder(tmp_path):
+    """docs/testing.md's Python example, saved beside a copy of the game, run from elsewhere."""
+    import shutil
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8")
+    code = next(m.group(1) for m in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M) if "test_every_card" in m.group(1))
+    where = tmp_path / "mygame"
+    where.mkdir()
+    shutil.copy(ROOT / "examples" / "market-town.ludus", where / "market-town.ludus")
+    (where / "test_cards.py").write_text(code, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "mygame/test_cards.py",
+                          "--snapshot-update"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert re.search(r"\d+ snapshots? generated", run.stdout)

@@ -125,9 +125,11 @@ class Repl:
         legal = self.match.legal_actions()
         # a number is always a position in the list, even when some labels are numbers themselves
         n = whole_number(text)
-        if text in legal and n is None:
-            self.move(text)
-            return True
+        if n is None:
+            label = _same_label(text, legal)
+            if label is not None:
+                self.move(label)
+                return True
         if n is not None:
             if not legal:
                 raise Rejected("the match is over; `undo`, `load`, `export` or `quit`")
@@ -543,6 +545,16 @@ class Repl:
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
         self.say(f"exported {_moves(len(self.match.moves))} to {arg}; `ludus replay {arg}` plays them again")
+
+
+def _same_label(text: str, legal: list[str]) -> str | None:
+    """The legal move `text` names, read without regard to case or runs of spaces; None when it
+    names none, or (read that loosely) more than one."""
+    if text in legal:
+        return text
+    loose = " ".join(text.split()).casefold()
+    found = [label for label in legal if " ".join(label.split()).casefold() == loose]
+    return found[0] if len(found) == 1 else None
 
 
 def _moves(n: int) -> str:

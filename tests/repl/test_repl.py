@@ -332,3 +332,9 @@ def test_expect_winner_in_the_repl_is_checked_and_kept(tmp_path):
     feed(repl, f"export {path}")
     assert path.read_text().rstrip().endswith("expect winner Amber")
     load_replay(path).run()
+
+
+def test_move_labels_are_read_without_regard_to_case_or_spacing():
+    repl, _out = make_repl()
+    feed(repl, "BUY   tax collector")
+    assert repl.match.moves == ["buy Tax Collector"]
