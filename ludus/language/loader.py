@@ -9,7 +9,7 @@ import attrs
 from . import nodes as n
 from .build import build
 from .files import FileProblem, checked_path, read_text_file
-from .source import Diagnostic, LudusError, Sources, Span, declared_at
+from .source import Diagnostic, LudusError, Sources, Span, declared_at, suggest
 
 # declarations that exist once per game, keyed by their class alone
 SINGLETONS = {
@@ -50,7 +50,14 @@ class Loader:
             text = read_text_file(path, shown=written)
         except FileProblem as exc:
             where = self.sources.locate(span, written) if span and written else (span or Span(_safe(path), 1, 1, 1, 1))
-            self.diagnostics.append(Diagnostic("error", str(exc), where))
+            hint = None
+            if exc.missing and written:
+                try:
+                    near = [p.name for p in path.parent.glob("*.ludus")]
+                except OSError:
+                    near = []
+                hint = suggest(Path(written).name, near)
+            self.diagnostics.append(Diagnostic("error", str(exc), where, hint))
             return None
         shown = _display(path)
         self.sources.add(shown, text)

@@ -67,7 +67,9 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
         line = _bad_dedent_line(text)
         column = _indent_of(text, line) + 1
         span = Span(path, line, column, line, column + 1)
-        raise LudusError([Diagnostic("error", "this line's indentation matches no enclosing block", span)]) from None
+        tabs = any(raw[: len(raw) - len(raw.lstrip())].count("\t") for raw in text.splitlines())
+        hint = "this file indents with tabs: indent with spaces, four for each level" if tabs else None
+        raise LudusError([Diagnostic("error", "this line's indentation matches no enclosing block", span, hint)]) from None
     problems = _limits(tree, path)
     if problems:
         raise LudusError(problems)
@@ -269,6 +271,21 @@ def _unclosed_bracket(text: str, line: int, column: int) -> tuple[str, int, int]
     return stack[-1] if stack else None
 
 
+def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
+    """A hint for the slips people bring from other languages: `else if`, `=` to compare, `+=`."""
+    lines = text.splitlines()
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    before, after = source[: column - 1].rstrip(), source[column - 1 + len(str(tok.value)):]
+    if tok.value == "if" and before.endswith("else"):
+        return "write 'elif' for 'else if'"
+    if tok.value == "=":
+        return "compare with '=='; to change a value, write 'set NAME to VALUE'"
+    if tok.value in ("+", "-", "*", "/") and after.startswith("="):
+        word = {"+": "increase NAME by", "-": "decrease NAME by"}.get(tok.value, "set NAME to NAME " + tok.value)
+        return f"'{tok.value}=' is not in the language: write '{word} ...'"
+    return None
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
@@ -307,7 +324,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
                               Span(path, line, column, line, column + width))
         message = f"unexpected {what}; expected {_describe(set(exc.expected))}"
         span = Span(path, line, column, line, column + width)
-        return Diagnostic("error", message, span)
+        return Diagnostic("error", message, span, _slip_hint(tok, text, line, column))
     if isinstance(exc, UnexpectedCharacters):
         ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
         message = f"unexpected character {ch!r}"

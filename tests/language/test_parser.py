@@ -90,3 +90,30 @@ def test_expected_lists_never_name_internal_terminals():
         message = syntax_error(text).message
         assert "_" not in message.replace("'", ""), message
         assert "__ANON" not in message and "$END" not in message, message
+
+
+SLIPS = [
+    ("if true:\n        set n to 1\n    else if false:\n        set n to 2", "write 'elif' for 'else if'"),
+    ("if n = 1:\n        set n to 2", "compare with '=='"),
+    ("set n to False", "the word is 'false', in lower case"),
+    ("set n to 1\n    n += 1", "'+=' is not in the language: write 'increase NAME by ...'"),
+    ("\tset n to 1", "this file indents with tabs"),
+]
+
+
+@pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs"])
+def test_common_slips_get_a_hint(tmp_path, body, hint):
+    path = tmp_path / "slip.ludus"
+    path.write_text(f'game "T"\nplayers 2\ncounter n\nflow:\n    {body}\n    end game\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    assert [d.severity for d in diags] == ["error"]
+    assert diags[0].hint is not None and hint in diags[0].hint
+
+
+def test_a_byte_order_mark_is_accepted_and_a_misspelt_include_gets_the_near_name(tmp_path):
+    (tmp_path / "cards.ludus").write_text("counter n\n", encoding="utf-8")
+    main = tmp_path / "game.ludus"
+    main.write_bytes("\ufeffgame \"T\"\nplayers 2\ninclude \"crads.ludus\"\nflow:\n    end game\n".encode("utf-8"))
+    diags, _checked, _sources = ludus.analyse(main)
+    assert [d.message for d in diags] == ["cannot read 'crads.ludus': No such file or directory"]
+    assert diags[0].hint == "did you mean 'cards.ludus'?"

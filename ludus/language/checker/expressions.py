@@ -162,6 +162,10 @@ class ExpressionChecks:
                     "zone or space": set(self.sym.zones) | set(self.sym.spaces)}[want]
             self.error(f"unknown {want} '{name}'", span, suggest(name, pool))
             return
+        if name in ("True", "False", "None", "TRUE", "FALSE", "NONE", "Null", "null", "nil"):
+            word = {"true": "true", "false": "false"}.get(name.lower(), "none")
+            self.error(f"unknown name '{name}'", span, f"the word is '{word}', in lower case")
+            return
         self.error(f"unknown name '{name}'", span, suggest(name, candidates))
 
     def binop(self, node: n.BinOp, scope: Scope) -> str:
