@@ -331,7 +331,10 @@ class Runtime:
                     pool.remove(eid)
                     break
             else:
-                raise RuleError(f"the forced order for '{zone}' names '{name}', which is not (or no longer) in it")
+                shown, _, seat = zone.partition("@")
+                if seat:
+                    shown = f"{shown} of {self.seat_name(int(seat))}"
+                raise RuleError(f"the forced order for '{shown}' names '{name}', which is not (or no longer) in it")
         return out + pool
 
 

@@ -214,3 +214,8 @@ def test_a_clone_and_its_original_undo_independently():
     clone.apply(clone.legal_actions()[-1])
     match.undo()
     assert match.to_json() == replayed.to_json()
+
+
+def test_a_forced_order_naming_a_card_not_in_the_zone_names_the_zone_as_the_game_does():
+    with pytest.raises(ludus.RuleError, match="the forced order for 'deck of Amber' names 'Guild Charter'"):
+        GAME.new_match(2, seed=1, forced=[["order", "deck@0", ["Guild Charter"]]])
