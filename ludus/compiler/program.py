@@ -31,7 +31,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             g.values[name] = self.expr(decl.value)
         for name, decl in sym.vars.items():
             g.vars[name] = VarSpec(
-                name, decl.kind, decl.per, "any",
+                name, decl.kind, decl.per, self.c.types.get(id(decl), "any"),
                 self.expr(decl.start) if decl.start is not None else None,
                 self.expr(decl.low) if decl.low is not None else None,
                 self.expr(decl.high) if decl.high is not None else None,

@@ -112,17 +112,18 @@ def _counters(rt, seat, names) -> dict:
     out = {}
     for name, spec in rt.game.vars.items():
         hidden_from = _hidden(spec.visibility, seat)
+        seats = names if spec.type in ("seat", "list:seat") else None  # a seat is shown by its name
         if spec.per == "seat":
             row = {}
             for s in range(rt.state["nseats"]):
                 v = rt.get_var(name, s)
-                row[names[s]] = HIDDEN if hidden_from(s) else _plain(rt, v)
+                row[names[s]] = HIDDEN if hidden_from(s) else _shown(rt, v, seats)
             out[name] = row
         elif spec.per is None:
-            out[name] = HIDDEN if hidden_from(None) else _plain(rt, rt.get_var(name))
+            out[name] = HIDDEN if hidden_from(None) else _shown(rt, rt.get_var(name), seats)
         else:
             prefix = name + "@"
-            row = {k[len(prefix):]: _plain(rt, v) for k, v in sorted(rt.state["vars"].items()) if k.startswith(prefix)}
+            row = {k[len(prefix):]: _shown(rt, v, seats) for k, v in sorted(rt.state["vars"].items()) if k.startswith(prefix)}
             if row:
                 out[name] = HIDDEN if hidden_from(None) else row
     return out
@@ -136,6 +137,17 @@ def _hidden(visibility: str, seat):
             return owner != seat
         return True
     return hidden
+
+
+def _shown(rt, v, seats):
+    """A var's value for a view; with `seats` (the seat names), seat numbers become names."""
+    if seats is None:
+        return _plain(rt, v)
+    if isinstance(v, list):
+        return [_shown(rt, x, seats) for x in v]
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(seats):
+        return seats[v]
+    return _plain(rt, v)
 
 
 def _plain(rt, v):

@@ -219,3 +219,10 @@ def test_a_clone_and_its_original_undo_independently():
 def test_a_forced_order_naming_a_card_not_in_the_zone_names_the_zone_as_the_game_does():
     with pytest.raises(ludus.RuleError, match="the forced order for 'deck of Amber' names 'Guild Charter'"):
         GAME.new_match(2, seed=1, forced=[["order", "deck@0", ["Guild Charter"]]])
+
+
+def test_a_seat_valued_var_shows_as_the_seats_name_in_views():
+    uprising = ludus.load(EXAMPLES.parent / "games" / "uprising.ludus")
+    match = uprising.new_match(2, seed=1)
+    assert match.view(0)["counters"]["first_player"] in match.seat_names()
+    assert match.view(None)["counters"]["first_player"] == match.seat_name(match.state["vars"].get("first_player", 0))

@@ -196,6 +196,8 @@ class DeclarationChecks:
         if isinstance(item, n.ValueDecl):
             self.expr(item.value, top)
         elif isinstance(item, n.VarDecl):
+            self.out.types[id(item)] = self.var_type(item)  # the compiler keeps it, for views to show seats by name
+            self.out.keep.append(item)
             if item.per and item.per != "seat" and item.per not in sym.space_kinds and item.per not in sym.kinds:
                 choices = {"seat"} | set(sym.space_kinds) | set(sym.kinds)
                 self.error(f"'per {item.per}': no such seat, space kind or kind", self.at(item.span, item.per), suggest(item.per, choices))
