@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -28,13 +29,16 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--quiet", "-q", is_flag=True, help="Print errors only, not warnings.")
 def check(files: tuple[str, ...], strict: bool, quiet: bool) -> None:
-    """Check game files: every diagnostic, sorted by place; exit 1 on any error."""
+    """Check game files or folders: every diagnostic, sorted by place; exit 1 on any error.
+
+    A folder checks every game in it; a part of a game (a file that another file includes) is
+    checked through the game that includes it."""
     failed = False
-    for path in files:
+    for path in _games_to_check(files):
         diags, _checked, sources = analyse(path)
         errors = [d for d in diags if d.severity == "error"]
         warnings = [d for d in diags if d.severity == "warning"]
@@ -46,6 +50,27 @@ def check(files: tuple[str, ...], strict: bool, quiet: bool) -> None:
         summary = f"{path}: {len(errors)} error{'s' if len(errors) != 1 else ''}, {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
         click.echo(summary, err=bool(errors))
     sys.exit(1 if failed else 0)
+
+
+def _games_to_check(files: tuple[str, ...]) -> list[str]:
+    """The game files behind what was named, each once: folders opened, parts led to their game."""
+    from .language.discover import games_in, games_including, is_game
+
+    out: list[str] = []
+    for name in files:
+        path = Path(name)
+        if path.is_dir():
+            found = games_in(path)
+            if not found:
+                click.echo(f"{name}: no game files here", err=True)
+            out.extend(str(p) for p in found)
+        elif path.is_file() and not is_game(path) and (games := games_including(path)):
+            click.echo(f"{name} is part of {', '.join(str(g) for g in games)}: checking it through its game"
+                       + ("s" if len(games) > 1 else ""))
+            out.extend(str(g) for g in games)
+        else:
+            out.append(name)
+    return list(dict.fromkeys(out))
 
 
 @main.command()

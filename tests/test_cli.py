@@ -137,3 +137,17 @@ def test_simulate_refuses_a_negative_number_of_games_and_h_is_help():
     assert result.exit_code == 2 and "-5 is not in the range" in result.output
     helped = run("-h")
     assert helped.exit_code == 0 and "Usage: " in helped.output and "simulate" in helped.output
+
+
+def test_check_leads_a_part_to_its_game_and_opens_folders():
+    vfw = EXAMPLES.parent / "games" / "votes-for-women"
+    part = run("check", str(vfw / "rules.ludus"))
+    assert part.exit_code == 0, part.output
+    assert "rules.ludus is part of" in part.output and "votes-for-women.ludus: 0 errors" in part.output
+    every = run("check", *sorted(str(p) for p in vfw.glob("*.ludus")))
+    assert every.exit_code == 0, every.output
+    assert every.output.count("votes-for-women.ludus: 0 errors") == 1  # the game once, not once per part
+    folder = run("check", str(EXAMPLES))
+    assert folder.exit_code == 0, folder.output
+    for name in ("market-town.ludus", "market-town.tests.ludus", "uprising-great-country.ludus"):
+        assert f"{name}: 0 errors" in folder.output
