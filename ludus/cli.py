@@ -159,15 +159,17 @@ def replay(file: str, quiet: bool) -> None:
 
 
 @main.command("test")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
-def test_files(files: tuple[str, ...]) -> None:
-    """Run the `test` blocks of game files; snapshots compare with the stored ones (pytest writes them)."""
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("-k", "keyword", default=None, help="Only the tests whose name contains this text (any case).")
+@click.option("--update", is_flag=True, help="Write new and changed snapshots (never deletes one).")
+def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> None:
+    """Run the `test` blocks of game files or folders; snapshots compare with the stored ones."""
     from .testing.blocks import run_file
 
     passed = failed = 0
-    for path in files:
+    for path in _games_to_check(files):
         try:
-            ok, bad = run_file(path, click.echo)
+            ok, bad = run_file(path, click.echo, keyword=keyword, update=update)
         except LudusError as err:
             click.echo(render_all(err.diagnostics, err.sources), err=True)
             failed += 1

@@ -90,15 +90,18 @@ def snapshot_path(file_path, test_name: str, index) -> Path:
     return path.parent / "__snapshots__" / path.stem / f"{stem}.{Ext.file_extension}"
 
 
-def run_file(path, echo) -> tuple[int, int]:
-    """Run every `test` block of a game file against the stored snapshots; returns (passed, failed).
-    Bad files raise LudusError."""
+def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tuple[int, int]:
+    """Run the `test` blocks of a game file against the stored snapshots; returns (passed, failed).
+    `keyword` keeps the tests whose name contains it (any case); `update` writes new and changed
+    snapshots and deletes none. Bad files raise LudusError."""
     from ..pipeline import load
     from .snapshot import effect_diff
 
     game = load(path)
     passed = failed = 0
     for decl in own_tests(game, path):
+        if keyword is not None and keyword.casefold() not in decl.name.casefold():
+            continue
         problems: list[str] = []
         count = [0]
 
@@ -110,11 +113,18 @@ def run_file(path, echo) -> tuple[int, int]:
             try:
                 stored = stored_at.read_text(encoding="utf-8")
             except OSError:
-                problems.append(f"{span}: no stored snapshot {stored_at} (write it with `pytest {path} --snapshot-update`)")
+                stored = None
+            if update and stored != now:
+                stored_at.parent.mkdir(parents=True, exist_ok=True)
+                stored_at.write_text(now, encoding="utf-8")
+                echo(f"     {'wrote' if stored is None else 'updated'} {stored_at}")
+                return
+            if stored is None:
+                problems.append(f"{span}: no stored snapshot {stored_at} (write it with `ludus test {path} --update`)")
                 return
             if stored != now:
                 diff = "\n".join("    " + line for line in effect_diff(stored, now))
-                problems.append(f"{span}: the snapshot changed (accept it with `pytest {path} --snapshot-update`)\n{diff}")
+                problems.append(f"{span}: the snapshot changed (accept it with `ludus test {path} --update`)\n{diff}")
 
         try:
             run_test_decl(game, decl, compare)

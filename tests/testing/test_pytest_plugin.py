@@ -174,3 +174,19 @@ def test_ludus_test_runs_the_blocks_against_the_stored_snapshots(tmp_path):
     assert bad.exit_code == 1
     assert "FAIL " in bad.output and "Fortune Teller pays on a 5" in bad.output
     assert "expected coins of Amber == 3" in bad.output and "1 failed" in bad.output
+
+
+def test_ludus_test_filters_with_k_and_update_writes_without_deleting(tmp_path):
+    where = market_town_copy(tmp_path)
+    game = where / "market-town.ludus"
+    game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
+    tests = str(where / "market-town.tests.ludus")
+    only = CliRunner().invoke(main, ["test", tests, "-k", "FORTUNE"])
+    assert only.exit_code == 1 and "1 passed, 1 failed" in only.output  # the two Fortune Teller tests
+    before = stored(where)
+    updated = CliRunner().invoke(main, ["test", tests, "-k", "fortune", "--update"])
+    assert "updated" in updated.output
+    after = stored(where)
+    assert set(after) == set(before)  # nothing deleted, nothing else touched
+    assert [name for name in after if after[name] != before[name]] == ["Fortune Teller pays on a 5.txt"]
+    assert "0 -> 4" in after["Fortune Teller pays on a 5.txt"]
