@@ -366,11 +366,23 @@ class DeclarationChecks:
 
     def check_test(self, item: n.TestDecl) -> None:
         scope = Scope(in_test=True)
+        sym = self.sym
         for line in item.lines:
             if line.kind == "given":
                 self.block((line.value,), scope)
             elif line.kind == "expect":
                 self.expect(line.value, scope, "bool")
+            elif line.kind == "resolve":
+                # a misspelt card or seat is found now, not when the test runs
+                card, seat = line.value
+                if card not in sym.entities:
+                    self.error(f"unknown card '{card}'", self.at(line.span, f'"{card}"'), suggest(card, sym.entities))
+                seats = set(sym.seat_constants())
+                if seat is not None and seat not in seats:
+                    self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+            elif line.kind == "players" and not sym.min_players <= line.value <= sym.max_players:
+                counts = f"{sym.min_players}" + (f" to {sym.max_players}" if sym.max_players != sym.min_players else "")
+                self.error(f"{sym.title or 'this game'} is for {counts} players, not {line.value}", line.span)
 
 
     # ── after all items ──
