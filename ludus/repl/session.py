@@ -113,7 +113,7 @@ class Repl:
             message = str(exc)
         except (IllegalAction, RuleError, MatchError, LudusError, ReplayError, FileProblem) as exc:
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        except (RecursionError, MemoryError, OverflowError, ValueError) as exc:
+        except (RecursionError, MemoryError, OverflowError) as exc:
             message = f"that was too large or too deep to handle ({type(exc).__name__})"
         except Exception as exc:  # noqa: BLE001 - a line of input never ends the session with a traceback
             message = f"internal error, please report it: {type(exc).__name__}: {exc}"
