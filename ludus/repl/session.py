@@ -455,7 +455,15 @@ class Repl:
             value, typ = self._expression(arg, "expect")
             if typ != "bool" and not isinstance(value, bool):
                 raise Rejected(f"expect needs a yes/no expression; this is {self.match.show(value, typ)}")
-            if not value:
+            if not value:  # phrased as a replay phrases it, with the actual value of the left side
+                from ..replay.script import Step, check_expectation, compile_expect
+
+                step = Step(1, "expect", arg, 8)
+                try:
+                    check_expectation(self.match, step, compile_expect(self.game, "<input>", step), "<input>")
+                except ReplayError as exc:
+                    raise Rejected(f"not so: {exc.message.removeprefix('expectation failed: ')} "
+                                   "(not kept for the replay)") from None
                 raise Rejected(f"not so: {arg} (not kept for the replay)")
         self.notes.append(Note(len(self.match.moves), "expect", f"expect {arg}"))
         self.say("ok: kept for the exported replay")

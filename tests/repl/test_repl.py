@@ -179,7 +179,7 @@ def test_script_option_reads_lines_from_a_file(tmp_path):
     ("7", "there is no option 7; choose 1 to 3"),
     ("force d6 = 9", "9 is not a face of a d6"),
     ("force order deck of Nobody = Copper Coin", "no zone 'deck of Nobody'"),
-    ("expect coins of Amber == 1", "not so: coins of Amber == 1"),
+    ("expect coins of Amber == 1", "not so: coins of Amber == 1: coins of Amber is 3"),
     ("expect coins of", "column 9: unexpected end"),
     ("eval nothing_here", "'nothing_here'"),
     ("show nowhere", "nothing called 'nowhere' to show"),
