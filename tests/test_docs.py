@@ -72,3 +72,22 @@ def test_the_testing_guides_card_snapshot_example_runs_from_any_folder(tmp_path)
                           "--snapshot-update"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.search(r"\d+ snapshots? generated", run.stdout)
+
+
+@pytest.mark.parametrize(("path", "line", "kind", "code"),
+                         [p for p in blocks() if p.values[2] == "ludus" and re.search(r'^test "', p.values[3], re.M)])
+def test_doc_examples_test_blocks_pass(path, line, kind, code, tmp_path):
+    """A whole-game example that carries `test` blocks shows behaviour: each block must pass."""
+    from ludus.testing.blocks import own_tests, run_test_decl
+
+    file = tmp_path / f"example-{line}.ludus"
+    file.write_text(code, encoding="utf-8")
+    game = ludus.load(file)
+    decls = own_tests(game, file)
+    assert decls
+
+    def no_snapshots(effect, name, span):
+        pytest.fail(f"{path.name}:{line}: a doc example takes no snapshots")
+
+    for decl in decls:
+        run_test_decl(game, decl, no_snapshots)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr
+from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.symbols import elem_type
 from .specs import _MISSING, ActionSpec, Code
@@ -25,7 +25,8 @@ class ExpressionCompiler:
                 parts.append((None, self.expr(p), self.c.types.get(id(p), "any")))
 
         def render(rt, env):
-            return "".join(text if fn is None else display(rt, fn(rt, env), typ) for text, fn, typ in parts)
+            return text_in_range("".join(text if fn is None else display(rt, fn(rt, env), typ)
+                                         for text, fn, typ in parts), "the text")
         return render
 
     def define(self, decl: n.DefineDecl):
@@ -346,6 +347,8 @@ class ExpressionCompiler:
                 x, y = a(rt, env), b(rt, env)
                 if isinstance(x, list) and isinstance(y, list):
                     return x + y
+                if isinstance(x, str) and isinstance(y, str):
+                    return text_in_range(x + y, "the joined text")
                 return in_range(as_int(x, "left of '+'") + as_int(y, "right of '+'"), "the sum")
             return add
         left_of, right_of = f"left of '{op}'", f"right of '{op}'"

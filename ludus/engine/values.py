@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..language.limits import MAX_LIST, MAX_NUMBER
+from ..language.limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
 from .runtime import RuleError, Runtime
 
 
@@ -95,6 +95,13 @@ def in_range(v: int, what: str) -> int:
         return v
     raise RuleError(f"{what} would be {magnitude(v)}, outside the numbers ludus allows "
                     f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
+
+
+def text_in_range(t: str, what: str) -> str:
+    """A text a rule built, refused when it grows past the language's limit."""
+    if len(t) <= MAX_TEXT:
+        return t
+    raise RuleError(f"{what} would be {len(t):,} characters long, more than ludus allows ({MAX_TEXT:,})")
 
 
 def magnitude(v: int) -> str:

@@ -20,6 +20,7 @@ MAX_COPIES = 10_000  # copies of one card
 MAX_TRACK_SPACES = 100_000  # spaces on one track
 MAX_DIE_SIDES = 1_000_000  # faces of one die
 MAX_LIST = 1_000_000  # elements in one list built at run time (`1 to N`, `repeat N times`, ...)
+MAX_TEXT = 100_000  # characters in one text built at run time (holes, `+`)
 MAX_OPTIONS = 10_000  # options of one decision (`choose n from 1 to N`, `distribute N among ...`)
 # values built (list elements, loop turns) by the rules between two decisions
 MAX_WORK = 5_000_000

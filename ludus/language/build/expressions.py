@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from lark import v_args
 
 from .. import nodes as n
 from .base import BuilderBase, unquote
+
+# an unescaped '{' opens a hole: every string is a text with holes
+_HOLE = re.compile(r"(?<!\\)(?:\\\\)*\{")
 
 
 class ExpressionBuilder(BuilderBase):
@@ -101,6 +106,8 @@ class ExpressionBuilder(BuilderBase):
 
     @v_args(meta=True)
     def string(self, meta, c):
+        if _HOLE.search(str(c[0])):
+            return self.template(c[0])
         return n.String(unquote(c[0]), span=self.span(meta))
 
     @v_args(meta=True)

@@ -182,6 +182,12 @@ class ExpressionChecks:
                     if not (t.startswith("list:") or t == "any"):
                         self.error(f"'+' joins two lists, and this is {a_type(t)}", side.span)
                 return _merge(a, b)
+            if op == "+" and (a == "text" or b == "text"):
+                if a in ("text", "any") and b in ("text", "any"):
+                    return "text"
+                self.error(f"'+' adds two numbers or joins two texts, not {a_type(a)} and {a_type(b)}", node.span,
+                           'to put a value in a text, use a hole: "coins: {coins of s}"')
+                return "any"
             for t, side in ((a, node.left), (b, node.right)):
                 if not compatible(t, "number"):
                     self.error(f"'{op}' needs numbers, and this is {a_type(t)}", side.span)
