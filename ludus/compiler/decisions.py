@@ -97,12 +97,17 @@ class OfferSpec:
         return {"c": action.code, "pc": 0, "env": frame_env}
 
 
-class ChooseSpec:
-    """`choose x from list [by seat] [, up to N | , exactly N]`."""
+def _question(rt, env, question_fn) -> str | None:
+    return None if question_fn is None else question_fn(rt, env)
 
-    def __init__(self, bind, source_fn, by_fn, count_kind, count_fn, elem_type) -> None:
+
+class ChooseSpec:
+    """`choose x from list [by seat] [, up to N | , exactly N] ["question"]`."""
+
+    def __init__(self, bind, source_fn, by_fn, count_kind, count_fn, elem_type, question_fn=None) -> None:
         self.bind, self.source_fn, self.by_fn = bind, source_fn, by_fn
         self.count_kind, self.count_fn, self.elem_type = count_kind, count_fn, elem_type
+        self.question_fn = question_fn
 
     def start(self, rt, env):
         items = list(as_list(rt, self.source_fn(rt, env)))
@@ -111,25 +116,29 @@ class ChooseSpec:
             if not items:
                 env[self.bind] = None
                 return None
-            return self.pending(rt, seat, items, None, None)
+            return self.pending(rt, seat, items, None, None, _question(rt, env, self.question_fn))
         limit = as_int(self.count_fn(rt, env), "number to choose")
         need = min(limit, len(items)) if self.count_kind == "exactly" else 0
         if limit <= 0 or not items:
             env[self.bind] = []
             return None
-        return self.pending(rt, seat, items, [], (need, limit))
+        return self.pending(rt, seat, items, [], (need, limit), _question(rt, env, self.question_fn))
 
-    def pending(self, rt, seat, items, picked, counts):
+    def pending(self, rt, seat, items, picked, counts, question):
         labels, values = merge_options(rt, [display(rt, v, self.elem_type) for v in items], list(items),
                                        self.elem_type.startswith("entity") or self.elem_type == "any")
         if counts is not None and len(picked) >= counts[0]:
             labels.append(DONE)
             values.append(None)
-        verb = f"choose {self.bind}" if counts is None else f"choose {self.bind} ({len(picked)} chosen)"
+        verb = question or f"choose {self.bind}"
+        if counts is not None:
+            verb += f" ({len(picked)} chosen)"
         p = {"kind": "choose", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {verb}",
              "options": unique_labels(labels), "values": values}
         if counts is not None:
             p["picked"], p["need"], p["limit"], p["pool"] = picked, counts[0], counts[1], list(items)
+            if question is not None:
+                p["question"] = question
         return p
 
     def answer(self, rt, env, pending, index):
@@ -146,14 +155,16 @@ class ChooseSpec:
         if len(picked) >= pending["limit"] or not remaining:
             env[self.bind] = picked
             return None
-        return self.pending(rt, pending["seat"], remaining, picked, (pending["need"], pending["limit"]))
+        return self.pending(rt, pending["seat"], remaining, picked, (pending["need"], pending["limit"]),
+                            pending.get("question"))
 
 
 class RangeSpec:
-    """`choose n from low to high [by seat]`."""
+    """`choose n from low to high [by seat] ["question"]`: the options are the numbers themselves."""
 
-    def __init__(self, bind, low_fn, high_fn, by_fn) -> None:
+    def __init__(self, bind, low_fn, high_fn, by_fn, question_fn=None) -> None:
         self.bind, self.low_fn, self.high_fn, self.by_fn = bind, low_fn, high_fn, by_fn
+        self.question_fn = question_fn
 
     def start(self, rt, env):
         low, high = as_int(self.low_fn(rt, env), "lowest choice"), as_int(self.high_fn(rt, env), "highest choice")
@@ -162,7 +173,8 @@ class RangeSpec:
         seat = _seat_of(rt, env, self.by_fn)
         _within_options(high - low + 1, f"choose {self.bind} from {magnitude(low)} to {magnitude(high)}")
         values = list(range(low, high + 1))
-        return {"kind": "number", "seat": seat, "prompt": f"{rt.seat_name(seat)}: choose {self.bind}",
+        question = _question(rt, env, self.question_fn) or f"choose {self.bind}"
+        return {"kind": "number", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {question}",
                 "options": [str(v) for v in values], "values": values}
 
     def answer(self, rt, env, pending, index):
@@ -189,9 +201,9 @@ class AskSpec:
 class DistributeSpec:
     """`distribute N among targets [by seat] as shares`: one target at a time; the last takes the rest."""
 
-    def __init__(self, bind, amount_fn, targets_fn, by_fn, elem_type) -> None:
+    def __init__(self, bind, amount_fn, targets_fn, by_fn, elem_type, question_fn=None) -> None:
         self.bind, self.amount_fn, self.targets_fn = bind, amount_fn, targets_fn
-        self.by_fn, self.elem_type = by_fn, elem_type
+        self.by_fn, self.elem_type, self.question_fn = by_fn, elem_type, question_fn
 
     def start(self, rt, env):
         amount = as_int(self.amount_fn(rt, env), "amount to distribute")
@@ -201,9 +213,9 @@ class DistributeSpec:
             env[self.bind] = [[t, 0] for t in targets]
             return None
         _within_options(amount + 1, f"distribute {magnitude(amount)}")
-        return self.step(rt, env, seat, targets, [], amount)
+        return self.step(rt, env, seat, targets, [], amount, _question(rt, env, self.question_fn))
 
-    def step(self, rt, env, seat, targets, shares, remaining):
+    def step(self, rt, env, seat, targets, shares, remaining, question):
         i = len(shares)
         if i == len(targets) - 1 or remaining == 0:
             shares = shares + [[targets[i], remaining]] + [[t, 0] for t in targets[i + 1:]]
@@ -212,15 +224,20 @@ class DistributeSpec:
         target = targets[i]
         name = display(rt, target, self.elem_type)
         values = list(range(remaining, -1, -1))
-        return {"kind": "distribute", "seat": seat,
-                "prompt": f"{rt.seat_name(seat)}: {remaining} left to give; how many to {name}?",
-                "options": [f"{v} to {name}" for v in values], "values": values,
-                "targets": targets, "shares": shares, "remaining": remaining}
+        asked = f"{question}: " if question else ""
+        p = {"kind": "distribute", "seat": seat,
+             "prompt": f"{rt.seat_name(seat)}: {asked}{remaining} left to give; how many to {name}?",
+             "options": [f"{v} to {name}" for v in values], "values": values,
+             "targets": targets, "shares": shares, "remaining": remaining}
+        if question:
+            p["question"] = question
+        return p
 
     def answer(self, rt, env, pending, index):
         given = pending["values"][index]
         shares = pending["shares"] + [[pending["targets"][len(pending["shares"])], given]]
-        return self.step(rt, env, pending["seat"], pending["targets"], shares, pending["remaining"] - given)
+        return self.step(rt, env, pending["seat"], pending["targets"], shares, pending["remaining"] - given,
+                         pending.get("question"))
 
 
 def _within_options(count: int, what: str) -> None:

@@ -191,13 +191,14 @@ class StatementCompiler:
         et = elem_type(self.c.types.get(id(s.source), "any"))
         spec = ChooseSpec(
             s.bind, self.expr(s.source), self.expr(s.by) if s.by is not None else None,
-            s.count_kind, self.expr(s.count) if s.count is not None else None, et,
+            s.count_kind, self.expr(s.count) if s.count is not None else None, et, self.question(s.question),
         )
         self.emit(O.DECIDE, s.span, spec)
 
     def s_ChooseRange(self, s: n.ChooseRange) -> None:
         from .decisions import RangeSpec
-        spec = RangeSpec(s.bind, self.expr(s.low), self.expr(s.high), self.expr(s.by) if s.by is not None else None)
+        spec = RangeSpec(s.bind, self.expr(s.low), self.expr(s.high), self.expr(s.by) if s.by is not None else None,
+                         self.question(s.question))
         self.emit(O.DECIDE, s.span, spec)
 
     def s_Ask(self, s: n.Ask) -> None:
@@ -208,8 +209,11 @@ class StatementCompiler:
         from .decisions import DistributeSpec
         et = elem_type(self.c.types.get(id(s.targets), "any"))
         spec = DistributeSpec(s.bind, self.expr(s.amount), self.expr(s.targets),
-                              self.expr(s.by) if s.by is not None else None, et)
+                              self.expr(s.by) if s.by is not None else None, et, self.question(s.question))
         self.emit(O.DECIDE, s.span, spec)
+
+    def question(self, t: n.Template | None):
+        return None if t is None else self.template(t)
 
     def s_Offer(self, s: n.Offer) -> None:
         from .decisions import OfferSpec

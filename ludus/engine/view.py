@@ -27,7 +27,7 @@ def view_state(match, seat=None) -> dict:
     pending = state["pending"]
     if state["result"] is None and pending is not None:
         waiting = "chance" if pending["seat"] is None else names[pending["seat"]]
-        decision = {"seat": waiting, "prompt": pending["prompt"]}
+        decision = {"seat": waiting, "prompt": pending["prompt"], "kind": pending["kind"]}
         if seat is None or pending["seat"] == seat or pending["seat"] is None:
             decision["options"] = list(pending["options"])
         out["decision"] = decision

@@ -237,6 +237,7 @@ class Choose:
     by: object | None
     count_kind: str | None  # None | up_to | exactly
     count: object | None
+    question: Template | None = None  # what the seat is asked; a default prompt without it
     span: Span = _span()
 
 
@@ -246,6 +247,7 @@ class ChooseRange:
     low: object
     high: object
     by: object | None
+    question: Template | None = None
     span: Span = _span()
 
 
@@ -263,6 +265,7 @@ class Distribute:
     targets: object
     by: object | None
     bind: str
+    question: Template | None = None
     span: Span = _span()
 
 

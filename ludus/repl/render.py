@@ -154,10 +154,24 @@ def decision_renderable(view: dict):
     options = decision.get("options")
     if options is None:
         lines.append(Text(f"  ({decision['seat']} is deciding)"))
+    elif decision.get("kind") == "number":
+        # the options are numbers: typed as themselves, never confused with positions in a list
+        lines.append(Text(f"  type a number: {number_span(options)}"))
     else:
         for i, label in enumerate(options, 1):
             lines.append(Text(f"  {i:>2}. {label}"))
     return Group(*lines)
+
+
+def number_span(options: list[str]) -> str:
+    """`0 to 3`, or the numbers one by one when they do not run without a gap."""
+    try:
+        values = [int(o) for o in options]
+    except ValueError:
+        return ", ".join(options)
+    if len(values) > 2 and values == list(range(values[0], values[0] + len(values))):
+        return f"{values[0]} to {values[-1]}"
+    return ", ".join(options)
 
 
 def zone_detail(name: str, cards) -> str:

@@ -27,7 +27,7 @@ from ..language.files import FileProblem, checked_path, read_text_file, write_te
 from ..language.limits import whole_number
 from ..language.source import LudusError
 from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, parse_force
-from .render import decision_renderable, view_renderable, zone_detail
+from .render import decision_renderable, number_span, view_renderable, zone_detail
 
 HISTORY_ENV = "LUDUS_HISTORY"
 
@@ -123,7 +123,14 @@ class Repl:
 
     def _dispatch(self, text: str) -> bool:
         legal = self.match.legal_actions()
-        # a number is always a position in the list, even when some labels are numbers themselves
+        if self._number_decision() and whole_number(text, signed=True) is not None:
+            # `choose n from 0 to 3`: the options are numbers, so a typed number is the number itself
+            text = str(int(text))
+            if text not in legal:
+                raise Rejected(f"{text} is not among the numbers offered: {number_span(legal)}")
+            self.move(text)
+            return True
+        # elsewhere a number is always a position in the list, even when some labels are numbers
         n = whole_number(text)
         if n is None:
             label = _same_label(text, legal)
@@ -148,6 +155,10 @@ class Repl:
             getattr(self, f"cmd_{name}")(rest.strip())
             return True
         raise Rejected(self._unknown(text, legal))
+
+    def _number_decision(self) -> bool:
+        decision = self.view().get("decision")
+        return decision is not None and decision.get("kind") == "number" and decision.get("options") is not None
 
     def _unknown(self, text: str, legal: list[str]) -> str:
         import difflib

@@ -131,7 +131,7 @@ def test_snapshot_update_writes_new_snapshots_and_then_they_pass(tmp_path):
     assert stored == ["crier.1.txt", "crier[asked].txt"]  # the second snapshot line of the test
     assert (tmp_path / "__snapshots__" / "t" / "crier.1.txt").read_text(encoding="utf-8") == (
         "Town Crier, played by Amber\n"
-        "decisions:\n  Amber: choose q -> Hill  (options: Docks, Square, Hill)\n"
+        "decisions:\n  Amber: Which quarter gets the stall? -> Hill  (options: Docks, Square, Hill)\n"
         "log:\n  Amber praises the Hill\n"
         "changes:\n  token Amber Stall at Hill: 0 -> 1\n")
     again = pytest_in(tmp_path, "t.ludus")

@@ -35,11 +35,11 @@ def test_a_decision_inside_an_effect_waits_then_is_answered_and_recorded():
     pos = position()
     pos.resolve("Town Crier", "Basil")
     waiting = pos.effect()
-    assert waiting.waiting == "Basil: choose q  (options: Docks, Square, Hill)"
+    assert waiting.waiting == "Basil: Which quarter gets the stall?  (options: Docks, Square, Hill)"
     pos.answer("Square")
     done = pos.effect()
     assert done.title == "Town Crier, played by Basil"
-    assert done.decisions == ["Basil: choose q -> Square  (options: Docks, Square, Hill)"]
+    assert done.decisions == ["Basil: Which quarter gets the stall? -> Square  (options: Docks, Square, Hill)"]
     assert done.changes == ["token Basil Stall at Square: 0 -> 1"]
     assert done.waiting is None
 
@@ -101,7 +101,7 @@ def test_a_failing_expectation_shows_the_actual_values():
 def test_resolving_while_an_effect_waits_is_refused():
     pos = position()
     pos.resolve("Town Crier")
-    with pytest.raises(TestError, match="still waiting for Amber: choose q"):
+    with pytest.raises(TestError, match="still waiting for Amber: Which quarter gets the stall?"):
         pos.resolve("Town Crier")
 
 

@@ -100,9 +100,12 @@ class StatementBuilder(BuilderBase):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
-        bind, source, by, count = c
+        bind, source, by, count, question = c
         kind, amount = count if count else (None, None)
-        return n.Choose(str(bind), source, by, kind, amount, span=self.span(meta))
+        return n.Choose(str(bind), source, by, kind, amount, self._question(question), span=self.span(meta))
+
+    def _question(self, tok):
+        return None if tok is None else self.template(tok)
 
     def up_to(self, c):
         return ("up_to", c[0])
@@ -112,7 +115,7 @@ class StatementBuilder(BuilderBase):
 
     @v_args(meta=True)
     def choose_range_stmt(self, meta, c):
-        return n.ChooseRange(str(c[0]), c[1], c[2], c[3], span=self.span(meta))
+        return n.ChooseRange(str(c[0]), c[1], c[2], c[3], self._question(c[4]), span=self.span(meta))
 
     @v_args(meta=True)
     def ask_stmt(self, meta, c):
@@ -120,7 +123,7 @@ class StatementBuilder(BuilderBase):
 
     @v_args(meta=True)
     def distribute_stmt(self, meta, c):
-        return n.Distribute(c[0], c[1], c[2], str(c[3]), span=self.span(meta))
+        return n.Distribute(c[0], c[1], c[2], str(c[3]), self._question(c[4]), span=self.span(meta))
 
     @v_args(meta=True)
     def offer_stmt(self, meta, c):

@@ -123,6 +123,8 @@ class StatementChecks:
                 self.expect(s.by, scope, "seat")
             if s.count is not None:
                 self.expect(s.count, scope, "number")
+            if s.question is not None:
+                self.template(s.question, scope)
             et = elem_type(t)
             scope.names[s.bind] = ("list:" + et) if s.count_kind else et
         elif isinstance(s, n.ChooseRange):
@@ -133,6 +135,8 @@ class StatementChecks:
                                 "options in one decision")
             if s.by is not None:
                 self.expect(s.by, scope, "seat")
+            if s.question is not None:
+                self.template(s.question, scope)
             scope.names[s.bind] = "number"
         elif isinstance(s, n.Ask):
             self.expect(s.seat, scope, "seat")
@@ -145,6 +149,8 @@ class StatementChecks:
                 self.error(f"'distribute' shares among a list, not {a_type(t)}", s.targets.span)
             if s.by is not None:
                 self.expect(s.by, scope, "seat")
+            if s.question is not None:
+                self.template(s.question, scope)
             scope.names[s.bind] = "shares"
         elif isinstance(s, n.Offer):
             if not s.actions:

@@ -1,0 +1,88 @@
+"""Decisions carry the designer's question; a number decision is answered with the number itself."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+import ludus
+from ludus.repl import Repl
+
+SOURCE = '''game "Questions"
+players 2
+counter coins per seat start 3
+zone hand per seat
+zone discard per seat
+kind Thing:
+    cost: number = 0
+card "Lamp" is Thing
+card "Rope" is Thing
+flow:
+    move card("Lamp") to hand of P1
+    move card("Rope") to hand of P1
+    turn P1:
+        choose n from 0 to coins of P1 "How many coins does {current} bid?"
+        pay n coins
+        choose cs from hand of P1, up to 2 "Which cards go?"
+        for each c in cs:
+            discard c
+        distribute 3 among seats as shares "Share the points"
+    win P1
+'''
+
+
+def game(tmp_path):
+    path = tmp_path / "questions.ludus"
+    path.write_text(SOURCE, encoding="utf-8")
+    return ludus.load(path), path
+
+
+def test_each_decision_is_asked_with_its_question(tmp_path):
+    g, _ = game(tmp_path)
+    m = g.new_match(2, seed=1)
+    assert m.state["pending"]["prompt"] == "P1: How many coins does P1 bid?"
+    assert m.legal_actions() == ["0", "1", "2", "3"]
+    m.apply("2")
+    assert m.state["pending"]["prompt"] == "P1: Which cards go? (0 chosen)"
+    m.apply("Lamp")
+    # the question stays with every part of a multi-part choice
+    assert m.state["pending"]["prompt"] == "P1: Which cards go? (1 chosen)"
+    m.apply("done")
+    assert m.state["pending"]["prompt"] == "P1: Share the points: 3 left to give; how many to P1?"
+
+
+def test_without_a_question_the_prompt_names_the_choice(tmp_path):
+    path = tmp_path / "plain.ludus"
+    path.write_text(SOURCE.replace(' "How many coins does {current} bid?"', ""), encoding="utf-8")
+    m = ludus.load(path).new_match(2, seed=1)
+    assert m.state["pending"]["prompt"] == "P1: choose n"
+
+
+def make_repl(tmp_path):
+    g, path = game(tmp_path)
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+    return Repl(g.new_match(2, seed=1), path, console), out
+
+
+def test_repl_takes_a_typed_number_as_the_number_not_a_position(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    repl, out = make_repl(tmp_path)
+    repl.show_state()
+    assert "type a number: 0 to 3" in out.getvalue()
+    repl.handle("1")  # the number 1, though it is the second option
+    assert repl.match.moves == ["1"]
+    assert repl.match.view()["counters"]["coins"]["P1"] == 2
+
+
+def test_repl_refuses_a_number_not_offered_and_changes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    repl, out = make_repl(tmp_path)
+    repl.handle("4")
+    repl.handle("-1")
+    assert repl.match.moves == []
+    assert "error: 4 is not among the numbers offered: 0 to 3" in out.getvalue()
+    assert "error: -1 is not among the numbers offered: 0 to 3" in out.getvalue()
+    repl.handle("03")  # a leading zero is still the number 3
+    assert repl.match.moves == ["3"]
