@@ -158,4 +158,17 @@ def _display(path: Path) -> str:
 def load_declarations(path: str | Path) -> tuple[list, Loader]:
     loader = Loader()
     items = loader.load(Path(path))
-    return items, loader
+    return _with_implicit_kinds(items), loader
+
+
+def _with_implicit_kinds(items: list) -> list:
+    """`card "Lamp"` (no `is`) is of kind Card: declare it, without properties, unless the game does."""
+    from .build.declarations import IMPLICIT_KINDS
+
+    declared = {i.name for i in items if isinstance(i, n.KindDecl)}
+    wanted: dict[str, n.EntityDecl] = {}
+    for i in items:
+        if isinstance(i, n.EntityDecl) and i.kind == IMPLICIT_KINDS[i.word] and i.kind not in declared:
+            wanted.setdefault(i.kind, i)
+    extra = [n.KindDecl(kind, None, (), False, span=first.span) for kind, first in wanted.items()]
+    return extra + items

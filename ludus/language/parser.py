@@ -216,6 +216,12 @@ def _next_code_line(text: str, after: int) -> int:
     return max(len(lines), 1)
 
 
+# the words that start a line which may open an indented block
+_BLOCK_OPENERS = {"card", "piece", "kind", "board", "track", "rule", "action", "setup", "flow", "when", "at",
+                  "test", "on", "if", "elif", "else", "for", "repeat", "while", "alternate", "turn", "phase",
+                  "override"}
+
+
 def _previous_code_line(text: str, before: int) -> int | None:
     lines = text.splitlines()
     for number in range(min(before, len(lines) + 1) - 1, 0, -1):
@@ -309,6 +315,15 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             line = _next_code_line(text, line)
             column = _indent_of(text, line) + 1
         if tok.type == "_INDENT":
+            previous = _previous_code_line(text, line)
+            code = text.splitlines()[previous - 1].split("#", 1)[0].rstrip() if previous is not None else ""
+            opener = code.split(None, 1)[0] if code.strip() else ""
+            if opener in _BLOCK_OPENERS and _indent_of(text, previous) < _indent_of(text, line):
+                # `card "X" is Good` over an indented block: the missing ':' is on the line above
+                end = len(code.expandtabs(4)) + 1
+                return Diagnostic("error", "expected ':' at the end of this line, since the lines below it are indented",
+                                  Span(path, previous, end, previous, end + 1),
+                                  hint=f"or take the indentation off line {line}")
             return Diagnostic("error", "unexpected indentation: only a line ending in ':' opens an indented block",
                               Span(path, line, column, line, column + 1))
         at_end = tok.type in ("$END", "_DEDENT")

@@ -8,6 +8,10 @@ from .. import nodes as n
 from .base import BuilderBase, _block, _default_start, _tok, unquote
 
 
+# the kind of a card or piece declared without `is`; declared for it when the game does not
+IMPLICIT_KINDS = {"card": "Card", "piece": "Piece"}
+
+
 class DeclarationBuilder(BuilderBase):
     """One method per declaration rule of the grammar."""
 
@@ -135,7 +139,9 @@ class DeclarationBuilder(BuilderBase):
         override, word, name, kind, *items = c
         props = tuple(i for i in items if isinstance(i, n.Prop))
         handlers = tuple(i for i in items if isinstance(i, n.Handler))
-        return n.EntityDecl(str(word.children[0]), name, str(kind), props, handlers, bool(override), span=self.span(meta))
+        word = str(word.children[0])
+        kind = str(kind) if kind is not None else IMPLICIT_KINDS[word]
+        return n.EntityDecl(word, name, kind, props, handlers, bool(override), span=self.span(meta))
 
     @v_args(meta=True)
     def prop(self, meta, c):

@@ -73,6 +73,8 @@ class CheckerBase:
         self.called_rules: set[str] = set()
         self.offered: set[str] = set()
         self.offer_all = False
+        # names bound inside a block that has ended (name -> the block's first line), per declaration
+        self.block_names: dict[str, tuple[str, int]] = {}
 
     # ── reporting ──
 

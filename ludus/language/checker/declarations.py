@@ -186,6 +186,8 @@ class DeclarationChecks:
             return "entity:" + ref.name
         if ref.name in self.sym.space_kinds:
             return "space:" + ref.name
+        if ref.name in self.sym.entities:  # `p: Pawn`, a card's or piece's name for its kind
+            return "entity:" + self.sym.entities[ref.name].kind
         choices = BASIC_TYPES | set(self.sym.kinds) | set(self.sym.space_kinds)
         self.error(f"unknown type '{ref.name}'", ref.span, suggest(ref.name, choices))
         return "any"
@@ -193,6 +195,7 @@ class DeclarationChecks:
     def check_item(self, item) -> None:
         sym = self.sym
         top = Scope()
+        self.block_names = {}
         if isinstance(item, n.ValueDecl):
             self.expr(item.value, top)
         elif isinstance(item, n.VarDecl):

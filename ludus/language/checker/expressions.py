@@ -162,6 +162,12 @@ class ExpressionChecks:
                     "zone or space": set(self.sym.zones) | set(self.sym.spaces)}[want]
             self.error(f"unknown {want} '{name}'", span, suggest(name, pool))
             return
+        where = self.block_names.get(name)
+        if where is not None and where[0] == node.span.path and where[1] < node.span.line:
+            self.error(f"'{name}' is named inside the block that starts on line {where[1]}, "
+                       "and is known only inside it", span,
+                       f"to use it after the block, give it a value before the block: let {name} = ...")
+            return
         if name in ("True", "False", "None", "TRUE", "FALSE", "NONE", "Null", "null", "nil"):
             word = {"true": "true", "false": "false"}.get(name.lower(), "none")
             self.error(f"unknown name '{name}'", span, f"the word is '{word}', in lower case")

@@ -20,6 +20,15 @@ class StatementChecks:
     # ── statements ──
 
     def block(self, stmts: tuple, scope: Scope) -> None:
+        try:
+            self._block(stmts, scope)
+        finally:
+            if scope.parent is not None and stmts:
+                for name in scope.names:
+                    if scope.parent.lookup(name) is None:
+                        self.block_names.setdefault(name, (stmts[0].span.path, stmts[0].span.line))
+
+    def _block(self, stmts: tuple, scope: Scope) -> None:
         ended = None
         for s in stmts:
             if ended is not None:
@@ -170,6 +179,8 @@ class StatementChecks:
             if not scope.flags.get("loop"):
                 self.error("'break' is only allowed inside a loop", s.span)
         elif isinstance(s, (n.Win, n.Lose)):
+            if isinstance(s.seats, n.Name):
+                self.wanted = (id(s.seats), "seat")  # `win Bleu`: an unknown seat, with the seats to choose from
             t = self.expr(s.seats, scope)
             if not (compatible(t, "seat") or compatible(t, "list:seat")):
                 self.error(f"'{type(s).__name__.lower()}' names a seat or a list of seats, not {a_type(t)}", s.seats.span)
@@ -189,8 +200,16 @@ class StatementChecks:
                 self.called_rules.add(s.name)
                 if len(s.args) != len(rule.params):
                     self.error(f"rule '{s.name}' takes {len(rule.params)} argument(s), not {len(s.args)}", s.span)
-            for a in s.args:
-                self.expr(a, scope)
+            params = rule.params if rule is not None and len(s.args) == len(rule.params) else ()
+            for i, a in enumerate(s.args):
+                if params and params[i].type is not None:
+                    want = self.type_ref(params[i].type)
+                    t = self.expr(a, scope)
+                    if not compatible(t, want):
+                        self.error(f"rule '{s.name}' takes {a_type(want)} as '{params[i].name}', "
+                                   f"and this is {a_type(t)}", a.span)
+                else:
+                    self.expr(a, scope)
         elif isinstance(s, n.If):
             for cond, body in s.branches:
                 self.expect(cond, scope, "bool")
