@@ -7,7 +7,6 @@ from lark import Token, v_args
 from .. import nodes as n
 from .base import BuilderBase, _block, _default_start, _tok, unquote
 
-
 # the kind of a card or piece declared without `is`; declared for it when the game does not
 IMPLICIT_KINDS = {"card": "Card", "piece": "Piece"}
 
