@@ -131,9 +131,16 @@ class StatementCompiler:
     def s_Draw(self, s: n.Draw) -> None:
         amount = self.expr(s.amount)
         game = self.game
-        src = self.expr(s.source) if s.source is not None else (lambda rt, env: f"deck@{env.get('$act')}")
-        dst = self.expr(s.dest) if s.dest is not None else (lambda rt, env: f"hand@{env.get('$act')}")
+        src = self.expr(s.source) if s.source is not None else self.default_zone("deck")
+        dst = self.expr(s.dest) if s.dest is not None else self.default_zone("hand")
         self.emit(O.DRAW, s.span, amount, src, dst, game)
+
+    def default_zone(self, name: str):
+        """`draw 1`: the actor's deck and hand, or the game's one shared deck (or hand) when it has no other."""
+        spec = self.game.zones.get(name)
+        if spec is not None and spec.per is None:
+            return lambda rt, env: name
+        return lambda rt, env: f"{name}@{env.get('$act')}"
 
     def s_Shuffle(self, s: n.Shuffle) -> None:
         zone = self.expr(s.zone)

@@ -121,6 +121,40 @@ def _const_false(node) -> bool:
     return False
 
 
+def _always_ends(stmts: tuple, rules: dict, seen: frozenset = frozenset()) -> bool:
+    """Whether a block always ends the game (or never leaves a `while true` loop) before its end;
+    a call to a rule that always ends it counts."""
+    return any(_ends(s, rules, seen) for s in stmts)
+
+
+def _ends(last, rules: dict, seen: frozenset) -> bool:
+    if isinstance(last, (n.Win, n.Lose, n.EndGame)):
+        return True
+    if isinstance(last, n.If):
+        return last.otherwise is not None and all(_always_ends(body, rules, seen) for _c, body in last.branches) \
+            and _always_ends(last.otherwise, rules, seen)
+    if isinstance(last, n.While):
+        return isinstance(last.cond, n.Bool) and last.cond.value and not _breaks(last.body)
+    if isinstance(last, (n.Turn, n.Phase)):
+        return _always_ends(last.body, rules, seen)
+    if isinstance(last, n.CallStmt) and last.name in rules and last.name not in seen:
+        return _always_ends(rules[last.name].body, rules, seen | {last.name})
+    return False
+
+
+def _breaks(stmts: tuple) -> bool:
+    """Whether a `break` leaves this loop (not one nested inside it)."""
+    for s in stmts:
+        if isinstance(s, n.Break):
+            return True
+        if isinstance(s, n.If) and any(_breaks(b) for _c, b in s.branches) or \
+                isinstance(s, n.If) and s.otherwise and _breaks(s.otherwise):
+            return True
+        if isinstance(s, (n.Turn, n.Phase)) and _breaks(s.body):
+            return True
+    return False
+
+
 def _children(s) -> list:
     out = []
     for attr in ("body", "otherwise"):

@@ -13,7 +13,7 @@ from ..symbols import (
     listlike,
     plural,
 )
-from .base import BASIC_TYPES, Checked, Scope, _children
+from .base import BASIC_TYPES, Checked, Scope, _always_ends, _children
 
 
 class DeclarationChecks:
@@ -261,6 +261,10 @@ class DeclarationChecks:
             self.check_action(item)
         elif isinstance(item, (n.SetupDecl, n.FlowDecl)):
             self.block(item.body, top.child())
+            # a game with an `at any time` rule may end there, as Votes for Women's final voting does
+            if isinstance(item, n.FlowDecl) and item.body and not sym.anytimes and not _always_ends(item.body, sym.rules):
+                self.warn("the flow can run to its end without a result, and such a match ends with no winner",
+                          item.body[-1].span, "end the flow with `win ...`, `lose ...` or `end game` to say what happens")
         elif isinstance(item, n.WhenDecl):
             self.check_when(item)
         elif isinstance(item, n.AnytimeDecl):
