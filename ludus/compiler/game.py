@@ -37,6 +37,7 @@ class Game:
     triggers: dict = field(factory=dict)
     watched: set = field(factory=set)
     anytime: list = field(factory=list)
+    becomes: list = field(factory=list)  # (condition, code id, names it reads or None, span)
     resets: dict = field(factory=dict)
     checked: Checked | None = None
     sources: Sources | None = None

@@ -92,6 +92,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             self.block_code(cid, f"when {w.watched} " + (f"enters {w.zone}" if w.zone else "changes"), w.body)
             g.triggers.setdefault(w.watched, []).append((w.zone, cid))
             g.watched.add(w.watched)
+        for i, w in enumerate(sym.becomes):
+            cid = f"when #{i + 1} becomes true"
+            self.block_code(cid, "when ... becomes true", w.body)
+            g.becomes.append((self.expr(w.cond), cid, self.dependencies(w.cond), w.cond.span))
         for i, a in enumerate(sym.anytimes):
             cid = f"at any time #{i + 1}"
             self.block_code(cid, "at any time", a.body)

@@ -15,7 +15,21 @@ STEP_BUDGET = 200_000
 
 def start(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:
     state["stack"] = [{"c": "flow", "pc": 0, "env": {"$cur": 0, "$act": 0}}]
+    if game.becomes:
+        # each `when ... becomes true` starts from the condition's value before setup
+        rt = Runtime(game, state, log)
+        state["became"] = [_condition(rt, cond, span, {"$cur": 0, "$act": 0}) for cond, _c, _d, span in game.becomes]
+        rt.changed = set()
     run(game, state, log, budget)
+
+
+def _condition(rt: Runtime, cond, span, env: dict) -> bool:
+    try:
+        return bool(cond(rt, env))
+    except RuleError as exc:
+        if getattr(exc, "span", None) is None:
+            raise RuleError(f"{exc} (in a 'when ... becomes true' condition)", span) from None
+        raise
 
 
 def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) -> None:
@@ -47,7 +61,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
     stack = state["stack"]
     codes = game.codes
     steps = 0
-    anytime = bool(game.anytime)
+    anytime = bool(game.anytime) or bool(game.becomes)
     while stack and state["result"] is None and state["pending"] is None:
         frame = stack[-1]
         code = codes[frame["c"]]
@@ -219,6 +233,8 @@ def _after_change(rt: Runtime, env: dict, frame: dict) -> None:
                 frames.append({"c": cid, "pc": 0, "env": {
                     "old": old, "new": new, "key": key, "$cur": env.get("$cur"), "$act": env.get("$act")}})
         state["stack"].extend(reversed(frames))
+    if game.becomes and rt.changed and state["result"] is None:
+        _conditions(rt, env)
     if game.anytime and rt.changed and state["result"] is None:
         changed, rt.changed = rt.changed, set()
         for cid, deps in game.anytime:
@@ -228,6 +244,23 @@ def _after_change(rt: Runtime, env: dict, frame: dict) -> None:
             if state["result"] is not None:
                 break
         rt.events = []
+        rt.changed = set()
+
+
+def _conditions(rt: Runtime, env: dict) -> None:
+    """`when COND becomes true:`: a block for each condition that turned from false to true."""
+    state, changed = rt.state, rt.changed
+    became = state.setdefault("became", [False] * len(rt.game.becomes))
+    frames = []
+    for i, (cond, cid, deps, span) in enumerate(rt.game.becomes):
+        if deps is not None and not (deps & changed):
+            continue
+        now = _condition(rt, cond, span, env)
+        if now and not became[i]:
+            frames.append({"c": cid, "pc": 0, "env": {"$cur": env.get("$cur"), "$act": env.get("$act")}})
+        became[i] = now
+    state["stack"].extend(reversed(frames))
+    if not rt.game.anytime:
         rt.changed = set()
 
 

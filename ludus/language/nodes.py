@@ -629,6 +629,15 @@ class WhenDecl:
 
 
 @frozen
+class WhenBecomes:
+    """`when COND becomes true:` runs its block each time COND turns from false to true."""
+
+    cond: object
+    body: tuple
+    span: Span = _span()
+
+
+@frozen
 class AnytimeDecl:
     body: tuple
     span: Span = _span()

@@ -96,6 +96,7 @@ class Symbols:
     flow: object = None
     whens: list = field(factory=list)
     anytimes: list = field(factory=list)
+    becomes: list = field(factory=list)  # `when COND becomes true:`
     tests: list = field(factory=list)
     plurals: dict = field(factory=dict)  # plural alias -> singular kind name
 

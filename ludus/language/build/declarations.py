@@ -267,6 +267,10 @@ class DeclarationBuilder(BuilderBase):
         return n.WhenDecl(str(c[0]), str(c[1]), c[2], span=self.span(meta))
 
     @v_args(meta=True)
+    def when_becomes(self, meta, c):
+        return n.WhenBecomes(c[0], c[1], span=self.span(meta))
+
+    @v_args(meta=True)
     def anytime_decl(self, meta, c):
         return n.AnytimeDecl(c[0], span=self.span(meta))
 

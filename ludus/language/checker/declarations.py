@@ -105,6 +105,8 @@ class DeclarationChecks:
                 sym.whens.append(item)
             elif isinstance(item, n.AnytimeDecl):
                 sym.anytimes.append(item)
+            elif isinstance(item, n.WhenBecomes):
+                sym.becomes.append(item)
             elif isinstance(item, n.TestDecl):
                 sym.tests.append(item)
         for name in ("box", "removed"):
@@ -262,13 +264,18 @@ class DeclarationChecks:
         elif isinstance(item, (n.SetupDecl, n.FlowDecl)):
             self.block(item.body, top.child())
             # a game with an `at any time` rule may end there, as Votes for Women's final voting does
-            if isinstance(item, n.FlowDecl) and item.body and not sym.anytimes and not _always_ends(item.body, sym.rules):
+            if isinstance(item, n.FlowDecl) and item.body and not (sym.anytimes or sym.becomes) \
+                    and not _always_ends(item.body, sym.rules):
                 self.warn("the flow can run to its end without a result, and such a match ends with no winner",
                           item.body[-1].span, "end the flow with `win ...`, `lose ...` or `end game` to say what happens")
         elif isinstance(item, n.WhenDecl):
             self.check_when(item)
         elif isinstance(item, n.AnytimeDecl):
             self.block(item.body, top.child(anytime=True))
+        elif isinstance(item, n.WhenBecomes):
+            scope = Scope(in_trigger=True)
+            self.expect(item.cond, scope, "bool")
+            self.block(item.body, scope.child())
         elif isinstance(item, n.TestDecl):
             self.check_test(item)
 
