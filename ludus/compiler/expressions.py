@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
+from ..engine.values import as_int, as_list, as_track, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.symbols import elem_type
 from .specs import _MISSING, ActionSpec, Code
@@ -216,6 +216,16 @@ class ExpressionCompiler:
             return call_define
         if tag == "builtin":
             return _BUILTIN_NAMES[res[1]]
+        if tag == "value_track_attr":
+            obj, attr = self.expr(node.obj), res[1]
+
+            def track_attr(rt, env):
+                tname = as_track(rt, obj(rt, env))
+                if attr == "start":
+                    return rt.state["tracks"][tname]["start"]
+                spec = g.tracks[tname]
+                return spec.low if attr == "low" else spec.high
+            return track_attr
         if tag == "entity_attr":
             obj, attr = self.expr(node.obj), res[1]
             return lambda rt, env: entity_attr(rt, obj(rt, env), attr)

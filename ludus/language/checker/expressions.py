@@ -180,6 +180,12 @@ class ExpressionChecks:
             self.expect(node.left, scope, "bool")
             self.expect(node.right, scope, "bool")
             return "bool"
+        if op in ("==", "!=") and self._track_name(node.left, scope) != self._track_name(node.right, scope):
+            # `t == public` with t a track value: the name means the track, not its marker's position
+            named, other = (node.left, node.right) if self._track_name(node.left, scope) else (node.right, node.left)
+            if self.expr(other, scope) == "track":
+                self.track_arg(named, scope)
+                return "bool"
         a = self.expr(node.left, scope)
         b = self.expr(node.right, scope)
         if op in ("+", "-", "*", "/", "%"):
@@ -208,6 +214,9 @@ class ExpressionChecks:
                 self.error(f"'{op}' needs a list on its right, not {a_type(b)}", node.right.span)
             return "bool"
         return "bool"
+
+    def _track_name(self, node, scope: Scope) -> bool:
+        return isinstance(node, n.Name) and node.name in self.sym.tracks and scope.lookup(node.name) is None
 
     def attr(self, node: n.Attr, scope: Scope) -> str:
         sym = self.sym
@@ -253,6 +262,12 @@ class ExpressionChecks:
                 self.error(f"no {kind or 'space'} has a property '{node.name}'", node.span,
                            suggest(node.name, props | set(SPACE_ATTRS)))
             return self.resolve(node, ("space_prop", node.name), "any")
+        if t == "track":
+            # a track held in a value: its start, low and high, as for a track named
+            if node.name not in TRACK_ATTRS:
+                self.error(f"a track has no '{node.name}'", node.span, suggest(node.name, TRACK_ATTRS))
+                return "any"
+            return self.resolve(node, ("value_track_attr", node.name), TRACK_ATTRS[node.name])
         if t == "seat" and node.name == "name":
             return self.resolve(node, ("seat_name",), "text")
         self.error(f"{a_type(t)} has no property '{node.name}'", node.span)

@@ -204,7 +204,8 @@ class StatementChecks:
             for i, a in enumerate(s.args):
                 if params and params[i].type is not None:
                     want = self.type_ref(params[i].type)
-                    t = self.expr(a, scope)
+                    # a track's name passed for a `track` parameter is the track, not its marker's position
+                    t = self.track_arg(a, scope) if want == "track" else self.expr(a, scope)
                     if not compatible(t, want):
                         self.error(f"rule '{s.name}' takes {a_type(want)} as '{params[i].name}', "
                                    f"and this is {a_type(t)}", a.span)
