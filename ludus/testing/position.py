@@ -214,6 +214,10 @@ class Position:
 
     answer = do
 
+    def run_on(self, span: Span | None = None) -> None:
+        """Let the rules go on to the next decision (or the end), as the next step would."""
+        self._resume(span)
+
     def play_until(self, label: str, span: Span | None = None, limit: int = PLAY_LIMIT) -> None:
         """Take the last option of every decision (usually 'pass' or the 'else' choice) until `label`
         is a legal move."""
