@@ -34,6 +34,8 @@ GAMES = [  # (path, players)
     ("games/uprising.ludus", 2),
     ("games/uprising.ludus", 4),
     ("games/votes-for-women/votes-for-women.ludus", 2),
+    ("games/stonewall-uprising/stonewall-uprising.ludus", 2),
+    ("games/stonewall-uprising/stonewall-uprising-solo.ludus", 2),
     ("examples/market-town.ludus", 2),
 ]
 
