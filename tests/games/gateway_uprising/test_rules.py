@@ -1,0 +1,531 @@
+"""Gateway: Uprising: the rulebook's worked examples and each rule, from described positions.
+At seed 1 the starting player is Red, and every match opens with the choice of how the
+Revolution piles are made."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ludus
+from ludus.testing import Position
+from tests.helpers import GAMES, play_random
+
+GAME = ludus.load(GAMES / "gateway-uprising" / "gateway-uprising.ludus")
+HIDDEN = ludus.load(GAMES / "gateway-uprising" / "gateway-uprising-hidden-runestones.ludus")
+
+
+def position(players: int = 2, seed: int = 1, method: str = "random", game=GAME) -> Position:
+    pos = Position(game, players=players, seed=seed)
+    pos.do(method)
+    pos.run_on()
+    return pos
+
+
+def copy_of(name: str, where: str) -> str:
+    """A copy of the card that is not in `where` nor in any hand or army."""
+    return (f'first([c for c in cards("{name}") where c.loc != {where} and '
+            f'all(c.loc != hand of s and c.loc != army of s for s in seats)])')
+
+
+def hand(pos: Position, seat: str, names: list[str]) -> None:
+    pos.given(f"move hand of {seat} to deck of {seat}")
+    for name in names:
+        pos.given(f"move {copy_of(name, f'hand of {seat}')} to hand of {seat}")
+
+
+def army(pos: Position, seat: str, names: list[str]) -> None:
+    for name in names:
+        pos.given(f"move {copy_of(name, f'army of {seat}')} to army of {seat}")
+
+
+def no_runestones(pos: Position, *seats: str) -> None:
+    for seat in seats:
+        pos.given(f"move runestones of {seat} to removed")
+
+
+def only(pos: Position, district: str, names: list[str]) -> None:
+    """Empty a district of Guards and Horde, then put these cards there."""
+    pos.given(f"move guards_at({district}) to guard_discard")
+    pos.given(f"move horde_at({district}) to horde_discard")
+    for name in names:
+        # a copy still in a deck, a discard pile or the box: not one on the board already
+        pos.given(f'move first([c for c in cards("{name}") where c.loc == horde_deck or c.loc == guard_deck '
+                  f'or c.loc == horde_discard or c.loc == guard_discard or c.loc == box]) to {district}')
+
+
+# ── the rulebook's examples ──
+
+def test_susans_recruiting_two_carts_and_a_vendor_make_4_gold():
+    pos = position()
+    hand(pos, "Red", ["Saloran Cart", "Saloran Cart", "Argethian Vendor", "Rebel"])
+    pos.do("play Saloran Cart")
+    pos.do("play Saloran Cart")
+    pos.do("play Argethian Vendor")
+    pos.expect("gold of Red == 4")
+    pos.expect("action_points of Red == 2")      # Merchants cost no action point
+
+
+def test_joannas_attack_deals_7_damage():
+    pos = position()
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Blunderbuss Mage", "Rebel", "Rebel"])
+    no_runestones(pos, "Red")
+    only(pos, "UpperRight", ["Drueggar Brute", "Drueggar Grunt"])
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper right")
+    pos.run_on()
+    assert pos.match.pending["prompt"].startswith("Red: Spread 7 damage over the defenders of Upper right")
+
+
+def test_three_insurgents_against_a_drueggar_soldier():
+    """9 damage kills the Soldier; its 6 kills both Sledges (3 each), not the Birdmancer;
+    the attacker takes the district and 2 Infamy."""
+    pos = position()
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Sledge", "Sledge", "Birdmancer"])
+    no_runestones(pos, "Red")
+    only(pos, "UpperRight", ["Drueggar Soldier"])
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper right")
+    pos.run_on()
+    # one defender: the whole 9 goes to it, without a question; then Blue answers for the Horde
+    assert pos.match.pending["prompt"] == "Blue: Spread 6 damage over Red's army: 6 left to give; how many to Birdmancer?"
+    # the Soldier's 6, spread by Blue (on Red's left): 0 on the Birdmancer, 3 and 3 on the Sledges
+    pos.answer("0 to Birdmancer")
+    pos.answer("3 to Sledge")
+    pos.expect('[c.name for c in army of Red] == ["Birdmancer"]')
+    pos.expect("infamy of Red == 2 and controller of UpperRight == Red")
+    pos.expect('size(horde_at(UpperRight)) == 0 and first(c.name for c in horde_discard) == "Drueggar Soldier"')
+
+
+def test_marcs_full_turn():
+    """Fearless Four (+1 draw, +1 recruit, +1 gold, +1 Infamy), three Merchants, a Rebel; a
+    Swordstone for 5 gold; 10 attack against Canal City's Drueggar Soldier; Marie (on Marc's
+    left) kills both Rebels with 4 of its 6; 2 Infamy; Canal City's reward: one more card."""
+    pos = position()
+    pos.given('move card("Canal City") to LowerLeft')
+    pos.given("move [c for c in LowerLeft where c.kind == \"DistrictBoard\" and c.name != \"Canal City\"] to removed")
+    only(pos, "LowerLeft", ["Drueggar Soldier"])
+    pos.given("set controller of UpperLeft to Red")      # Bridge City, taken last round
+    only(pos, "UpperLeft", [])
+    hand(pos, "Red", ["The Highway Robber", "Saloran Cart", "Saloran Cart", "Runesmith", "Fearless Four", "Rebel"])
+    army(pos, "Red", ["Rebel", "Claw Knight"])
+    pos.given("move runestones of Red to removed")
+    pos.given(f"move {copy_of('Argethian Vendor', 'hand of Red')} to deck of Red")
+    pos.given(f"move {copy_of('Swordstone', 'runestones of Red')} to uncommon_stones")
+    pos.do("play Fearless Four")
+    pos.expect("infamy of Red == 1 and recruits of Red == 2 and gold of Red == 1 and action_points of Red == 1")
+    pos.expect('first(c.name for c in hand of Red) == "Argethian Vendor"')   # the card drawn
+    pos.do("play Saloran Cart")
+    pos.do("play Saloran Cart")
+    pos.do("play Argethian Vendor")
+    pos.do("play Rebel")
+    pos.expect("gold of Red == 5 and action_points of Red == 0")
+    pos.do("end deployment")
+    pos.do("recruit Swordstone for 5")
+    pos.run_on()
+    assert pos.match.legal_actions() == ["end recruiting"]    # a Recruit left, but no gold
+    pos.do("end recruiting")
+    pos.do("attack Lower left")
+    pos.answer("Swordstone")
+    pos.run_on()
+    # the 10 (4 + the Swordstone's 6) all go to the lone Soldier; Marie (Blue) spreads its 6:
+    # 2 to each Rebel, the last 2 to the Claw Knight
+    assert pos.match.pending["prompt"].startswith("Blue: Spread 6 damage over Red's army")
+    for _ in range(2):
+        target = pos.match.pending["prompt"].rsplit("how many to ", 1)[1].rstrip("?")
+        pos.answer(f"2 to {target}")
+    pos.expect('[c.name for c in army of Red] == ["Claw Knight"]')
+    pos.expect("infamy of Red == 3 and controller of LowerLeft == Red")
+    pos.expect("extra_draws of Red == 1")
+    pos.expect(f"{copy_of('Swordstone', 'hand of Red')}.loc == removed")
+    pos.run_on()                    # Clean-up: 6 cards, and 1 for Canal City
+    pos.expect("size(hand of Red) == 7 and extra_draws of Red == 0")
+
+
+# ── setup ──
+
+def test_two_player_setup():
+    pos = position(players=2)
+    pos.expect("ruined of Top and ruined of Bottom")
+    # 8 markers, 2 on each of the 4 standing outer districts, then the two X markers removed
+    pos.expect('size(cards("X")) == 2 and all(m.loc == removed for m in cards("X"))')
+    pos.expect("size(markers_at(Top)) == 0 and size(markers_at(Bottom)) == 0")
+    # a Guard on each standing outer district, at least 3 on Central City (a Captain calls one more)
+    pos.expect("all(size(guards_at(d)) >= 1 for d in outer_standing) and size(guards_at(Center)) >= 3")
+    pos.expect("size(event_deck) == 12 and all(e.players == 2 for e in event_deck)")
+    pos.expect("all(size(hand of s) == 6 and size(runestones of s) == 1 for s in seats)")
+    pos.expect('all(first(r.rarity for r in runestones of s) == "common" for s in seats)')
+    pos.expect("all(size(p) == 5 for p in revolution_piles)")
+    pos.expect("size(SledgePile) == 26 and size(RebelPile) == 26 and size(CartPile) == 6")
+
+
+def test_starting_decks_hold_7_carts_a_vendor_3_rebels_and_a_leader():
+    pos = position(players=3)
+    for seat in ("Red", "Blue", "Green"):
+        pos.expect(f"size(hand of {seat}) + size(deck of {seat}) == 12")
+        pos.expect(f'count(c for c in [x for x in hand of {seat}] + [x for x in deck of {seat}] where c.name == "Saloran Cart") == 7')
+        pos.expect(f'count(c for c in [x for x in hand of {seat}] + [x for x in deck of {seat}] where c.name == "Rebel") == 3')
+        pos.expect(f'count(c for c in [x for x in hand of {seat}] + [x for x in deck of {seat}] where c.kind == "Leader") == 1')
+
+
+def test_markers_in_a_four_player_game_and_no_ruins():
+    pos = position(players=4)
+    pos.expect("not any(ruined of d for d in districts)")
+    # 8 markers over 6 districts from the one right of Central City: 2, 2, 1, 1, 1, 1 before the
+    # two X markers leave, so 6 symbols stay on the board
+    pos.expect("sum(size(markers_at(d)) for d in outer_ring) == 6 and size(markers_at(Center)) == 0")
+    pos.expect("size(event_deck) == 12")
+
+
+def test_three_player_event_deck_takes_2_and_3_player_cards():
+    pos = position(players=3)
+    pos.expect("all(e.players <= 3 for e in event_deck) and size(event_deck) == 12")
+
+
+def test_a_scenario_sets_the_revolution_piles_and_the_districts():
+    pos = Position(GAME, players=3, seed=1)
+    pos.do("scenario")
+    pos.answer("Rise of the Fishmasters")
+    pos.run_on()
+    pos.expect('[top(p).name for p in revolution_piles] == ["Fishwife", "Fishmancer", "Blunderbuss Mage", '
+               '"The Elusive Birdfish", "Trumpeter", "Nightfishermen", "Grand Levitator", "Gravemaster"]')
+    pos.expect('board_at(Top).name == "Swamptown" and board_at(UpperLeft).name == "Bridgetown"')
+
+
+def test_the_draft_passes_to_the_left_from_the_starting_player():
+    pos = Position(GAME, players=2, seed=1)
+    pos.do("draft")
+    pos.run_on()
+    assert pos.match.pending["prompt"] == "Red: Which Revolution card do you take for the game?"
+    assert len(pos.match.legal_actions()) == 30
+    pos.answer("Claw Knight")
+    pos.run_on()
+    assert pos.match.pending["prompt"].startswith("Blue: ")
+    assert "Claw Knight" not in pos.match.legal_actions()
+    for _ in range(7):
+        pos.answer(pos.match.legal_actions()[0])
+    pos.run_on()
+    pos.expect('top(Rev1).name == "Claw Knight" and size(Rev1) == 5')
+
+
+# ── the turn ──
+
+def test_deployment_spends_two_action_points_and_cards_can_add_more():
+    pos = position()
+    hand(pos, "Red", ["Rebel", "Magic Orb", "Rebel", "Rebel", "Rebel"])
+    pos.do("play Magic Orb")            # 1 action point, +2
+    pos.expect("action_points of Red == 3")
+    pos.do("play Rebel")
+    pos.do("play Rebel")
+    pos.do("play Rebel")
+    pos.run_on()
+    assert "play Rebel" not in pos.match.legal_actions()
+    pos.expect("size(army of Red) == 3 and size(in_play of Red) == 1")
+
+
+def test_recruiting_one_card_to_the_discard_and_unspent_gold_is_lost():
+    pos = position()
+    hand(pos, "Red", ["Shadow Market", "Argethian Vendor"])
+    pos.do("play Shadow Market")
+    pos.do("play Argethian Vendor")
+    pos.do("end deployment")
+    pos.do("recruit Rebel for 1")
+    pos.run_on()
+    # one Recruit a turn: the Recruiting phase ends (and, with no army, Red's turn), though 4
+    # gold are left; they are lost
+    assert pos.match.pending["prompt"].startswith("Blue: ")
+    pos.expect("gold of Red == 0")
+    pos.expect('count(c for c in discard of Red where c.name == "Rebel") == 1')
+
+
+def test_a_recruited_runestone_goes_straight_to_the_army():
+    pos = position()
+    hand(pos, "Red", ["Shadow Market"])
+    pos.do("play Shadow Market")
+    pos.do("end deployment")
+    name = pos.value("top(common_stones).name")[0]
+    pos.do(f"recruit {name} for 2")
+    pos.expect("size(runestones of Red) == 2")
+
+
+def test_no_army_no_attack():
+    pos = position()
+    hand(pos, "Red", [])
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.run_on()
+    assert pos.match.pending["prompt"].startswith("Blue: ")   # straight to Clean-up, then Blue
+
+
+def test_an_uncontrolled_empty_district_is_taken_without_a_fight_or_reward():
+    pos = position()
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Rebel"])
+    only(pos, "UpperRight", [])
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper right")
+    pos.expect("controller of UpperRight == Red and infamy of Red == 0")
+
+
+def test_killing_every_defender_takes_the_district_even_with_the_army_lost():
+    pos = position()
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Rebel", "Rebel"])
+    no_runestones(pos, "Red")
+    only(pos, "UpperRight", ["Drueggar Grunt"])
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper right")
+    pos.run_on()
+    pos.answer("2 to Rebel")            # Blue: the Grunt's 2 ... kills one Rebel
+    pos.expect("controller of UpperRight == Red and infamy of Red == 1")
+
+
+def test_attacking_a_players_district_the_defender_spreads_the_damage_and_keeps_runestones():
+    pos = position()
+    pos.given("set controller of UpperRight to Blue")
+    only(pos, "UpperRight", [])
+    army(pos, "Blue", ["Claw Knight"])
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Sledge", "Sledge", "Sledge"])
+    no_runestones(pos, "Red", "Blue")
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper right")
+    pos.run_on()
+    # Red's 9 all to the Claw Knight (6); Blue spreads its 2
+    assert pos.match.pending["prompt"] == "Blue: Spread 2 damage over Red's army: 2 left to give; how many to Sledge?"
+    pos.answer("2 to Sledge")
+    pos.expect("controller of UpperRight == Red and size(army of Blue) == 0 and size(army of Red) == 3")
+
+
+def test_a_defenders_runestone_defends():
+    pos = position()
+    pos.given("set controller of UpperRight to Blue")
+    only(pos, "UpperRight", [])
+    army(pos, "Blue", ["Claw Knight"])
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Sledge", "Sledge"])
+    no_runestones(pos, "Red", "Blue")
+    pos.given(f"move {copy_of('Wardstone', 'runestones of Blue')} to runestones of Blue")
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper right")
+    pos.answer("Wardstone")             # Blue's: 2 off Red's 6 damage
+    pos.run_on()
+    pos.answer("2 to Sledge")
+    pos.expect("controller of UpperRight == Blue and size(army of Blue) == 1")
+    pos.expect(f"{copy_of('Wardstone', 'hand of Red')}.loc == removed")
+
+
+def test_clean_up_discards_supports_merchants_and_hand_keeps_the_army_and_draws_6():
+    pos = position()
+    hand(pos, "Red", ["Saloran Cart", "Rebel", "Magic Orb", "Argethian Vendor"])
+    pos.do("play Saloran Cart")
+    pos.do("play Rebel")
+    pos.do("play Magic Orb")
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("no attack")
+    pos.run_on()
+    pos.expect("size(army of Red) == 1 and size(in_play of Red) == 0 and size(hand of Red) == 6")
+    pos.expect("size(discard of Red) == 3")
+
+
+def test_an_empty_deck_is_reshuffled_from_the_discard():
+    pos = position()
+    hand(pos, "Red", [])
+    pos.given("move deck of Red to discard of Red")
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.run_on()
+    pos.expect("size(hand of Red) == 6")
+
+
+# ── the round's end and the city ──
+
+def end_round(pos: Position) -> None:
+    """Both players pass their turns (nothing played, no attack)."""
+    for _ in range(2):
+        pos.run_on()
+        pos.do("end deployment")
+        pos.do("end recruiting")
+        pos.run_on()
+        if "no attack" in pos.match.legal_actions():
+            pos.do("no attack")
+
+
+def test_central_city_is_refilled_to_three_guards_at_the_round_end():
+    pos = position()
+    only(pos, "Center", ["Guard Recruit"])
+    pos.given("move top(event_deck) to removed")
+    pos.given('move [e for e in event_deck where e.name != "Martial Law"] to removed')
+    end_round(pos)
+    pos.run_on()
+    pos.expect("size(guards_at(Center)) >= 3")
+
+
+def test_an_event_card_deploys_horde_that_joins_its_own_kind():
+    pos = position()
+    only(pos, "UpperRight", ["Drueggar Grunt"])
+    pos.given('move first([m for m in Markers where m.name == "Moon"]) to UpperRight')
+    pos.given(f'move card("Horde Raid on the Moon") to event_deck')
+    end_round(pos)
+    pos.run_on()
+    pos.expect("size(horde_at(UpperRight)) == 2")
+
+
+def test_three_horde_cards_destroy_a_district():
+    pos = position()
+    only(pos, "UpperRight", ["Drueggar Grunt", "Drueggar Grunt"])
+    pos.given('move first([m for m in Markers where m.name == "Moon"]) to UpperRight')
+    pos.given(f'move card("Horde Raid on the Moon") to event_deck')
+    end_round(pos)
+    pos.run_on()
+    pos.expect("ruined of UpperRight and size(enemies_at(UpperRight)) == 0 and size(markers_at(UpperRight)) == 0")
+
+
+def test_adjacency_skips_ruined_districts():
+    pos = position(players=2)        # Top and Bottom are ruins
+    pos.expect("UpperRight in neighbours(UpperLeft)")     # past the ruined Top
+    pos.expect("LowerRight in neighbours(LowerLeft)")     # past the ruined Bottom
+    pos.expect("size(neighbours(UpperRight)) == 3")
+    pos.given("set ruined of Center to true")
+    pos.expect("LowerLeft in neighbours(UpperRight)")     # across the ruined Central City
+
+
+def test_a_players_district_defends_against_an_event_and_retreating_cards_pay_nothing():
+    pos = position()
+    pos.given("set controller of UpperRight to Red")
+    only(pos, "UpperRight", [])
+    army(pos, "Red", ["Claw Knight"])
+    no_runestones(pos, "Red", "Blue")
+    pos.given('move first([m for m in Markers where m.name == "Moon"]) to UpperRight')
+    pos.given('move card("Horde Raid on the Moon") to event_deck')
+    pos.given('move first(cards("Drueggar Brute")) to horde_deck')
+    end_round(pos)
+    pos.run_on()
+    # the Brute (4 attack, 6 defense) against the Claw Knight (2 attack, 6 defense): neither dies;
+    # the Brute retreats, for no Infamy, and Red keeps the district
+    pos.expect("controller of UpperRight == Red and size(horde_at(UpperRight)) == 0 and infamy of Red == 0")
+    pos.expect('first(c.name for c in horde_discard) == "Drueggar Brute"')
+
+
+def test_a_player_whose_army_dies_loses_the_district_to_the_event():
+    pos = position()
+    pos.given("set controller of UpperRight to Red")
+    only(pos, "UpperRight", [])
+    army(pos, "Red", ["Rebel"])
+    no_runestones(pos, "Red", "Blue")
+    pos.given('move first([m for m in Markers where m.name == "Moon"]) to UpperRight')
+    pos.given('move card("Horde Raid on the Moon") to event_deck')
+    pos.given('move first(cards("Drueggar Warlord")) to horde_deck')
+    end_round(pos)
+    pos.run_on()
+    pos.expect("controller of UpperRight == none and size(horde_at(UpperRight)) == 1 and size(army of Red) == 0")
+
+
+def test_guards_and_horde_fight_without_infamy():
+    pos = position()
+    only(pos, "UpperRight", ["Guard Recruit"])
+    pos.given('move first([m for m in Markers where m.name == "Moon"]) to UpperRight')
+    pos.given('move card("Horde Raid on the Moon") to event_deck')
+    pos.given('move first(cards("Drueggar Warlord")) to horde_deck')
+    end_round(pos)
+    pos.run_on()
+    # Red (the starting player) plays the Guards and names who plays the Horde
+    assert pos.match.pending["prompt"] == "Red: Who plays the Horde in Upper right?"
+    pos.answer("Blue")
+    pos.run_on()
+    pos.expect("size(guards_at(UpperRight)) == 0 and infamy of Red == 0 and infamy of Blue == 0")
+
+
+# ── the end ──
+
+def test_the_game_ends_when_no_event_is_left_and_the_most_infamy_wins():
+    pos = position()
+    pos.given("move event_deck to removed")
+    pos.given("set infamy of Blue to 2")
+    for d in ("UpperRight", "LowerRight"):
+        pos.given(f"set controller of {d} to Red")
+        only(pos, d, [])
+    end_round(pos)
+    pos.run_on()
+    # Red: 2 outer districts + its Common Runestone's 1 = 3; Blue: 2 + 1 = 3; tied on Infamy,
+    # Red holds more districts (decision 14)
+    pos.expect("score of Red == 3 and score of Blue == 3")
+    assert pos.match.result["winners"] == ["Red"]
+
+
+def test_central_city_scores_2_and_infamy_tokens_and_runestones_count():
+    pos = position()
+    pos.given("set controller of Center to Blue")
+    # three Guards stay, so the round's refill sends none against Blue
+    only(pos, "Center", ["Guard Recruit", "Guard Recruit", "Guard Recruit"])
+    pos.given("move event_deck to removed")
+    pos.given("set infamy of Blue to 1")
+    pos.given("set infamy of Red to 3")
+    pos.given(f"move {copy_of('Crownstone', 'runestones of Red')} to runestones of Red")
+    end_round(pos)
+    pos.run_on()
+    # Red: 3 + Crownstone 5 + its Common Runestone 1; Blue: 1 + 2 (Central City) + its Runestone 1
+    pos.expect("score of Red == 9 and score of Blue == 4")
+    assert pos.match.result["winners"] == ["Red"]
+
+
+def test_a_player_holding_the_whole_city_wins_at_once():
+    pos = position()
+    for d in ("Center", "UpperRight", "LowerRight", "LowerLeft"):
+        pos.given(f"set controller of {d} to Red")
+        only(pos, d, [])
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Rebel"])
+    only(pos, "UpperLeft", [])
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper left")
+    assert pos.match.result["winners"] == ["Red"]
+
+
+def test_everybody_loses_when_the_horde_destroys_every_outer_district():
+    pos = position()
+    for d in ("UpperRight", "LowerRight", "LowerLeft"):
+        pos.given(f"set ruined of {d} to true")
+    only(pos, "UpperLeft", ["Drueggar Grunt", "Drueggar Grunt"])
+    pos.given('move first([m for m in Markers where m.name == "Moon"]) to UpperLeft')
+    pos.given('move card("Horde Raid on the Moon") to event_deck')
+    end_round(pos)
+    pos.run_on()
+    assert pos.match.result is not None and pos.match.result["winners"] == []
+
+
+def test_everybody_loses_when_the_horde_is_in_every_district():
+    pos = position()
+    for d in ("Center", "UpperRight", "LowerRight", "LowerLeft", "UpperLeft"):
+        only(pos, d, ["Drueggar Grunt"])
+    pos.expect("all(size(horde_at(d)) > 0 for d in standing)")
+    hand(pos, "Red", ["Saloran Cart"])
+    pos.do("play Saloran Cart")      # the next change of play: the city has fallen
+    assert pos.match.result is not None and pos.match.result["winners"] == []
+
+
+def test_hidden_runestones_keep_the_piles_tops_secret():
+    shown = position(game=GAME)
+    hidden = position(game=HIDDEN)
+    top_name = shown.value("top(common_stones).name")[0]
+    assert top_name in str(shown.match.view(1)["zones"]["common_stones"])
+    assert hidden.value("top(common_stones).name")[0] not in str(hidden.match.view(1)["zones"]["common_stones"])
+
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_matches_end(players):
+    m = GAME.new_match(players, seed=players)
+    play_random(m, random.Random(players), limit=20000)
+    assert m.is_over
