@@ -431,6 +431,25 @@ def test_a_player_whose_army_dies_loses_the_district_to_the_event():
     pos.expect("controller of UpperRight == none and size(horde_at(UpperRight)) == 1 and size(army of Red) == 0")
 
 
+def test_the_starting_player_names_who_plays_the_horde_with_more_players():
+    pos = position(players=3)
+    only(pos, "UpperRight", ["Guard Recruit"])
+    pos.given('move first([m for m in Markers where m.name == "Moon"]) to UpperRight')
+    pos.given('move card("Horde Raid on the Moon") to event_deck')
+    pos.given('move first(cards("Drueggar Warlord")) to horde_deck')
+    for _ in range(3):
+        pos.run_on()
+        pos.do("end deployment")
+        pos.do("end recruiting")
+        pos.run_on()
+        if "no attack" in pos.match.legal_actions():
+            pos.do("no attack")
+    pos.run_on()
+    first = pos.show("start_player")
+    assert pos.match.pending["prompt"] == f"{first}: Who plays the Horde in Upper right?"
+    assert pos.match.legal_actions() == [s for s in ("Red", "Blue", "Green") if s != first]
+
+
 def test_guards_and_horde_fight_without_infamy():
     pos = position()
     only(pos, "UpperRight", ["Guard Recruit"])
@@ -439,10 +458,7 @@ def test_guards_and_horde_fight_without_infamy():
     pos.given('move first(cards("Drueggar Warlord")) to horde_deck')
     end_round(pos)
     pos.run_on()
-    # Red (the starting player) plays the Guards and names who plays the Horde
-    assert pos.match.pending["prompt"] == "Red: Who plays the Horde in Upper right?"
-    pos.answer("Blue")
-    pos.run_on()
+    # Red (the starting player) plays the Guards; with two players, Blue plays the Horde
     pos.expect("size(guards_at(UpperRight)) == 0 and infamy of Red == 0 and infamy of Blue == 0")
 
 
