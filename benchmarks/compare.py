@@ -36,6 +36,8 @@ GAMES = [  # (path, players)
     ("games/votes-for-women/votes-for-women.ludus", 2),
     ("games/stonewall-uprising/stonewall-uprising.ludus", 2),
     ("games/stonewall-uprising/stonewall-uprising-solo.ludus", 2),
+    ("games/gateway-uprising/gateway-uprising.ludus", 2),
+    ("games/gateway-uprising/gateway-uprising.ludus", 4),
     ("examples/market-town.ludus", 2),
 ]
 
