@@ -26,6 +26,33 @@ def source_text(game, span: Span) -> str:
     return "\n".join([first, *rest]).rstrip() + "\n"
 
 
+def check_line(pos, kind: str, value, span) -> None:
+    """`expect legal "label"`, `expect not legal "label"`, `expect winner X`, `expect no winner`."""
+    if kind == "winner":
+        pos.run_on(span)
+        result = pos.match.result
+        if result is None:
+            raise TestError(f"expected {'no winner' if value is None else value + ' to win'}, "
+                            "but the match is not over", span)
+        winners = list(result["winners"])
+        if value is None and winners:
+            raise TestError(f"expected no winner, but {', '.join(winners)} won ({result['reason']})", span)
+        if value is not None:
+            if value not in pos.match.seat_names():
+                raise TestError(f"'{value}' is not a seat of this match ({', '.join(pos.match.seat_names())})", span)
+            if winners != [value]:
+                won = ", ".join(winners) or "nobody"
+                raise TestError(f"expected {value} to win, but {won} won ({result['reason']})", span)
+        return
+    pos.run_on(span)
+    options = pos.match.legal_actions()
+    if kind == "legal" and value not in options:
+        raise TestError(f"expected '{value}' to be a legal move", span,
+                        "    legal now: " + (", ".join(options) or "nothing (no decision is waiting)"))
+    if kind == "illegal" and value in options:
+        raise TestError(f"expected '{value}' not to be a legal move, and it is", span)
+
+
 def run_test_decl(game, decl, compare) -> None:
     """Run one `test` block; `compare(effect, name, span)` handles its `snapshot` lines.
     A failing line raises TestError located at the line."""
@@ -69,6 +96,15 @@ def run_test_decl(game, decl, compare) -> None:
                 failed_expects.append(err)
         elif kind == "snapshot":
             compare(pos.effect(), value, span)
+        elif kind == "run_on":
+            pos.run_on(span)
+        elif kind == "report_start":
+            pos.effect()   # what came before (setup decisions, say) is left out of the next report
+        elif kind in ("legal", "illegal", "winner"):
+            try:
+                check_line(pos, kind, value, span)
+            except TestError as err:
+                failed_expects.append(err)
         else:  # pragma: no cover - the grammar has no other lines
             raise TestError(f"unknown test line '{kind}'", span)
     if pos is None:

@@ -39,7 +39,7 @@ def test_a_changed_number_in_a_card_effect_fails_its_snapshot_with_a_readable_di
     assert "FAILED market-town.tests.ludus::Fortune Teller pays on a 5" in out
     assert "market-town.tests.ludus:46:12: error: expected coins of Amber == 3" in out  # its expect line
     assert "    coins of Amber is 4" in out
-    assert "1 failed, 8 passed" in out
+    assert "1 failed, 9 passed" in out
 
 
 def stored(where: Path) -> dict[str, str]:
@@ -53,7 +53,7 @@ def test_deselected_test_blocks_keep_their_snapshots_on_update(tmp_path):
     assert len(before) == 9
     run = pytest_in(where, ".", "-k", "Fortune", "--snapshot-update")
     assert run.returncode == 0, run.stdout
-    assert "2 passed, 7 deselected" in run.stdout
+    assert "2 passed, 8 deselected" in run.stdout
     assert "Deleted" not in run.stdout and "unused" not in run.stdout
     assert stored(where) == before
     plain = pytest_in(where, ".", "-k", "Fortune")
@@ -83,7 +83,7 @@ def test_a_failed_expect_still_shows_the_effect_diff_and_update_never_deletes(tm
     after = stored(where)
     assert len(after) == 9  # the failing test's snapshot is still there, with the new effect accepted
     assert "counter coins of Amber: 0 -> 4" in after["Fortune Teller pays on a 5.txt"]
-    assert "1 failed, 8 passed" in update.stdout  # the expect still fails until it is corrected
+    assert "1 failed, 9 passed" in update.stdout  # the expect still fails until it is corrected
 
 
 def test_a_block_that_fails_before_its_snapshot_keeps_it(tmp_path):
@@ -95,7 +95,7 @@ def test_a_block_that_fails_before_its_snapshot_keeps_it(tmp_path):
     tests.write_text(broken, encoding="utf-8")
     before = stored(where)
     update = pytest_in(where, ".", "--snapshot-update")
-    assert "1 failed, 8 passed" in update.stdout
+    assert "1 failed, 9 passed" in update.stdout
     assert stored(where) == before
     # a test file that no longer loads at all keeps every snapshot too
     tests.write_text(text + "\ntest broken\n", encoding="utf-8")
@@ -167,7 +167,7 @@ def test_ludus_test_runs_the_blocks_against_the_stored_snapshots(tmp_path):
     runner = CliRunner()
     ok = runner.invoke(main, ["test", str(where / "market-town.tests.ludus")])
     assert ok.exit_code == 0, ok.output
-    assert ok.output.endswith("9 passed, 0 failed\n")
+    assert ok.output.endswith("10 passed, 0 failed\n")
     game = where / "market-town.ludus"
     game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
     bad = runner.invoke(main, ["test", str(where / "market-town.tests.ludus")])

@@ -315,6 +315,30 @@ class DeclarationBuilder(BuilderBase):
         return n.TestLine("expect", c[0], span=self.span(meta))
 
     @v_args(meta=True)
+    def test_expect_winner(self, meta, c):
+        return n.TestLine("winner", str(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_expect_no_winner(self, meta, c):
+        return n.TestLine("winner", None, span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_expect_legal(self, meta, c):
+        return n.TestLine("legal", unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_expect_illegal(self, meta, c):
+        return n.TestLine("illegal", unquote(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_run_on(self, meta, c):
+        return n.TestLine("run_on", None, span=self.span(meta))
+
+    @v_args(meta=True)
+    def test_report_from_here(self, meta, c):
+        return n.TestLine("report_start", None, span=self.span(meta))
+
+    @v_args(meta=True)
     def test_snapshot(self, meta, c):
         return n.TestLine("snapshot", unquote(c[0]) if c[0] else None, span=self.span(meta))
 

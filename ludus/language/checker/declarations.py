@@ -394,6 +394,9 @@ class DeclarationChecks:
                 seats = set(sym.seat_constants())
                 if seat is not None and seat not in seats:
                     self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+            elif line.kind == "winner" and line.value is not None and line.value not in sym.seat_constants():
+                seats = set(sym.seat_constants())
+                self.error(f"unknown seat '{line.value}'", self.at(line.span, line.value), suggest(line.value, seats))
             elif line.kind == "players" and not sym.min_players <= line.value <= sym.max_players:
                 counts = f"{sym.min_players}" + (f" to {sym.max_players}" if sym.max_players != sym.min_players else "")
                 self.error(f"{sym.title or 'this game'} is for {counts} players, not {line.value}", line.span)

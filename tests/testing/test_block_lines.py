@@ -1,0 +1,64 @@
+"""The test-block lines for legal moves, running on, the report's start and the winner."""
+
+from __future__ import annotations
+
+import pytest
+
+import ludus
+from ludus.testing.blocks import own_tests, run_test_decl
+from ludus.testing.position import TestError
+from tests.helpers import EXAMPLES
+
+
+def run(tmp_path, body: str):
+    """Run one test block written against Market Town; return the effects its snapshots saw."""
+    path = tmp_path / "t.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n\ntest "t":\n{body}', encoding="utf-8")
+    game = ludus.load(path)
+    seen = []
+    run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: seen.append(effect))
+    return seen
+
+
+def test_expect_legal_and_not_legal_pass_and_fail(tmp_path):
+    run(tmp_path, '    expect legal "buy Copper Coin"\n    expect not legal "buy Guild Charter"\n')
+    with pytest.raises(TestError, match="expected 'buy Guild Charter' to be a legal move"):
+        run(tmp_path, '    expect legal "buy Guild Charter"\n')
+    with pytest.raises(TestError, match="expected 'buy Copper Coin' not to be a legal move"):
+        run(tmp_path, '    expect not legal "buy Copper Coin"\n')
+
+
+def test_run_on_lets_the_rules_reach_the_next_decision(tmp_path):
+    steps = '    given set coins of Amber to 3\n    do "buy nothing"\n    do "build nothing"\n'
+    run(tmp_path, steps + "    run on\n    expect coins of Amber == 0\n")
+    # without `run on`, a check right after an action sees the rules stopped after it, before
+    # the turn's end spends the coins left
+    with pytest.raises(TestError, match="expected coins of Amber == 0"):
+        run(tmp_path, steps + "    expect coins of Amber == 0\n")
+
+
+def test_expect_winner(tmp_path):
+    winning = '    given set coins of Basil to 6\n    given set fame of Basil to 10\n    do "buy nothing"\n    do "build nothing"\n    do "buy Guild Charter"\n'
+    run(tmp_path, winning + "    expect winner Basil\n")
+    with pytest.raises(TestError, match="expected Amber to win, but Basil won"):
+        run(tmp_path, winning + "    expect winner Amber\n")
+    with pytest.raises(TestError, match="expected no winner, but Basil won"):
+        run(tmp_path, winning + "    expect no winner\n")
+    with pytest.raises(TestError, match="the match is not over"):
+        run(tmp_path, "    expect winner Amber\n")
+
+
+def test_an_unknown_seat_in_expect_winner_is_a_located_check_error(tmp_path):
+    path = tmp_path / "t.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n\ntest "t":\n    expect winner Ambr\n',
+                    encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    [d] = [d for d in diags if d.severity == "error"]
+    assert d.message == "unknown seat 'Ambr'" and d.hint == "did you mean 'Amber'?" and d.span.line == 4
+
+
+def test_report_from_here_leaves_earlier_steps_out_of_the_snapshot(tmp_path):
+    [with_all] = run(tmp_path, '    do "buy nothing"\n    do "build nothing"\n    snapshot\n')
+    [later] = run(tmp_path, '    do "buy nothing"\n    report from here\n    do "build nothing"\n    snapshot\n')
+    assert "buy nothing" in str(with_all)
+    assert "buy nothing" not in str(later) and "build nothing" in str(later)
