@@ -38,6 +38,7 @@ class Game:
     watched: set = field(factory=set)
     anytime: list = field(factory=list)
     becomes: list = field(factory=list)  # (condition, code id, names it reads or None, span)
+    payoff: object = None  # fn(rt, env) of `payoff EXPR`, with env["seat"] the seat
     resets: dict = field(factory=dict)
     checked: Checked | None = None
     sources: Sources | None = None

@@ -92,6 +92,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             self.block_code(cid, f"when {w.watched} " + (f"enters {w.zone}" if w.zone else "changes"), w.body)
             g.triggers.setdefault(w.watched, []).append((w.zone, cid))
             g.watched.add(w.watched)
+        if sym.payoff is not None:
+            g.payoff = self.expr(sym.payoff.value)
         for i, w in enumerate(sym.becomes):
             cid = f"when #{i + 1} becomes true"
             self.block_code(cid, "when ... becomes true", w.body)

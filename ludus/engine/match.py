@@ -174,15 +174,27 @@ class Match:
         if r is None:
             return None
         names = self.seat_names()
-        return {"winners": [names[s] for s in r["winners"]], "losers": [names[s] for s in r["losers"]],
-                "reason": r["reason"]}
+        out = {"winners": [names[s] for s in r["winners"]], "losers": [names[s] for s in r["losers"]],
+               "reason": r["reason"]}
+        if "payoffs" in r:
+            out["payoffs"] = dict(zip(names, r["payoffs"], strict=True))
+        return out
 
-    def returns(self) -> list[int]:
-        """Per seat: 1 for a winner, -1 for a loser, 0 while the match runs or when no one won."""
+    def payoffs(self) -> list[int]:
+        """Per seat, the game's `payoff` when the match ended (a game without one: 1 won, -1
+        lost, 0 when no one won or while the match runs)."""
         r = self.state["result"]
+        if r is not None and "payoffs" in r:
+            return list(r["payoffs"])
         if r is None or not r["winners"]:
             return [0] * self.state["nseats"]
         return [1 if s in r["winners"] else -1 for s in range(self.state["nseats"])]
+
+    def returns(self) -> list[int]:
+        """Per seat, once the match is over: its payoff (see `payoffs`); 0 while it runs."""
+        if self.state["result"] is None:
+            return [0] * self.state["nseats"]
+        return self.payoffs()
 
     def scopes(self) -> list[str]:
         """Where the flow is: 'round 3', 'turn Red', 'phase Market', outermost first."""

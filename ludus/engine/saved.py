@@ -59,6 +59,10 @@ def validate_state(game, state) -> None:
         for side in ("winners", "losers"):
             seats = result.get(side)
             _need(isinstance(seats, list) and all(_is_int(s) and 0 <= s < n for s in seats), f"the result's {side} are damaged")
+        if "payoffs" in result:
+            payoffs = result["payoffs"]
+            _need(isinstance(payoffs, list) and len(payoffs) == n and all(_is_int(p) for p in payoffs),
+                  "the result's payoffs are damaged")
     for key in ("scopes", "alts", "forced"):
         _list(state[key], key)
 

@@ -215,6 +215,18 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
             raise _located(exc, code, pc) from None
     if not stack and state["result"] is None:
         state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
+    if state["result"] is not None and game.payoff is not None and "payoffs" not in state["result"]:
+        _payoffs(rt)
+
+
+def _payoffs(rt: Runtime) -> None:
+    """`payoff EXPR`, read for every seat the moment the match ends, and kept in the result."""
+    state = rt.state
+    try:
+        state["result"]["payoffs"] = [as_int(rt.game.payoff(rt, {"seat": s, "$act": s, "$cur": s}), "the payoff")
+                                      for s in range(state["nseats"])]
+    except RuleError as err:
+        raise RuleError(f"the payoff could not be read: {err.message}", err.span) from None
 
 
 def _after_change(rt: Runtime, env: dict, frame: dict) -> None:

@@ -14,7 +14,7 @@ from .source import Diagnostic, LudusError, Sources, Span, declared_at, suggest
 # declarations that exist once per game, keyed by their class alone
 SINGLETONS = {
     n.GameDecl: "game", n.PlayersDecl: "players", n.SidesDecl: "sides", n.SeatsDecl: "seats",
-    n.SetupDecl: "setup", n.FlowDecl: "flow",
+    n.SetupDecl: "setup", n.FlowDecl: "flow", n.PayoffDecl: "payoff",
 }
 NAMED = {
     n.ValueDecl: "value", n.VarDecl: "var", n.ZoneDecl: "zone", n.GroupDecl: "group",
@@ -123,13 +123,16 @@ class Loader:
                 self.diagnostics.append(Diagnostic(
                     "error", f"'override' needs an earlier declaration of '{keys[0][1] or keys[0][0]}' to replace",
                     self.sources.locate(item.span, keys[0][1]) if keys[0][1] else item.span))
-            if existing and not override and type(item) not in SINGLETONS:
-                prev = out[index[existing[0]]]
+            prev = out[index[existing[0]]] if existing else None
+            # a variant may restate a base's `game`, `players`, `flow`...; one file may not say them twice
+            same_file_singleton = prev is not None and type(item) in SINGLETONS and prev.span.path == item.span.path
+            if existing and not override and (type(item) not in SINGLETONS or same_file_singleton):
                 # replacing a declaration of another file (a base) is what 'override' is for
                 hint = "write 'override' before the declaration to replace it" if prev.span.path != item.span.path else None
+                what = existing[0][1] or existing[0][0]
                 self.diagnostics.append(Diagnostic(
-                    "error", f"'{existing[0][1]}' is already declared {declared_at(prev.span, item.span)}",
-                    self.sources.locate(item.span, existing[0][1]), hint=hint))
+                    "error", f"'{what}' is already declared {declared_at(prev.span, item.span)}",
+                    self.sources.locate(item.span, what), hint=hint))
                 continue
             if existing:
                 slot = index[existing[0]]

@@ -614,6 +614,15 @@ class SetupDecl:
 
 
 @frozen
+class PayoffDecl:
+    """`payoff EXPR`: each seat's score when a match ends (`seat` names the seat)."""
+
+    value: object
+    override: bool
+    span: Span = _span()
+
+
+@frozen
 class FlowDecl:
     body: tuple
     override: bool

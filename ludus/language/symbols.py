@@ -97,6 +97,7 @@ class Symbols:
     whens: list = field(factory=list)
     anytimes: list = field(factory=list)
     becomes: list = field(factory=list)  # `when COND becomes true:`
+    payoff: object = None  # PayoffDecl
     tests: list = field(factory=list)
     plurals: dict = field(factory=dict)  # plural alias -> singular kind name
 

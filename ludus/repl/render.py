@@ -146,7 +146,9 @@ def decision_renderable(view: dict):
     """The pending decision with numbered options (or who is deciding, when it is hidden)."""
     if view.get("result") is not None:
         r = view["result"]
-        return Text(f"game over: {', '.join(r['winners']) or 'no one'} won ({r['reason']})", style="bold")
+        scores = ", ".join(f"{name} {value}" for name, value in r.get("payoffs", {}).items())
+        return Text(f"game over: {', '.join(r['winners']) or 'no one'} won ({r['reason']})"
+                    + (f"; payoffs: {scores}" if scores else ""), style="bold")
     decision = view.get("decision")
     if decision is None:
         return Text("no decision is pending")

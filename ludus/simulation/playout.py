@@ -27,6 +27,7 @@ class SimReport:
     lengths: list = field(factory=list)
     errors: list = field(factory=list)  # (match seed, message)
     unfinished: int = 0
+    payoffs: dict = field(factory=dict)  # seat -> its payoff in each finished match (games with `payoff`)
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # this process's CPU time: the speed of one core, even on a busy machine
 
@@ -45,6 +46,8 @@ class SimReport:
             who = ", ".join(f"{name} in {n}" for name, n in sorted(self.shared.items(), key=lambda kv: (-kv[1], kv[0])))
             lines.append(f"  shared wins: {self.shared_matches} ({pct(self.shared_matches)}): {who}")
         lines.append(f"  no winner: {self.no_winner} ({pct(self.no_winner)})")
+        for name, values in self.payoffs.items():
+            lines.append(f"  payoff {name}: mean {sum(values) / len(values):.2f}, min {min(values)}, max {max(values)}")
         if self.lengths:
             mean = sum(self.lengths) / len(self.lengths)
             lines.append(f"  length in decisions: mean {mean:.1f}, max {max(self.lengths)}")
@@ -87,7 +90,10 @@ def simulate(game, games: int, seed: int = 0, players: int | None = None) -> Sim
         if not finished:
             report.unfinished += 1
             continue
-        winners = match.result["winners"]
+        result = match.result
+        for name, value in result.get("payoffs", {}).items():
+            report.payoffs.setdefault(name, []).append(value)
+        winners = result["winners"]
         if len(winners) == 1:
             report.wins[winners[0]] += 1
         elif winners:

@@ -255,6 +255,10 @@ class DeclarationBuilder(BuilderBase):
         return n.SetupDecl(c[1], bool(c[0]), span=self.span(meta))
 
     @v_args(meta=True)
+    def payoff_decl(self, meta, c):
+        return n.PayoffDecl(c[1], bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
     def flow_decl(self, meta, c):
         return n.FlowDecl(c[1], bool(c[0]), span=self.span(meta))
 

@@ -101,6 +101,8 @@ class DeclarationChecks:
                 sym.setup = item
             elif isinstance(item, n.FlowDecl):
                 sym.flow = item
+            elif isinstance(item, n.PayoffDecl):
+                sym.payoff = item
             elif isinstance(item, n.WhenDecl):
                 sym.whens.append(item)
             elif isinstance(item, n.AnytimeDecl):
@@ -272,6 +274,10 @@ class DeclarationChecks:
             self.check_when(item)
         elif isinstance(item, n.AnytimeDecl):
             self.block(item.body, top.child(anytime=True))
+        elif isinstance(item, n.PayoffDecl):
+            scope = top.child()
+            scope.names["seat"] = "seat"
+            self.expect(item.value, scope, "number")
         elif isinstance(item, n.WhenBecomes):
             scope = Scope(in_trigger=True)
             self.expect(item.cond, scope, "bool")
