@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, as_track, entity_attr, in_range, space_attr, text_in_range
+from ..engine.values import as_int, as_list, as_track, entity_attr, in_range, pair_key, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.symbols import elem_type
 from .specs import _MISSING, ActionSpec, Code
@@ -128,6 +128,9 @@ class ExpressionCompiler:
         if tag == "var_of":
             name, key = res[1], self.expr(node.of)
             return lambda rt, env: rt.get_var(name, key(rt, env))
+        if tag == "var_of2":
+            name, k1, k2 = res[1], self.expr(node.of), self.expr(node.at)
+            return lambda rt, env: rt.get_var(name, pair_key(rt, k1(rt, env), k2(rt, env)))
         if tag == "zone":
             name = res[1]
             decl = sym.zones.get(name)

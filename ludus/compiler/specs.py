@@ -22,8 +22,12 @@ class VarSpec:
     visibility: str
 
     def env(self, key) -> dict:
-        """What a declaration's start/min/max expressions see: `seat` is the owner."""
-        return {"seat": key, "$act": key if self.per == "seat" else 0, "$cur": 0}
+        """What a declaration's start/min/max expressions see: `seat` is the owner (the first
+        key of a var kept `per seat and ...`)."""
+        if self.per is not None and self.per.startswith("seat and ") and isinstance(key, str):
+            key = int(key.split("|", 1)[0])
+        return {"seat": key, "$act": key if self.per == "seat" or (self.per or "").startswith("seat and ") else 0,
+                "$cur": 0}
 
     def initial(self, rt: Runtime, key):
         if self.start is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_entities, as_int, as_list, as_size, as_track, number_range
+from ..engine.values import as_entities, as_int, as_list, as_size, as_track, number_range, pair_key
 from ..language import nodes as n
 from ..language.symbols import elem_type
 
@@ -368,7 +368,7 @@ class StatementCompiler:
             res = self.c.res.get(id(x))
             if res is not None:
                 tag = res[0]
-                if tag in ("var", "var_of", "track", "track_attr", "zone", "zone_of"):
+                if tag in ("var", "var_of", "var_of2", "track", "track_attr", "zone", "zone_of"):
                     deps.add(res[1])
                 elif tag == "tokens":
                     if res[2]:
@@ -411,6 +411,9 @@ class StatementCompiler:
         if tag == "var_of":
             name, key = res[1], self.expr(node.of)
             return lambda rt, env, v: rt.set_var(name, key(rt, env), v)
+        if tag == "var_of2":
+            name, k1, k2 = res[1], self.expr(node.of), self.expr(node.at)
+            return lambda rt, env, v: rt.set_var(name, pair_key(rt, k1(rt, env), k2(rt, env)), v)
         if tag == "track":
             name = res[1]
             return lambda rt, env, v: rt.set_track(name, as_int(v, "track position"))

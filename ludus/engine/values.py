@@ -97,6 +97,14 @@ def in_range(v: int, what: str) -> int:
                     f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
 
 
+def pair_key(rt: Runtime, first, second) -> str:
+    """The key of a var kept per pair (`cubes of Red at NY`): "0|NY"."""
+    for part in (first, second):
+        if part is None or isinstance(part, (list, dict, bool)):
+            raise RuleError(f"{show_value(part)} cannot key a counter")
+    return f"{first}|{second}"
+
+
 def text_in_range(t: str, what: str) -> str:
     """A text a rule built, refused when it grows past the language's limit."""
     if len(t) <= MAX_TEXT:

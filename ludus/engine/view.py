@@ -123,10 +123,21 @@ def _counters(rt, seat, names) -> dict:
             out[name] = HIDDEN if hidden_from(None) else _shown(rt, rt.get_var(name), seats)
         else:
             prefix = name + "@"
-            row = {k[len(prefix):]: _shown(rt, v, seats) for k, v in sorted(rt.state["vars"].items()) if k.startswith(prefix)}
+            row = {_key_shown(spec, k[len(prefix):], names): _shown(rt, v, seats)
+                   for k, v in sorted(rt.state["vars"].items()) if k.startswith(prefix)}
             if row:
                 out[name] = HIDDEN if hidden_from(None) else row
     return out
+
+
+def _key_shown(spec, key: str, names) -> str:
+    """A per-pair key ("0|NY") as people read it ("Red NY")."""
+    if " and " not in (spec.per or ""):
+        return key
+    first, _, second = key.partition("|")
+    if spec.per.startswith("seat and ") and first.isdigit() and int(first) < len(names):
+        first = names[int(first)]
+    return f"{first} {second}"
 
 
 def _hidden(visibility: str, seat):

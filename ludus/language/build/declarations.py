@@ -60,7 +60,8 @@ class DeclarationBuilder(BuilderBase):
         return True
 
     def per(self, c):
-        return str(c[0])
+        # `per seat and state`: a var kept for each pair, written "seat and state"
+        return str(c[0]) if c[1] is None else f"{c[0]} and {c[1]}"
 
     def def_name(self, c):
         tok = c[0]

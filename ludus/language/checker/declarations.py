@@ -205,11 +205,12 @@ class DeclarationChecks:
         elif isinstance(item, n.VarDecl):
             self.out.types[id(item)] = self.var_type(item)  # the compiler keeps it, for views to show seats by name
             self.out.keep.append(item)
-            if item.per and item.per != "seat" and item.per not in sym.space_kinds and item.per not in sym.kinds:
-                choices = {"seat"} | set(sym.space_kinds) | set(sym.kinds)
-                self.error(f"'per {item.per}': no such seat, space kind or kind", self.at(item.span, item.per), suggest(item.per, choices))
+            for part in (item.per or "").split(" and ") if item.per else ():
+                if part != "seat" and part not in sym.space_kinds and part not in sym.kinds:
+                    choices = {"seat"} | set(sym.space_kinds) | set(sym.kinds)
+                    self.error(f"'per {part}': no such seat, space kind or kind", self.at(item.span, part), suggest(part, choices))
             scope = top.child()
-            if item.per == "seat":
+            if item.per == "seat" or (item.per or "").startswith("seat and "):
                 scope.names["seat"] = "seat"
             if item.type is not None:
                 self.type_ref(item.type)

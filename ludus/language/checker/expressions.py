@@ -215,6 +215,11 @@ class ExpressionChecks:
             return "bool"
         return "bool"
 
+    def _key_type(self, per: str) -> str:
+        sym = self.sym
+        return "seat" if per == "seat" else (
+            "space:" + per if per in sym.space_kinds else "entity:" + per if per in sym.kinds else "any")
+
     def _track_name(self, node, scope: Scope) -> bool:
         return isinstance(node, n.Name) and node.name in self.sym.tracks and scope.lookup(node.name) is None
 
@@ -286,6 +291,17 @@ class ExpressionChecks:
             if node.at is not None:
                 self.place(node.at, scope)
             return self.resolve(node, res, "number")
+        if name in sym.vars and " and " in (sym.vars[name].per or ""):
+            # `cubes of Red at NY`: a var kept for each pair of a seat (or space...) and a space
+            decl = sym.vars[name]
+            self.used.add(("var", name))
+            first_kind, second_kind = decl.per.split(" and ")
+            if node.at is None:
+                self.error(f"'{name}' is kept per {first_kind} and {second_kind}: write {name} of ... at ...", node.span)
+            else:
+                self.expect(node.at, scope, self._key_type(second_kind))
+            self.expect(node.of, scope, self._key_type(first_kind))
+            return self.resolve(node, ("var_of2", name), self.var_type(decl))
         if node.at is not None and name not in sym.kinds and name not in sym.entities and sym.entity_kind_collection(name) is None:
             self.error(f"'{name} at ...' counts tokens, and '{name}' is not a token", node.span,
                        suggest(name, sym.tokens))
@@ -296,9 +312,7 @@ class ExpressionChecks:
             if decl.per is None:
                 self.error(f"'{name}' is one value for the whole game, not kept per anything", node.span)
             else:
-                want = "seat" if decl.per == "seat" else (
-                    "space:" + decl.per if decl.per in sym.space_kinds else "entity:" + decl.per if decl.per in sym.kinds else "any")
-                self.expect(node.of, scope, want)
+                self.expect(node.of, scope, self._key_type(decl.per))
             return self.resolve(node, ("var_of", name), self.var_type(decl))
         if name in sym.zones:
             self.used.add(("zone", name))

@@ -319,7 +319,7 @@ class StatementChecks:
             if node.name in sym.tracks:
                 self.used.add(("track", node.name))
                 return self.resolve(node, ("track", node.name), "number")
-        if isinstance(node, n.Access) and node.name in sym.vars and node.at is None:
+        if isinstance(node, n.Access) and node.name in sym.vars and (node.at is None or " and " in (sym.vars[node.name].per or "")):
             return self.expr(node, scope)
         if isinstance(node, n.Attr):
             return self.expr(node, scope)

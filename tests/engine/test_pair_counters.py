@@ -1,0 +1,49 @@
+"""Counters kept per pair: `counter progress per seat and column`, read as `progress of s at c`."""
+
+from __future__ import annotations
+
+import json
+
+import ludus
+from ludus.engine.match import Match
+
+SOURCE = '''game "Columns"
+players 2
+board columns:
+    column C2 "2"
+    column C3 "3"
+counter progress per seat and column start (if seat == P2 then 1 else 0) max 3
+flow:
+    for each s in seats:
+        turn s:
+            choose c from columns "Which column do you climb?"
+            increase progress of s at c by 2
+    end game
+'''
+
+
+def game(tmp_path):
+    path = tmp_path / "columns.ludus"
+    path.write_text(SOURCE, encoding="utf-8")
+    return ludus.load(path)
+
+
+def test_each_pair_has_its_own_value_its_start_and_its_limits(tmp_path):
+    g = game(tmp_path)
+    m = g.new_match(2, seed=0)
+    m.apply("C3")                 # P1 climbs column 3 by 2
+    m.apply("C3")                 # P2 starts at 1 (its start), climbs by 2, held at the max of 3
+    view = m.view()["counters"]["progress"]
+    assert view == {"P1 C3": 2, "P2 C3": 3}
+    value = ludus.testing.position.compile_expression(g, "[progress of P1 at C2, progress of P1 at C3, progress of P2 at C2]",
+                                                      "<t>", 1, 1)(m)[0]
+    assert value == [0, 2, 1]
+
+
+def test_pairs_survive_save_and_load(tmp_path):
+    g = game(tmp_path)
+    m = g.new_match(2, seed=0)
+    m.apply("C2")
+    loaded = Match.from_json(g, m.to_json())
+    assert loaded.view()["counters"]["progress"] == {"P1 C2": 2}
+    assert json.loads(m.to_json())["state"]["vars"] == {"progress@0|C2": 2}
