@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_entities, as_int, as_list, as_size, as_track, number_range, pair_key
+from ..engine.values import as_entities, as_int, as_list, as_seat, as_size, as_track, number_range, pair_key
 from ..language import nodes as n
 from ..language.symbols import elem_type
 
@@ -149,8 +149,13 @@ class StatementCompiler:
 
     def s_ZoneOp(self, s: n.ZoneOp) -> None:
         what, op = self.expr(s.what), s.op
+        to = self.expr(s.to) if s.to is not None else None
 
         def run(rt, env):
+            seats = None
+            if to is not None:
+                chosen = to(rt, env)
+                seats = sorted({as_seat(rt, x) for x in (chosen if isinstance(chosen, list) else [chosen])})
             for eid in as_entities(rt, what(rt, env)):
                 if op == "discard":
                     owner = rt.ent(eid)["o"]
@@ -159,9 +164,14 @@ class StatementCompiler:
                     rt.move_entity(eid, f"discard@{owner}")
                 elif op == "exile":
                     rt.move_entity(eid, "removed")
-                else:
+                elif seats is None:
                     rt.ent(eid)["rev"] = True
                     rt.log.append({"t": "reveal", "card": rt.ent(eid)["d"]})
+                else:
+                    # shown to these seats only, until it moves; the log tells the others no more
+                    e = rt.ent(eid)
+                    e["see"] = sorted(set(e.get("see", [])) | set(seats))
+                    rt.log.append({"t": "reveal", "card": e["d"], "to": seats})
         self.exec(s, run)
 
     def s_Create(self, s: n.Create) -> None:

@@ -81,8 +81,9 @@ def unique_labels(labels: list[str]) -> list[str]:
     return out
 
 
-def describe_entry(match, entry: dict, actions: bool = False) -> str | None:
-    """One log entry as a sentence; None for entries the caller prints itself."""
+def describe_entry(match, entry: dict, actions: bool = False, viewer=None) -> str | None:
+    """One log entry as a sentence; None for entries the caller prints itself. A card shown to
+    some seats only is named to them (and to `viewer` None, the designer), not to others."""
     t = entry["t"]
     if t == "roll":
         return f"rolled d{entry['die']}: {entry['value']}"
@@ -91,7 +92,13 @@ def describe_entry(match, entry: dict, actions: bool = False) -> str | None:
     if t == "log":
         return entry["text"]
     if t == "reveal":
-        return f"revealed {entry['card']}"
+        to = entry.get("to")
+        if to is None:
+            return f"revealed {entry['card']}"
+        who = ", ".join(match.seat_name(s) for s in to)
+        if viewer is None or viewer in to:
+            return f"showed {entry['card']} to {who}"
+        return f"showed a card to {who}"
     if t == "action" and actions:
         seat = entry.get("seat")
         who = match.seat_name(seat) if seat is not None else "chance"

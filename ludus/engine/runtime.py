@@ -244,6 +244,7 @@ class Runtime:
             lst.insert(0, eid)
         e["l"] = dest
         e.pop("rev", None)
+        e.pop("see", None)
         self.changed.add("$ents")
         self.changed.add((src or "").split("@", 1)[0])
         self.changed.add(dest.split("@", 1)[0])

@@ -88,6 +88,9 @@ def _entities(game, state, n) -> None:
             _need(where.get(eid) == loc, f"card {eid} says it is in {loc!r}, and that place does not hold it")
         if loc is not None and loc.startswith("#"):
             _need(loc[1:].isascii() and loc[1:].isdigit() and int(loc[1:]) < len(ents), f"card {eid} sits on an unknown card")
+        if "see" in e:
+            _need(isinstance(e["see"], list) and all(_is_int(s) and 0 <= s < n for s in e["see"]),
+                  f"card {eid}'s list of seats that saw it is damaged")
 
 
 def _variables(game, state) -> None:

@@ -97,6 +97,12 @@ def in_range(v: int, what: str) -> int:
                     f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
 
 
+def as_seat(rt: Runtime, v) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < rt.state["nseats"]:
+        raise RuleError(f"expected a seat, found {show_value(v)}")
+    return v
+
+
 def pair_key(rt: Runtime, first, second) -> str:
     """The key of a var kept per pair (`cubes of Red at NY`): "0|NY"."""
     for part in (first, second):

@@ -88,14 +88,14 @@ def _can_see(rt, eid: int, seat) -> bool:
             return False
         if spec.visibility == "public" or (spec.visibility == "owner only" and owner and int(owner) == seat):
             return True
-        return bool(e.get("rev"))
+        return bool(e.get("rev")) or seat in e.get("see", ())
     return False
 
 
 def _zone_view(rt, visibility: str, cards: list, seat, owner):
     ents = rt.state["ents"]
     names = [ents[c]["d"] for c in cards]
-    revealed = [ents[c]["d"] for c in cards if ents[c].get("rev")]
+    revealed = [ents[c]["d"] for c in cards if ents[c].get("rev") or (seat is not None and seat in ents[c].get("see", ()))]
     if seat is None or visibility == "public":
         return names
     if visibility == "owner only" and owner == seat:

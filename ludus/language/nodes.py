@@ -209,6 +209,7 @@ class ZoneOp:
 
     op: str
     what: object
+    to: object = None  # `reveal X to SEATS`: the seats that see it (everyone without)
     span: Span = _span()
 
 

@@ -221,7 +221,7 @@ class Repl:
 
     def print_log(self, start: int) -> None:
         for entry in self.match.log[start:]:
-            shown = describe_entry(self.match, entry)
+            shown = describe_entry(self.match, entry, viewer=self.viewing())
             if shown:
                 self.say(f"  {shown}", style="cyan")
 

@@ -75,7 +75,7 @@ class StatementBuilder(BuilderBase):
 
     @v_args(meta=True)
     def reveal_stmt(self, meta, c):
-        return n.ZoneOp("reveal", c[0], span=self.span(meta))
+        return n.ZoneOp("reveal", c[0], c[1], span=self.span(meta))
 
     @v_args(meta=True)
     def create_stmt(self, meta, c):

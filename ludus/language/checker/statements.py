@@ -98,6 +98,12 @@ class StatementChecks:
                 self.expect(s.into, scope, "zone")
         elif isinstance(s, n.ZoneOp):
             self.movable(s.what, scope)
+            if s.to is not None:
+                if isinstance(s.to, n.Name):
+                    self.wanted = (id(s.to), "seat")   # `reveal c to Bleu`: an unknown seat
+                t = self.expr(s.to, scope)
+                if not (compatible(t, "seat") or compatible(t, "list:seat")):
+                    self.error(f"'reveal ... to' names a seat or a list of seats, not {a_type(t)}", s.to.span)
             if s.op == "discard":
                 if "discard" not in sym.zones:
                     self.error("'discard' needs a zone named 'discard'", s.span)
