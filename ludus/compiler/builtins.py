@@ -5,7 +5,22 @@ from __future__ import annotations
 from collections import deque
 
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, as_track, number_range, show_value
+from ..engine.values import as_int, as_list, as_size, as_track, number_range, show_value
+
+DIRECTIONS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0),
+              "northeast": (1, 1), "northwest": (-1, 1), "southeast": (1, -1), "southwest": (-1, -1)}
+
+
+def grid_step(rt, cell, direction, steps: int):
+    """The cell `steps` away in a direction on a grid board, or none past its edge."""
+    where = rt.game.grid.get(cell) if isinstance(cell, str) else None
+    if where is None:
+        raise RuleError(f"{show_value(cell)} is not a cell of a grid board")
+    delta = DIRECTIONS.get(direction) if isinstance(direction, str) else None
+    if delta is None:
+        raise RuleError(f"{show_value(direction)} is not a direction ({', '.join(DIRECTIONS)})")
+    col, row = where
+    return rt.game.grid_at.get((col + delta[0] * steps, row + delta[1] * steps))
 
 
 def adjacent(rt, space, skip=None) -> list:
@@ -47,6 +62,25 @@ def compile_builtin(comp, node, name: str):
             a1 = args[1]
             return lambda rt, env: adjacent(rt, a0(rt, env), as_list(rt, a1(rt, env)))
         return lambda rt, env: adjacent(rt, a0(rt, env))
+    if name == "step":
+        a1 = args[1]
+        return lambda rt, env: grid_step(rt, a0(rt, env), a1(rt, env), 1)
+    if name == "line":
+        a1, a2 = args[1], args[2]
+
+        def line(rt, env):
+            start, direction = a0(rt, env), a1(rt, env)
+            length = as_size(a2(rt, env), "length of the line")
+            out = []
+            here = start
+            while here is not None and len(out) < length:
+                out.append(here)
+                here = grid_step(rt, here, direction, 1)
+            return out
+        return line
+    if name == "forward":
+        # the first seat sits at row 1 and moves north; every other seat moves south
+        return lambda rt, env: "north" if _seat(rt, a0(rt, env), "forward") == 0 else "south"
     if name == "left":
         return lambda rt, env: (_seat(rt, a0(rt, env), "left") + 1) % rt.state["nseats"]
     if name == "right":

@@ -410,4 +410,6 @@ _BUILTIN_NAMES = {
     "opponent": _opponent,
     "players": lambda rt, env: rt.state["nseats"],
     "spaces": lambda rt, env: list(rt.game.spaces),
+    **{d: (lambda d: lambda rt, env: d)(d) for d in ("north", "south", "east", "west",
+                                                      "northeast", "northwest", "southeast", "southwest")},
 }

@@ -39,6 +39,8 @@ class Game:
     anytime: list = field(factory=list)
     becomes: list = field(factory=list)  # (condition, code id, names it reads or None, span)
     payoff: object = None  # fn(rt, env) of `payoff EXPR`, with env["seat"] the seat
+    grid: dict = field(factory=dict)  # cell name -> (column, row), for a grid board
+    grid_at: dict = field(factory=dict)  # (column, row) -> cell name
     resets: dict = field(factory=dict)
     checked: Checked | None = None
     sources: Sources | None = None

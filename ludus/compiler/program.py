@@ -59,6 +59,11 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for name, sp in sym.spaces.items():
             g.spaces[name] = SpaceSpec(name, sp.kind, sp.label, sp.parent, adjacency[name],
                                        {p.name: self.expr(p.value) for p in sp.props})
+            # a grid board's cells: their column and row, for step() and line()
+            coords = {p.name: p.value.value for p in sp.props if isinstance(p.value, n.Number)}
+            if sp.kind == "cell" and "column" in coords and "row" in coords:
+                g.grid[name] = (coords["column"], coords["row"])
+                g.grid_at[(coords["column"], coords["row"])] = name
         g.space_kinds = {k: list(v) for k, v in sym.space_kinds.items()}
         for kind in sym.kinds:
             g.kind_tree[kind] = frozenset(k for k in sym.kinds if sym.is_subkind(k, kind))

@@ -12,6 +12,9 @@ BUILTIN_NAMES = {
     "opponent": "seat",
     "players": "number",
     "spaces": "list:space",
+    # the eight directions of a grid board, for step() and line()
+    "north": "text", "south": "text", "east": "text", "west": "text",
+    "northeast": "text", "northwest": "text", "southeast": "text", "southwest": "text",
 }
 
 # Built-in functions: name -> (min args, max args, result type); "*" in a result means
@@ -50,6 +53,9 @@ BUILTIN_FUNCTIONS = {
     "cards": (1, 1, "list:entity"),
     "position": (1, 1, "number"),
     "item": (2, 2, "*"),
+    "step": (2, 2, "space"),
+    "line": (3, 3, "list:space"),
+    "forward": (1, 1, "text"),
 }
 
 # Comprehension aggregates: what each returns, "*" meaning the element or iterated type.

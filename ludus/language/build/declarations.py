@@ -5,6 +5,8 @@ from __future__ import annotations
 from lark import Token, v_args
 
 from .. import nodes as n
+from ..limits import MAX_GRID_COLUMNS, MAX_GRID_ROWS
+from ..source import Diagnostic, LudusError
 from .base import BuilderBase, _block, _default_start, _tok, unquote
 
 # the kind of a card or piece declared without `is`; declared for it when the game does not
@@ -154,6 +156,30 @@ class DeclarationBuilder(BuilderBase):
     @v_args(meta=True)
     def board_decl(self, meta, c):
         return n.BoardDecl(str(c[1]), tuple(c[2:]), bool(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
+    def grid_decl(self, meta, c):
+        """`board field grid 7 by 6`: cells a1 to g6, column letters left to right, rows from 1 at
+        the bottom; each cell has `column` and `row` numbers and its four orthogonal neighbours."""
+        override, name, columns, rows = c
+        span = self.span(meta)
+        cols, nrows = int(columns), int(rows)
+        if not (1 <= cols <= MAX_GRID_COLUMNS and 1 <= nrows <= MAX_GRID_ROWS):
+            raise LudusError([Diagnostic("error", f"a grid has 1 to {MAX_GRID_COLUMNS} columns and 1 to {MAX_GRID_ROWS} "
+                                                  f"rows, not {cols} by {nrows}", span)])
+        letters = "abcdefghijklmnopqrstuvwxyz"
+
+        def cell(col: int, row: int) -> str:
+            return f"{letters[col - 1]}{row}"
+
+        spaces = []
+        for row in range(1, nrows + 1):
+            for col in range(1, cols + 1):
+                near = [cell(x, y) for x, y in ((col, row + 1), (col + 1, row), (col, row - 1), (col - 1, row))
+                        if 1 <= x <= cols and 1 <= y <= nrows]
+                props = (n.Prop("column", n.Number(col, span=span), span=span), n.Prop("row", n.Number(row, span=span), span=span))
+                spaces.append(n.SpaceDecl("cell", cell(col, row), None, None, tuple(near), props, span=span))
+        return n.BoardDecl(str(name), tuple(spaces), bool(override), span=span)
 
     @v_args(meta=True)
     def space_decl(self, meta, c):
