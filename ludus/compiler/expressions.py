@@ -403,6 +403,10 @@ def _opponent(rt, env):
     return 1 - env.get("$act", 0)
 
 
+def _constant(value):
+    return lambda rt, env: value
+
+
 _BUILTIN_NAMES = {
     "seats": _seats,
     "current": lambda rt, env: env.get("$cur"),
@@ -410,6 +414,5 @@ _BUILTIN_NAMES = {
     "opponent": _opponent,
     "players": lambda rt, env: rt.state["nseats"],
     "spaces": lambda rt, env: list(rt.game.spaces),
-    **{d: (lambda d: lambda rt, env: d)(d) for d in ("north", "south", "east", "west",
-                                                      "northeast", "northwest", "southeast", "southwest")},
+    **{d: _constant(d) for d in ("north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest")},
 }
