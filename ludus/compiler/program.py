@@ -102,7 +102,12 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for i, w in enumerate(sym.becomes):
             cid = f"when #{i + 1} becomes true"
             self.block_code(cid, "when ... becomes true", w.body)
-            g.becomes.append((self.expr(w.cond), cid, self.dependencies(w.cond), w.cond.span))
+            deps = self.dependencies(w.cond)
+            if w.var is not None:
+                source_deps = self.dependencies(w.source)
+                deps = None if deps is None or source_deps is None else deps | source_deps
+            g.becomes.append((self.expr(w.cond), cid, deps, w.cond.span,
+                              w.var, self.expr(w.source) if w.source is not None else None))
         for i, a in enumerate(sym.anytimes):
             cid = f"at any time #{i + 1}"
             self.block_code(cid, "at any time", a.body)

@@ -37,7 +37,8 @@ def validate_state(game, state) -> None:
     became = state.get("became")
     if became is not None or game.becomes:
         _need(isinstance(became, list) and len(became) == len(game.becomes)
-              and all(isinstance(b, bool) for b in became), "the 'when ... becomes true' conditions are damaged")
+              and all(isinstance(b, bool) or (isinstance(b, dict) and all(isinstance(v, bool) for v in b.values()))
+                      for b in became), "the 'when ... becomes true' conditions are damaged")
     for frame in _list(state["stack"], "stack"):
         _need(isinstance(frame, dict) and frame.get("c") in game.codes and isinstance(frame.get("env"), dict),
               "a VM frame is damaged")

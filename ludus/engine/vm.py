@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import ops as O
 from .runtime import RuleError, Runtime
-from .values import as_int
+from .values import as_int, as_list
 
 STEP_BUDGET = 200_000
 
@@ -18,9 +18,22 @@ def start(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:
     if game.becomes:
         # each `when ... becomes true` starts from the condition's value before setup
         rt = Runtime(game, state, log)
-        state["became"] = [_condition(rt, cond, span, {"$cur": 0, "$act": 0}) for cond, _c, _d, span in game.becomes]
+        env = {"$cur": 0, "$act": 0}
+        state["became"] = [_truths(rt, spec, env) for spec in game.becomes]
         rt.changed = set()
     run(game, state, log, budget)
+
+
+def _truths(rt: Runtime, spec, env: dict):
+    """A condition's value now: a bool, or for `for each X in LIST` a table element -> bool."""
+    cond, _cid, _deps, span, var, source = spec
+    if var is None:
+        return _condition(rt, cond, span, env)
+    try:
+        elements = as_list(rt, source(rt, env))
+    except RuleError as exc:
+        raise RuleError(f"{exc.message} (in a 'when ... becomes true' list)", exc.span or span) from None
+    return {str(x): _condition(rt, cond, span, {**env, var: x}) for x in elements}
 
 
 def _condition(rt: Runtime, cond, span, env: dict) -> bool:
@@ -260,16 +273,25 @@ def _after_change(rt: Runtime, env: dict, frame: dict) -> None:
 
 
 def _conditions(rt: Runtime, env: dict) -> None:
-    """`when COND becomes true:`: a block for each condition that turned from false to true."""
+    """`when COND becomes true:`: a block for each condition (or element) that turned from
+    false to true, in declaration order (and list order)."""
     state, changed = rt.state, rt.changed
     became = state.setdefault("became", [False] * len(rt.game.becomes))
     frames = []
-    for i, (cond, cid, deps, span) in enumerate(rt.game.becomes):
+    base = {"$cur": env.get("$cur"), "$act": env.get("$act")}
+    for i, spec in enumerate(rt.game.becomes):
+        _cond, cid, deps, _span, var, source = spec
         if deps is not None and not (deps & changed):
             continue
-        now = _condition(rt, cond, span, env)
-        if now and not became[i]:
-            frames.append({"c": cid, "pc": 0, "env": {"$cur": env.get("$cur"), "$act": env.get("$act")}})
+        now = _truths(rt, spec, base)
+        if var is None:
+            if now and not became[i]:
+                frames.append({"c": cid, "pc": 0, "env": dict(base)})
+        else:
+            before = became[i] if isinstance(became[i], dict) else {}
+            for x in as_list(rt, source(rt, base)):
+                if now.get(str(x)) and not before.get(str(x)):
+                    frames.append({"c": cid, "pc": 0, "env": {**base, var: x}})
         became[i] = now
     state["stack"].extend(reversed(frames))
     if not rt.game.anytime:

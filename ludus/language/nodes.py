@@ -644,6 +644,8 @@ class WhenBecomes:
 
     cond: object
     body: tuple
+    var: str | None = None  # `for each VAR in LIST`: one condition per element
+    source: object = None
     span: Span = _span()
 
 

@@ -77,3 +77,35 @@ def test_the_last_value_survives_save_and_load_and_is_validated(game):
     data["state"]["became"] = ["yes"]
     with pytest.raises(MatchError, match="becomes true"):
         Match.from_json(game, json.dumps(data))
+
+
+SPOTS = '''game "Spots"
+players 2
+board field grid 3 by 1
+token Bug
+counter alarms per cell
+flow:
+    repeat 6 times:
+        turn P1:
+            choose c from cells "Where does a bug land?"
+            add 1 Bug to c
+    end game
+when Bug at c >= 2 becomes true for each c in cells:
+    increase alarms of c by 1
+    remove all Bug from c
+'''
+
+
+def test_a_condition_for_each_element_fires_for_that_element(tmp_path):
+    path = tmp_path / "spots.ludus"
+    path.write_text(SPOTS, encoding="utf-8")
+    game = ludus.load(path)
+    m = game.new_match(2, seed=0)
+    for move in ("a1", "b1", "a1"):
+        m.apply(move)
+    assert m.view()["counters"]["alarms"] == {"a1": 1}      # a1 reached 2 bugs; b1 has 1
+    for move in ("a1", "b1", "c1"):
+        m.apply(move)
+    assert m.view()["counters"]["alarms"] == {"a1": 1, "b1": 1}
+    # each element's last value is kept, and saved
+    assert Match.from_json(game, m.to_json()).state["became"] == [{"a1": False, "b1": False, "c1": False}]

@@ -299,7 +299,8 @@ class DeclarationBuilder(BuilderBase):
 
     @v_args(meta=True)
     def when_becomes(self, meta, c):
-        return n.WhenBecomes(c[0], c[1], span=self.span(meta))
+        cond, var, source, body = c
+        return n.WhenBecomes(cond, body, str(var) if var is not None else None, source, span=self.span(meta))
 
     @v_args(meta=True)
     def anytime_decl(self, meta, c):

@@ -281,6 +281,12 @@ class DeclarationChecks:
             self.expect(item.value, scope, "number")
         elif isinstance(item, n.WhenBecomes):
             scope = Scope(in_trigger=True)
+            if item.var is not None:
+                t = self.expr(item.source, scope)
+                if not listlike(t):
+                    self.error(f"'for each ... in' needs a list, not {a_type(t)}", item.source.span)
+                scope = scope.child()
+                scope.names[item.var] = elem_type(t)
             self.expect(item.cond, scope, "bool")
             self.block(item.body, scope.child())
         elif isinstance(item, n.TestDecl):
