@@ -214,3 +214,28 @@ def test_r9_a_strategy_commitment_stops_one_above_the_oppositions_buttons():
                 seen += 1
             m.apply(rng.choice(m.legal_actions()))
     assert seen == 3
+
+
+def test_r9_a_final_voting_re_roll_is_offered_only_when_the_best_face_could_change_the_vote():
+    import random
+
+    from ludus.testing.position import compile_expression
+
+    def value(m, text):
+        return compile_expression(GAME, text, "<test>", 1, 1)(m)[0]
+
+    asked = 0
+    for seed in range(8):
+        m = GAME.new_match(2, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over:
+            if m.state["pending"]["prompt"].endswith("Spend a button to re-roll your die?"):
+                env = m.state["stack"][-1]["env"]
+                st, sd, od = env["st"], env["sd"], env["od"]
+                if env["behind"] == 0:   # the Suffragist: its best face must win the vote
+                    assert value(m, f"suffragist_wins_vote({st}, voting_die(Suffragist), {od})")
+                else:                    # the Opposition: its best face must stop the Suffragist
+                    assert not value(m, f"suffragist_wins_vote({st}, {sd}, voting_die(Opposition))")
+                asked += 1
+            m.apply(rng.choice(m.legal_actions()))
+    assert asked > 5
