@@ -239,3 +239,29 @@ def test_r9_a_final_voting_re_roll_is_offered_only_when_the_best_face_could_chan
                 asked += 1
             m.apply(rng.choice(m.legal_actions()))
     assert asked > 5
+
+
+def test_r4_bellwether_state_offers_no_state_where_the_civil_war_forbids_adding():
+    pos = position()
+    pos.given(f"move first({card('The Civil War')}) to rest_of_turn")
+    claim(pos, "Suffragist", "Bellwether State")
+    pos.do("play claimed Bellwether State")
+    offered = pos.match.legal_actions()
+    assert "NY" in offered and "GA" not in offered and "VA" not in offered
+
+
+def test_r8_two_taxes_at_once_cost_two_buttons():
+    pos = position()
+    pos.given("set buttons of Suffragist to 2")
+    pos.given(f"move first({card('1918 Pandemic')}) to rest_of_turn")
+    pos.given(f"move first({card('A Threat to the Ideal of Womanhood')}) to rest_of_turn")
+    hand(pos, "Suffragist", ["Pioneer Women"])
+    pos.do("play Pioneer Women as an event")
+    pos.expect("buttons of Suffragist == 0")
+    pos2 = position()
+    pos2.given("set buttons of Suffragist to 1")
+    pos2.given(f"move first({card('1918 Pandemic')}) to rest_of_turn")
+    pos2.given(f"move first({card('A Threat to the Ideal of Womanhood')}) to rest_of_turn")
+    hand(pos2, "Suffragist", ["Pioneer Women"])
+    pos2.run_on()
+    assert "play Pioneer Women as an event" not in pos2.match.legal_actions()
