@@ -98,8 +98,15 @@ def compile_builtin(comp, node, name: str):
         return seats_from
     if name == "top":
         if len(args) == 2:
-            a1 = args[1]
-            return lambda rt, env: as_list(rt, a0(rt, env))[: as_int(a1(rt, env), "count")]
+            a1, where = args[1], node.span
+
+            def top_n(rt, env):
+                cards, n = as_list(rt, a0(rt, env)), as_int(a1(rt, env), "count")
+                if n > len(cards):
+                    # not an error (a deck may run short), but often a content bug: say so
+                    rt.log.append({"t": "warning", "text": f"{where}: top(..., {n}) found only {len(cards)}"})
+                return cards[:n]
+            return top_n
 
         def top(rt, env):
             cards = as_list(rt, a0(rt, env))

@@ -91,6 +91,8 @@ def describe_entry(match, entry: dict, actions: bool = False, viewer=None) -> st
         return f"shuffled {zone_text(match, entry['zone'])}"
     if t == "log":
         return entry["text"]
+    if t == "warning":
+        return f"warning: {entry['text']}"
     if t == "reveal":
         to = entry.get("to")
         if to is None:

@@ -28,6 +28,7 @@ class SimReport:
     errors: list = field(factory=list)  # (match seed, message)
     unfinished: int = 0
     payoffs: dict = field(factory=dict)  # seat -> its payoff in each finished match (games with `payoff`)
+    warnings: list = field(factory=list)  # (match seed, first warning) of each match that logged one
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # this process's CPU time: the speed of one core, even on a busy machine
 
@@ -57,6 +58,10 @@ class SimReport:
             lines.append(f"  per CPU second: {self.decisions / self.cpu_seconds:,.0f} decisions, "
                          f"{self.games / self.cpu_seconds:,.1f} matches")
         lines.append(f"  unfinished (over {MAX_DECISIONS} decisions): {self.unfinished}")
+        if self.warnings:
+            lines.append(f"  matches with run-time warnings: {len(self.warnings)}")
+            for seed, text in self.warnings[:3]:
+                lines.append(f"    seed {seed}: {text}")
         lines.append(f"  errors: {len(self.errors)}")
         for seed, message in self.errors[:10]:
             lines.append(f"    seed {seed}: {message}")
@@ -87,6 +92,9 @@ def simulate(game, games: int, seed: int = 0, players: int | None = None) -> Sim
             report.errors.append((match_seed, str(err)))
             continue
         report.lengths.append(steps)
+        warning = next((e["text"] for e in match.log if e["t"] == "warning"), None)
+        if warning is not None:
+            report.warnings.append((match_seed, warning))
         if not finished:
             report.unfinished += 1
             continue
