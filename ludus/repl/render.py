@@ -86,27 +86,39 @@ def value_text(value) -> str:
     return str(value)
 
 
-def counters_table(view: dict, seats: list[str]) -> Table | None:
+def counters_table(view: dict, seats: list[str]):
+    """The game's counters, flags and vars: one table of those kept per seat, with a column a
+    seat, and one of the rest (the game's own values, and those kept per space or per pair),
+    so a game-wide value is never drawn in the first seat's column."""
     counters = view["counters"]
     if not counters:
         return None
-    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-    table.add_column("counter")
-    per_seat = any(isinstance(v, dict) and set(v) <= set(seats) and v for v in counters.values())
-    columns = seats if per_seat else []
-    for s in columns:
-        table.add_column(s, justify="right")
-    if not columns:
-        table.add_column("value", justify="right")
-    for name, value in counters.items():
-        if isinstance(value, dict) and set(value) <= set(seats) and value and columns:
-            table.add_row(name, *[value_text(value.get(s, "")) for s in columns])
-        elif isinstance(value, dict):
-            text = ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
-            table.add_row(name, text, *[""] * (len(columns) - 1) if columns else [])
-        else:
-            table.add_row(name, value_text(value), *([""] * (len(columns) - 1) if columns else []))
-    return table
+
+    def per_seat(value) -> bool:
+        return isinstance(value, dict) and bool(value) and set(value) <= set(seats)
+
+    tables = []
+    seat_rows = [(name, value) for name, value in counters.items() if per_seat(value)]
+    if seat_rows:
+        table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+        table.add_column("per seat")
+        for s in seats:
+            table.add_column(s, justify="right")
+        for name, value in seat_rows:
+            table.add_row(name, *[value_text(value.get(s, "")) for s in seats])
+        tables.append(table)
+    other_rows = [(name, value) for name, value in counters.items() if not per_seat(value)]
+    if other_rows:
+        table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+        table.add_column("game")
+        table.add_column("value")
+        for name, value in other_rows:
+            if isinstance(value, dict):
+                table.add_row(name, ", ".join(f"{k} {value_text(v)}" for k, v in value.items()))
+            else:
+                table.add_row(name, value_text(value))
+        tables.append(table)
+    return Group(*tables)
 
 
 def view_renderable(view: dict, seats: list[str]):
