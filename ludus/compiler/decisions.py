@@ -54,6 +54,33 @@ class OfferSpec:
         prompt = f"{rt.seat_name(seat)}: take an action"
         return {"kind": "offer", "seat": seat, "prompt": prompt, "options": unique_labels(labels), "values": values}
 
+    def explain(self, rt, env, seat, text: str) -> str | None:
+        """Why the move labelled `text` is not offered: the first `require` that fails or the
+        cost that cannot be paid; None when no binding of an offered action has that label."""
+        wanted = " ".join(text.split()).casefold()
+        names = self.names if self.names is not None else list(rt.game.actions)
+        rt.memo = {}
+        try:
+            for name in names:
+                action = rt.game.actions[name]
+                for bound in _bindings(rt, env, action, seat):
+                    local = {"$cur": env.get("$cur"), "$act": seat, **bound}
+                    if " ".join(str(action.label(rt, local)).split()).casefold() != wanted:
+                        continue
+                    for req, span in zip(action.requires, action.require_spans, strict=False):
+                        if not req(rt, local):
+                            source = rt.game.sources.text_at(span) if rt.game.sources is not None else None
+                            return f"its requirement '{source or 'require'}' does not hold"
+                    for amount, counter in action.costs:
+                        per = rt.game.vars[counter].per
+                        have = rt.get_var(counter, seat if per == "seat" else None)
+                        need = as_int(amount(rt, local), "cost")
+                        if need > have:
+                            return f"it needs {need} {counter}, and {rt.seat_name(seat)} has {have}"
+            return None
+        finally:
+            rt.memo = None
+
     def instances(self, rt, env, action, seat):
         """Every binding of the action's parameters that passes its requirements and costs."""
         out = []
@@ -99,6 +126,24 @@ class OfferSpec:
 
 def _question(rt, env, question_fn) -> str | None:
     return None if question_fn is None else question_fn(rt, env)
+
+
+def _bindings(rt, env, action, seat) -> list[dict]:
+    """Every binding of an action's parameters, whatever its requirements say."""
+    out = []
+    base = {"$cur": env.get("$cur"), "$act": seat}
+
+    def walk(i, bound):
+        if i == len(action.params):
+            out.append(dict(bound))
+            return
+        name, source, _t = action.params[i]
+        for value in as_list(rt, source(rt, {**base, **bound})):
+            bound[name] = value
+            walk(i + 1, bound)
+            del bound[name]
+    walk(0, {})
+    return out
 
 
 class ChooseSpec:

@@ -64,7 +64,7 @@ class ExpressionCompiler:
         self.emit(O.RET, None)
         self.game.codes[cid] = self.code
         self.code, self.loops = saved
-        return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span)
+        return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires])
 
     def expr(self, node):
         return self._expr(node)

@@ -98,5 +98,6 @@ class ActionSpec:
     label: object  # fn(rt, env) -> str
     code: str
     span: object
+    require_spans: list = field(factory=list)  # where each `require` is written, for "why not?"
 
 

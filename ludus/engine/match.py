@@ -137,6 +137,23 @@ class Match:
         """Apply by index without keeping undo history: for simulations that never undo."""
         vm.answer(self.game, self.state, self.log, index)
 
+    def why_not(self, label: str) -> str | None:
+        """Why a move that is not legal now is refused, when an offered action would have that
+        label: "its requirement 'c.cost <= coins' does not hold", "it needs 6 coins, and Amber
+        has 3". None when no offered action has such a move."""
+        pending = self.state["pending"]
+        if pending is None or pending.get("kind") != "offer" or not self.state["stack"]:
+            return None
+        frame = self.state["stack"][-1]
+        spec = self.game.codes[frame["c"]].ops[frame["pc"]][1]
+        if not hasattr(spec, "explain"):
+            return None
+        from .runtime import Runtime
+        try:
+            return spec.explain(Runtime(self.game, copy_state(self.state), []), frame["env"], pending["seat"], label)
+        except RuleError:
+            return None
+
     def undo(self) -> str:
         """Take back the last action; returns its label."""
         if not self.history:

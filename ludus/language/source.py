@@ -49,6 +49,15 @@ class Sources:
     def add(self, path: str, text: str) -> None:
         self.texts[path] = text
 
+    def text_at(self, span) -> str | None:
+        """The source a one-line span covers (a `require`'s condition, say), or None."""
+        if span is None or span.line != span.end_line:
+            return None
+        text = self.line(span.path, span.line)
+        if text is None:
+            return None
+        return text[span.column - 1:span.end_column - 1].strip() or None
+
     def line(self, path: str, line: int) -> str | None:
         text = self.texts.get(path)
         if text is None or line < 1:

@@ -167,6 +167,11 @@ class Repl:
             return f"'{text}' is not a command, and the match is over (type `help` for commands)"
         who = self.match.seat_name(self.match.current)
         options = self.visible_options()
+        if options is not None:
+            # an action the flow offers, refused by its requirement or cost: say which
+            why = self.match.why_not(text)
+            if why is not None:
+                return f"'{text}' is not a legal move for {who} now: {why}"
         near = closest(text, options or [])
         if near:
             return f"'{text}' is not a legal move for {who} now; closest: " + "; ".join(near)

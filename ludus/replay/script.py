@@ -193,6 +193,9 @@ def apply_move(match: Match, label: str, path: str, line: int, column: int = 1) 
 
 def illegal_message(match: Match, exc: IllegalAction) -> str:
     who = match.seat_name(match.current)
+    why = match.why_not(exc.action)
+    if why is not None:
+        return f"'{exc.action}' is not a legal move for {who} now: {why}"
     options = exc.near or exc.legal[:5]
     more = "" if exc.near or len(exc.legal) <= 5 else f", ... ({len(exc.legal)} in all)"
     kind = "closest legal moves" if exc.near else "legal moves"
