@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .runtime import RuleError
+
 
 def display(rt, value, typ: str = "any") -> str:
     if value is None:
@@ -51,7 +53,16 @@ def interchangeable(rt, a, b) -> bool:
         if not (0 <= a < len(ents) and 0 <= b < len(ents)) or ents[a] is None or ents[b] is None:
             return False
         ea, eb = ents[a], ents[b]
-        return (ea["d"], ea["l"], ea["o"], ea.get("f"), ea.get("rev")) == (eb["d"], eb["l"], eb["o"], eb.get("f"), eb.get("rev"))
+        if (ea["d"], ea["l"], ea["o"], ea.get("rev"), ea.get("see")) != (eb["d"], eb["l"], eb["o"], eb.get("rev"), eb.get("see")):
+            return False
+        fa, fb = ea.get("f") or {}, eb.get("f") or {}
+        if fa == fb:
+            return True
+        # a property set to the value it reads anyway (its default) does not tell two copies apart
+        try:
+            return all(rt.field(a, k) == rt.field(b, k) for k in set(fa) | set(fb))
+        except RuleError:
+            return False
     return False
 
 

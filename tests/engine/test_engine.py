@@ -167,3 +167,47 @@ def test_exiled_pieces_are_out_of_the_game_but_card_finds_them(tmp_path):
              "create Lieutenant at North for P1 as l\nset before to size(Lieutenant of P1)\nexile l\n"
              "set after to size(Lieutenant of P1)\nset found to size(cards(\"Lieutenant\"))\nend game")
     assert (var(m, "before"), var(m, "after"), var(m, "found")) == (1, 0, 1)
+
+
+def test_copies_whose_property_was_set_to_its_default_are_still_one_option(tmp_path):
+    """A property set to the value it reads anyway does not make two copies different options."""
+    from tests.helpers import game_from_text
+
+    game = game_from_text(tmp_path, '''game "dup"
+players 2
+kind K:
+    hp: number = 0
+card "Pawn" is K:
+    copies 2
+zone hand per seat
+action Play(c in hand):
+    label "play {c}"
+    move c to box
+setup:
+    move box to hand of P1
+    set first(hand of P1).hp to 0
+flow:
+    turn P1:
+        offer Play
+    end game
+''')
+    assert game.new_match(2).legal_actions() == ["play Pawn"]
+    different = game_from_text(tmp_path, '''game "dup"
+players 2
+kind K:
+    hp: number = 0
+card "Pawn" is K:
+    copies 2
+zone hand per seat
+action Play(c in hand):
+    label "play {c}"
+    move c to box
+setup:
+    move box to hand of P1
+    set first(hand of P1).hp to 3
+flow:
+    turn P1:
+        offer Play
+    end game
+''', name="different.ludus")
+    assert different.new_match(2).legal_actions() == ["play Pawn", "play Pawn #2"]
