@@ -7,12 +7,13 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from .compiler import Game, compile_game
 from .language.checker import Checked, check
 from .language.loader import load_declarations
-from .language.source import LudusError, Sources
+from .language.source import Diagnostic, LudusError, Sources
 
 
 def analyse(path: str | Path) -> tuple[list, Checked | None, Sources]:
@@ -22,7 +23,24 @@ def analyse(path: str | Path) -> tuple[list, Checked | None, Sources]:
     if any(d.severity == "error" for d in diags):
         return diags, None, loader.sources
     checked = check(items, loader.sources)
-    return sorted(diags + checked.diagnostics, key=lambda d: d.sort_key), checked, loader.sources
+    found = [_blame_removal(d, loader) for d in checked.diagnostics]
+    return sorted(diags + found, key=lambda d: d.sort_key), checked, loader.sources
+
+
+_UNKNOWN = re.compile(r"unknown (?:[a-z ]+ )?'([^']+)'")
+
+
+def _blame_removal(diag, loader):
+    """An error in a base file about a name the variant removed is the variant's doing: report it
+    at the variant's `remove` line, saying where the base still uses the name."""
+    m = _UNKNOWN.match(diag.message) if diag.severity == "error" else None
+    removal = loader.removed.get(m.group(1)) if m else None
+    if removal is None or removal.span.path == diag.span.path:
+        return diag
+    where = f"{diag.span.path}:{diag.span.line}:{diag.span.column}"
+    return Diagnostic("error", f"'remove {removal.kind} {removal.name}' leaves it used in the base game, at {where}",
+                      loader.sources.locate(removal.span, removal.name),
+                      hint=f"replace what uses it with 'override' in this file, or keep the {removal.kind}")
 
 
 def load(path: str | Path) -> Game:

@@ -91,3 +91,23 @@ def test_doc_examples_test_blocks_pass(path, line, kind, code, tmp_path):
 
     for decl in decls:
         run_test_decl(game, decl, no_snapshots)
+
+
+@pytest.mark.parametrize(("path", "line", "kind", "code"),
+                         [p for p in blocks() if p.values[3].startswith('extends "../games/')])
+def test_doc_variant_examples_check_clean(path, line, kind, code, tmp_path):
+    """A variant in the docs extends a shipped game: it must check clean against it, not only parse."""
+    file = tmp_path / f"variant-{line}.ludus"
+    file.write_text(code.replace('extends "../games/', f'extends "{(ROOT / "games").as_posix()}/'), encoding="utf-8")
+    diags, _checked, sources = ludus.analyse(file)
+    errors = [d for d in diags if d.severity == "error"]
+    assert not errors, f"{path.name}:{line}\n" + render_all(errors, sources)
+
+
+def test_removing_something_the_base_uses_is_reported_at_the_remove_line(tmp_path):
+    file = tmp_path / "variant.ludus"
+    file.write_text(f'extends "{(ROOT / "games" / "uprising.ludus").as_posix()}"\nremove action Slay\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(file)
+    [d] = [d for d in diags if d.severity == "error"]
+    assert d.span.path == str(file) and d.span.line == 2
+    assert d.message.startswith("'remove action Slay' leaves it used in the base game, at ") and "uprising.ludus:" in d.message

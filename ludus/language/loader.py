@@ -44,6 +44,7 @@ class Loader:
         self.sources = Sources()
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
+        self.removed: dict[str, n.RemoveDecl] = {}  # name -> the variant's `remove` that took it out
 
     def read(self, path: Path, span: Span | None, written: str | None = None) -> n.Program | None:
         try:
@@ -108,6 +109,7 @@ class Loader:
                     self.diagnostics.append(Diagnostic(
                         "error", f"cannot remove {item.kind} '{item.name}': it is not declared", self.sources.locate(item.span, item.name)))
                     continue
+                self.removed[item.name] = item
                 slot = out[index[k]]
                 if isinstance(slot, n.TokenDecl) and len(slot.names) > 1:
                     # `token Wood, Ore` declares two tokens: removing one keeps the other
