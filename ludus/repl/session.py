@@ -26,7 +26,7 @@ from ..engine.runtime import RuleError, Runtime
 from ..language.files import FileProblem, checked_path, read_text_file, write_text_file
 from ..language.limits import whole_number
 from ..language.source import LudusError
-from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, parse_force
+from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, order_problem, parse_force
 from .render import decision_renderable, number_span, view_renderable, zone_detail
 
 HISTORY_ENV = "LUDUS_HISTORY"
@@ -431,6 +431,10 @@ class Repl:
             entries = forced_entries(self.game, self.match.state["nseats"], _Line(force), "<input>")
         except ReplayError as exc:
             raise Rejected(exc.message) from None
+        for entry in entries:
+            problem = order_problem(self.match, entry)
+            if problem is not None:
+                raise Rejected(f"cannot force this order: {problem}")
         self.match.state["forced"].extend(entries)
         self.notes.append(Note(len(self.match.moves), "force", force.text(), entries))
         what = "next rolls" if force.kind == "die" and len(force.values) > 1 else "next roll" if force.kind == "die" \
