@@ -78,8 +78,8 @@ def run_test_decl(game, decl, compare) -> None:
             stmt_span = getattr(value, "span", span)
             pos.given(source_text(game, stmt_span), stmt_span)
         elif kind == "force_die":
-            sides, face = value
-            pos.next_roll(sides, face, span=span)
+            sides, *faces = value
+            pos.next_roll(sides, *faces, span=span)
         elif kind in ("do", "answer"):
             pos.do(value, span)
         elif kind == "until":

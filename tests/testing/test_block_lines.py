@@ -62,3 +62,35 @@ def test_report_from_here_leaves_earlier_steps_out_of_the_snapshot(tmp_path):
     [later] = run(tmp_path, '    do "buy nothing"\n    report from here\n    do "build nothing"\n    snapshot\n')
     assert "buy nothing" in str(with_all)
     assert "buy nothing" not in str(later) and "build nothing" in str(later)
+
+
+DICE = '''game "Dice"
+players 2
+counter total
+flow:
+    turn P1:
+        choose go from [1] "Go on?"
+        roll 2 d6 as faces
+        set total to sum(faces)
+    end game
+
+test "t":
+'''
+
+
+def run_dice(tmp_path, body: str):
+    path = tmp_path / "dice.ludus"
+    path.write_text(DICE + body, encoding="utf-8")
+    game = ludus.load(path)
+    run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
+def test_force_takes_several_faces_and_next_says_the_same(tmp_path):
+    run_dice(tmp_path, '    force d6 = 5, 2\n    do "1"\n    expect total == 7\n')
+    with pytest.raises(TestError, match="expected total == 8"):
+        run_dice(tmp_path, '    force d6 = 5, 2\n    do "1"\n    expect total == 8\n')
+    run_dice(tmp_path, '    next d6 is 6\n    next d6 is 1\n    do "1"\n    expect total == 7\n')
+    with pytest.raises(TestError, match="is not a face"):
+        run_dice(tmp_path, "    force d6 = 9\n")
+    with pytest.raises(TestError, match="is not a face"):
+        run_dice(tmp_path, "    next d6 is 9\n")

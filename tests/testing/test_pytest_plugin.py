@@ -90,7 +90,7 @@ def test_a_block_that_fails_before_its_snapshot_keeps_it(tmp_path):
     where = market_town_copy(tmp_path)
     tests = where / "market-town.tests.ludus"
     text = tests.read_text(encoding="utf-8")
-    broken = text.replace("    next d6 is 5\n", "    next d6 is 5\n    do \"buy the moon\"\n", 1)
+    broken = text.replace("    force d6 = 5\n", "    force d6 = 5\n    do \"buy the moon\"\n", 1)
     assert broken != text
     tests.write_text(broken, encoding="utf-8")
     before = stored(where)

@@ -323,6 +323,10 @@ class DeclarationBuilder(BuilderBase):
         return n.TestLine("given", c[0], span=self.span(meta))
 
     @v_args(meta=True)
+    def test_force_dice(self, meta, c):
+        return n.TestLine("force_die", (int(str(c[0])[1:]), *[int(x) for x in c[1:]]), span=self.span(meta))
+
+    @v_args(meta=True)
     def test_force_die(self, meta, c):
         return n.TestLine("force_die", (int(str(c[0])[1:]), int(c[1])), span=self.span(meta))
 
