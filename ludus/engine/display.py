@@ -112,7 +112,7 @@ def describe_entry(match, entry: dict, actions: bool = False, viewer=None) -> st
         if viewer is None or viewer in to:
             return f"showed {entry['card']} to {who}"
         return f"showed a card to {who}"
-    if t == "action" and actions:
+    if t in ("action", "answer") and actions:
         seat = entry.get("seat")
         who = match.seat_name(seat) if seat is not None else "chance"
         return f"{who}: {entry['label']}"

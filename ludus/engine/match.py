@@ -123,6 +123,11 @@ class Match:
             index = options.index(action)
         label = options[index]
         before, log_len = marshal.dumps(self.state), len(self.log)
+        pending = self.state["pending"]
+        if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
+            # every decision is in the log, as the actions taken already are: a `choose` answer,
+            # a yes or no, an offer's `else`
+            self.log.append({"t": "answer", "seat": pending["seat"], "label": label})
         try:
             vm.answer(self.game, self.state, self.log, index)
         except BaseException:

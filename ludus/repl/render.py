@@ -195,3 +195,42 @@ def zone_detail(name: str, cards) -> str:
             return f"{name}: empty"
         return f"{name} ({len(cards)}, top first): " + ", ".join(cards)
     return f"{name}: {cards_text(cards)}"
+
+
+def view_changes(before: dict, after: dict) -> list[str]:
+    """What a move changed, as the viewing seat sees it (both views come from `match.view`, so
+    nothing hidden shows): counters, tracks, zones and the board, one line each."""
+    lines: list[str] = []
+    old_c, new_c = before.get("counters", {}), after.get("counters", {})
+    for name in new_c:
+        a, b = old_c.get(name), new_c[name]
+        if isinstance(b, dict) or isinstance(a, dict):
+            a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
+            for key in dict.fromkeys(list(a) + list(b)):
+                if a.get(key) != b.get(key):
+                    lines.append(f"{name} of {key}: {value_text(a.get(key))} → {value_text(b.get(key))}")
+        elif a != b:
+            lines.append(f"{name}: {value_text(a)} → {value_text(b)}")
+    for name, track in after.get("tracks", {}).items():
+        old = before.get("tracks", {}).get(name, {})
+        if old.get("pos") != track["pos"]:
+            lines.append(f"{name}: {old.get('pos')} → {track['pos']}")
+        if old.get("start") != track["start"]:
+            lines.append(f"{name}'s start: {old.get('start')} → {track['start']}")
+    for zone, cards in after.get("zones", {}).items():
+        old = before.get("zones", {}).get(zone, [])
+        if old != cards:
+            lines.append(f"{zone}: {cards_text(old)} → {cards_text(cards)}")
+    for space, things in after.get("board", {}).items():
+        old = before.get("board", {}).get(space, {})
+        if old != things:
+            lines.append(f"{space}: {_things(old)} → {_things(things)}")
+    return lines
+
+
+def _things(things) -> str:
+    if not things:
+        return "nothing"
+    if isinstance(things, dict):
+        return ", ".join(f"{k} {value_text(v) if not isinstance(v, (list, dict)) else value_text(list(v))}" for k, v in things.items())
+    return value_text(things)

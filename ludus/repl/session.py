@@ -27,7 +27,7 @@ from ..language.files import FileProblem, checked_path, read_text_file, write_te
 from ..language.limits import whole_number
 from ..language.source import LudusError
 from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, order_problem, parse_force
-from .render import decision_renderable, number_span, view_renderable, zone_detail
+from .render import decision_renderable, number_span, view_changes, view_renderable, zone_detail
 
 HISTORY_ENV = "LUDUS_HISTORY"
 
@@ -192,6 +192,8 @@ class Repl:
 
     def move(self, label: str) -> None:
         log_len = len(self.match.log)
+        viewer = self.viewing()
+        before = self.match.view(viewer)
         try:
             self.match.apply(label)
         except IllegalAction as exc:  # pragma: no cover - legal labels are checked before
@@ -200,7 +202,16 @@ class Repl:
             raise Rejected(f"'{label}' broke a rule: {exc}") from None
         self.redo_stack.clear()
         self.print_log(log_len)
+        self.print_changes(before, viewer)
         self.after_move()
+
+    def print_changes(self, before: dict, viewer, limit: int = 8) -> None:
+        """What the move changed, as the seat that made it may see it: a few lines."""
+        lines = view_changes(before, self.match.view(viewer))
+        for line in lines[:limit]:
+            self.say(f"  changed: {line}", style="green")
+        if len(lines) > limit:
+            self.say(f"  changed: ... and {len(lines) - limit} more (`show` draws the whole state)", style="green")
 
     def after_move(self) -> None:
         self.play_bots()

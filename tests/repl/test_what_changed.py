@@ -1,0 +1,52 @@
+"""After a move the REPL says what changed, as the mover may see it; `log` lists every decision
+(issue 17, item 7)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+import ludus
+from ludus.repl import Repl
+from tests.helpers import EXAMPLES
+
+GAME_PATH = EXAMPLES / "market-town.ludus"
+
+
+@pytest.fixture(autouse=True)
+def no_history(monkeypatch, tmp_path):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+
+
+def make_repl():
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
+    return Repl(ludus.load(GAME_PATH).new_match(2, seed=3), GAME_PATH, console), out
+
+
+def test_a_move_is_followed_by_what_it_changed():
+    repl, out = make_repl()
+    repl.handle("buy Tax Collector")
+    text = out.getvalue()
+    assert "changed: coins of Amber: 3 → 0" in text
+    assert "changed: discard of Amber: empty → Tax Collector" in text
+
+
+def test_what_changed_hides_what_the_mover_may_not_see():
+    repl, out = make_repl()
+    repl.handle("buy nothing")
+    repl.handle("build nothing")      # Basil draws: Amber sees a count, not the cards
+    text = out.getvalue()
+    assert "changed: hand of Basil: 0 cards → 3 cards" in text
+    assert "hand of Basil: 0 cards → Copper Coin" not in text
+
+
+def test_log_lists_every_decision_including_else_options():
+    repl, out = make_repl()
+    repl.handle("buy nothing")
+    repl.handle("build nothing")
+    repl.handle("log")
+    text = out.getvalue()
+    assert "Amber: buy nothing" in text and "Amber: build nothing" in text
