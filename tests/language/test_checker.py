@@ -141,3 +141,10 @@ def test_the_checker_never_changes_a_node():
     before = build(HEAD + text, "t.ludus")
     result, after = checked(text)
     assert before == after and result.diagnostics == []
+
+
+def test_setting_a_board_spaces_property_is_an_error_not_a_crash():
+    # it passed the checker and then stopped the compiler with an AssertionError
+    result, _ = checked("board market:\n    slot A with cost 2\nsetup:\n    set A.cost to 3\n"
+                        "flow:\n    end game\n")
+    assert any("'cost' is fixed by its board and cannot be set" in m for m in messages(result))

@@ -328,7 +328,11 @@ class StatementChecks:
         if isinstance(node, n.Access) and node.name in sym.vars and (node.at is None or " and " in (sym.vars[node.name].per or "")):
             return self.expr(node, scope)
         if isinstance(node, n.Attr):
-            return self.expr(node, scope)
+            t = self.expr(node, scope)
+            if self.out.res.get(id(node), ("",))[0] in ("space_prop", "space_attr"):
+                self.error(f"a space's '{node.name}' is fixed by its board and cannot be set: keep a value "
+                           "that changes in a counter or var 'per' that kind of space", node.span)
+            return t
         self.expr(node, scope)
         self.error("this cannot be set: set a counter, a flag, a track or a card's property", node.span)
         return "any"
