@@ -84,7 +84,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 cid = f"{decl.word} {name}: on {h.name}"
                 self.block_code(cid, f"'on {h.name}' of {name}", h.body)
                 handlers[h.name] = cid
-            g.defs[name] = DefSpec(name, decl.word, decl.kind, copies, props, handlers, order)
+            g.defs[name] = DefSpec(name, decl.word, decl.kind, copies, props, handlers, order, decl.span)
         for name, decl in sym.defines.items():
             g.defines[name] = self.define(decl)
         for name, decl in sym.rules.items():

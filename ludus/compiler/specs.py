@@ -67,6 +67,7 @@ class DefSpec:
     props: dict  # name -> fn(rt, env)
     handlers: dict  # name -> code id
     order: int
+    span: object = None  # where the card or piece is declared, to show its text
 
 
 @define

@@ -33,7 +33,7 @@ HISTORY_ENV = "LUDUS_HISTORY"
 
 COMMANDS = {
     "help": ("help [command]", "list the commands, or explain one"),
-    "moves": ("moves", "the legal moves, numbered"),
+    "moves": ("moves [WORDS]", "the legal moves, numbered; with words, only those that hold them"),
     "show": ("show [zone|track|region|card|seat|counter NAME]", "draw the state again, or one part of it"),
     "log": ("log [N]", "the last N things that happened (default 15)"),
     "undo": ("undo", "take back your last move (and the bots' moves after it)"),
@@ -287,12 +287,20 @@ class Repl:
             table.add_row(usage, what)
         self.console.print(table)
 
-    def cmd_moves(self, _arg: str) -> None:
+    def cmd_moves(self, arg: str) -> None:
         decision = self.view().get("decision")
         if decision is None:
             self.say("no moves: the match is over")
         elif decision.get("options") is None:
             self.say(f"{decision['seat']} is deciding; the options are hidden from this view (`view {decision['seat']}`)")
+        elif arg:
+            # `moves tax`: only the options whose label holds the words, with their numbers
+            wanted = arg.casefold()
+            hits = [(i, o) for i, o in enumerate(decision["options"], 1) if wanted in o.casefold()]
+            if not hits:
+                raise Rejected(f"no move holds '{arg}' ({len(decision['options'])} moves; `moves` lists them all)")
+            for i, option in hits:
+                self.say(f"  {i:>2}. {option}")
         else:
             self.console.print(decision_renderable(self.view()))
 
@@ -362,6 +370,13 @@ class Repl:
         copies = f", {spec.copies} copies" if spec.copies != 1 else ""
         effects = "; ".join(f"on {h}" for h in spec.handlers)
         self.say(f"{name} ({spec.kind}{copies}): " + ", ".join(fields) + (f"; {effects}" if effects else ""))
+        # what the card does: its declaration as the game file writes it
+        sources = self.game.sources
+        if spec.span is not None and sources is not None and spec.handlers:
+            for number in range(spec.span.line, spec.span.end_line + 1):
+                text = sources.line(spec.span.path, number)
+                if text is not None and text.strip():
+                    self.say(f"  {text.rstrip()}")
 
     def show_seat(self, seat: int, view: dict) -> None:
         from .render import cards_text, value_text

@@ -50,3 +50,22 @@ def test_log_lists_every_decision_including_else_options():
     repl.handle("log")
     text = out.getvalue()
     assert "Amber: buy nothing" in text and "Amber: build nothing" in text
+
+
+def test_moves_filters_by_words_and_keeps_the_numbers():
+    repl, out = make_repl()
+    start = len(out.getvalue())
+    repl.handle("moves tax")
+    shown = out.getvalue()[start:]
+    assert "   2. buy Tax Collector" in shown
+    assert "buy Copper Coin" not in shown and "buy nothing" not in shown
+    repl.handle("moves zzz")
+    assert "error: no move holds 'zzz'" in out.getvalue()
+
+
+def test_show_card_prints_what_the_card_does():
+    repl, out = make_repl()
+    repl.handle("show Fortune Teller")
+    text = out.getvalue()
+    assert "Fortune Teller (Good, 4 copies)" in text
+    assert "roll d6 as omen" in text and "gain omen - 2 coins" in text
