@@ -84,6 +84,11 @@ class Repl:
 
     def run(self, read: Callable[[str], str]) -> None:
         """Read lines until quit or end of input; `read(prompt)` raises EOFError at the end."""
+        names = ", ".join(self.match.seat_names())
+        self.say(f"{self.game.title}: {names}, seed {self.match.seed}. Type a move's number or its label; "
+                 "`help` lists the commands, `quit` ends.", style="bold")
+        # what setup did (rolls, shuffles, the game's log lines) before the first screen
+        self.print_log(0)
         self.play_bots()
         self.show_state()
         while True:

@@ -69,3 +69,17 @@ def test_show_card_prints_what_the_card_does():
     text = out.getvalue()
     assert "Fortune Teller (Good, 4 copies)" in text
     assert "roll d6 as omen" in text and "gain omen - 2 coins" in text
+
+
+def test_the_session_opens_with_a_banner_and_what_setup_did(tmp_path):
+    from tests.helpers import GAMES
+
+    path = GAMES / "uprising.ludus"
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
+    repl = Repl(ludus.load(path).new_match(2, seed=1), path, console)
+    lines = iter(["quit"])
+    repl.run(lambda prompt: next(lines))
+    text = out.getvalue().splitlines()
+    assert text[0].startswith("Uprising: Red, Blue, seed 1. Type a move's number or its label")
+    assert text[1].strip() == "rolled d2: 2"      # setup's roll for the first player, before the screen
