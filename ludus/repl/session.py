@@ -128,6 +128,10 @@ class Repl:
 
     def _dispatch(self, text: str) -> bool:
         legal = self.match.legal_actions()
+        if legal and self.visible_options() is None and (whole_number(text) is not None or _same_label(text, legal)):
+            # the decision belongs to a seat whose options this view hides: no blind moves for it
+            who = self.match.seat_name(self.match.current)
+            raise Rejected(f"{who} is deciding, and this view hides {who}'s options: `view {who}` to decide for it")
         if self._number_decision() and whole_number(text, signed=True) is not None:
             # `choose n from 0 to 3`: the options are numbers, so a typed number is the number itself
             text = str(int(text))

@@ -83,3 +83,15 @@ def test_the_session_opens_with_a_banner_and_what_setup_did(tmp_path):
     text = out.getvalue().splitlines()
     assert text[0].startswith("Uprising: Red, Blue, seed 1. Type a move's number or its label")
     assert text[1].strip() == "rolled d2: 2"      # setup's roll for the first player, before the screen
+
+
+def test_a_move_typed_for_a_seat_whose_options_are_hidden_is_refused():
+    repl, out = make_repl()
+    repl.handle("view Basil")           # Amber decides; Basil's view hides Amber's options
+    repl.handle("1")
+    repl.handle("buy nothing")
+    assert repl.match.moves == []
+    assert out.getvalue().count("error: Amber is deciding, and this view hides Amber's options") == 2
+    repl.handle("view Amber")
+    repl.handle("buy nothing")
+    assert repl.match.moves == ["buy nothing"]
