@@ -47,6 +47,7 @@ COMMANDS = {
     "save": ("save FILE", "save the match (JSON) to continue later"),
     "load": ("load FILE", "continue a saved match, or play a .replay file and continue from its end"),
     "export": ("export FILE", "write the session as a replay that reproduces it exactly"),
+    "reload": ("reload", "read the game files again and replay this session's moves with the new rules"),
     "quit": ("quit", "leave (also: exit, or Ctrl-D)"),
 }
 ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
@@ -591,6 +592,40 @@ class Repl:
                 notes.append(Note(moves, "expect", f"expect {step.text}"))
         setup = [f"force {s.text}" for s in script.setup]
         self._switch(match, notes, setup, f"played {arg}: {_moves(len(match.moves))}")
+
+    def cmd_reload(self, _arg: str) -> None:
+        """Read the game again and replay the session on it, up to the first move it refuses."""
+        import tempfile
+
+        from ..language.source import LudusError, render
+        from ..pipeline import load as load_game
+
+        try:
+            game = load_game(self.game_path)
+        except LudusError as exc:
+            first = render(exc.diagnostics[0], exc.sources).splitlines()[0] if exc.diagnostics else str(exc)
+            raise Rejected(f"the game does not load now ({len(exc.diagnostics)} errors; nothing changed): {first}") from None
+        with tempfile.TemporaryDirectory(prefix="ludus-reload-") as tmp:
+            path = Path(tmp) / "session.replay"
+            write_text_file(path, export(self.match, self.game_path, path, self.notes, self.setup))
+            script = load_replay(path)
+            stopped = None
+            try:
+                match = script.run(game=game)
+            except ReplayError as exc:
+                # keep the moves before the first one the new rules refuse, and say which
+                stopped = f"move {sum(1 for s in script.steps if s.kind == 'move' and s.line < exc.line) + 1}: {exc.message}"
+                script.steps = [s for s in script.steps if s.line < exc.line]
+                try:
+                    match = script.run(game=game)
+                except ReplayError as again:  # pragma: no cover - the same steps just played
+                    raise Rejected(f"cannot replay the session on the new rules: {again.message}") from None
+        self.game = game
+        notes = [n for n in self.notes if n.position <= len(match.moves)]
+        message = f"reloaded {self.game_path}: {_moves(len(match.moves))} replayed"
+        if stopped:
+            message += f"; stopped at {stopped}"
+        self._switch(match, notes, self.setup, message)
 
     def _switch(self, match: Match, notes: list[Note], setup: list[str], message: str) -> None:
         self.match, self.notes, self.setup = match, notes, setup

@@ -1,0 +1,53 @@
+"""`reload` reads the game files again and replays the session on the new rules (issue 17, item 6)."""
+
+from __future__ import annotations
+
+import io
+import shutil
+
+import pytest
+from rich.console import Console
+
+import ludus
+from ludus.repl import Repl
+from tests.helpers import EXAMPLES
+
+
+@pytest.fixture
+def session(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    path = tmp_path / "market-town.ludus"
+    shutil.copy(EXAMPLES / "market-town.ludus", path)
+    out = io.StringIO()
+    console = Console(file=out, width=160, color_system=None, highlight=False, markup=False)
+    repl = Repl(ludus.load(path).new_match(2, seed=3), path, console)
+    repl.handle("buy Tax Collector")
+    repl.handle("build nothing")
+    return repl, out, path
+
+
+def test_an_edit_that_changes_no_rule_replays_every_move(session):
+    repl, out, path = session
+    path.write_text(path.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    repl.handle("reload")
+    assert "reloaded" in out.getvalue() and "2 moves replayed" in out.getvalue()
+    assert repl.match.moves == ["buy Tax Collector", "build nothing"]
+
+
+def test_a_rule_change_stops_at_the_first_move_it_refuses(session):
+    repl, out, path = session
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('card "Tax Collector" is Good:\n    copies 4\n    cost 3',
+                                 'card "Tax Collector" is Good:\n    copies 4\n    cost 9'), encoding="utf-8")
+    repl.handle("reload")
+    assert "0 moves replayed; stopped at move 1: 'buy Tax Collector' is not a legal move for Amber now" in out.getvalue()
+    assert repl.match.moves == []
+    assert repl.game.defs["Tax Collector"] is not None
+
+
+def test_a_file_that_no_longer_loads_changes_nothing(session):
+    repl, out, path = session
+    path.write_text(path.read_text(encoding="utf-8").replace("flow:", "flow"), encoding="utf-8")
+    repl.handle("reload")
+    assert "error: the game does not load now" in out.getvalue()
+    assert repl.match.moves == ["buy Tax Collector", "build nothing"]
