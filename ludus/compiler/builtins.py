@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, as_size, as_track, number_range, show_value
+from ..engine.values import as_int, as_list, as_seat, as_size, as_track, number_range, show_value
 
 DIRECTIONS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0),
               "northeast": (1, 1), "northwest": (-1, 1), "southeast": (1, -1), "southwest": (-1, -1)}
@@ -45,12 +45,6 @@ def adjacent(rt, space, skip=None) -> list:
     return out
 
 
-def _seat(rt, v, what):
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < rt.state["nseats"]:
-        raise RuleError(f"{what} needs a seat, and {show_value(v)} is not one")
-    return v
-
-
 def compile_builtin(comp, node, name: str):
     args = [comp.expr(a) for a in node.args]
     a0 = args[0] if args else None
@@ -80,20 +74,20 @@ def compile_builtin(comp, node, name: str):
         return line
     if name == "forward":
         # the first seat sits at row 1 and moves north; every other seat moves south
-        return lambda rt, env: "north" if _seat(rt, a0(rt, env), "forward") == 0 else "south"
+        return lambda rt, env: "north" if as_seat(rt, a0(rt, env), "forward") == 0 else "south"
     if name == "left":
-        return lambda rt, env: (_seat(rt, a0(rt, env), "left") + 1) % rt.state["nseats"]
+        return lambda rt, env: (as_seat(rt, a0(rt, env), "left") + 1) % rt.state["nseats"]
     if name == "right":
-        return lambda rt, env: (_seat(rt, a0(rt, env), "right") - 1) % rt.state["nseats"]
+        return lambda rt, env: (as_seat(rt, a0(rt, env), "right") - 1) % rt.state["nseats"]
     if name == "other":
         def other(rt, env):
             if rt.state["nseats"] != 2:
                 raise RuleError("'other' only names a seat in a two-player match")
-            return 1 - _seat(rt, a0(rt, env), "other")
+            return 1 - as_seat(rt, a0(rt, env), "other")
         return other
     if name == "seats_from":
         def seats_from(rt, env):
-            s, k = _seat(rt, a0(rt, env), "seats_from"), rt.state["nseats"]
+            s, k = as_seat(rt, a0(rt, env), "seats_from"), rt.state["nseats"]
             return [(s + i) % k for i in range(k)]
         return seats_from
     if name == "top":
@@ -179,7 +173,7 @@ def compile_builtin(comp, node, name: str):
         a1 = args[1]
         return lambda rt, env: number_range(rt, a0(rt, env), a1(rt, env))
     if name == "seat_number":
-        return lambda rt, env: _seat(rt, a0(rt, env), "seat_number") + 1
+        return lambda rt, env: as_seat(rt, a0(rt, env), "seat_number") + 1
     if name == "seat_named":
         def seat_named(rt, env):
             text = a0(rt, env)

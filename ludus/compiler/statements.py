@@ -155,7 +155,7 @@ class StatementCompiler:
             seats = None
             if to is not None:
                 chosen = to(rt, env)
-                seats = sorted({as_seat(rt, x) for x in (chosen if isinstance(chosen, list) else [chosen])})
+                seats = sorted({as_seat(rt, x, "reveal ... to") for x in (chosen if isinstance(chosen, list) else [chosen])})
             for eid in as_entities(rt, what(rt, env)):
                 if op == "discard":
                     owner = rt.ent(eid)["o"]

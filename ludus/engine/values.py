@@ -97,9 +97,10 @@ def in_range(v: int, what: str) -> int:
                     f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
 
 
-def as_seat(rt: Runtime, v) -> int:
+def as_seat(rt: Runtime, v, what: str) -> int:
+    """A seat number in range; `what` names the rule or builtin that needs it."""
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < rt.state["nseats"]:
-        raise RuleError(f"expected a seat, found {show_value(v)}")
+        raise RuleError(f"{what} needs a seat, and {show_value(v)} is not one")
     return v
 
 
