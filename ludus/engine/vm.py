@@ -26,14 +26,20 @@ def start(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:
 
 def _truths(rt: Runtime, spec, env: dict):
     """A condition's value now: a bool, or for `for each X in LIST` a table element -> bool."""
-    cond, _cid, _deps, span, var, source = spec
+    cond, _cid, _deps, span, var, _source = spec
     if var is None:
         return _condition(rt, cond, span, env)
+    return {str(x): truth for x, truth in _each_truth(rt, spec, env)}
+
+
+def _each_truth(rt: Runtime, spec, env: dict) -> list:
+    """`when COND becomes true for each X in LIST`: (element, COND for it), in list order."""
+    cond, _cid, _deps, span, var, source = spec
     try:
         elements = as_list(rt, source(rt, env))
     except RuleError as exc:
         raise RuleError(f"{exc.message} (in a 'when ... becomes true' list)", exc.span or span) from None
-    return {str(x): _condition(rt, cond, span, {**env, var: x}) for x in elements}
+    return [(x, _condition(rt, cond, span, {**env, var: x})) for x in elements]
 
 
 def _condition(rt: Runtime, cond, span, env: dict) -> bool:
@@ -280,18 +286,19 @@ def _conditions(rt: Runtime, env: dict) -> None:
     frames = []
     base = {"$cur": env.get("$cur"), "$act": env.get("$act")}
     for i, spec in enumerate(rt.game.becomes):
-        _cond, cid, deps, _span, var, source = spec
+        _cond, cid, deps, _span, var, _source = spec
         if deps is not None and not (deps & changed):
             continue
-        now = _truths(rt, spec, base)
         if var is None:
+            now = _truths(rt, spec, base)
             if now and not became[i]:
                 frames.append({"c": cid, "pc": 0, "env": dict(base)})
         else:
+            pairs = _each_truth(rt, spec, base)
+            now = {str(x): truth for x, truth in pairs}
             before = became[i] if isinstance(became[i], dict) else {}
-            for x in as_list(rt, source(rt, base)):
-                if now.get(str(x)) and not before.get(str(x)):
-                    frames.append({"c": cid, "pc": 0, "env": {**base, var: x}})
+            frames.extend({"c": cid, "pc": 0, "env": {**base, var: x}}
+                          for x, truth in pairs if truth and not before.get(str(x)))
         became[i] = now
     state["stack"].extend(reversed(frames))
     if not rt.game.anytime:
