@@ -37,10 +37,9 @@ class OfferSpec:
         try:
             for name in names:
                 action = rt.game.actions[name]
-                for params in self.instances(rt, env, action, seat):
-                    local = {"$cur": env.get("$cur"), "$act": seat, **params}
+                for local in self.instances(rt, env, action, seat):
                     labels.append(action.label(rt, local))
-                    values.append([name, [params[p] for p, _, _ in action.params]])
+                    values.append([name, [local[p] for p, _, _ in action.params]])
         finally:
             rt.memo = None
         labels, values = merge_options(rt, labels, values, True)
@@ -63,50 +62,24 @@ class OfferSpec:
         try:
             for name in names:
                 action = rt.game.actions[name]
-                for bound in _bindings(rt, env, action, seat):
-                    local = {"$cur": env.get("$cur"), "$act": seat, **bound}
+                for local in _bindings(rt, env, action, seat):
                     if " ".join(str(action.label(rt, local)).split()).casefold() != wanted:
                         continue
-                    for req, span in zip(action.requires, action.require_spans, strict=False):
-                        if not req(rt, local):
-                            source = rt.game.sources.text_at(span) if rt.game.sources is not None else None
-                            return f"its requirement '{source or 'require'}' does not hold"
-                    for amount, counter in action.costs:
-                        per = rt.game.vars[counter].per
-                        have = rt.get_var(counter, seat if per == "seat" else None)
-                        need = as_int(amount(rt, local), "cost")
-                        if need > have:
-                            return f"it needs {need} {counter}, and {rt.seat_name(seat)} has {have}"
+                    why = _refusal(rt, action, local, seat)
+                    if why is None:
+                        continue
+                    if why[0] == "require":
+                        source = rt.game.sources.text_at(why[1]) if rt.game.sources is not None else None
+                        return f"its requirement '{source or 'require'}' does not hold"
+                    _, need, have, counter = why
+                    return f"it needs {need} {counter}, and {rt.seat_name(seat)} has {have}"
             return None
         finally:
             rt.memo = None
 
-    def instances(self, rt, env, action, seat):
+    def instances(self, rt, env, action, seat) -> list[dict]:
         """Every binding of the action's parameters that passes its requirements and costs."""
-        out = []
-        base = {"$cur": env.get("$cur"), "$act": seat}
-
-        def walk(i, bound):
-            local = {**base, **bound}
-            if i == len(action.params):
-                for req in action.requires:
-                    if not req(rt, local):
-                        return
-                for amount, counter in action.costs:
-                    per = rt.game.vars[counter].per
-                    have = rt.get_var(counter, seat if per == "seat" else None)
-                    if as_int(amount(rt, local), "cost") > have:
-                        return
-                out.append(dict(bound))
-                return
-            name, source, _t = action.params[i]
-            for value in as_list(rt, source(rt, local)):
-                bound[name] = value
-                walk(i + 1, bound)
-                del bound[name]
-
-        walk(0, {})
-        return out
+        return [local for local in _bindings(rt, env, action, seat) if _refusal(rt, action, local, seat) is None]
 
     def answer(self, rt, env, pending, index):
         value = pending["values"][index]
@@ -129,21 +102,34 @@ def _question(rt, env, question_fn) -> str | None:
 
 
 def _bindings(rt, env, action, seat) -> list[dict]:
-    """Every binding of an action's parameters, whatever its requirements say."""
+    """Every binding of an action's parameters, whatever its requirements say, each as the
+    environment its requirements, costs and label are read in: `$cur`, `$act` and the parameters."""
     out = []
-    base = {"$cur": env.get("$cur"), "$act": seat}
 
-    def walk(i, bound):
+    def walk(i, local):
         if i == len(action.params):
-            out.append(dict(bound))
+            out.append(local)
             return
         name, source, _t = action.params[i]
-        for value in as_list(rt, source(rt, {**base, **bound})):
-            bound[name] = value
-            walk(i + 1, bound)
-            del bound[name]
-    walk(0, {})
+        for value in as_list(rt, source(rt, local)):
+            walk(i + 1, {**local, name: value})
+    walk(0, {"$cur": env.get("$cur"), "$act": seat})
     return out
+
+
+def _refusal(rt, action, local, seat):
+    """Why one binding of an action cannot be taken now: None when it can, ("require", span of the
+    first requirement that fails) or ("cost", need, have, counter) for a cost it cannot pay."""
+    for i, req in enumerate(action.requires):
+        if not req(rt, local):
+            return ("require", action.require_spans[i])
+    for amount, counter in action.costs:
+        per = rt.game.vars[counter].per
+        have = rt.get_var(counter, seat if per == "seat" else None)
+        need = as_int(amount(rt, local), "cost")
+        if need > have:
+            return ("cost", need, have, counter)
+    return None
 
 
 class ChooseSpec:
