@@ -27,6 +27,7 @@ from ..language.files import FileProblem, checked_path, read_text_file, write_te
 from ..language.limits import whole_number
 from ..language.source import LudusError
 from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, order_problem, parse_force
+from ..replay.script import parse as parse_replay
 from .render import decision_renderable, number_span, view_changes, view_renderable, zone_detail
 
 HISTORY_ENV = "LUDUS_HISTORY"
@@ -595,8 +596,6 @@ class Repl:
 
     def cmd_reload(self, _arg: str) -> None:
         """Read the game again and replay the session on it, up to the first move it refuses."""
-        import tempfile
-
         from ..language.source import LudusError, render
         from ..pipeline import load as load_game
 
@@ -605,21 +604,19 @@ class Repl:
         except LudusError as exc:
             first = render(exc.diagnostics[0], exc.sources).splitlines()[0] if exc.diagnostics else str(exc)
             raise Rejected(f"the game does not load now ({len(exc.diagnostics)} errors; nothing changed): {first}") from None
-        with tempfile.TemporaryDirectory(prefix="ludus-reload-") as tmp:
-            path = Path(tmp) / "session.replay"
-            write_text_file(path, export(self.match, self.game_path, path, self.notes, self.setup))
-            script = load_replay(path)
-            stopped = None
+        # the session as a replay, in memory: it is run on the new game, never read from disk
+        script = parse_replay(export(self.match, self.game_path, self.game_path, self.notes, self.setup), "<session>")
+        stopped = None
+        try:
+            match = script.run(game=game)
+        except ReplayError as exc:
+            # keep the moves before the first one the new rules refuse, and say which
+            stopped = f"move {sum(1 for s in script.steps if s.kind == 'move' and s.line < exc.line) + 1}: {exc.message}"
+            script.steps = [s for s in script.steps if s.line < exc.line]
             try:
                 match = script.run(game=game)
-            except ReplayError as exc:
-                # keep the moves before the first one the new rules refuse, and say which
-                stopped = f"move {sum(1 for s in script.steps if s.kind == 'move' and s.line < exc.line) + 1}: {exc.message}"
-                script.steps = [s for s in script.steps if s.line < exc.line]
-                try:
-                    match = script.run(game=game)
-                except ReplayError as again:  # pragma: no cover - the same steps just played
-                    raise Rejected(f"cannot replay the session on the new rules: {again.message}") from None
+            except ReplayError as again:  # pragma: no cover - the same steps just played
+                raise Rejected(f"cannot replay the session on the new rules: {again.message}") from None
         self.game = game
         notes = [n for n in self.notes if n.position <= len(match.moves)]
         message = f"reloaded {self.game_path}: {_moves(len(match.moves))} replayed"
