@@ -19,6 +19,14 @@ class StatementChecks:
 
     # ── statements ──
 
+    def seats_arg(self, node, scope: Scope, what: str) -> None:
+        """`win X`, `lose X`, `reveal c to X`: a seat or a list of seats."""
+        if isinstance(node, n.Name):
+            self.wanted = (id(node), "seat")  # `win Bleu`: an unknown seat, with the seats to choose from
+        t = self.expr(node, scope)
+        if not (compatible(t, "seat") or compatible(t, "list:seat")):
+            self.error(f"'{what}' names a seat or a list of seats, not {a_type(t)}", node.span)
+
     def block(self, stmts: tuple, scope: Scope) -> None:
         try:
             self._block(stmts, scope)
@@ -99,11 +107,7 @@ class StatementChecks:
         elif isinstance(s, n.ZoneOp):
             self.movable(s.what, scope)
             if s.to is not None:
-                if isinstance(s.to, n.Name):
-                    self.wanted = (id(s.to), "seat")   # `reveal c to Bleu`: an unknown seat
-                t = self.expr(s.to, scope)
-                if not (compatible(t, "seat") or compatible(t, "list:seat")):
-                    self.error(f"'reveal ... to' names a seat or a list of seats, not {a_type(t)}", s.to.span)
+                self.seats_arg(s.to, scope, "reveal ... to")
             if s.op == "discard":
                 if "discard" not in sym.zones:
                     self.error("'discard' needs a zone named 'discard'", s.span)
@@ -185,11 +189,7 @@ class StatementChecks:
             if not scope.flags.get("loop"):
                 self.error("'break' is only allowed inside a loop", s.span)
         elif isinstance(s, (n.Win, n.Lose)):
-            if isinstance(s.seats, n.Name):
-                self.wanted = (id(s.seats), "seat")  # `win Bleu`: an unknown seat, with the seats to choose from
-            t = self.expr(s.seats, scope)
-            if not (compatible(t, "seat") or compatible(t, "list:seat")):
-                self.error(f"'{type(s).__name__.lower()}' names a seat or a list of seats, not {a_type(t)}", s.seats.span)
+            self.seats_arg(s.seats, scope, type(s).__name__.lower())
         elif isinstance(s, n.EndGame):
             pass
         elif isinstance(s, n.Log):
