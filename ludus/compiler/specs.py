@@ -5,6 +5,7 @@ from __future__ import annotations
 from attrs import define, field
 
 from ..engine.runtime import Runtime
+from ..language.symbols import per_keys
 
 _MISSING = object()
 
@@ -24,10 +25,10 @@ class VarSpec:
     def env(self, key) -> dict:
         """What a declaration's start/min/max expressions see: `seat` is the owner (the first
         key of a var kept `per seat and ...`)."""
-        if self.per is not None and self.per.startswith("seat and ") and isinstance(key, str):
+        keys = per_keys(self.per)
+        if len(keys) == 2 and keys[0] == "seat" and isinstance(key, str):
             key = int(key.split("|", 1)[0])
-        return {"seat": key, "$act": key if self.per == "seat" or (self.per or "").startswith("seat and ") else 0,
-                "$cur": 0}
+        return {"seat": key, "$act": key if keys[:1] == ("seat",) else 0, "$cur": 0}
 
     def initial(self, rt: Runtime, key):
         if self.start is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..language.symbols import per_keys
 from .display import entity_label
 from .runtime import Runtime
 
@@ -132,10 +133,11 @@ def _counters(rt, seat, names) -> dict:
 
 def _key_shown(spec, key: str, names) -> str:
     """A per-pair key ("0|NY") as people read it ("Red NY")."""
-    if " and " not in (spec.per or ""):
+    keys = per_keys(spec.per)
+    if len(keys) < 2:
         return key
     first, _, second = key.partition("|")
-    if spec.per.startswith("seat and ") and first.isdigit() and int(first) < len(names):
+    if keys[0] == "seat" and first.isdigit() and int(first) < len(names):
         first = names[int(first)]
     return f"{first} {second}"
 

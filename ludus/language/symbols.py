@@ -153,6 +153,12 @@ class Symbols:
         return names
 
 
+def per_keys(per: str | None) -> tuple[str, ...]:
+    """What a var is kept per, as its declaration says after `per`: () for one value for the
+    whole game, ("seat",) for `per seat`, ("seat", "district") for `per seat and district`."""
+    return tuple(per.split(" and ")) if per else ()
+
+
 def plural(word: str) -> str:
     if word.endswith(("s", "x", "ch", "sh")):
         return word + "es"

@@ -11,6 +11,7 @@ from ..symbols import (
     compatible,
     elem_type,
     listlike,
+    per_keys,
     plural,
 )
 from .base import BASIC_TYPES, Checked, Scope, _always_ends, _children
@@ -205,12 +206,12 @@ class DeclarationChecks:
         elif isinstance(item, n.VarDecl):
             self.out.types[id(item)] = self.var_type(item)  # the compiler keeps it, for views to show seats by name
             self.out.keep.append(item)
-            for part in (item.per or "").split(" and ") if item.per else ():
+            for part in per_keys(item.per):
                 if part != "seat" and part not in sym.space_kinds and part not in sym.kinds:
                     choices = {"seat"} | set(sym.space_kinds) | set(sym.kinds)
                     self.error(f"'per {part}': no such seat, space kind or kind", self.at(item.span, part), suggest(part, choices))
             scope = top.child()
-            if item.per == "seat" or (item.per or "").startswith("seat and "):
+            if per_keys(item.per)[:1] == ("seat",):
                 scope.names["seat"] = "seat"
             if item.type is not None:
                 self.type_ref(item.type)

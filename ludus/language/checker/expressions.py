@@ -15,6 +15,7 @@ from ..symbols import (
     compatible,
     elem_type,
     listlike,
+    per_keys,
 )
 from .base import TRACK_FUNCTIONS, Scope, _merge
 
@@ -291,11 +292,11 @@ class ExpressionChecks:
             if node.at is not None:
                 self.place(node.at, scope)
             return self.resolve(node, res, "number")
-        if name in sym.vars and " and " in (sym.vars[name].per or ""):
+        if name in sym.vars and len(per_keys(sym.vars[name].per)) == 2:
             # `cubes of Red at NY`: a var kept for each pair of a seat (or space...) and a space
             decl = sym.vars[name]
             self.used.add(("var", name))
-            first_kind, second_kind = decl.per.split(" and ")
+            first_kind, second_kind = per_keys(decl.per)
             if node.at is None:
                 self.error(f"'{name}' is kept per {first_kind} and {second_kind}: write {name} of ... at ...", node.span)
             else:
