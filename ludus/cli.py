@@ -73,18 +73,42 @@ def _games_to_check(files: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
+    """`--bot SEAT=KIND[:BUDGET]` values -> {seat index: spec}; a bad one is a usage error."""
+    from .bots import BadBotSpec, parse_spec
+
+    chosen: dict[int, str] = {}
+    for value in bots:
+        name, _, spec = value.partition("=")
+        if name not in names:
+            raise click.BadParameter(f"no seat '{name}'; the seats are {', '.join(names)}", param_hint="--bot")
+        try:
+            parse_spec(spec or "random")
+        except BadBotSpec as exc:
+            raise click.BadParameter(str(exc), param_hint="--bot") from None
+        chosen[names.index(name)] = (spec or "random").strip()
+    return chosen
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="How many matches.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first match.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
-def simulate(file: str, games: int, seed: int, players: int | None) -> None:
-    """Play many matches between random-legal-move players and report the results."""
+@click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
+              help="Let a bot play a seat (repeatable); seats not named play at random.")
+def simulate(file: str, games: int, seed: int, players: int | None, bots: tuple[str, ...]) -> None:
+    """Play many matches between bots (random by default) and report the results."""
     from .simulation import simulate as run_sim
 
     game = _load_or_exit(file)
     try:
-        report = run_sim(game, games, seed, players)
+        names = list(game.seat_names(players or game.min_players))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    chosen = _bot_options(bots, names)
+    try:
+        report = run_sim(game, games, seed, players, bots=chosen)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(f"{game.title}: " + report.summary())
@@ -114,14 +138,7 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
     except (ValueError, RuleError) as exc:
         raise click.ClickException(str(exc)) from None
     names = list(match.seat_names())
-    chosen: dict[int, str] = {}
-    for spec in bots:
-        name, _, kind = spec.partition("=")
-        if name not in names:
-            raise click.BadParameter(f"no seat '{name}'; the seats are {', '.join(names)}", param_hint="--bot")
-        if (kind or "random") != "random":
-            raise click.BadParameter(f"no bot '{kind}'; the bots are: random", param_hint="--bot")
-        chosen[names.index(name)] = "random"
+    chosen = _bot_options(bots, names)
     view: str | int = "all" if all_seats else "auto"
     if seat is not None:
         if seat not in names:

@@ -8,6 +8,7 @@ from collections import Counter
 
 from attrs import define, field
 
+from ..bots import make_bot, observe
 from ..engine.runtime import RuleError
 
 MAX_DECISIONS = 20_000
@@ -31,6 +32,7 @@ class SimReport:
     warnings: list = field(factory=list)  # (match seed, first warning) of each match that logged one
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # this process's CPU time: the speed of one core, even on a busy machine
+    bots: dict = field(factory=dict)  # seat name -> bot spec; seats not named play uniformly at random
 
     @property
     def decisions(self) -> int:
@@ -41,6 +43,8 @@ class SimReport:
             return f"{100 * n / max(self.games, 1):.1f}%"
 
         lines = [f"{self.games} matches, {self.players} players, {self.seconds:.2f}s"]
+        if self.bots:
+            lines.append("  bots: " + ", ".join(f"{name}={spec}" for name, spec in self.bots.items()) + " (the other seats: random)")
         for name, count in sorted(self.wins.items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"  wins {name}: {count} ({pct(count)})")
         if self.shared_matches:
@@ -68,26 +72,35 @@ class SimReport:
         return "\n".join(lines)
 
 
-def random_playout(game, players: int, seed: int, rng: random.Random, limit: int = MAX_DECISIONS):
-    """One match with uniformly random legal moves; returns (match, decisions, finished)."""
+def random_playout(game, players: int, seed: int, rng: random.Random, limit: int = MAX_DECISIONS,
+                   bots: dict[int, str] | None = None):
+    """One match; returns (match, decisions, finished). Seats in `bots` (seat -> bot spec, see
+    `ludus.bots`) are played by those bots, each seeded from the match seed; the others by
+    uniformly random legal moves drawn from `rng`."""
     match = game.new_match(players, seed=seed)
+    players_of = {seat: make_bot(spec, game, seat, seed * 31 + seat) for seat, spec in (bots or {}).items()}
     steps = 0
     while not match.is_over and steps < limit:
-        options = match.state["pending"]["options"]
-        match.apply_fast(rng.randrange(len(options)))
+        seat = match.state["pending"]["seat"]
+        bot = players_of.get(seat)
+        if bot is None:
+            match.apply_fast(rng.randrange(len(match.state["pending"]["options"])))
+        else:
+            match.apply_fast(bot.choose(observe(match, seat)))
         steps += 1
     return match, steps, match.is_over
 
 
-def simulate(game, games: int, seed: int = 0, players: int | None = None) -> SimReport:
+def simulate(game, games: int, seed: int = 0, players: int | None = None, bots: dict[int, str] | None = None) -> SimReport:
+    """`games` matches from seeds seed*1_000_003 + i; `bots` maps seats to bot specs (the rest play randomly)."""
     players = players or game.min_players
-    report = SimReport(games, players)
+    report = SimReport(games, players, bots={game.seat_names(players)[s]: spec for s, spec in (bots or {}).items()})
     start, cpu_start = time.perf_counter(), time.process_time()
     for i in range(games):
         match_seed = seed * 1_000_003 + i
         rng = random.Random(match_seed)
         try:
-            match, steps, finished = random_playout(game, players, match_seed, rng)
+            match, steps, finished = random_playout(game, players, match_seed, rng, bots=bots)
         except RuleError as err:
             report.errors.append((match_seed, str(err)))
             continue

@@ -1,0 +1,58 @@
+"""Bot specs as `--bot SEAT=KIND[:BUDGET]` takes them, and bots in `simulate`."""
+
+import pytest
+from click.testing import CliRunner
+
+from ludus.bots import BadBotSpec, make_bot, parse_spec
+from ludus.cli import main
+from ludus.pipeline import load
+from ludus.simulation import simulate
+
+MARKET = "examples/market-town.ludus"
+
+
+def test_specs_parse_kind_and_budget():
+    assert parse_spec("random") == ("random", None)
+    assert parse_spec(" Random:25 ") == ("random", 25)
+    assert parse_spec("") == ("random", None)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("dragon", "no bot 'dragon'"),
+    ("random:0", "whole number"),
+    ("random:-3", "whole number"),
+    ("random:lots", "whole number"),
+    ("random:99999999999", "whole number"),
+])
+def test_bad_specs_say_what_is_wrong(spec, words):
+    with pytest.raises(BadBotSpec, match=words):
+        parse_spec(spec)
+
+
+def test_a_seeded_bot_plays_the_same_moves():
+    game = load(MARKET)
+    a, b = make_bot("random", game, 0, 7), make_bot("random", game, 0, 7)
+    assert [a.rng.random() for _ in range(5)] == [b.rng.random() for _ in range(5)]
+
+
+def test_simulate_with_a_bot_is_reproducible_and_reports_it():
+    game = load(MARKET)
+    one = simulate(game, 30, seed=3, bots={0: "random:2"})
+    two = simulate(game, 30, seed=3, bots={0: "random:2"})
+    assert one.lengths == two.lengths and one.wins == two.wins
+    assert one.bots == {"Amber": "random:2"}
+    assert "bots: Amber=random:2" in one.summary()
+    # the seats no bot plays keep the plain random path: no bots, same matches as before
+    assert simulate(game, 30, seed=3).lengths != one.lengths
+
+
+@pytest.mark.parametrize("value, words", [
+    ("Nobody=random", "no seat 'Nobody'; the seats are Amber, Basil"),
+    ("Amber=dragon", "no bot 'dragon'"),
+    ("Amber=random:x", "whole number"),
+])
+def test_bad_bot_options_are_usage_errors(value, words):
+    for command in (["simulate", MARKET, "-n", "2"], ["play", MARKET]):
+        out = CliRunner().invoke(main, [*command, "--bot", value], input="quit\n")
+        assert out.exit_code == 2, out.output
+        assert words in out.output and "Traceback" not in out.output
