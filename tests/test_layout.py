@@ -4,7 +4,7 @@ function is still a circle.
 
 The layers, lowest first (a module may import from its own subpackage and from lower layers):
 
-    language → engine → compiler → pipeline → testing, simulation → replay → repl → cli
+    language → engine → compiler → pipeline, bots → testing, simulation → replay → repl → cli
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ LAYERS = {
     "engine": 1,
     "compiler": 2,
     "pipeline": 3,
+    "bots": 3,
     "testing": 4,
     "simulation": 4,
     "replay": 5,
