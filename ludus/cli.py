@@ -125,8 +125,9 @@ def simulate(file: str, games: int, seed: int, players: int | None, bots: tuple[
 @click.option("--chance", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,
               help="manual: you choose every die roll.")
 @click.option("--script", type=click.File("r"), default=None, help="Read the input lines from a file, not the keyboard.")
+@click.option("--watch", is_flag=True, help="Reload the game (and replay the session) when its files change.")
 def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_seats: bool, seat: str | None,
-         chance: str, script) -> None:
+         chance: str, script, watch: bool) -> None:
     """Play a game: moves by number or label, commands (type `help`), from any seat."""
     from rich.console import Console
 
@@ -149,7 +150,8 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
     out = sys.stdout
     console = Console(file=out, highlight=False, markup=False,
                       **({} if interactive else {"width": 100, "color_system": None, "force_terminal": False}))
-    repl = Repl(match, file, console, bots=chosen, view=view)
+    # a session typed at the keyboard keeps its unsaved moves on quitting; a script can be run again
+    repl = Repl(match, file, console, bots=chosen, view=view, keep_unsaved=interactive, watch=watch)
     if interactive:
         repl.run(prompt_reader(repl, history=history_path()))
     else:

@@ -43,15 +43,52 @@ def _blame_removal(diag, loader):
                       hint=f"replace what uses it with 'override' in this file, or keep the {removal.kind}")
 
 
+# a quoted string (kept whole: a '#' inside it is text), or a comment (dropped)
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*')
+
+
+_SPACES = re.compile(r"(\w?)[ \t]+(?=(\w?))")
+
+
+def _space(m: re.Match) -> str:
+    """Spaces between two words are one space (`not x` is not `notx`); elsewhere none (`a+1` is `a + 1`)."""
+    return m.group(1) + (" " if m.group(1) and m.group(2) else "")
+
+
+def fingerprint(texts: dict[str, str]) -> str:
+    """A hash of what the game files say, not how they are laid out: comments, blank lines,
+    trailing spaces, runs of spaces and the width of indentation do not count, so a saved match
+    still loads after such an edit. Indentation counts by its depth, which is its meaning."""
+    h = hashlib.sha256()
+    for name in sorted(texts):
+        h.update(f"\0file {Path(name).name}\n".encode())
+        widths = [0]
+        for raw in texts[name].splitlines():
+            parts, at = [], 0
+            for m in _STRING_OR_COMMENT.finditer(raw):
+                parts.append(_SPACES.sub(_space, raw[at:m.start()]))
+                parts.append(m.group() if m.group().startswith('"') else "")
+                at = m.end()
+            parts.append(_SPACES.sub(_space, raw[at:]))
+            body = "".join(parts).strip()
+            if not body:
+                continue
+            width = len(raw) - len(raw.lstrip(" \t"))
+            while widths[-1] > width:
+                widths.pop()
+            if width > widths[-1]:
+                widths.append(width)
+            h.update(f"{len(widths) - 1}|{body}\n".encode())
+    return h.hexdigest()[:16]
+
+
 def load(path: str | Path) -> Game:
     """Parse, check and compile a .ludus file; bad input raises LudusError with every diagnostic."""
     diags, checked, sources = analyse(path)
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:
         raise LudusError(errors, sources)
-    texts = "".join(sources.texts[p] for p in sorted(sources.texts))
-    fingerprint = hashlib.sha256(texts.encode()).hexdigest()[:16]
-    game = compile_game(checked, str(path), fingerprint)
+    game = compile_game(checked, str(path), fingerprint(sources.texts))
     game.sources = sources
     game.warnings = [d for d in diags if d.severity == "warning"]
     return game

@@ -31,6 +31,7 @@ from ..replay.script import parse as parse_replay
 from .render import decision_renderable, number_span, view_changes, view_renderable, zone_detail
 
 HISTORY_ENV = "LUDUS_HISTORY"
+SESSIONS_ENV = "LUDUS_SESSIONS"
 
 COMMANDS = {
     "help": ("help [command]", "list the commands, or explain one"),
@@ -49,6 +50,7 @@ COMMANDS = {
     "load": ("load FILE", "continue a saved match, or play a .replay file and continue from its end"),
     "export": ("export FILE", "write the session as a replay that reproduces it exactly"),
     "reload": ("reload", "read the game files again and replay this session's moves with the new rules"),
+    "restart": ("restart [SEED]", "start the match again from setup (with the same seed, or another)"),
     "quit": ("quit", "leave (also: exit, or Ctrl-D)"),
 }
 ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
@@ -67,9 +69,18 @@ def history_path() -> str | None:
     return str(Path.home() / ".ludus_history")
 
 
+def sessions_path() -> Path | None:
+    """Where unsaved sessions are kept on quitting: $LUDUS_SESSIONS (empty: nowhere), else ~/.ludus/sessions."""
+    env = os.environ.get(SESSIONS_ENV)
+    if env is not None:
+        return Path(env) if env else None
+    return Path.home() / ".ludus" / "sessions"
+
+
 class Repl:
     def __init__(self, match: Match, game_path: str | Path, console: Console, *, bots: dict[int, str] | None = None,
-                 view: str | int = "auto", bot_seed: int | None = None) -> None:
+                 view: str | int = "auto", bot_seed: int | None = None, keep_unsaved: bool = False,
+                 watch: bool = False) -> None:
         self.match = match
         self.game = match.game
         self.game_path = Path(game_path)
@@ -81,6 +92,11 @@ class Repl:
         self.setup: list[str] = []
         self.redo_stack: list[tuple[list[str], list[Note]]] = []
         self.rejected = 0
+        # the moves as last saved, exported or loaded: quitting with others keeps them in a file
+        self.saved_moves: list[str] = list(match.moves)
+        self.keep_unsaved = keep_unsaved
+        self.watch = watch
+        self.watched = self._game_files_stamp() if watch else None
 
     # ── the loop ──
 
@@ -100,8 +116,59 @@ class Repl:
                 break
             except KeyboardInterrupt:
                 continue
+            if self.watch:
+                self.reload_if_changed()
             if not self.handle(line):
                 break
+        self.keep_session()
+
+    def keep_session(self) -> Path | None:
+        """On quitting: moves made since the last save or export go to a replay in the sessions
+        folder, so leaving never loses work. Returns the file written, if any."""
+        if not self.keep_unsaved or self.match.moves == self.saved_moves or not self.match.moves:
+            return None
+        folder = sessions_path()
+        if folder is None:
+            return None
+        import time
+
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = folder / f"{self.game_path.stem}-{stamp}.replay"
+        n = 1
+        while target.exists():
+            n += 1
+            target = folder / f"{self.game_path.stem}-{stamp}-{n}.replay"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            write_text_file(str(target), export(self.match, self.game_path, target, self.notes, self.setup))
+        except (FileProblem, OSError) as exc:
+            self.say(f"error: could not keep the unsaved session ({exc}); `export FILE` before quitting", style="red")
+            return None
+        self.say(f"the session's unsaved moves are kept in {target}; `load {target}` continues it")
+        return target
+
+    def _game_files_stamp(self) -> dict[str, float | None]:
+        """Each game file's modification time (None: gone), to notice edits."""
+        stamps: dict[str, float | None] = {}
+        sources = getattr(self.game, "sources", None)
+        for name in sorted(sources.texts) if sources is not None else [str(self.game_path)]:
+            try:
+                stamps[str(name)] = Path(name).stat().st_mtime_ns
+            except OSError:
+                stamps[str(name)] = None
+        return stamps
+
+    def reload_if_changed(self) -> None:
+        """With --watch: before each input line, reload when a game file changed since the last look."""
+        now = self._game_files_stamp()
+        if now == self.watched:
+            return
+        self.watched = now
+        self.say("the game files changed: reloading")
+        try:
+            self.cmd_reload("")
+        except Rejected as exc:
+            self.say(f"error: {exc}", style="red")
 
     def prompt(self) -> str:
         cur = self.match.current
@@ -551,6 +618,7 @@ class Repl:
             write_text_file(arg, json.dumps(data, sort_keys=True))
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
+        self.saved_moves = list(self.match.moves)
         self.say(f"saved to {arg} ({_moves(len(self.match.moves))})")
 
     def cmd_load(self, arg: str) -> None:
@@ -579,7 +647,7 @@ class Repl:
             script = load_replay(arg)
             if script.game is not None and script.game_path.resolve() != self.game_path.resolve():
                 raise Rejected(f"'{arg}' replays {script.game}, not {self.game_path}")
-            match = script.run(game=self.game)
+            match, stopped = _run_to_first_refusal(script, self.game)
         except ReplayError as exc:
             raise Rejected(str(exc)) from None
         notes, moves = [], 0
@@ -592,7 +660,10 @@ class Repl:
             else:
                 notes.append(Note(moves, "expect", f"expect {step.text}"))
         setup = [f"force {s.text}" for s in script.setup]
-        self._switch(match, notes, setup, f"played {arg}: {_moves(len(match.moves))}")
+        message = f"played {arg}: {_moves(len(match.moves))}"
+        if stopped:
+            message += f"; stopped at line {stopped}, the rest of the file is not played"
+        self._switch(match, notes, setup, message)
 
     def cmd_reload(self, _arg: str) -> None:
         """Read the game again and replay the session on it, up to the first move it refuses."""
@@ -606,25 +677,44 @@ class Repl:
             raise Rejected(f"the game does not load now ({len(exc.diagnostics)} errors; nothing changed): {first}") from None
         # the session as a replay, in memory: it is run on the new game, never read from disk
         script = parse_replay(export(self.match, self.game_path, self.game_path, self.notes, self.setup), "<session>")
-        stopped = None
+        lines = {s.line: i for i, s in enumerate(s for s in script.steps if s.kind == "move")}
         try:
-            match = script.run(game=game)
+            match, stopped = _run_to_first_refusal(script, game)
         except ReplayError as exc:
-            # keep the moves before the first one the new rules refuse, and say which
-            stopped = f"move {sum(1 for s in script.steps if s.kind == 'move' and s.line < exc.line) + 1}: {exc.message}"
-            script.steps = [s for s in script.steps if s.line < exc.line]
-            try:
-                match = script.run(game=game)
-            except ReplayError as again:  # pragma: no cover - the same steps just played
-                raise Rejected(f"cannot replay the session on the new rules: {again.message}") from None
+            raise Rejected(f"cannot replay the session on the new rules: {exc.message}") from None
         self.game = game
         notes = [n for n in self.notes if n.position <= len(match.moves)]
         message = f"reloaded {self.game_path}: {_moves(len(match.moves))} replayed"
         if stopped:
-            message += f"; stopped at {stopped}"
-        self._switch(match, notes, self.setup, message)
+            line = int(stopped.split(":", 1)[0])
+            message += f"; stopped at move {lines.get(line, len(match.moves)) + 1}: {stopped.split(': ', 1)[1]}"
+        self._switch(match, notes, self.setup, message, loaded=False)
 
-    def _switch(self, match: Match, notes: list[Note], setup: list[str], message: str) -> None:
+    def cmd_restart(self, arg: str) -> None:
+        """A new match of the same game, player count and chance mode: from setup, with no moves."""
+        seed = self.match.seed
+        if arg:
+            seed = whole_number(arg, signed=True)
+            if seed is None or not -(1 << 63) <= seed < (1 << 63):
+                raise Rejected(f"`restart` takes a seed, a whole number, not '{arg}'")
+        match = Match.new(self.game, self.match.state["nseats"], seed=seed, chance=self.match.state.get("chance", "auto"))
+        kept = self.keep_session()
+        self.redo_stack.clear()
+        self.match, self.notes, self.setup = match, [], []
+        self.saved_moves = []
+        self.say(f"restarted with seed {seed}" + (f"; the old match is in {kept}" if kept else ""))
+        self.print_log(0)
+        self.play_bots()
+        self.show_state()
+
+    def _switch(self, match: Match, notes: list[Note], setup: list[str], message: str, loaded: bool = True) -> None:
+        if match.moves[:len(self.match.moves)] != self.match.moves:
+            # the new match drops moves of this one: keep them first, if they were never saved
+            kept = self.keep_session()
+            if kept is not None:
+                message += f"; the session before it is kept in {kept}"
+        if loaded:
+            self.saved_moves = list(match.moves)
         self.match, self.notes, self.setup = match, notes, setup
         self.redo_stack.clear()
         self.say(message)
@@ -639,7 +729,19 @@ class Repl:
             write_text_file(arg, text)
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
+        self.saved_moves = list(self.match.moves)
         self.say(f"exported {_moves(len(self.match.moves))} to {arg}; `ludus replay {arg}` plays them again")
+
+
+def _run_to_first_refusal(script, game) -> tuple[Match, str | None]:
+    """Play a replay; when a line fails, play the lines before it instead. Returns the match and,
+    if it stopped, "LINE: what failed". A failure before the first move is raised."""
+    try:
+        return script.run(game=game), None
+    except ReplayError as exc:
+        failed = exc
+    script.steps = [s for s in script.steps if s.line < failed.line]
+    return script.run(game=game), f"{failed.line}: {failed.message}"
 
 
 def _same_label(text: str, legal: list[str]) -> str | None:
