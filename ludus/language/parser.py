@@ -61,19 +61,58 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
         text += "\n"
     try:
         tree = _parser().parse(text, start=start)
-    except UnexpectedInput as exc:
-        raise LudusError([_syntax_diagnostic(exc, text, path)]) from None
-    except DedentError:
-        line = _bad_dedent_line(text)
-        column = _indent_of(text, line) + 1
-        span = Span(path, line, column, line, column + 1)
-        tabs = any(raw[: len(raw) - len(raw.lstrip())].count("\t") for raw in text.splitlines())
-        hint = "this file indents with tabs: indent with spaces, four for each level" if tabs else None
-        raise LudusError([Diagnostic("error", "this line's indentation matches no enclosing block", span, hint)]) from None
+    except (UnexpectedInput, DedentError) as exc:
+        first = _failure(exc, text, path)
+        more = _other_failures(text, path, first.span.line) if start == "start" else []
+        raise LudusError([first, *more]) from None
     problems = _limits(tree, path)
     if problems:
         raise LudusError(problems)
     return tree
+
+
+def _failure(exc: Exception, text: str, path: str) -> Diagnostic:
+    """The located diagnostic of one failed parse."""
+    if isinstance(exc, UnexpectedInput):
+        return _syntax_diagnostic(exc, text, path)
+    line = _bad_dedent_line(text)
+    column = _indent_of(text, line) + 1
+    span = Span(path, line, column, line, column + 1)
+    tabs = any(raw[: len(raw) - len(raw.lstrip())].count("\t") for raw in text.splitlines())
+    hint = "this file indents with tabs: indent with spaces, four for each level" if tabs else None
+    return Diagnostic("error", "this line's indentation matches no enclosing block", span, hint)
+
+
+MAX_SYNTAX_ERRORS = 20
+
+
+def _other_failures(text: str, path: str, first_line: int) -> list[Diagnostic]:
+    """Syntax errors in the declarations after the one that failed first.
+
+    The parser stops at its first error. Every declaration starts at column 0, so after a failure
+    each later declaration is parsed on its own (padded with blank lines to keep its line
+    numbers) and its first error reported too: one run shows the mistakes of the whole file.
+    A declaration that cannot be cut out cleanly (a bracket left open across it) is skipped
+    rather than reported twice.
+    """
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, raw in enumerate(lines)
+              if raw[:1] not in ("", " ", "\t", "\n", "\r", "#") and i + 1 > first_line]
+    found: list[Diagnostic] = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        chunk = "\n" * start + "".join(lines[start:end])
+        if not chunk.endswith("\n"):
+            chunk += "\n"
+        try:
+            _parser().parse(chunk, start="start")
+        except (UnexpectedInput, DedentError) as exc:
+            diag = _failure(exc, chunk, path)
+            if diag.span.line > first_line and "end of file" not in diag.message:
+                found.append(diag)
+            if len(found) >= MAX_SYNTAX_ERRORS:
+                break
+    return found
 
 
 # Rules whose operands the builder chains into nested nodes: `a and b and c` is as deep as
