@@ -121,8 +121,9 @@ def counters_table(view: dict, seats: list[str]):
     return Group(*tables)
 
 
-def view_renderable(view: dict, seats: list[str]):
-    """The whole state as `view` shows it, ready for `console.print`."""
+def view_renderable(view: dict, seats: list[str], compact: bool = False):
+    """The whole state as `view` shows it, ready for `console.print`. Compact (the screen after
+    each move): empty zones folded into one line, and only the spaces with something on them."""
     parts: list = []
     who = "designer view: every seat's hidden information" if view["seat"] is None else f"as {view['seat']} sees it"
     where = ", ".join(view["where"])
@@ -135,11 +136,20 @@ def view_renderable(view: dict, seats: list[str]):
     zones = Table(box=None, pad_edge=False, show_header=False)
     zones.add_column(style="bold")
     zones.add_column()
+    empty = []
     for name, cards in view["zones"].items():
+        if compact and (cards == [] or (isinstance(cards, dict) and cards.get("count") == 0 and not cards.get("revealed"))):
+            empty.append(name)
+            continue
         zones.add_row(name, cards_text(cards))
-    if view["zones"]:
+    if zones.row_count:
         parts.append(zones)
+    if empty:
+        parts.append(Text(f"empty: {', '.join(empty)}", style="dim"))
     board = [(space, entry) for space, entry in view["board"].items()]
+    if compact:
+        bare = sum(1 for _, entry in board if not entry.get("tokens") and not entry.get("pieces"))
+        board = [(space, entry) for space, entry in board if entry.get("tokens") or entry.get("pieces")]
     if board:
         table = Table(box=None, pad_edge=False, show_header=False)
         table.add_column(style="bold")
@@ -149,13 +159,16 @@ def view_renderable(view: dict, seats: list[str]):
             bits += entry.get("pieces", [])
             table.add_row(space, ", ".join(bits) or "·")
         parts.append(table)
+    if compact and bare:
+        parts.append(Text(f"{bare} empty space{'s' if bare != 1 else ''} not drawn (`show` draws the whole state)", style="dim"))
     for where, tokens in view["elsewhere"].items():
         parts.append(Text(f"{where}: " + ", ".join(f"{t} ×{n}" for t, n in tokens.items())))
     return Group(*parts)
 
 
-def decision_renderable(view: dict):
-    """The pending decision with numbered options (or who is deciding, when it is hidden)."""
+def decision_renderable(view: dict, shown: list[str] | None = None):
+    """The pending decision with numbered options (or who is deciding, when it is hidden);
+    `shown`, when given, is how each option is written on screen (with spaces' full names)."""
     if view.get("result") is not None:
         r = view["result"]
         scores = ", ".join(f"{name} {value}" for name, value in r.get("payoffs", {}).items())
@@ -172,7 +185,7 @@ def decision_renderable(view: dict):
         # the options are numbers: typed as themselves, never confused with positions in a list
         lines.append(Text(f"  type a number: {number_span(options)}"))
     else:
-        for i, label in enumerate(options, 1):
+        for i, label in enumerate(shown or options, 1):
             lines.append(Text(f"  {i:>2}. {label}"))
     return Group(*lines)
 

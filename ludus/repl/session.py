@@ -212,6 +212,15 @@ class Repl:
         n = whole_number(text)
         if n is None:
             label = _same_label(text, legal)
+            shown = self.shown_options() if label is None else None
+            if shown:
+                # `New York (NY)` as written on screen, or `New York` alone, names the move `NY`
+                plain = [re.sub(r" \([^()]*\)", "", x, count=1) for x in shown]
+                for names in (shown, plain):
+                    found = _same_label(text, names)
+                    if found is not None:
+                        label = legal[names.index(found)]
+                        break
             if label is not None:
                 self.move(label)
                 return True
@@ -342,10 +351,27 @@ class Repl:
         decision = self.view().get("decision")
         return None if decision is None else decision.get("options")
 
-    def show_state(self) -> None:
+    def show_state(self, compact: bool = True) -> None:
         view = self.view()
-        self.console.print(view_renderable(view, list(self.match.seat_names())))
-        self.console.print(decision_renderable(view))
+        self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact))
+        self.console.print(decision_renderable(view, self.shown_options()))
+
+    def shown_options(self) -> list[str] | None:
+        """The options as the screen writes them: an option whose value is a space with a full
+        name says it, `New York (NY)`; the label itself stays what replays and `do` lines use."""
+        options = self.visible_options()
+        pending = self.match.pending
+        if not options or pending is None or len(pending.get("values") or ()) != len(options):
+            return None
+        spaces = self.game.spaces
+        shown, changed = [], False
+        for label, value in zip(options, pending["values"], strict=True):
+            space = spaces.get(value) if isinstance(value, str) else None
+            if space is not None and space.label and space.label != value and re.search(rf"\b{re.escape(value)}\b", label):
+                label = re.sub(rf"\b{re.escape(value)}\b", lambda _m, sp=space: f"{sp.label} ({sp.name})", label, count=1)
+                changed = True
+            shown.append(label)
+        return shown if changed else None
 
     # ── commands ──
 
@@ -384,7 +410,7 @@ class Repl:
 
     def cmd_show(self, arg: str) -> None:
         if not arg:
-            self.show_state()
+            self.show_state(compact=False)
             return
         from .render import track_text
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import threading
 import time
 
@@ -134,18 +135,20 @@ def test_piped_session_shows_only_the_acting_seats_hidden_cards():
     result = play("3", "build nothing")
     chunks = result.output.split("Amber> build nothing")
     amber_part, basil_part = chunks[0], chunks[1]
-    assert "hand of Amber     Copper Coin ×3" in amber_part
-    assert "hand of Basil     0 cards" in amber_part
+    assert re.search(r"hand of Amber +Copper Coin ×3", amber_part)
+    assert re.search(r"empty: hand of Basil\b", amber_part)  # Basil has drawn nothing yet
     assert "as Basil sees it" in basil_part
-    assert "hand of Amber     0 cards" in basil_part
-    assert "hand of Basil     Copper Coin ×3" in basil_part
-    assert "deck of Basil     4 cards" in basil_part
+    assert re.search(r"hand of Basil +Copper Coin ×3", basil_part)
+    assert re.search(r"deck of Basil +4 cards", basil_part)
+    assert re.search(r"deck of Amber +4 cards", basil_part)
+    # Amber's deck is hidden from Basil: counted, never named
+    assert not re.search(r"deck of Amber +Copper", basil_part)
 
 
 def test_all_seats_shows_the_deck_contents():
     result = play(args=("--all-seats",))
     assert "designer view" in result.output
-    assert "deck of Amber     Copper Coin ×4" in result.output
+    assert re.search(r"deck of Amber +Copper Coin ×4", result.output)
 
 
 def test_a_rejected_line_makes_a_piped_session_exit_one():
@@ -166,7 +169,7 @@ def test_script_option_reads_lines_from_a_file(tmp_path):
     result = CliRunner().invoke(main, ["play", str(GAME_PATH), "--seed", "3", "--script", str(script)])
     assert result.exit_code == 0, result.output
     assert "Amber> build a stall in Hill" in result.output
-    assert "Hill    Amber Stall" in result.output
+    assert re.search(r"Hill +Amber Stall", result.output)
 
 
 # ── rejected inputs change nothing ──

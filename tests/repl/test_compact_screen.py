@@ -1,0 +1,82 @@
+"""The screen after each move is compact, and options name spaces by their full names (issue 17, item 9)."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+import ludus
+from ludus.repl import Repl
+from tests.helpers import GAMES
+
+VFW = GAMES / "votes-for-women" / "votes-for-women.ludus"
+
+MAP = '''
+game "Map"
+seats A, B
+board land:
+    state NY "New York"
+    state VA "Virginia"
+    state OR "Oregon"
+token Cube
+zone hand per seat
+zone pile
+
+flow:
+    turn A:
+        choose st from [NY, VA, OR]
+        add 1 Cube to st
+    win A
+'''
+
+
+def repl_of(path, tmp_path, monkeypatch, **kw):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+    return Repl(ludus.load(path).new_match(seed=0), path, console, **kw), out
+
+
+def test_votes_for_women_first_screen_fits_and_folds_empty_parts(tmp_path, monkeypatch):
+    repl, out = repl_of(VFW, tmp_path, monkeypatch)
+    repl.show_state()
+    screen = out.getvalue()
+    assert len(screen.splitlines()) <= 45, screen
+    assert "54 empty spaces not drawn (`show` draws the whole state)" in screen
+    assert "empty: discard of Suffragist, discard of Opposition" in screen
+    assert "\nNY " not in screen and "\nWest " not in screen
+    # `show` draws everything, empty spaces included
+    out.truncate(0)
+    repl.handle("show")
+    full = out.getvalue()
+    assert "\nNY " in full and "\ndiscard of Suffragist " in full
+    assert len(full.splitlines()) > 100
+
+
+def test_options_name_spaces_by_their_full_names_and_take_either(tmp_path, monkeypatch):
+    path = tmp_path / "map.ludus"
+    path.write_text(MAP, encoding="utf-8")
+    repl, out = repl_of(path, tmp_path, monkeypatch)
+    repl.show_state()
+    screen = out.getvalue()
+    assert "1. New York (NY)" in screen and "3. Oregon (OR)" in screen
+    assert repl.match.legal_actions() == ["NY", "VA", "OR"]  # the labels replays use are unchanged
+    repl.handle("virginia")
+    assert repl.match.moves == ["VA"]
+
+
+def test_a_typed_full_name_with_its_short_name_works_too(tmp_path, monkeypatch):
+    path = tmp_path / "map.ludus"
+    path.write_text(MAP, encoding="utf-8")
+    repl, out = repl_of(path, tmp_path, monkeypatch)
+    repl.handle("Oregon (OR)")
+    assert repl.match.moves == ["OR"]
+
+
+def test_short_names_still_work(tmp_path, monkeypatch):
+    path = tmp_path / "map.ludus"
+    path.write_text(MAP, encoding="utf-8")
+    repl, out = repl_of(path, tmp_path, monkeypatch)
+    repl.handle("NY")
+    assert repl.match.moves == ["NY"]
