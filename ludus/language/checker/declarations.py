@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .. import nodes as n
 from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES
 from ..source import Span, declared_at, suggest
@@ -408,6 +410,9 @@ class DeclarationChecks:
                 seats = set(sym.seat_constants())
                 if seat is not None and seat not in seats:
                     self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+            elif line.kind in ("do", "until", "answer") and not self.could_be_move(line.value):
+                self.warn(f"no action's label and no decision's option can read '{line.value}'",
+                          self.at(line.span, f'"{line.value}"'), suggest(line.value, self.move_shapes()[1]))
             elif line.kind == "winner" and line.value is not None and line.value not in sym.seat_constants():
                 seats = set(sym.seat_constants())
                 self.error(f"unknown seat '{line.value}'", self.at(line.span, line.value), suggest(line.value, seats))
@@ -415,6 +420,45 @@ class DeclarationChecks:
                 counts = f"{sym.min_players}" + (f" to {sym.max_players}" if sym.max_players != sym.min_players else "")
                 self.error(f"{sym.title or 'this game'} is for {counts} players, not {line.value}", line.span)
 
+
+    def move_shapes(self) -> tuple[list, list[str]]:
+        """What a move's label can look like, for `do`, `answer` and `play until` in tests: a
+        pattern per action label (holes match any text), and the words a decision's options are
+        made of (cards, seats, spaces, zones, and every quoted text in the files, holes and all)."""
+        if getattr(self, "_move_shapes", None) is not None:
+            return self._move_shapes
+        sym = self.sym
+        patterns, examples = [], []
+
+        def template(parts) -> str:
+            return "".join(re.escape(p) if isinstance(p, str) else ".+?" for p in parts)
+
+        for name, decl in sym.actions.items():
+            if decl.label is not None:
+                patterns.append(template(decl.label.parts))
+                examples.append("".join(p if isinstance(p, str) else "…" for p in decl.label.parts))
+            else:
+                patterns.append(re.escape(name) + " .+?" * len(decl.params))
+                examples.append(name)
+        words = set(sym.entities) | set(sym.seat_constants()) | set(sym.zones) | set(sym.spaces) | {"yes", "no", "done"}
+        words |= {sp.label for sp in sym.spaces.values() if getattr(sp, "label", None)}
+        # the tests' own lines do not count: a `do` line would read itself
+        in_tests = {(t.span.path, line) for t in self.items if isinstance(t, n.TestDecl)
+                    for line in range(t.span.line, t.span.end_line + 1)}
+        texts = self.sources.texts.items() if self.sources is not None else ()
+        for path, text in texts:
+            for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', text):
+                if m.group(1) and (path, text.count("\n", 0, m.start()) + 1) not in in_tests:
+                    patterns.append(re.sub(r"\\\{.*?\\\}", ".+?", re.escape(m.group(1))))
+        patterns += [re.escape(w) for w in words if w]
+        # a zone of a seat; a number (a count, a die's face); a share given out; a die set by hand
+        patterns += [r".+? of .+?", r"-?\d+", r"-?\d+ to .+?", r"d\d+ = \d+"]
+        pattern = re.compile("(?:" + "|".join(patterns) + r")(?: #\d+)?", re.DOTALL)
+        self._move_shapes = (pattern, examples)
+        return self._move_shapes
+
+    def could_be_move(self, label: str) -> bool:
+        return self.move_shapes()[0].fullmatch(label) is not None
 
     # ── after all items ──
 
