@@ -114,6 +114,18 @@ def cards(file: str, card_name: str | None) -> None:
     click.echo("\n\n".join(writer.card(d).text() for d in found))
 
 
+@main.command()
+def lsp() -> None:
+    """Run the language server on stdio, for editors (diagnostics, hover, outline; docs/editors.md)."""
+    from .lsp import MissingExtra, serve
+
+    try:
+        serve()
+    except MissingExtra as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(1)
+
+
 def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
     """`--bot SEAT=KIND[:BUDGET]` values -> {seat index: spec}; a bad one is a usage error."""
     from .bots import BadBotSpec, parse_spec
