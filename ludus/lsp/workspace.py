@@ -192,6 +192,12 @@ class Workspace:
             fields = ", ".join(f"{k}: {type_name(v[0])}" for k, v in sym.fields_of(word).items())
             span = info.decl.span if info.decl is not None else None
             return Symbol(word, "kind", None, span, f"fields: {fields}" if fields else "no fields")
+        for kind, info in sym.kinds.items():
+            if word in info.fields and info.decl is not None:
+                field = next((f for f in info.decl.fields if f.name == word), None)
+                return Symbol(word, f"property of {kind}", type_name(info.fields[word][0]),
+                              field.span if field is not None else info.decl.span,
+                              self._source(analysis, field.span) if field is not None else None)
         if word in sym.spaces:
             d = sym.spaces[word]
             label = f' "{d.label}"' if d.label else ""

@@ -73,6 +73,12 @@ def test_hover_says_what_a_name_is(parts):
     assert ws.hover(game, 40, 0) is None                                # past the end
 
 
+def test_hover_on_a_property_names_its_kind():
+    ws = Workspace()
+    text = ws.hover(str(EXAMPLES / "market-town.ludus"), 71, 6)        # `cost 3` in Fortune Teller
+    assert text.startswith("**cost**: property of Good (number)\n\ndeclared at market-town.ludus:47")
+
+
 def test_hover_on_a_card_gives_its_rules_text(parts):
     ws = Workspace()
     text = ws.hover(str(parts / "game.ludus"), 10, 33)                  # "Lamp" in card("Lamp")
