@@ -7,6 +7,8 @@ Only this module imports pygls and lsprotocol (the `lsp` extra).
 
 from __future__ import annotations
 
+import asyncio
+
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
@@ -25,6 +27,10 @@ SYMBOL_KINDS = {
     "flow": t.SymbolKind.Module, "payoff": t.SymbolKind.Module, "when": t.SymbolKind.Event,
     "test": t.SymbolKind.Method, "include": t.SymbolKind.Package, "remove": t.SymbolKind.Null,
 }
+# typing pauses this long (seconds) before the game is analysed again: a big game takes a few
+# tenths of a second, which would otherwise be spent on every keystroke
+PAUSE = 0.25
+
 COMPLETION_KINDS = {
     "keyword": t.CompletionItemKind.Keyword, "value": t.CompletionItemKind.Constant,
     "counter": t.CompletionItemKind.Variable, "zone": t.CompletionItemKind.Variable,
@@ -75,6 +81,18 @@ class LudusServer(LanguageServer):
         super().__init__("ludus", ours)
         self.ludus = Workspace()
         self.published: dict[str, set[str]] = {}  # game -> the URIs it last sent diagnostics for
+        self.pending: dict[str, asyncio.TimerHandle] = {}  # uri -> its analysis, waiting for a pause
+
+    def refresh_soon(self, uri: str) -> None:
+        """Analyse after a pause in typing; each edit pushes the analysis back."""
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        self.pending[uri] = asyncio.get_running_loop().call_later(PAUSE, self._refresh_now, uri)
+
+    def _refresh_now(self, uri: str) -> None:
+        self.pending.pop(uri, None)
+        self.refresh(uri)
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
@@ -102,10 +120,10 @@ def make_server() -> LudusServer:
         ls.refresh(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: LudusServer, params: t.DidChangeTextDocumentParams) -> None:
+    async def did_change(ls: LudusServer, params: t.DidChangeTextDocumentParams) -> None:
         doc = ls.workspace.get_text_document(params.text_document.uri)
         ls.ludus.open(ls.path_of(params.text_document.uri), doc.source)
-        ls.refresh(params.text_document.uri)
+        ls.refresh_soon(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LudusServer, params: t.DidSaveTextDocumentParams) -> None:

@@ -54,9 +54,11 @@ def test_initialize_diagnose_hover_and_exit_over_stdio(tmp_path):
         assert where["result"] is None                                  # `coinz` is declared nowhere
         outline = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
         assert [s["name"] for s in outline["result"]] == ["Typo", "players", "coins", "flow"]
-        # fixing the typo clears the error
+        # two quick edits (a worse typo, then the fix): one analysis after the pause, of the fixed text
         client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
-            {"range": {"start": {"line": 4, "character": 15}, "end": {"line": 4, "character": 16}}, "text": "s"}]})
+            {"range": {"start": {"line": 4, "character": 16}, "end": {"line": 4, "character": 16}}, "text": "x"}]})
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [
+            {"range": {"start": {"line": 4, "character": 15}, "end": {"line": 4, "character": 17}}, "text": "s"}]})
         cleared = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                               and m["params"]["uri"] == uri)
         assert [d for d in cleared["params"]["diagnostics"] if d["severity"] == 1] == []
