@@ -10,6 +10,7 @@ game.
 
 from __future__ import annotations
 
+import attrs
 from attrs import define, field
 
 from ..language import nodes as n
@@ -248,10 +249,10 @@ class RulesText:
 
     def s_Choose(self, s: n.Choose) -> str:
         src = s.source
-        if isinstance(src, n.Comprehension) and src.var == s.bind and isinstance(src.elem, n.Name) \
-                and src.elem.name == src.var:
-            # `choose st from [st for st in states where ...]`: "choose st from states where ..."
-            source = self.expr(src.source) + (f" where {self.expr(src.cond)}" if src.cond is not None else "")
+        if isinstance(src, n.Comprehension) and isinstance(src.elem, n.Name) and src.elem.name == src.var:
+            # `choose o from [s for s in seats where s != actor]`: "choose o from the seats where o is not you"
+            cond = _rename(src.cond, src.var, s.bind) if src.cond is not None else None
+            source = self.expr(src.source) + (f" where {self.expr(cond)}" if cond is not None else "")
         else:
             source = self.expr(src)
         if s.count_kind == "up_to":
@@ -515,12 +516,13 @@ class RulesText:
         a = [self.sub(x) for x in args]
         one = a[0] if a else ""
         phrases = {
-            "size": lambda: f"the size of {one}",
+            "size": lambda: (f"the number of cards in {one}" if args and self.types.get(id(args[0])) == "zone"
+                             else f"the size of {one}"),
             "left": lambda: f"the seat left of {one}",
             "right": lambda: f"the seat right of {one}",
             "other": lambda: f"the seat other than {one}",
             "seats_from": lambda: f"the seats in turn from {one}",
-            "top": lambda: f"the top card of {one}" if len(a) == 1 else f"the top {a[1]} cards of {one}",
+            "top": lambda: self.top(a, args),
             "first": lambda: f"the first of {one}",
             "last": lambda: f"the last of {one}",
             "abs": lambda: f"the absolute value of {one}",
@@ -555,19 +557,28 @@ class RulesText:
         make = phrases.get(func)
         return make() if make else f"the {human(func)} of {join_words(a)}"
 
+    def top(self, a: list, args: tuple) -> str:
+        if len(a) == 1:
+            return f"the top card of {a[0]}"
+        if isinstance(args[1], (n.Number, n.Name)):
+            return f"the top {a[1]} cards of {a[0]}"
+        return f"the top cards of {a[0]} (as many as {self.expr(args[1])})"
+
     def e_Attr(self, e: n.Attr) -> str:
         obj = self.sub(e.obj)
         return f"{obj}'{'' if obj.endswith('s') else 's'} {human(e.name)}"
 
     def e_Access(self, e: n.Access) -> str:
         sym = self.sym
-        of = f" of {self.expr(e.of)}" if e.of is not None else ""
+        yours = isinstance(e.of, n.Name) and e.of.name == "actor"  # `coins of actor`: "your coins"
+        of = f" of {self.expr(e.of)}" if e.of is not None and not yours else ""
         at = f" at {self.expr(e.at)}" if e.at is not None else ""
+        mine = "your " if yours else ""
         if e.name in sym.tokens:
-            return f"the number of {plural(e.name)}{of}{at}"
+            return f"the number of {mine}{plural(e.name)}{of}{at}"
         if sym.entity_kind_collection(e.name) or e.name in sym.entities:
-            return f"the {e.name} pieces{of}{at}"
-        return f"{human(e.name)}{of}{at}"
+            return f"{'your' if yours else 'the'} {e.name} pieces{of}{at}"
+        return f"{mine}{human(e.name)}{of}{at}"
 
     def e_BinOp(self, e: n.BinOp) -> str:
         left, right = self.sub(e.left, e.op, left=True), self.sub(e.right, e.op)
@@ -575,7 +586,7 @@ class RulesText:
             return f"{left} {e.op} {right}"
         if e.op in COMPARISONS:
             verb = COMPARISONS[e.op]
-            if left == "you" and verb.startswith("is"):
+            if (left == "you" or _your_plural(left)) and verb.startswith("is"):
                 verb = "are" + verb[2:]
             return f"{left} {verb} {right}"
         return f"{left} {ARITHMETIC.get(e.op, e.op)} {right}"
@@ -608,3 +619,24 @@ def _precedence(e) -> int:
     if isinstance(e, n.Neg):
         return 8
     return 9
+
+
+def _your_plural(text: str) -> bool:
+    """'your buttons', 'your coins': a plural of yours, which takes 'are'."""
+    return text.startswith("your ") and " " not in text[5:] and text.endswith("s") and not text.endswith("ss")
+
+
+def _rename(node, old: str, new: str):
+    """A copy of an expression with the name `old` read as `new` (not inside a comprehension that
+    binds `old` again)."""
+    if isinstance(node, n.Name):
+        return attrs.evolve(node, name=new) if node.name == old else node
+    if isinstance(node, tuple):
+        return tuple(_rename(x, old, new) for x in node)
+    if isinstance(node, n.Comprehension) and node.var == old:
+        return attrs.evolve(node, source=_rename(node.source, old, new))
+    if attrs.has(type(node)):
+        changes = {a.name: _rename(getattr(node, a.name), old, new) for a in attrs.fields(type(node))
+                   if a.name != "span" and (isinstance(getattr(node, a.name), tuple) or attrs.has(type(getattr(node, a.name))))}
+        return attrs.evolve(node, **changes) if changes else node
+    return node

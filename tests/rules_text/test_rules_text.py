@@ -254,6 +254,24 @@ Change In Plans (Card)
     If c is not nothing:
       Discard c.
       Draw 1 card from deck of your opponent into hand of your opponent."""),
+    (VFW, "Transportation", """\
+Transportation (Card)
+  Deck: "Strategy".
+  Event:
+    Move campaigners freely.
+    If your buttons are at least campaign tax (you):
+      Pay campaign tax (you) buttons.
+      Campaign.
+    Otherwise, announce "{you} cannot pay War in Europe's button: no Campaigning"."""),
+    (VFW, "Anti-Suffrage Riots", """\
+Anti-Suffrage Riots (Card)
+  Deck: "Opposition". Era: "late".
+  Event:
+    Move hand of Suffragist to looking of Suffragist.
+    Shuffle looking of Suffragist.
+    Discard the top cards of looking of Suffragist (as many as the lower of 2 and the number of cards in looking of Suffragist).
+    Move looking of Suffragist to hand of Suffragist.
+    Draw 2 cards from deck of Suffragist into hand of Suffragist."""),
     (STONEWALL, "ACT UP", """\
 ACT UP (PrideCard)
   Track: the systemic track. Value: 2. Decade: 80. Letter: "B".
@@ -277,3 +295,40 @@ Guard Captain (CityGuard, 3 copies)
 @pytest.mark.parametrize("path,name,expected", EXACT, ids=[e[1] for e in EXACT])
 def test_the_exact_words_of_a_card(path, name, expected):
     assert _text(path, name) == expected
+
+
+SMALL = """game "Small"
+players 2
+seats Red, Blue
+counter fame per seat
+token Stall per seat
+board town:
+    quarter Docks "The Docks" adjacent to Hill
+    quarter Hill adjacent to Docks
+card "Bailiff":
+    on play:
+        choose o from [s for s in seats where s != actor]
+        if Stall of actor at Docks >= 3:
+            gain 1 fame for o
+        else:
+            pay 1 fame
+            win Red
+flow:
+    resolve play of card("Bailiff")
+    win Blue
+"""
+
+
+def test_names_read_as_the_game_shows_them(tmp_path):
+    path = tmp_path / "small.ludus"
+    path.write_text(SMALL, encoding="utf-8")
+    result, sources = checked(path)
+    text = card_text(result.symbols.entities["Bailiff"], result.symbols, result.types, sources).text()
+    assert text == """\
+Bailiff (Card)
+  When played:
+    Choose o from the seats where o is not you.
+    If the number of your Stalls at The Docks is at least 3, o gains 1 fame.
+    Otherwise:
+      Pay 1 fame.
+      Red wins the game."""
