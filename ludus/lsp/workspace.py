@@ -114,7 +114,8 @@ class Workspace:
         by_file.setdefault(resolved(path), [])
         for d in diags:
             where = resolved(d.span.path) if d.span.line > 0 else game
-            by_file.setdefault(where if where in by_file or Path(where).exists() else game, []).append(d)
+            # a diagnostic located in no file the game read (none should be) shows on the game file
+            by_file.setdefault(where if where in by_file else game, []).append(d)
         result = Analysis(game, files, by_file, checked, sources)
         if checked is not None:
             self.last_good[game] = result
