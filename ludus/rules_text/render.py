@@ -319,8 +319,7 @@ class RulesText:
         return f"resolve the {human(s.handler)} effect of {self.expr(s.card)}."
 
     def s_CallStmt(self, s: n.CallStmt) -> str:
-        words = self.call_words(s.name, s.args)
-        return words[:1].upper() + words[1:] + "."
+        return self.call_words(s.name, s.args) + "."
 
     def s_If(self, s: n.If) -> list[str]:
         out: list[str] = []

@@ -281,6 +281,20 @@ Stonewall Inn Raid (Event)
   Decade: 60. Boost: the public track.
   On pride: Shift (the public track, 2).
   On man: Detain (2)."""),
+    (GAMES / "stonewall-uprising" / "stonewall-uprising-solo.ludus", "Tabloid Outing", """\
+Tabloid Outing (AutomaCard)
+  Hands: 1. Fold track: the public track.
+  On sixties: Automa move (the public track, bold (1)).
+  On seventies: Automa move (the public track, bold (2)).
+  On eighties: Automa move (the public track, bold (2)).
+  On after:
+    If the number of cards in hand of Pride is more than 0:
+      Ask Pride "Discard a card from your hand to keep the Overton Window where it is?", the answer being stop.
+      If stop:
+        Choose gone from hand of Pride, chosen by Pride ("Which card do you discard?").
+        Discard gone.
+      Otherwise, move window (1).
+    Otherwise, move window (1)."""),
     (GATEWAY, "Fearless Four", """\
 Fearless Four (Support, 5 copies)
   Cost: 4. Gold: 1. Stand in: yes.
