@@ -73,6 +73,59 @@ def _games_to_check(files: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--card", "card_name", default=None, metavar="NAME", help="Only this card (its name, any case).")
+def cards(file: str, card_name: str | None) -> None:
+    """Each card's effect written out as plain English, to proof-read against the printed card.
+
+    A part of a game (a card list) is read through the game that includes it, and only its own
+    cards are printed. Exit 1 when the game has errors, 2 when no card has the name asked for."""
+    from .engine.match import closest
+    from .language.discover import games_including, is_game
+    from .rules_text import RulesText, cards_of
+
+    path = Path(file)
+    game_path, part = path, None
+    if path.is_file() and not is_game(path) and (games := games_including(path)):
+        game_path, part = games[0], path.resolve()
+    diags, checked, sources = analyse(game_path)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors or checked is None:
+        click.echo(render_all(errors, sources), err=True)
+        click.echo(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", err=True)
+        sys.exit(1)
+    found = cards_of(checked.symbols)
+    if part is not None:
+        found = [d for d in found if Path(d.span.path).resolve() == part]
+    writer = RulesText(checked.symbols, checked.types, sources)
+    if card_name is not None:
+        by_name = {d.name.casefold(): d for d in found}
+        decl = by_name.get(card_name.strip().casefold())
+        if decl is None:
+            near = closest(card_name, [d.name for d in found])
+            click.echo(f"{file}: no card is named '{card_name}'"
+                       + (f"; closest: {', '.join(near)}" if near else ""), err=True)
+            sys.exit(2)
+        found = [decl]
+    if not found:
+        click.echo(f"{file}: no cards")
+        return
+    click.echo("\n\n".join(writer.card(d).text() for d in found))
+
+
+@main.command()
+def lsp() -> None:
+    """Run the language server on stdio, for editors (diagnostics, hover, outline; docs/editors.md)."""
+    from .lsp import MissingExtra, serve
+
+    try:
+        serve()
+    except MissingExtra as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(1)
+
+
 def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
     """`--bot SEAT=KIND[:BUDGET]` values -> {seat index: spec}; a bad one is a usage error."""
     from .bots import BadBotSpec, parse_spec

@@ -16,9 +16,10 @@ from .language.loader import load_declarations
 from .language.source import Diagnostic, LudusError, Sources
 
 
-def analyse(path: str | Path) -> tuple[list, Checked | None, Sources]:
-    """Load and check a game without compiling it: every diagnostic, errors and warnings."""
-    items, loader = load_declarations(path)
+def analyse(path: str | Path, overrides: dict[str, str] | None = None) -> tuple[list, Checked | None, Sources]:
+    """Load and check a game without compiling it: every diagnostic, errors and warnings.
+    `overrides` (resolved path -> text) stands in for files on disk, as an editor's unsaved buffers."""
+    items, loader = load_declarations(path, overrides)
     diags = sorted(loader.diagnostics, key=lambda d: d.sort_key)
     if any(d.severity == "error" for d in diags):
         return diags, None, loader.sources

@@ -4,7 +4,7 @@ function is still a circle.
 
 The layers, lowest first (a module may import from its own subpackage and from lower layers):
 
-    language → engine → compiler → pipeline, bots → testing, simulation → replay → repl → cli
+    language → engine → compiler → pipeline, bots, rules_text → testing, simulation → replay → repl, lsp → cli
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ LAYERS = {
     "compiler": 2,
     "pipeline": 3,
     "bots": 3,
+    "rules_text": 3,
     "testing": 4,
     "simulation": 4,
     "replay": 5,
     "repl": 6,
+    "lsp": 6,
     "cli": 7,
     "__main__": 8,
 }

@@ -40,7 +40,9 @@ def decl_keys(item) -> list[tuple[str, str]]:
 
 
 class Loader:
-    def __init__(self) -> None:
+    def __init__(self, overrides: dict[str, str] | None = None) -> None:
+        # texts that stand in for files on disk, by resolved path (an editor's unsaved buffers)
+        self.overrides = overrides or {}
         self.sources = Sources()
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
@@ -48,7 +50,9 @@ class Loader:
 
     def read(self, path: Path, span: Span | None, written: str | None = None) -> n.Program | None:
         try:
-            text = read_text_file(path, shown=written)
+            text = self.overrides.get(str(path.resolve())) if self.overrides else None
+            if text is None:
+                text = read_text_file(path, shown=written)
         except FileProblem as exc:
             where = self.sources.locate(span, written) if span and written else (span or Span(_safe(path), 1, 1, 1, 1))
             hint = None
@@ -160,8 +164,10 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def load_declarations(path: str | Path) -> tuple[list, Loader]:
-    loader = Loader()
+def load_declarations(path: str | Path, overrides: dict[str, str] | None = None) -> tuple[list, Loader]:
+    """The merged declarations of a game; `overrides` maps resolved paths to texts read instead
+    of those files (the language server's open buffers)."""
+    loader = Loader(overrides)
     items = loader.load(Path(path))
     return _with_implicit_kinds(items), loader
 

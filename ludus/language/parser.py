@@ -43,6 +43,18 @@ def grammar_path() -> Path:
 
 
 @functools.cache
+def keywords() -> tuple[str, ...]:
+    """Every word the grammar spells out (`card`, `gain`, `becomes`...), sorted: for editors'
+    completion and highlighting. Keywords are contextual, so each is a keyword only in places."""
+    words = set()
+    for term in _parser().terminals:
+        pattern = term.pattern
+        if type(pattern).__name__ == "PatternStr" and pattern.value.isidentifier():
+            words.add(pattern.value)
+    return tuple(sorted(words))
+
+
+@functools.cache
 def _parser() -> Lark:
     return Lark.open(
         str(grammar_path()),

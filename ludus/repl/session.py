@@ -36,7 +36,8 @@ SESSIONS_ENV = "LUDUS_SESSIONS"
 COMMANDS = {
     "help": ("help [command]", "list the commands, or explain one"),
     "moves": ("moves [WORDS]", "the legal moves, numbered; with words, only those that hold them"),
-    "show": ("show [zone|track|region|card|seat|counter NAME]", "draw the state again, or one part of it"),
+    "show": ("show [zone|track|region|card|seat|counter NAME] | show CARD source",
+             "draw the state again, or one part of it; a card's rules text, or its declaration"),
     "log": ("log [N]", "the last N things that happened (default 15)"),
     "undo": ("undo", "take back your last move (and the bots' moves after it)"),
     "redo": ("redo", "play again what undo took back"),
@@ -443,6 +444,9 @@ class Repl:
         if low in cards:
             self.show_card(cards[low])
             return
+        if low.endswith(" source") and low[:-len(" source")].strip() in cards:
+            self.show_card_source(cards[low[:-len(" source")].strip()])
+            return
         seats = {s.lower(): i for i, s in enumerate(self.match.seat_names())}
         if low in seats:
             self.show_seat(seats[low], view)
@@ -472,15 +476,33 @@ class Repl:
                 continue
             fields.append(f"{field_name} {self.match.show(value)}")
         copies = f", {spec.copies} copies" if spec.copies != 1 else ""
-        effects = "; ".join(f"on {h}" for h in spec.handlers)
-        self.say(f"{name} ({spec.kind}{copies}): " + ", ".join(fields) + (f"; {effects}" if effects else ""))
-        # what the card does: its declaration as the game file writes it
+        self.say(f"{name} ({spec.kind}{copies}): " + ", ".join(fields))
+        # what the card does, in words generated from its effect (`show CARD source` for the text)
+        checked = self.game.checked
+        decl = checked.symbols.entities.get(name) if checked is not None else None
+        if decl is not None and decl.handlers:
+            from ..rules_text import RulesText
+
+            for line in RulesText(checked.symbols, checked.types, self.game.sources).card(decl).effect_lines():
+                self.say(f"  {line}")
+
+    def show_card_source(self, name: str) -> None:
+        """A card's declaration as the game file writes it."""
+        spec = self.game.defs[name]
         sources = self.game.sources
-        if spec.span is not None and sources is not None and spec.handlers:
-            for number in range(spec.span.line, spec.span.end_line + 1):
-                text = sources.line(spec.span.path, number)
-                if text is not None and text.strip():
-                    self.say(f"  {text.rstrip()}")
+        lines = []
+        if spec.span is not None and sources is not None:
+            lines = [sources.line(spec.span.path, k) for k in range(spec.span.line, spec.span.end_line + 1)]
+        lines = [t.rstrip() for t in lines if t is not None and t.strip()]
+        if lines:  # the span may run on to the next declaration's first line: stop at its indentation
+            depth = len(lines[0]) - len(lines[0].lstrip())
+            ends = [i for i, t in enumerate(lines[1:], 1) if len(t) - len(t.lstrip()) <= depth]
+            lines = lines[:ends[0]] if ends else lines
+        if not lines:
+            raise Rejected(f"the declaration of '{name}' is not available")
+        self.say(f"{spec.span.path}:{spec.span.line}:")
+        for text in lines:
+            self.say(f"  {text}")
 
     def show_seat(self, seat: int, view: dict) -> None:
         from .render import cards_text, value_text

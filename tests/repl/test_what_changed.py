@@ -67,8 +67,19 @@ def test_show_card_prints_what_the_card_does():
     repl, out = make_repl()
     repl.handle("show Fortune Teller")
     text = out.getvalue()
-    assert "Fortune Teller (Good, 4 copies)" in text
-    assert "roll d6 as omen" in text and "gain omen - 2 coins" in text
+    assert "Fortune Teller (Good, 4 copies): cost 3, coins 0, fame 0" in text
+    # the rules text, generated from the effect, not the declaration's source
+    assert "    Roll a d6 as omen.\n" in text and "    If omen is at least 4, gain omen - 2 coins.\n" in text
+    assert "roll d6 as omen" not in text
+
+
+def test_show_card_source_prints_the_declaration():
+    repl, out = make_repl()
+    repl.handle("show card Town Crier source")
+    text = out.getvalue()
+    assert "market-town.ludus:80:" in text
+    assert '  card "Town Crier" is Good:' in text and "add 1 Stall to q" in text
+    assert "Guild Charter" not in text          # the declaration ends where the next one starts
 
 
 def test_the_session_opens_with_a_banner_and_what_setup_did(tmp_path):

@@ -1,0 +1,368 @@
+"""What the language server knows, without the protocol: open buffers, the game each file belongs
+to, its diagnostics, and the answers to hover, definition, completion and outline.
+
+Positions here are 0-based lines and columns, as editors count them; spans are 1-based, as ludus
+counts them. The protocol layer (server.py) only converts these answers to LSP types.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from attrs import define, field
+
+from ..language import nodes as n
+from ..language.build import build
+from ..language.discover import HEADER, games_including
+from ..language.parser import keywords
+from ..language.source import Diagnostic, LudusError, Sources, Span
+from ..language.symbols import BUILTIN_FUNCTIONS, BUILTIN_NAMES, per_keys, type_name
+from ..pipeline import analyse
+from ..rules_text import RulesText
+
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+STRING = re.compile(r'"([^"\\\n]*)"')
+
+
+def resolved(path: str | Path) -> str:
+    """The one spelling of a file's path used as a key: absolute, resolved."""
+    try:
+        return str(Path(path).resolve())
+    except (OSError, ValueError):
+        return str(path)
+
+
+@define
+class Analysis:
+    """One game analysed: diagnostics by file (resolved path), and what the checker learnt."""
+
+    game: str
+    files: list  # resolved paths of every file the game read
+    diagnostics: dict  # resolved path -> [Diagnostic]
+    checked: object = None  # Checked, or the last one that checked (while a syntax error is typed)
+    sources: Sources | None = None
+    stale: bool = False  # checked comes from an earlier version of the text
+
+
+@define
+class Symbol:
+    """What a name is: for hover (kind, type, text) and definition (span)."""
+
+    name: str
+    kind: str
+    type: str | None = None
+    span: Span | None = None
+    detail: str | None = None  # more lines: a card's rules text, a declaration's source
+    extra: list = field(factory=list)
+
+
+class Workspace:
+    def __init__(self) -> None:
+        self.buffers: dict[str, str] = {}  # resolved path -> the editor's text
+        self.last_good: dict[str, Analysis] = {}  # game -> the last analysis with symbols
+        self.version = 0  # counts the edits, so an analysis is reused until the next one
+        self._cache: dict[str, tuple[int, Analysis]] = {}
+
+    # ── buffers ──
+
+    def open(self, path: str, text: str) -> None:
+        """A file opened or changed in the editor: its text now stands in for the file on disk."""
+        self.buffers[resolved(path)] = text
+        self.version += 1
+
+    def close(self, path: str) -> None:
+        self.buffers.pop(resolved(path), None)
+        self.version += 1
+
+    def text(self, path: str) -> str | None:
+        key = resolved(path)
+        if key in self.buffers:
+            return self.buffers[key]
+        try:
+            return Path(key).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    # ── the game a file belongs to ──
+
+    def game_of(self, path: str) -> str:
+        """The file itself when it starts a game or a variant; else the game that includes it
+        (the file itself when none does, so its own errors still show)."""
+        key = resolved(path)
+        text = self.text(key) or ""
+        if HEADER.search(text):
+            return key
+        try:
+            games = games_including(Path(key))
+        except OSError:
+            games = []
+        return resolved(games[0]) if games else key
+
+    def analyse(self, path: str) -> Analysis:
+        game = self.game_of(path)
+        cached = self._cache.get(game)
+        if cached is not None and cached[0] == self.version and resolved(path) in cached[1].diagnostics:
+            return cached[1]
+        try:
+            diags, checked, sources = analyse(game, overrides=self.buffers)
+        except RecursionError:  # a pathological nesting the parser's limits did not catch
+            diags, checked, sources = [Diagnostic("error", "the file is nested too deeply to analyse",
+                                                  Span(game, 1, 1, 1, 2))], None, Sources()
+        files = [resolved(p) for p in sources.texts] or [game]
+        by_file: dict[str, list] = {f: [] for f in files}
+        by_file.setdefault(resolved(path), [])
+        for d in diags:
+            where = resolved(d.span.path) if d.span.line > 0 else game
+            # a diagnostic located in no file the game read (none should be) shows on the game file
+            by_file.setdefault(where if where in by_file else game, []).append(d)
+        result = Analysis(game, files, by_file, checked, sources)
+        if checked is not None:
+            self.last_good[game] = result
+        elif game in self.last_good:
+            good = self.last_good[game]
+            result.checked, result.stale = good.checked, True
+            result.sources = sources if sources.texts else good.sources
+        self._cache[game] = (self.version, result)
+        return result
+
+    # ── names under the cursor ──
+
+    def word_at(self, path: str, line: int, column: int) -> tuple[str, bool, int, int] | None:
+        """The name or quoted name at a position: (text, quoted, start column, end column)."""
+        text = self.text(path)
+        if text is None:
+            return None
+        lines = text.splitlines()
+        if not 0 <= line < len(lines):
+            return None
+        row = lines[line]
+        for m in STRING.finditer(row):
+            if m.start() <= column <= m.end():
+                return m.group(1), True, m.start(), m.end()
+        for m in WORD.finditer(row):
+            if m.start() <= column <= m.end():
+                return m.group(0), False, m.start(), m.end()
+        return None
+
+    def symbol_at(self, path: str, line: int, column: int) -> Symbol | None:
+        found = self.word_at(path, line, column)
+        if found is None:
+            return None
+        word, quoted, start, _end = found
+        analysis = self.analyse(path)
+        if analysis.checked is None:
+            return None
+        return self.lookup(analysis, word, quoted, path, line + 1, start + 1)
+
+    def lookup(self, analysis: Analysis, word: str, quoted: bool, path: str, line: int, column: int) -> Symbol | None:
+        checked = analysis.checked
+        sym = checked.symbols
+        local = None if quoted else self._local(analysis, word, path, line, column)
+        if local is not None:  # a name bound in a block hides a game's name
+            return local
+        if word in sym.entities:
+            decl = sym.entities[word]
+            text = None
+            if decl.word == "card":
+                text = RulesText(sym, checked.types, analysis.sources).card(decl).text()
+            return Symbol(word, decl.word, decl.kind, decl.span, text)
+        if quoted:
+            return None
+        if word in sym.values:
+            d = sym.values[word]
+            return Symbol(word, "value", self._type(checked, d.value), d.span, self._source(analysis, d.span))
+        if word in sym.vars:
+            d = sym.vars[word]
+            typ = type_name(self._typeref(d.type)) if d.type is not None else {"counter": "number", "flag": "bool"}.get(d.kind, "any")
+            per = f" per {' and '.join(per_keys(d.per))}" if d.per else ""
+            return Symbol(word, d.kind, typ + per, d.span, self._source(analysis, d.span))
+        tables = [("zone", sym.zones), ("token", sym.tokens), ("group", sym.groups), ("board", sym.boards),
+                  ("track", sym.tracks), ("rule", sym.rules), ("action", sym.actions)]
+        for kind, table in tables:
+            if word in table:
+                d = table[word]
+                return Symbol(word, kind, {"track": "number", "zone": "zone", "token": "token"}.get(kind),
+                              d.span, self._source(analysis, d.span))
+        if word in sym.defines:
+            d = sym.defines[word]
+            params = f"({', '.join(p.name for p in d.params)})" if d.params is not None else ""
+            return Symbol(word + params, "define", self._type(checked, d.value), d.span, self._source(analysis, d.span))
+        if word in sym.kinds:
+            info = sym.kinds[word]
+            fields = ", ".join(f"{k}: {type_name(v[0])}" for k, v in sym.fields_of(word).items())
+            span = info.decl.span if info.decl is not None else None
+            return Symbol(word, "kind", None, span, f"fields: {fields}" if fields else "no fields")
+        for kind, info in sym.kinds.items():
+            if word in info.fields and info.decl is not None:
+                field = next((f for f in info.decl.fields if f.name == word), None)
+                return Symbol(word, f"property of {kind}", type_name(info.fields[word][0]),
+                              field.span if field is not None else info.decl.span,
+                              self._source(analysis, field.span) if field is not None else None)
+        if word in sym.spaces:
+            d = sym.spaces[word]
+            label = f' "{d.label}"' if d.label else ""
+            return Symbol(word, "space", d.kind, d.span, f"{d.kind} {word}{label}" + (
+                f", next to {', '.join(d.adjacent)}" if d.adjacent else ""))
+        collection = sym.kind_of_space_collection(word)
+        if collection:
+            return Symbol(word, "spaces", f"list of {collection}", None,
+                          ", ".join(sym.space_kinds[collection]))
+        if word in sym.seat_constants():
+            return Symbol(word, "seat", "seat")
+        if word in BUILTIN_NAMES:
+            return Symbol(word, "built-in name", type_name(BUILTIN_NAMES[word]))
+        if word in BUILTIN_FUNCTIONS:
+            lo, hi, result = BUILTIN_FUNCTIONS[word]
+            args = str(lo) if lo == hi else f"{lo} to {hi}"
+            return Symbol(word, "built-in function", type_name(result.replace("*", "any")), None,
+                          f"takes {args} argument{'s' if hi != 1 else ''}")
+        return None
+
+    def _local(self, analysis: Analysis, word: str, path: str, line: int, column: int) -> Symbol | None:
+        """A name bound inside a block (`let`, `for each`, a parameter), found by its resolution."""
+        checked = analysis.checked
+        key = resolved(path)
+        for node in checked.keep:
+            if isinstance(node, n.Name) and node.name == word and node.span.line == line \
+                    and node.span.column <= column < max(node.span.end_column, node.span.column + 1) \
+                    and resolved(node.span.path) == key:
+                res = checked.res.get(id(node))
+                if res and res[0] == "local":
+                    return Symbol(word, "local", type_name(checked.types.get(id(node), "any")))
+        return None
+
+    @staticmethod
+    def _type(checked, node) -> str | None:
+        t = checked.types.get(id(node))
+        return type_name(t) if t else None
+
+    @staticmethod
+    def _typeref(ref) -> str:
+        if ref is None:
+            return "any"
+        return ref.name if ref.of is None else "list:" + Workspace._typeref(ref.of)
+
+    @staticmethod
+    def _source(analysis: Analysis, span: Span | None) -> str | None:
+        if span is None or analysis.sources is None:
+            return None
+        first = analysis.sources.line(span.path, span.line)
+        return first.strip() if first else None
+
+    # ── the answers ──
+
+    def hover(self, path: str, line: int, column: int) -> str | None:
+        """Markdown: what the name is, its type, where it is declared; a card's rules text."""
+        s = self.symbol_at(path, line, column)
+        if s is None:
+            return None
+        head = f"**{s.name}**: {s.kind}" + (f" ({s.type})" if s.type else "")
+        out = [head]
+        if s.span is not None and s.span.line > 0:
+            out.append(f"declared at {Path(s.span.path).name}:{s.span.line}")
+        if s.detail:
+            out.append("```\n" + s.detail + "\n```")
+        return "\n\n".join(out)
+
+    def definition(self, path: str, line: int, column: int) -> tuple[str, Span] | None:
+        """The file and span of the declaration of the name at a position."""
+        found = self.word_at(path, line, column)
+        s = self.symbol_at(path, line, column)
+        if s is None or s.span is None or s.span.line <= 0:
+            return None
+        analysis = self.analyse(path)
+        span = s.span
+        if analysis.sources is not None and found is not None:
+            span = analysis.sources.locate(span, found[0])
+        return resolved(span.path), span
+
+    def completions(self, path: str, line: int, column: int) -> list[tuple[str, str, str | None]]:
+        """(label, kind, detail) for every keyword and every name of the game; a quoted prefix
+        completes card and piece names."""
+        analysis = self.analyse(path)
+        out: list[tuple[str, str, str | None]] = []
+        text = self.text(path) or ""
+        rows = text.splitlines()
+        row = rows[line][:column] if 0 <= line < len(rows) else ""
+        in_string = row.count('"') % 2 == 1
+        sym = analysis.checked.symbols if analysis.checked is not None else None
+        if in_string:
+            return [(name, "card", d.kind) for name, d in sym.entities.items()] if sym else []
+        out.extend((k, "keyword", None) for k in keywords())
+        if sym is not None:
+            groups = [("value", sym.values), ("counter", sym.vars), ("zone", sym.zones), ("token", sym.tokens),
+                      ("group", sym.groups), ("kind", sym.kinds), ("space", sym.spaces), ("track", sym.tracks),
+                      ("define", sym.defines), ("rule", sym.rules), ("action", sym.actions),
+                      ("spaces", sym.space_kinds), ("spaces", sym.plurals)]
+            for kind, table in groups:
+                out.extend((name, kind, None) for name in table)
+            out.extend((name, "seat", None) for name in sym.seat_constants())
+            out.extend((name, sym.entities[name].word, sym.entities[name].kind)
+                       for name in sym.entities if name.isidentifier())
+        out.extend((name, "built-in name", type_name(t)) for name, t in BUILTIN_NAMES.items())
+        out.extend((name, "built-in function", None) for name in BUILTIN_FUNCTIONS)
+        seen: set[str] = set()
+        unique = []
+        for item in out:
+            if item[0] not in seen:
+                seen.add(item[0])
+                unique.append(item)
+        return unique
+
+    def outline(self, path: str) -> list[OutlineItem]:
+        """The file's top-level declarations (a board's spaces and a card's effects inside them)."""
+        text = self.text(path)
+        if text is None:
+            return []
+        try:
+            program = build(text, resolved(path))
+        except (LudusError, RecursionError):
+            return []
+        return [item for item in (outline_item(i) for i in program.items) if item is not None]
+
+
+@define
+class OutlineItem:
+    name: str
+    kind: str  # a ludus word: card, rule, action, counter, ...
+    span: Span
+    children: list = field(factory=list)
+
+
+def outline_item(item) -> OutlineItem | None:
+    name = getattr(item, "name", None)
+    span = item.span
+    if isinstance(item, n.EntityDecl):
+        kids = [OutlineItem(f"on {h.name}", "handler", h.span) for h in item.handlers]
+        return OutlineItem(item.name, item.word, span, kids)
+    if isinstance(item, n.BoardDecl):
+        return OutlineItem(item.name, "board", span, [OutlineItem(s.name, s.kind, s.span) for s in item.spaces])
+    if isinstance(item, n.VarDecl):
+        return OutlineItem(item.name, item.kind, span)
+    if isinstance(item, n.TokenDecl):
+        return OutlineItem(", ".join(item.names), "token", span)
+    if isinstance(item, n.GameDecl):
+        return OutlineItem(item.title, "game", span)
+    if isinstance(item, n.TestDecl):
+        return OutlineItem(item.name, "test", span)
+    if isinstance(item, (n.SetupDecl, n.FlowDecl, n.PayoffDecl, n.PlayersDecl, n.SidesDecl, n.SeatsDecl)):
+        word = {n.SetupDecl: "setup", n.FlowDecl: "flow", n.PayoffDecl: "payoff", n.PlayersDecl: "players",
+                n.SidesDecl: "sides", n.SeatsDecl: "seats"}[type(item)]
+        return OutlineItem(word, word, span)
+    if isinstance(item, n.WhenDecl):
+        what = f"enters {item.zone}" if item.zone else "changes"
+        return OutlineItem(f"when {item.watched} {what}", "when", span)
+    if isinstance(item, n.WhenBecomes):
+        return OutlineItem("when ... becomes true", "when", span)
+    if isinstance(item, n.AnytimeDecl):
+        return OutlineItem("at any time", "when", span)
+    if isinstance(item, n.IncludeDecl):
+        return OutlineItem(("extends " if item.extends else "include ") + item.path, "include", span)
+    if isinstance(item, n.RemoveDecl):
+        return OutlineItem(f"remove {item.kind} {item.name}", "remove", span)
+    word = {n.ValueDecl: "value", n.ZoneDecl: "zone", n.GroupDecl: "group", n.KindDecl: "kind",
+            n.TrackDecl: "track", n.DefineDecl: "define", n.RuleDecl: "rule", n.ActionDecl: "action"}.get(type(item))
+    if word and name:
+        return OutlineItem(name, word, span)
+    return None

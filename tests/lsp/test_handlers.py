@@ -1,0 +1,59 @@
+"""The server's feature handlers called in-process: LSP params in, LSP types out."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pygls")
+
+from lsprotocol import types as t  # noqa: E402
+
+from ludus.lsp.server import make_server  # noqa: E402
+from tests.helpers import EXAMPLES  # noqa: E402
+
+MARKET = EXAMPLES / "market-town.ludus"
+
+
+@pytest.fixture
+def server():
+    s = make_server()
+    s.published_messages = []
+    s.text_document_publish_diagnostics = s.published_messages.append   # catch what would be sent
+    return s
+
+
+def handler(server, method):
+    """The function registered for a method, already bound to the server, as pygls calls it."""
+    return server.protocol.fm.features[method]
+
+
+def test_open_publishes_the_diagnostics_as_lsp_ranges(server, tmp_path):
+    path = tmp_path / "g.ludus"
+    text = 'game "G"\nplayers 2\nflow:\n    gain 1 coinz\n    win P1\n'
+    path.write_text(text, encoding="utf-8")
+    handler(server, t.TEXT_DOCUMENT_DID_OPEN)(t.DidOpenTextDocumentParams(
+        t.TextDocumentItem(uri=path.as_uri(), language_id="ludus", version=1, text=text)))
+    [sent] = server.published_messages
+    assert sent.uri == path.as_uri()
+    [diag] = sent.diagnostics
+    assert diag.severity == t.DiagnosticSeverity.Error and diag.source == "ludus"
+    assert (diag.range.start.line, diag.range.start.character, diag.range.end.character) == (3, 11, 16)
+    assert "unknown counter 'coinz'" in diag.message
+
+
+def test_hover_completion_and_outline_answer_in_lsp_types(server):
+    uri = MARKET.as_uri()
+    ident = t.TextDocumentIdentifier(uri=uri)
+    hover = handler(server, t.TEXT_DOCUMENT_HOVER)(t.HoverParams(ident, t.Position(87, 23)))
+    assert hover.contents.kind == t.MarkupKind.Markdown
+    assert hover.contents.value.startswith("**q**: local (quarter)")
+    assert handler(server, t.TEXT_DOCUMENT_HOVER)(t.HoverParams(ident, t.Position(0, 0))) is None
+    items = handler(server, t.TEXT_DOCUMENT_COMPLETION)(t.CompletionParams(ident, t.Position(161, 20))).items
+    kinds = {i.label: i.kind for i in items}
+    assert kinds["gain"] == t.CompletionItemKind.Keyword and kinds["refill_market"] == t.CompletionItemKind.Function
+    outline = handler(server, t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(t.DocumentSymbolParams(ident))
+    teller = next(s for s in outline if s.name == "Fortune Teller")
+    assert teller.kind == t.SymbolKind.Object and teller.range.start.line == 69
+    assert [c.name for c in teller.children] == ["on play"]
+    where = handler(server, t.TEXT_DOCUMENT_DEFINITION)(t.DefinitionParams(ident, t.Position(151, 8)))
+    assert where.uri == uri and where.range.start.line == 111        # refill_market() -> `rule refill_market:`

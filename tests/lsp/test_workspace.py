@@ -1,0 +1,177 @@
+"""The language server's answers, without the protocol: the game a file belongs to, diagnostics
+from unsaved buffers, hover, definition, completion and the outline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ludus.cli import main
+from ludus.language.parser import keywords
+from ludus.lsp.workspace import Workspace, resolved
+from tests.helpers import EXAMPLES, GAMES
+
+GAME = '''game "Parts"
+players 2
+counter coins per seat
+zone hand per seat
+include "cards.ludus"
+rule pay_out(s: seat):
+    gain 2 coins for s
+flow:
+    for each s in seats:
+        pay_out(s)
+        resolve play of card("Lamp")
+    win P1
+'''
+CARDS = '''card "Lamp":
+    on play:
+        gain 1 coins
+        pay_out(actor)
+'''
+
+
+def errors(analysis) -> list:
+    return [d for ds in analysis.diagnostics.values() for d in ds if d.severity == "error"]
+
+
+@pytest.fixture
+def parts(tmp_path):
+    (tmp_path / "game.ludus").write_text(GAME, encoding="utf-8")
+    (tmp_path / "cards.ludus").write_text(CARDS, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_part_is_analysed_through_its_game_and_unsaved_text_wins(parts):
+    ws = Workspace()
+    cards = str(parts / "cards.ludus")
+    assert ws.game_of(cards) == resolved(parts / "game.ludus")
+    assert errors(ws.analyse(cards)) == []
+    ws.open(cards, CARDS.replace("gain 1 coins", "gain 1 coinz"))       # typed, not saved
+    analysis = ws.analyse(cards)
+    assert set(analysis.diagnostics) == {resolved(parts / "game.ludus"), resolved(cards)}
+    [error] = analysis.diagnostics[resolved(cards)]
+    assert error.message.startswith("unknown counter 'coinz'") and (error.span.line, error.span.column) == (3, 16)
+    assert [d.message for d in analysis.diagnostics[resolved(parts / "game.ludus")]] == ["zone 'hand' is never used"]
+    ws.close(cards)                                                     # back to the file on disk
+    assert errors(ws.analyse(cards)) == []
+
+
+def test_hover_says_what_a_name_is(parts):
+    ws = Workspace()
+    game = str(parts / "game.ludus")
+    coins = ws.hover(game, 6, 12)                                       # `coins` in `gain 2 coins for s`
+    assert coins.startswith("**coins**: counter (number per seat)\n\ndeclared at game.ludus:3")
+    assert "counter coins per seat" in coins
+    assert ws.hover(game, 6, 21).startswith("**s**: local (seat)")      # the rule's parameter
+    assert ws.hover(game, 9, 9).startswith("**pay_out**: rule")
+    assert ws.hover(game, 11, 8).startswith("**P1**: seat")
+    assert ws.hover(game, 8, 19).startswith("**seats**: built-in name (list of seats)")
+    assert ws.hover(game, 0, 2) is None                                 # a keyword
+    assert ws.hover(game, 40, 0) is None                                # past the end
+
+
+def test_hover_on_a_property_names_its_kind():
+    ws = Workspace()
+    text = ws.hover(str(EXAMPLES / "market-town.ludus"), 71, 6)        # `cost 3` in Fortune Teller
+    assert text.startswith("**cost**: property of Good (number)\n\ndeclared at market-town.ludus:47")
+
+
+def test_hover_on_a_card_gives_its_rules_text(parts):
+    ws = Workspace()
+    text = ws.hover(str(parts / "game.ludus"), 10, 33)                  # "Lamp" in card("Lamp")
+    assert text.startswith("**Lamp**: card (Card)")
+    assert "Lamp (Card)\n  When played: Gain 1 coin. Pay out (you)." in text
+    assert ws.hover(str(parts / "cards.ludus"), 0, 7).startswith("**Lamp**: card")
+
+
+def test_definition_goes_to_the_declaration_across_files(parts):
+    ws = Workspace()
+    path, span = ws.definition(str(parts / "cards.ludus"), 3, 10)        # pay_out(actor) in the part
+    assert path == resolved(parts / "game.ludus") and (span.line, span.column, span.end_column) == (6, 6, 13)
+    path, span = ws.definition(str(parts / "game.ludus"), 10, 33)        # "Lamp" -> the card
+    assert path == resolved(parts / "cards.ludus") and span.line == 1
+    assert ws.definition(str(parts / "game.ludus"), 6, 21) is None       # a local has no declaration here
+
+
+def test_completion_offers_keywords_and_the_games_names(parts):
+    ws = Workspace()
+    labels = {label: kind for label, kind, _ in ws.completions(str(parts / "game.ludus"), 6, 4)}
+    assert labels["gain"] == "keyword" and labels["becomes"] == "keyword"
+    assert labels["coins"] == "counter" and labels["pay_out"] == "rule" and labels["hand"] == "zone"
+    assert labels["P1"] == "seat" and labels["size"] == "built-in function"
+    in_string = ws.completions(str(parts / "game.ludus"), 10, 31)        # after `card("`
+    assert in_string == [("Lamp", "card", "Card")]
+
+
+def test_the_outline_lists_the_declarations_of_the_file():
+    ws = Workspace()
+    items = ws.outline(str(EXAMPLES / "market-town.ludus"))
+    named = [(i.name, i.kind) for i in items]
+    assert named[:4] == [("Market Town", "game"), ("players", "players"), ("seats", "seats"), ("rounds", "value")]
+    assert ("Fortune Teller", "card") in named and ("Buy", "action") in named and ("refill_market", "rule") in named
+    town = next(i for i in items if i.kind == "board")
+    assert [(c.name, c.kind) for c in town.children] == [("Docks", "quarter"), ("Square", "quarter"), ("Hill", "quarter")]
+    teller = next(i for i in items if i.name == "Fortune Teller")
+    assert [c.name for c in teller.children] == ["on play"] and teller.span.line == 70
+
+
+def test_a_syntax_error_keeps_the_last_symbols_for_hover(parts):
+    ws = Workspace()
+    game = str(parts / "game.ludus")
+    assert ws.hover(game, 6, 12).startswith("**coins**")
+    ws.open(game, GAME + "rule broken(:\n")
+    analysis = ws.analyse(game)
+    errors = analysis.diagnostics[resolved(game)]
+    assert errors and errors[0].span.line == 13 and analysis.stale
+    assert ws.hover(game, 6, 12).startswith("**coins**")                # from the last good analysis
+    assert ws.outline(game) == []                                       # nothing to outline, no crash
+
+
+def test_a_missing_file_is_a_diagnostic_not_a_crash(tmp_path):
+    ws = Workspace()
+    analysis = ws.analyse(str(tmp_path / "gone.ludus"))
+    [(path, [error])] = analysis.diagnostics.items()
+    assert "cannot read" in error.message
+
+
+def test_every_shipped_game_file_analyses_clean():
+    ws = Workspace()
+    for path in [GAMES / "votes-for-women" / "suffragist.ludus", GAMES / "uprising.ludus"]:
+        analysis = ws.analyse(str(path))
+        assert not [d for ds in analysis.diagnostics.values() for d in ds if d.severity == "error"]
+
+
+def test_the_keywords_are_the_grammars_words():
+    words = keywords()
+    assert {"card", "gain", "becomes", "alternate", "distribute", "override"} <= set(words)
+    assert "NAME" not in words and "(" not in words and list(words) == sorted(words)
+
+
+def test_ludus_lsp_without_pygls_names_the_extra(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pygls", None)                      # importing it now fails
+    result = CliRunner().invoke(main, ["lsp"])
+    assert result.exit_code == 1
+    assert "pip install 'ludus[lsp]'" in result.output and "Traceback" not in result.output
+
+
+def test_spans_become_lsp_ranges():
+    pytest.importorskip("pygls")
+    from ludus.language.source import Span
+    from ludus.lsp.server import to_range
+
+    r = to_range(Span("x", 5, 12, 5, 17))
+    assert (r.start.line, r.start.character, r.end.line, r.end.character) == (4, 11, 4, 16)
+    r = to_range(Span("x", 3, 1, 6, 1))                                 # a declaration, to the next line's start
+    assert (r.start.line, r.end.line, r.end.character) == (2, 4, 10_000)
+    r = to_range(Span("x", 2, 4, 2, 4))                                 # empty: one character wide
+    assert (r.start.character, r.end.character) == (3, 4)
+
+
+def test_the_path_resolution_is_stable(tmp_path):
+    assert resolved(tmp_path / "a" / ".." / "b.ludus") == str((tmp_path / "b.ludus").resolve())
+    assert Path(resolved("relative.ludus")).is_absolute()

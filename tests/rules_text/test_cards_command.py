@@ -1,0 +1,66 @@
+"""`ludus cards FILE [--card NAME]`: every card's rules text, or one; clear errors otherwise."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from ludus.cli import main
+from tests.helpers import EXAMPLES, GAMES
+
+
+def run(*args: str):
+    try:  # click before 8.2 mixes stderr into the output unless told not to
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, list(args))
+
+
+def test_cards_prints_every_card_of_a_game():
+    result = run("cards", str(EXAMPLES / "market-town.ludus"))
+    assert result.exit_code == 0, result.output
+    headings = [ln for ln in result.stdout.splitlines() if ln and not ln.startswith(" ")]
+    assert headings == ["Copper Coin (Good, 28 copies)", "Street Musician (Good, 4 copies)",
+                        "Tax Collector (Good, 4 copies)", "Fortune Teller (Good, 4 copies)",
+                        "Town Crier (Good, 4 copies)", "Guild Charter (Good, 3 copies)"]
+    assert "  When played: Decrease the mood track by 1.\n" in result.stdout
+
+
+def test_one_card_by_name_in_any_case():
+    result = run("cards", str(EXAMPLES / "market-town.ludus"), "--card", "town crier")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Town Crier (Good, 4 copies)\n  Cost: 4. Coins: 1. Fame: 1.\n")
+    assert "Fortune Teller" not in result.stdout
+
+
+def test_an_unknown_card_is_exit_2_with_the_closest_names():
+    result = run("cards", str(EXAMPLES / "market-town.ludus"), "--card", "Fortune Tellr")
+    assert result.exit_code == 2
+    assert "no card is named 'Fortune Tellr'; closest: Fortune Teller" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_card_list_is_read_through_its_game_and_shows_only_its_cards():
+    result = run("cards", str(GAMES / "votes-for-women" / "strategy.ludus"))
+    assert result.exit_code == 0, result.output
+    headings = [ln for ln in result.stdout.splitlines() if ln and not ln.startswith(" ")]
+    assert len(headings) == 12 and "Opposition Research (Card)" in headings
+    assert "Seneca Falls Convention (Card)" not in headings      # a card of suffragist.ludus
+
+
+def test_a_game_without_cards_says_so():
+    result = run("cards", str(GAMES / "uprising.ludus"))
+    assert result.exit_code == 0 and "no cards" in result.stdout
+
+
+def test_a_broken_game_is_exit_1_with_located_errors(tmp_path):
+    path = tmp_path / "broken.ludus"
+    path.write_text('game "B"\nplayers 2\nflow:\n    gain 1 monye\n', encoding="utf-8")
+    result = run("cards", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:4:12: error: unknown counter 'monye'" in result.stderr
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path):
+    result = run("cards", str(tmp_path / "nothing.ludus"))
+    assert result.exit_code == 1 and "cannot read" in result.stderr and "Traceback" not in result.output
