@@ -4,7 +4,7 @@ function is still a circle.
 
 The layers, lowest first (a module may import from its own subpackage and from lower layers):
 
-    language → engine → compiler → pipeline, bots → testing, simulation → replay → repl → cli
+    language → engine → compiler → pipeline, bots → testing, simulation, adapters → replay → repl → cli
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ LAYERS = {
     "bots": 3,
     "testing": 4,
     "simulation": 4,
+    "adapters": 4,
     "replay": 5,
     "repl": 6,
     "cli": 7,
