@@ -94,7 +94,7 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
             if params["deals"] < 1:
                 raise AdapterError(f"deals is a positive whole number, not {params['deals']}")
             profile = scan(params["path"], params["players"] or None,
-                           max_actions=params["max_actions"] or None, max_length=params["max_length"] or None)
+                           max_actions=params["max_actions"] or None, max_length=params["max_length"] or None, views=False)
             self.profile = profile
             self.deals = params["deals"] if profile.shuffles else 0
             self.die_faces = 0

@@ -91,8 +91,9 @@ def _bound(name: str, given, seen: int, margin: int, least: int) -> int:
 
 
 def scan(path_or_game, players=None, *, max_actions=None, max_length=None, max_view=None,
-         playouts: int = SCAN_PLAYOUTS) -> Profile:
-    """Play `playouts` seeded random matches and size the game for the adapters."""
+         playouts: int = SCAN_PLAYOUTS, views: bool = True) -> Profile:
+    """Play `playouts` seeded random matches and size the game for the adapters (`views`: measure
+    the view text too, which PettingZoo's observation needs and OpenSpiel's strings do not)."""
     game = load_game(path_or_game)
     n = seat_count(game, players)
     seen_actions = seen_length = seen_view = 0
@@ -108,13 +109,14 @@ def scan(path_or_game, players=None, *, max_actions=None, max_length=None, max_v
                 raise AdapterError(f"{game.title}: a decision with no options (seed {i}, decision {length + 1})")
             if match.current != CHANCE:
                 seen_actions = max(seen_actions, len(options))
-            if length in sampled or length % 16 == 0:
+            if views and (length in sampled or length % 16 == 0):
                 seen_view = max(seen_view, *(len(view_text(match, s)) for s in range(n)))
             match.apply_fast(rng.randrange(len(options)))
             length += 1
             if length > SCAN_MAX_DECISIONS:
                 raise AdapterError(f"{game.title}: a random playout (seed {i}) did not end in {SCAN_MAX_DECISIONS:,} decisions")
-        seen_view = max(seen_view, *(len(view_text(match, s)) for s in range(n)))
+        if views:
+            seen_view = max(seen_view, *(len(view_text(match, s)) for s in range(n)))
         seen_length = max(seen_length, length)
         returns = match.returns()
         lo, hi = min(lo, *returns), max(hi, *returns)
