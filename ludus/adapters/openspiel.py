@@ -46,12 +46,21 @@ def _pyspiel():
 
 
 def load_game(path, players=None, *, deals: int = DEALS, max_actions: int | None = None,
-              max_length: int | None = None):
+              max_length: int | None = None, utility: tuple[float, float] | None = None):
     """The game at `path` (a .ludus file) for `players` seats (default: its least) as a
-    `pyspiel.Game`. Bad input raises the pipeline's LudusError or an AdapterError."""
+    `pyspiel.Game`. `utility` (least, greatest) replaces the estimated range of a game with a
+    `payoff`. Bad input raises the pipeline's LudusError or an AdapterError."""
     pyspiel, _ = _pyspiel()
     params = {"path": str(path), "players": _whole("players", players), "deals": _whole("deals", deals),
               "max_actions": _whole("max_actions", max_actions), "max_length": _whole("max_length", max_length)}
+    if utility is not None:
+        try:
+            low, high = (float(x) for x in utility)
+        except (TypeError, ValueError):
+            raise AdapterError(f"utility is a pair of numbers (least, greatest), not {utility!r}") from None
+        if not low < high:
+            raise AdapterError(f"utility's least ({low}) must be below its greatest ({high})")
+        params["min_utility"], params["max_utility"] = low, high
     return pyspiel.load_game(SHORT_NAME, params)
 
 
@@ -65,7 +74,9 @@ def _whole(name, value) -> int:
 
 def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, so they are made here)
     GT = pyspiel.GameType
-    spec = {"path": "", "players": 0, "deals": DEALS, "max_actions": 0, "max_length": 0}
+    # min_utility == max_utility (both 0 by default) means "estimate the range" (see profile.scan)
+    spec = {"path": "", "players": 0, "deals": DEALS, "max_actions": 0, "max_length": 0,
+            "min_utility": 0.0, "max_utility": 0.0}
 
     def game_type(profile: Profile | None, chance: bool) -> object:
         if profile is None:
@@ -97,14 +108,16 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
                            max_actions=params["max_actions"] or None, max_length=params["max_length"] or None, views=False)
             self.profile = profile
             self.deals = params["deals"] if profile.shuffles else 0
-            self.die_faces = 0
+            low, high = profile.utility
+            if params["min_utility"] < params["max_utility"]:
+                low, high = params["min_utility"], params["max_utility"]
             chance = profile.dice or profile.shuffles
             # a die's faces are outcomes too: the largest die any rule could roll is not known
             # before it is rolled, so the bound is the deal's size or 1,000 faces, whichever is more
             max_chance = max(self.deals, 1_000) if profile.dice else max(self.deals, 1)
             info = pyspiel.GameInfo(
                 num_distinct_actions=profile.max_actions, max_chance_outcomes=max_chance,
-                num_players=profile.players, min_utility=profile.utility[0], max_utility=profile.utility[1],
+                num_players=profile.players, min_utility=low, max_utility=high,
                 utility_sum=None, max_game_length=profile.max_length + (1 if self.deals else 0))
             super().__init__(game_type(profile, chance), info, {**params, "players": profile.players})
             # the match every state of a game without a deal starts from (cloned, not replayed)

@@ -51,7 +51,7 @@ class Profile:
     dice: bool  # the rules roll dice somewhere
     shuffles: bool  # the rules shuffle somewhere (shuffles draw on the match's seeded generator)
     perfect_information: bool  # no hidden zone or counter, no shuffle: every seat sees everything
-    utility: tuple[float, float]  # the least and greatest return a seat can get
+    utility: tuple[float, float]  # the least and greatest return (with a `payoff`, an estimate)
 
 
 def load_game(path_or_game) -> Game:
@@ -124,7 +124,11 @@ def scan(path_or_game, players=None, *, max_actions=None, max_length=None, max_v
     shuffles = O.SHUFFLE in kinds or any(z.refill for z in game.zones.values())
     hidden = any(z.visibility != "public" for name, z in game.zones.items() if name != "box") or any(
         v.visibility != "public" for v in game.vars.values())
-    utility = (-1.0, 1.0) if game.payoff is None else (float(lo), float(hi))
+    if game.payoff is None:
+        utility = (-1.0, 1.0)
+    else:  # an estimate: what the scan met, widened on each side by its own width
+        width = max(hi - lo, 1.0)
+        utility = (float(lo - width), float(hi + width))
     return Profile(
         game=game, players=n, seat_names=tuple(game.seat_names(n)),
         max_actions=_bound("max_actions", max_actions, seen_actions, ACTION_MARGIN, MIN_ACTIONS),

@@ -240,3 +240,37 @@ def test_without_openspiel_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(ImportError, match=r"pip install 'ludus\[openspiel\]'"):
         openspiel.load_game(path("examples/connect-four.ludus"))
+
+
+CHIPS = """game "Chips"
+players 2 to 4
+counter chips per seat start 10
+payoff chips of seat - 10
+flow:
+    for each s in seats:
+        turn s:
+            choose bet from 0 to 5 "How many chips do you pass on?"
+            decrease chips by bet
+            increase chips of left(s) by bet
+    end game
+"""
+
+
+def test_a_game_with_a_payoff_returns_it(tmp_path):
+    file = tmp_path / "chips.ludus"
+    file.write_text(CHIPS, encoding="utf-8")
+    g = openspiel.load_game(file, 3)
+    # each seat passes on 0 to 5 chips and gets 0 to 5: returns lie in -5..5, and the estimate,
+    # what the scan met widened by its width, covers that
+    assert g.min_utility() <= -5 and g.max_utility() >= 5
+    pyspiel.random_sim_test(g, num_sims=5, serialize=False, verbose=False)
+    state = g.new_initial_state()
+    for bet in (5, 0, 2):  # action i is the i-th option: bets 0 to 5 in order
+        state.apply_action(bet)
+    assert state.is_terminal()
+    assert state.returns() == [-5 + 2, 5 - 0, 0 - 2]
+    exact = openspiel.load_game(file, 3, utility=(-5, 5))
+    assert (exact.min_utility(), exact.max_utility()) == (-5, 5)
+    pyspiel.random_sim_test(exact, num_sims=5, serialize=False, verbose=False)
+    with pytest.raises(AdapterError, match="must be below"):
+        openspiel.load_game(file, 3, utility=(5, -5))
