@@ -64,6 +64,32 @@ def load_game(path, players=None, *, deals: int = DEALS, max_actions: int | None
     return pyspiel.load_game(SHORT_NAME, params)
 
 
+_COMPILED: dict = {}  # fingerprint -> compiled game, for states read back from their serialised form
+
+
+class Holder:
+    """A state's match and each seat's own moves. `copy.deepcopy` (how OpenSpiel clones a Python
+    state) clones the match instead of copying the compiled game with it; pickling (how it
+    serialises one) keeps the match as its saved JSON, read back against the same compiled game."""
+
+    def __init__(self, game, match, moves):
+        self.game, self.match, self.moves = game, match, moves
+        _COMPILED.setdefault(game.fingerprint, game)
+
+    def __deepcopy__(self, memo):
+        return Holder(self.game, None if self.match is None else self.match.clone(), [list(m) for m in self.moves])
+
+    def __reduce__(self):
+        return _restore, (self.game.fingerprint, None if self.match is None else self.match.to_json(), self.moves)
+
+
+def _restore(fingerprint: str, saved, moves) -> Holder:
+    game = _COMPILED.get(fingerprint)
+    if game is None:
+        raise AdapterError("a serialised ludus state is read back with the game it came from: load that game first")
+    return Holder(game, None if saved is None else Match.from_json(game, saved), moves)
+
+
 def _whole(name, value) -> int:
     if value is None:
         return 0
@@ -140,20 +166,11 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
             recall = iig_obs_type is not None and iig_obs_type.perfect_recall
             return LudusObserver(recall)
 
-    class Holder:
-        """The match and each seat's own moves; `copy.deepcopy` (how OpenSpiel clones a Python
-        state) clones the match instead of copying the compiled game with it."""
-
-        def __init__(self, match, moves):
-            self.match, self.moves = match, moves
-
-        def __deepcopy__(self, memo):
-            return Holder(None if self.match is None else self.match.clone(), [list(m) for m in self.moves])
-
     class LudusState(pyspiel.State):
         def __init__(self, game):
             super().__init__(game)
-            self._h = Holder(None if game.deals else game.start(0), [[] for _ in range(game.profile.players)])
+            self._h = Holder(game.profile.game, None if game.deals else game.start(0),
+                             [[] for _ in range(game.profile.players)])
 
         def current_player(self):
             match = self._h.match

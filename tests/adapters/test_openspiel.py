@@ -274,3 +274,28 @@ def test_a_game_with_a_payoff_returns_it(tmp_path):
     pyspiel.random_sim_test(exact, num_sims=5, serialize=False, verbose=False)
     with pytest.raises(AdapterError, match="must be below"):
         openspiel.load_game(file, 3, utility=(5, -5))
+
+
+def test_a_state_serialises_and_reads_back():
+    g = game("examples/market-town.ludus")
+    rng = random.Random(2)
+    state = g.new_initial_state()
+    for _ in range(12):
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                                      else state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(g, state)
+    g2, back = pyspiel.deserialize_game_and_state(text)
+    assert str(g2) == str(g)
+    assert back.history() == state.history()
+    assert str(back) == str(state)
+    assert back.information_state_string(0) == state.information_state_string(0)
+    assert back.legal_actions() == state.legal_actions()
+    # and it plays on as the original does
+    a = back.legal_actions()[-1]
+    back.apply_action(a)
+    state.apply_action(a)
+    assert str(back) == str(state)
+
+
+def test_random_sim_test_with_serialisation():
+    pyspiel.random_sim_test(game("examples/market-town.ludus"), num_sims=1, serialize=True, verbose=False)
