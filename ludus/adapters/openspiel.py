@@ -197,6 +197,9 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
                 deals = self.get_game().deals
                 return [(k, 1.0 / deals) for k in range(deals)]
             n = len(self._h.match.legal_actions())
+            if n > self.get_game().max_chance_outcomes():
+                raise AdapterError(f"a die of {n:,} faces: more outcomes than the {self.get_game().max_chance_outcomes():,} "
+                                   "a chance node of this game may have")
             return [(i, 1.0 / n) for i in range(n)]
 
         def _apply_action(self, action):
