@@ -12,6 +12,8 @@
   generator seeded by `reset(seed=...)`, and each match's shuffles follow from a seed drawn from
   it; the same seed gives the same matches.
 - Rewards: `match.returns()` when the match ends, 0 before. Every agent is terminated then.
+- Length: a match that reaches `max_length` decisions (dice included; by default four times the
+  longest scanned match, at least 1,000) without ending is cut short: every agent truncated.
 
 PettingZoo and Gymnasium are imported when first needed: without them, `env` says which extra
 to install.
@@ -44,11 +46,12 @@ def _env_class():
     return _class
 
 
-def env(path, players=None, *, max_actions: int | None = None, max_view: int | None = None):
+def env(path, players=None, *, max_actions: int | None = None, max_view: int | None = None,
+        max_length: int | None = None):
     """The game at `path` (a .ludus file) for `players` seats (default: its least) as a PettingZoo
     AEC environment. Bad input raises the pipeline's LudusError or an AdapterError."""
     cls = _env_class()
-    return cls(scan(path, players, max_actions=max_actions, max_view=max_view))
+    return cls(scan(path, players, max_actions=max_actions, max_view=max_view, max_length=max_length))
 
 
 def _define(pettingzoo, gymnasium, np):  # noqa: C901
@@ -86,6 +89,7 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
                 self._rng = random.Random(seed)
             p = self.profile
             self.match = Match.new(p.game, p.players, seed=self._rng.getrandbits(63), chance="manual")
+            self.length = 0  # decisions so far, dice included
             self.agents = list(self.possible_agents)
             self.rewards = {a: 0 for a in self.agents}
             self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -97,9 +101,16 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
         def _settle(self):
             """Roll any pending dice; then select the seat to move, or end the match."""
             match = self.match
-            while match.current == CHANCE:
+            while match.current == CHANCE and self.length < self.profile.max_length:
                 match.apply_fast(self._rng.randrange(len(match.legal_actions())))
-            if match.is_over:
+                self.length += 1
+            if not match.is_over and self.length >= self.profile.max_length:
+                # a match longer than the bound is cut short: every agent truncated, no reward
+                for agent in self.agents:
+                    self.truncations[agent] = True
+                    self.infos[agent] = {"truncated after": self.length}
+                self.agent_selection = self.agents[0]
+            elif match.is_over:
                 returns = match.returns()
                 for seat, agent in enumerate(self.possible_agents):
                     if agent in self.agents:
@@ -122,7 +133,7 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
             obs = np.zeros(self.profile.max_view, np.uint8)
             obs[:len(text)] = np.frombuffer(text, np.uint8)
             mask = np.zeros(self.profile.max_actions, np.int8)
-            if not self.match.is_over and self.match.current == seat:
+            if not self.match.is_over and self.match.current == seat and not self.truncations.get(agent):
                 mask[:len(self.match.legal_actions())] = 1
             return {"observation": obs, "action_mask": mask}
 
@@ -148,6 +159,7 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
                                    " (see the observation's action_mask)")
             self._cumulative_rewards[agent] = 0
             self.match.apply_fast(int(action))
+            self.length += 1
             self._settle()
             self._accumulate_rewards()
 

@@ -154,6 +154,32 @@ def test_a_view_past_the_bound_is_a_clear_error():
         env.last()
 
 
+def test_a_match_past_the_length_bound_is_truncated():
+    import attrs
+
+    base = make("games/uprising.ludus")
+    assert base.profile.max_length >= 4 * base.profile.seen_length
+    env = type(base)(attrs.evolve(base.profile, max_length=6))
+    env.reset(seed=3)
+    decisions = 0
+    while not env.truncations[env.agent_selection]:
+        obs, reward, terminated, truncated, info = env.last()
+        assert not terminated and reward == 0
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        decisions += 1
+    assert env.length == 6 and decisions <= 6  # dice count towards the bound too
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert not env.observe(env.agent_selection)["action_mask"].any()
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        assert truncated and reward == 0 and info == {"truncated after": 6}
+        env.step(None)
+    assert env.agents == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=1000)
+
+
 def test_bad_input_is_a_clear_error(tmp_path):
     with pytest.raises(AdapterError, match="is for 2 to 4 players, not 9"):
         pz.env(path("examples/market-town.ludus"), 9)
