@@ -4,7 +4,7 @@ function is still a circle.
 
 The layers, lowest first (a module may import from its own subpackage and from lower layers):
 
-    language → engine → compiler → pipeline, bots, rules_text → testing, simulation → replay → repl, lsp → cli
+    language → engine → compiler → pipeline, bots, rules_text → testing, simulation, adapters → replay → repl, lsp → cli
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ LAYERS = {
     "rules_text": 3,
     "testing": 4,
     "simulation": 4,
+    "adapters": 4,
     "replay": 5,
     "repl": 6,
     "lsp": 6,

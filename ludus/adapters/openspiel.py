@@ -1,0 +1,272 @@
+"""A ludus game as an OpenSpiel game: `load_game(path, players=None)` returns a `pyspiel.Game`.
+
+The game is registered with OpenSpiel as `python_ludus`, so `pyspiel.load_game("python_ludus",
+{"path": ..., "players": 2})` loads it too, and its string form loads it back. The mapping
+(docs/ml.md says the same for users):
+
+- Actions: action i is the i-th legal option of the state, in the engine's order;
+  `action_to_string` gives the option's label. `num_distinct_actions` is a bound found by a scan
+  of random playouts (see `profile`); a state with more options is an AdapterError.
+- Chance: the match runs with `chance="manual"`, so every die is a chance node whose outcomes
+  are the faces, each with probability 1/sides. Shuffles draw on the match's seeded generator, so
+  a game that shuffles starts with one chance node, the deal: outcome k (of `deals`, uniform)
+  starts the match with seed k, and every shuffle of the match follows from it.
+- Information state: the seat's view (`match.view(seat)` as JSON) and the seat's own moves so far;
+  observation: the view alone. Neither shows what the view hides.
+- Returns: `match.returns()` once the match is over, 0 before; rewards only at the end.
+
+pyspiel is imported when first needed: without it, `load_game` says which extra to install.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..engine import CHANCE, TERMINAL
+from ..engine.match import Match
+from .profile import AdapterError, Profile, check_options, scan, view_text
+
+SHORT_NAME = "python_ludus"
+DEALS = 1024  # outcomes of the deal, the chance node that seeds the shuffles of a game that has any
+MAX_PLAYERS = 64
+EXTRA = "pip install 'ludus[openspiel]'"
+
+_classes = None  # (pyspiel module, LudusGame class), once imported and registered
+
+
+def _pyspiel():
+    global _classes
+    if _classes is None:
+        try:
+            import pyspiel
+        except ImportError:
+            raise ImportError(f"the OpenSpiel adapter needs OpenSpiel: {EXTRA}") from None
+        _classes = (pyspiel, _define(pyspiel))
+    return _classes
+
+
+def load_game(path, players=None, *, deals: int = DEALS, max_actions: int | None = None,
+              max_length: int | None = None, utility: tuple[float, float] | None = None):
+    """The game at `path` (a .ludus file) for `players` seats (default: its least) as a
+    `pyspiel.Game`. `utility` (least, greatest) replaces the estimated range of a game with a
+    `payoff`. Bad input raises the pipeline's LudusError or an AdapterError."""
+    pyspiel, _ = _pyspiel()
+    params = {"path": str(path), "players": _whole("players", players), "deals": _whole("deals", deals),
+              "max_actions": _whole("max_actions", max_actions), "max_length": _whole("max_length", max_length)}
+    if utility is not None:
+        try:
+            low, high = (float(x) for x in utility)
+        except (TypeError, ValueError):
+            raise AdapterError(f"utility is a pair of numbers (least, greatest), not {utility!r}") from None
+        if not low < high:
+            raise AdapterError(f"utility's least ({low}) must be below its greatest ({high})")
+        params["min_utility"], params["max_utility"] = low, high
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+_COMPILED: dict = {}  # fingerprint -> compiled game, for states read back from their serialised form
+
+
+class Holder:
+    """A state's match and each seat's own moves. `copy.deepcopy` (how OpenSpiel clones a Python
+    state) clones the match instead of copying the compiled game with it; pickling (how it
+    serialises one) keeps the match as its saved JSON, read back against the same compiled game."""
+
+    def __init__(self, game, match, moves):
+        self.game, self.match, self.moves = game, match, moves
+        _COMPILED.setdefault(game.fingerprint, game)
+
+    def __deepcopy__(self, memo):
+        return Holder(self.game, None if self.match is None else self.match.clone(), [list(m) for m in self.moves])
+
+    def __reduce__(self):
+        return _restore, (self.game.fingerprint, None if self.match is None else self.match.to_json(), self.moves)
+
+
+def _restore(fingerprint: str, saved, moves) -> Holder:
+    game = _COMPILED.get(fingerprint)
+    if game is None:
+        raise AdapterError("a serialised ludus state is read back with the game it came from: load that game first")
+    return Holder(game, None if saved is None else Match.from_json(game, saved), moves)
+
+
+def _whole(name, value) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AdapterError(f"{name} is a whole number, not {value!r}")
+    return value
+
+
+def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, so they are made here)
+    GT = pyspiel.GameType
+    # min_utility == max_utility (both 0 by default) means "estimate the range" (see profile.scan)
+    spec = {"path": "", "players": 0, "deals": DEALS, "max_actions": 0, "max_length": 0,
+            "min_utility": 0.0, "max_utility": 0.0}
+
+    def game_type(profile: Profile | None, chance: bool) -> object:
+        if profile is None:
+            lo, hi, info = 1, MAX_PLAYERS, GT.Information.IMPERFECT_INFORMATION
+            name = "ludus game"
+        else:
+            lo = hi = profile.players
+            info = GT.Information.PERFECT_INFORMATION if profile.perfect_information else GT.Information.IMPERFECT_INFORMATION
+            name = f"ludus: {profile.game.title}"
+        return GT(
+            short_name=SHORT_NAME, long_name=name, dynamics=GT.Dynamics.SEQUENTIAL,
+            chance_mode=GT.ChanceMode.EXPLICIT_STOCHASTIC if chance else GT.ChanceMode.DETERMINISTIC,
+            information=info, utility=GT.Utility.GENERAL_SUM, reward_model=GT.RewardModel.TERMINAL,
+            max_num_players=hi, min_num_players=lo,
+            provides_information_state_string=True, provides_information_state_tensor=False,
+            provides_observation_string=True, provides_observation_tensor=False,
+            parameter_specification=spec)
+
+    class LudusGame(pyspiel.Game):
+        """A compiled ludus game, seen by OpenSpiel."""
+
+        def __init__(self, params=None):
+            params = {**spec, **(params or {})}
+            if not params["path"]:
+                raise AdapterError("python_ludus needs the parameter 'path': the .ludus file to load")
+            if params["deals"] < 1:
+                raise AdapterError(f"deals is a positive whole number, not {params['deals']}")
+            profile = scan(params["path"], params["players"] or None,
+                           max_actions=params["max_actions"] or None, max_length=params["max_length"] or None, views=False)
+            self.profile = profile
+            self.deals = params["deals"] if profile.shuffles else 0
+            low, high = profile.utility
+            if params["min_utility"] < params["max_utility"]:
+                low, high = params["min_utility"], params["max_utility"]
+            chance = profile.dice or profile.shuffles
+            # a die's faces are outcomes too: the largest die any rule could roll is not known
+            # before it is rolled, so the bound is the deal's size or 1,000 faces, whichever is more
+            max_chance = max(self.deals, 1_000) if profile.dice else max(self.deals, 1)
+            info = pyspiel.GameInfo(
+                num_distinct_actions=profile.max_actions, max_chance_outcomes=max_chance,
+                num_players=profile.players, min_utility=low, max_utility=high,
+                utility_sum=None, max_game_length=profile.max_length + (1 if self.deals else 0))
+            super().__init__(game_type(profile, chance), info, {**params, "players": profile.players})
+            # the match every state of a game without a deal starts from (cloned, not replayed)
+            self._start = None if self.deals else Match.new(profile.game, profile.players, seed=0, chance="manual")
+
+        def new_initial_state(self):
+            return LudusState(self)
+
+        def start(self, seed: int) -> Match:
+            if self._start is not None:
+                return self._start.clone()
+            return Match.new(self.profile.game, self.profile.players, seed=seed, chance="manual")
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            if params:
+                raise AdapterError(f"the ludus observer takes no parameters, not {sorted(params)}")
+            if iig_obs_type is not None and iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                # a view is one seat's: there is no public-only or all-seats view to give
+                raise AdapterError("ludus observations are one seat's view: use private_info=SINGLE_PLAYER")
+            recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+            return LudusObserver(recall)
+
+    class LudusState(pyspiel.State):
+        def __init__(self, game):
+            super().__init__(game)
+            self._h = Holder(game.profile.game, None if game.deals else game.start(0),
+                             [[] for _ in range(game.profile.players)])
+
+        def current_player(self):
+            match = self._h.match
+            if match is None:
+                return pyspiel.PlayerId.CHANCE
+            current = match.current
+            if current == CHANCE:
+                return pyspiel.PlayerId.CHANCE
+            if current == TERMINAL:
+                return pyspiel.PlayerId.TERMINAL
+            return current
+
+        def _options(self) -> list:
+            options = self._h.match.legal_actions()
+            if self._h.match.current != CHANCE:
+                check_options(self.get_game().profile, options)
+            return options
+
+        def _legal_actions(self, player):
+            return list(range(len(self._options())))
+
+        def chance_outcomes(self):
+            if self._h.match is None:
+                deals = self.get_game().deals
+                return [(k, 1.0 / deals) for k in range(deals)]
+            n = len(self._h.match.legal_actions())
+            if n > self.get_game().max_chance_outcomes():
+                raise AdapterError(f"a die of {n:,} faces: more outcomes than the {self.get_game().max_chance_outcomes():,} "
+                                   "a chance node of this game may have")
+            return [(i, 1.0 / n) for i in range(n)]
+
+        def _apply_action(self, action):
+            game = self.get_game()
+            if self._h.match is None:
+                self._h.match = game.start(int(action))
+                return
+            match = self._h.match
+            options = match.legal_actions()
+            if not 0 <= action < len(options):
+                raise AdapterError(f"action {action} is not legal here: there are {len(options)} options")
+            seat = match.current
+            if seat != CHANCE:
+                self._h.moves[seat].append(options[action])
+            match.apply_fast(int(action))
+            if self.move_number() + 1 > game.profile.max_length + (1 if game.deals else 0):
+                raise AdapterError(
+                    f"{game.profile.game.title}: the match passed {game.profile.max_length} decisions, the bound "
+                    f"reserved from random playouts; load the game again with a larger max_length")
+
+        def _action_to_string(self, player, action):
+            match = self._h.match
+            if match is None:
+                return f"deal {action}"
+            options = match.legal_actions()
+            if 0 <= action < len(options):
+                return options[action]
+            return f"action {action}"
+
+        def is_terminal(self):
+            return self._h.match is not None and self._h.match.is_over
+
+        def returns(self):
+            match = self._h.match
+            if match is None:
+                return [0.0] * self.get_game().profile.players
+            return [float(r) for r in match.returns()]
+
+        def view_text(self, seat: int) -> str:
+            if self._h.match is None:
+                return json.dumps({"deal": "not yet dealt", "seat": self.get_game().profile.seat_names[seat]})
+            return view_text(self._h.match, seat)
+
+        def information_text(self, seat: int) -> str:
+            return '{"moves":' + json.dumps(self._h.moves[seat], ensure_ascii=True) + ',"view":' + self.view_text(seat) + "}"
+
+        def __str__(self):
+            match = self._h.match
+            if match is None:
+                return "before the deal"
+            return json.dumps(match.view(None), sort_keys=True, ensure_ascii=True)
+
+    class LudusObserver:
+        """OpenSpiel's Python observer: strings only (no tensors)."""
+
+        def __init__(self, recall: bool):
+            import numpy as np
+
+            self.recall = recall
+            self.tensor = np.zeros(0, np.float32)
+            self.dict = {}
+
+        def set_from(self, state, player):
+            pass
+
+        def string_from(self, state, player):
+            return state.information_text(player) if self.recall else state.view_text(player)
+
+    pyspiel.register_game(game_type(None, True), LudusGame)
+    return LudusGame

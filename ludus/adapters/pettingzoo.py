@@ -1,0 +1,174 @@
+"""A ludus game as a PettingZoo AEC environment: `env(path, players=None)`.
+
+- Agents are the seat names; `agent_selection` is the seat whose decision is pending.
+- Action space: `Discrete(max_actions)`, a bound found by a scan of random playouts (see
+  `profile`); action i is the i-th legal option of the state, in the engine's order, and the
+  observation's `action_mask` marks the legal ones. `env.action_labels()` gives the labels. A
+  masked-out action, or a state with more options than the bound, is an AdapterError.
+- Observation, per seat: a dict of `observation`, the seat's view (`match.view(seat)` as JSON
+  text with sorted keys, ASCII) as bytes in a zero-padded `uint8` array of `max_view` bytes
+  (`env.decode(obs)` gives the text back), and `action_mask`, `int8` of `max_actions`.
+- Chance: PettingZoo has no chance seat, so dice are rolled inside the environment by a
+  generator seeded by `reset(seed=...)`, and each match's shuffles follow from a seed drawn from
+  it; the same seed gives the same matches.
+- Rewards: `match.returns()` when the match ends, 0 before. Every agent is terminated then.
+- Length: a match that reaches `max_length` decisions (dice included; by default four times the
+  longest scanned match, at least 1,000) without ending is cut short: every agent truncated.
+
+PettingZoo and Gymnasium are imported when first needed: without them, `env` says which extra
+to install.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from ..engine import CHANCE
+from ..engine.match import Match
+from .profile import AdapterError, check_options, scan, view_text
+
+EXTRA = "pip install 'ludus[pettingzoo]'"
+
+_class = None
+
+
+def _env_class():
+    global _class
+    if _class is None:
+        try:
+            import gymnasium
+            import numpy
+            import pettingzoo
+        except ImportError:
+            raise ImportError(f"the PettingZoo adapter needs PettingZoo and Gymnasium: {EXTRA}") from None
+        _class = _define(pettingzoo, gymnasium, numpy)
+    return _class
+
+
+def env(path, players=None, *, max_actions: int | None = None, max_view: int | None = None,
+        max_length: int | None = None):
+    """The game at `path` (a .ludus file) for `players` seats (default: its least) as a PettingZoo
+    AEC environment. Bad input raises the pipeline's LudusError or an AdapterError."""
+    cls = _env_class()
+    return cls(scan(path, players, max_actions=max_actions, max_view=max_view, max_length=max_length))
+
+
+def _define(pettingzoo, gymnasium, np):  # noqa: C901
+    spaces = gymnasium.spaces
+
+    class LudusEnv(pettingzoo.AECEnv):
+        metadata = {"name": "ludus", "render_modes": ["ansi"], "is_parallelizable": False}
+
+        def __init__(self, profile, render_mode=None):
+            super().__init__()
+            if render_mode not in (None, "ansi"):
+                raise AdapterError(f"render_mode is None or 'ansi', not {render_mode!r}")
+            self.profile = profile
+            self.render_mode = render_mode
+            self.metadata = {**self.metadata, "name": f"ludus: {profile.game.title}"}
+            self.possible_agents = list(profile.seat_names)
+            n, size = profile.max_actions, profile.max_view
+            obs_space = spaces.Dict({
+                "observation": spaces.Box(low=0, high=255, shape=(size,), dtype=np.uint8),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
+            })
+            self._obs_spaces = {a: obs_space for a in self.possible_agents}
+            self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+            self._rng = random.Random()
+            self.match = None
+
+        def observation_space(self, agent):
+            return self._obs_spaces[agent]
+
+        def action_space(self, agent):
+            return self._act_spaces[agent]
+
+        def reset(self, seed=None, options=None):
+            if seed is not None:
+                self._rng = random.Random(seed)
+            p = self.profile
+            self.match = Match.new(p.game, p.players, seed=self._rng.getrandbits(63), chance="manual")
+            self.length = 0  # decisions so far, dice included
+            self.agents = list(self.possible_agents)
+            self.rewards = {a: 0 for a in self.agents}
+            self._cumulative_rewards = {a: 0 for a in self.agents}
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self.infos = {a: {} for a in self.agents}
+            self._settle()
+
+        def _settle(self):
+            """Roll any pending dice; then select the seat to move, or end the match."""
+            match = self.match
+            while match.current == CHANCE and self.length < self.profile.max_length:
+                match.apply_fast(self._rng.randrange(len(match.legal_actions())))
+                self.length += 1
+            if not match.is_over and self.length >= self.profile.max_length:
+                # a match longer than the bound is cut short: every agent truncated, no reward
+                for agent in self.agents:
+                    self.truncations[agent] = True
+                    self.infos[agent] = {"truncated after": self.length}
+                self.agent_selection = self.agents[0]
+            elif match.is_over:
+                returns = match.returns()
+                for seat, agent in enumerate(self.possible_agents):
+                    if agent in self.agents:
+                        self.rewards[agent] = returns[seat]
+                        self.terminations[agent] = True
+                        self.infos[agent] = {"result": match.result}
+                self.agent_selection = self.agents[0] if self.agents else None
+            else:
+                check_options(self.profile, match.legal_actions())
+                self.agent_selection = self.possible_agents[match.current]
+
+        def observe(self, agent):
+            seat = self.possible_agents.index(agent)
+            text = view_text(self.match, seat).encode("ascii")
+            if len(text) > self.profile.max_view:
+                raise AdapterError(
+                    f"{self.profile.game.title}: {agent}'s view is {len(text):,} bytes, more than the {self.profile.max_view:,} "
+                    f"reserved (the longest random playouts met was {self.profile.seen_view:,}); make the environment "
+                    f"again with max_view={len(text) * 2}")
+            obs = np.zeros(self.profile.max_view, np.uint8)
+            obs[:len(text)] = np.frombuffer(text, np.uint8)
+            mask = np.zeros(self.profile.max_actions, np.int8)
+            if not self.match.is_over and self.match.current == seat and not self.truncations.get(agent):
+                mask[:len(self.match.legal_actions())] = 1
+            return {"observation": obs, "action_mask": mask}
+
+        @staticmethod
+        def decode(observation) -> str:
+            """The view text inside an observation (its `observation` array, or the dict)."""
+            if isinstance(observation, dict):
+                observation = observation["observation"]
+            return bytes(observation).rstrip(b"\0").decode("ascii")
+
+        def action_labels(self) -> list[str]:
+            """The legal options of the pending decision, in action order."""
+            return [] if self.match.is_over else self.match.legal_actions()
+
+        def step(self, action):
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            options = self.match.legal_actions()
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(options):
+                raise AdapterError(f"{agent} cannot take action {action!r}: the legal actions are 0 to {len(options) - 1}"
+                                   " (see the observation's action_mask)")
+            self._cumulative_rewards[agent] = 0
+            self.match.apply_fast(int(action))
+            self.length += 1
+            self._settle()
+            self._accumulate_rewards()
+
+        def render(self):
+            if self.render_mode is None:
+                return None
+            return json.dumps(self.match.view(None), sort_keys=True, indent=1, ensure_ascii=False)
+
+        def close(self):
+            pass
+
+    return LudusEnv

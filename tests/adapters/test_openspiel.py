@@ -1,0 +1,301 @@
+"""The OpenSpiel adapter: OpenSpiel's own API test on every shipped game, and the mapping checked
+against the engine (labels, chance, returns, hidden information, bounds)."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from ludus import LudusError, Match
+from ludus.adapters import openspiel
+from ludus.adapters.profile import AdapterError
+from tests.adapters.shipped import FULL, cases, path
+
+pyspiel = pytest.importorskip("pyspiel")
+
+_loaded: dict = {}
+
+
+def game(name: str, players: int | None = None, **kw):
+    key = (name, players, tuple(sorted(kw.items())))
+    if key not in _loaded:
+        _loaded[key] = openspiel.load_game(path(name), players, **kw)
+    return _loaded[key]
+
+
+@pytest.mark.parametrize(("name", "players"), cases())
+def test_random_sim_test_passes(name, players):
+    pyspiel.random_sim_test(game(name, players), num_sims=10 if FULL else 2, serialize=False, verbose=False)
+
+
+def walk(g, seed: int, check) -> Match:
+    """Play `g` with random actions, and beside it a ludus match given the same moves by label;
+    `check(state, match)` at every state. Returns the ludus match at the end."""
+    rng = random.Random(seed)
+    state = g.new_initial_state()
+    match = None
+    if state.is_chance_node() and g.deals:
+        k = rng.randrange(g.deals)
+        state.apply_action(k)
+        match = Match.new(g.profile.game, g.profile.players, seed=k, chance="manual")
+    else:
+        match = Match.new(g.profile.game, g.profile.players, seed=0, chance="manual")
+    while True:
+        check(state, match)
+        if state.is_terminal():
+            return match
+        action = rng.choice(state.legal_actions())
+        label = state.action_to_string(state.current_player(), action)
+        state.apply_action(action)
+        match.apply(label)
+
+
+@pytest.mark.parametrize("name", ["examples/market-town.ludus", "games/uprising.ludus", "examples/connect-four.ludus"])
+def test_actions_are_the_matchs_labels_in_order_and_returns_are_the_result(name):
+    g = game(name)
+
+    def check(state, match):
+        assert state.is_terminal() == match.is_over
+        if state.is_terminal():
+            result = match.result
+            names = match.seat_names()
+            assert state.returns() == [1.0 if n in result["winners"] else -1.0 if result["winners"] else 0.0 for n in names]
+            return
+        labels = match.legal_actions()
+        player = state.current_player()
+        if state.is_chance_node():
+            assert match.current == "chance"
+            assert [a for a, _ in state.chance_outcomes()] == list(range(len(labels)))
+        else:
+            assert player == match.current
+            assert state.legal_actions() == list(range(len(labels)))
+        assert [state.action_to_string(player, a) for a in range(len(labels))] == labels
+        assert state.returns() == [0.0] * g.num_players()
+
+    for seed in range(3):
+        assert walk(g, seed, check).is_over
+
+
+@pytest.mark.parametrize("name", ["examples/market-town.ludus", "games/uprising.ludus"])
+def test_chance_outcomes_are_uniform_and_sum_to_one(name):
+    g = game(name)
+    nodes = []
+
+    def check(state, match):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            probs = [p for _, p in outcomes]
+            assert sum(probs) == pytest.approx(1.0)
+            assert len(set(probs)) == 1
+            assert len(outcomes) == len(match.legal_actions())
+            nodes.append(len(outcomes))
+
+    for seed in range(8):
+        walk(g, seed, check)
+    assert nodes, "a game that rolls dice met no chance node"
+
+
+def test_a_game_that_shuffles_starts_with_the_deal():
+    g = game("examples/market-town.ludus", deals=8)
+    state = g.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [a for a, _ in outcomes] == list(range(8))
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    # the deal decides the shuffles: the same outcome, the same match; another, another
+    texts = []
+    for k in (3, 3, 5):
+        s = g.new_initial_state()
+        s.apply_action(k)
+        texts.append(str(s))
+    assert texts[0] == texts[1] != texts[2]
+    assert g.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+
+
+def test_connect_four_is_deterministic_perfect_information():
+    g = game("examples/connect-four.ludus")
+    t = g.get_type()
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert t.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert not g.new_initial_state().is_chance_node()
+    assert game("examples/market-town.ludus").get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+
+
+def _hand_swapped(state, seat: int):
+    """A clone of `state` with one card of `seat`'s hand swapped for a different card of the supply
+    (which no seat sees into), or None when there is none to swap."""
+    other = state.clone()
+    match = other._h.match
+    places, ents = match.state["places"], match.state["ents"]
+    hand, deck = places.get(f"hand@{seat}", []), places.get("supply", [])
+    for i, h in enumerate(hand):
+        for j, d in enumerate(deck):
+            if ents[h]["d"] != ents[d]["d"]:
+                hand[i], deck[j] = d, h
+                ents[d]["l"], ents[h]["l"] = f"hand@{seat}", "supply"
+                return other
+    return None
+
+
+def test_information_state_hides_the_other_seats_hand():
+    """Market Town's hands are for their owner only: swapping a card of Basil's hand for one of his
+    supply changes nothing Amber's strings show, and changes Basil's."""
+    g = game("examples/market-town.ludus")
+    rng = random.Random(4)
+    state = g.new_initial_state()
+    swaps = 0
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            swapped = _hand_swapped(state, 1)
+            if swapped is not None:
+                swaps += 1
+                assert swapped.information_state_string(0) == state.information_state_string(0)
+                assert swapped.observation_string(0) == state.observation_string(0)
+                assert swapped.information_state_string(1) != state.information_state_string(1)
+                assert swapped.observation_string(1) != state.observation_string(1)
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                                      else state.legal_actions()))
+    assert swaps > 0
+
+
+def test_information_state_holds_the_seats_own_moves():
+    g = game("examples/connect-four.ludus")
+    state = g.new_initial_state()
+    first = state.action_to_string(0, 0)
+    state.apply_action(0)
+    assert f'"moves":["{first}"]' in state.information_state_string(0)
+    assert '"moves":[]' in state.information_state_string(1)
+    # the observation is the view alone, the same for a seat whatever the order of moves that led to it
+    assert '"moves"' not in state.observation_string(0)
+
+
+def test_clones_are_independent():
+    g = game("examples/connect-four.ludus")
+    state = g.new_initial_state()
+    state.apply_action(3)
+    clone = state.clone()
+    clone.apply_action(2)
+    assert str(clone) != str(state)
+    assert state.history() == [3]
+    assert clone.history() == [3, 2]
+    assert clone.information_state_string(0) != state.information_state_string(0)
+
+
+def test_the_game_is_registered_and_its_string_loads_it_back():
+    g = game("examples/market-town.ludus")
+    again = pyspiel.load_game(str(g))
+    assert str(again) == str(g)
+    assert again.num_distinct_actions() == g.num_distinct_actions()
+    assert again.num_players() == 2
+    assert "python_ludus" in [t.short_name for t in pyspiel.registered_games()]
+
+
+def test_more_players():
+    g = game("examples/market-town.ludus", 3)
+    assert g.num_players() == 3
+    pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
+
+
+def test_the_action_space_is_a_bound_with_a_margin():
+    g = game("games/uprising.ludus")
+    assert g.num_distinct_actions() == 2 * g.profile.seen_actions
+    assert game("games/uprising.ludus", max_actions=500).num_distinct_actions() == 500
+
+
+def test_a_decision_past_the_bound_is_a_clear_error():
+    import attrs
+
+    g = game("examples/market-town.ludus")
+    g.profile = attrs.evolve(g.profile, max_actions=1)
+    try:
+        state = g.new_initial_state()
+        state.apply_action(0)
+        while state.is_chance_node() or len(state._h.match.legal_actions()) < 2:
+            state.apply_action(0)
+        with pytest.raises(AdapterError, match="load the game again with max_actions="):
+            state.legal_actions()
+    finally:
+        _loaded.clear()
+
+
+def test_bad_input_is_a_clear_error(tmp_path):
+    with pytest.raises(AdapterError, match="is for 2 players, not 3"):
+        openspiel.load_game(path("examples/connect-four.ludus"), 3)
+    with pytest.raises(AdapterError, match="less than the"):
+        openspiel.load_game(path("games/uprising.ludus"), max_actions=3)
+    with pytest.raises(AdapterError, match="players is a whole number"):
+        openspiel.load_game(path("examples/connect-four.ludus"), "two")
+    with pytest.raises(LudusError):
+        openspiel.load_game(tmp_path / "missing.ludus")
+    bad = tmp_path / "bad.ludus"
+    bad.write_text("game \"x\"\nplayers 2\nflow {\n  nonsense here\n}\n", encoding="utf-8")
+    with pytest.raises(LudusError):
+        openspiel.load_game(bad)
+
+
+def test_without_openspiel_the_error_names_the_extra(monkeypatch):
+    monkeypatch.setattr(openspiel, "_classes", None)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    with pytest.raises(ImportError, match=r"pip install 'ludus\[openspiel\]'"):
+        openspiel.load_game(path("examples/connect-four.ludus"))
+
+
+CHIPS = """game "Chips"
+players 2 to 4
+counter chips per seat start 10
+payoff chips of seat - 10
+flow:
+    for each s in seats:
+        turn s:
+            choose bet from 0 to 5 "How many chips do you pass on?"
+            decrease chips by bet
+            increase chips of left(s) by bet
+    end game
+"""
+
+
+def test_a_game_with_a_payoff_returns_it(tmp_path):
+    file = tmp_path / "chips.ludus"
+    file.write_text(CHIPS, encoding="utf-8")
+    g = openspiel.load_game(file, 3)
+    # each seat passes on 0 to 5 chips and gets 0 to 5: returns lie in -5..5, and the estimate,
+    # what the scan met widened by its width, covers that
+    assert g.min_utility() <= -5 and g.max_utility() >= 5
+    pyspiel.random_sim_test(g, num_sims=5, serialize=False, verbose=False)
+    state = g.new_initial_state()
+    for bet in (5, 0, 2):  # action i is the i-th option: bets 0 to 5 in order
+        state.apply_action(bet)
+    assert state.is_terminal()
+    assert state.returns() == [-5 + 2, 5 - 0, 0 - 2]
+    exact = openspiel.load_game(file, 3, utility=(-5, 5))
+    assert (exact.min_utility(), exact.max_utility()) == (-5, 5)
+    pyspiel.random_sim_test(exact, num_sims=5, serialize=False, verbose=False)
+    with pytest.raises(AdapterError, match="must be below"):
+        openspiel.load_game(file, 3, utility=(5, -5))
+
+
+def test_a_state_serialises_and_reads_back():
+    g = game("examples/market-town.ludus")
+    rng = random.Random(2)
+    state = g.new_initial_state()
+    for _ in range(12):
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                                      else state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(g, state)
+    g2, back = pyspiel.deserialize_game_and_state(text)
+    assert str(g2) == str(g)
+    assert back.history() == state.history()
+    assert str(back) == str(state)
+    assert back.information_state_string(0) == state.information_state_string(0)
+    assert back.legal_actions() == state.legal_actions()
+    # and it plays on as the original does
+    a = back.legal_actions()[-1]
+    back.apply_action(a)
+    state.apply_action(a)
+    assert str(back) == str(state)
+
+
+def test_random_sim_test_with_serialisation():
+    pyspiel.random_sim_test(game("examples/market-town.ludus"), num_sims=1, serialize=True, verbose=False)

@@ -1,0 +1,196 @@
+"""The PettingZoo adapter: PettingZoo's own API test on every shipped game, and the environment
+checked against the engine (masks, observations, hidden information, rewards, seeding)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+from ludus import LudusError
+from ludus.adapters import pettingzoo as pz
+from ludus.adapters.profile import AdapterError
+from tests.adapters.shipped import FULL, cases, path
+
+pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test  # noqa: E402
+
+_made: dict = {}
+
+
+def make(name: str, players: int | None = None):
+    if (name, players) not in _made:
+        _made[name, players] = pz.env(path(name), players)
+    return _made[name, players]
+
+
+@pytest.mark.parametrize(("name", "players"), cases())
+def test_api_test_passes(name, players):
+    env = make(name, players)
+    with warnings.catch_warnings():
+        # PettingZoo's test warns about style (agent names like "player_0", a dict observation);
+        # its assertions are what must hold
+        warnings.simplefilter("ignore")
+        for _ in range(3 if FULL else 1):
+            api_test(env, num_cycles=1000)
+
+
+def play(env, seed: int, check=None) -> list:
+    """Play random legal actions to the end; `check(env, agent, obs)` before each move. Returns
+    the labels taken."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    taken = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if check is not None:
+            check(env, agent, obs)
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(rng.choice(list(legal)))
+        taken.append(env.action_labels()[action])
+        env.step(action)
+    return taken
+
+
+@pytest.mark.parametrize("name", ["examples/market-town.ludus", "games/uprising.ludus"])
+def test_the_mask_and_the_observation_are_the_seats(name):
+    env = make(name)
+
+    def check(env, agent, obs):
+        seat = env.possible_agents.index(agent)
+        view = json.loads(env.decode(obs))
+        assert view == env.match.view(seat)
+        assert view["seat"] == agent
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (env.profile.max_actions,)
+        if env.terminations[agent]:
+            assert not mask.any()
+        else:
+            assert env.match.current == seat
+            assert list(mask) == [1] * len(env.action_labels()) + [0] * (len(mask) - len(env.action_labels()))
+            assert env.action_labels() == env.match.legal_actions()
+        # every other seat's mask is empty: only the seat to move may act
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+
+    for seed in range(3):
+        play(env, seed, check)
+
+
+def test_rewards_are_the_result_at_the_end_only():
+    env = make("games/uprising.ludus")
+    for seed in range(3):
+        env.reset(seed=seed)
+        finals = {}
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            if terminated:
+                finals[agent] = reward
+                env.step(None)
+                continue
+            assert reward == 0
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        result = info["result"]
+        assert finals == {a: (1 if a in result["winners"] else -1) for a in env.possible_agents}
+
+
+def test_the_same_seed_plays_the_same_match():
+    env = make("games/uprising.ludus")
+    first, again, other = play(env, 7), play(env, 7), play(env, 8)
+    assert first == again
+    assert first != other
+
+
+def test_observations_hide_the_other_seats_hand():
+    """Market Town's hands are for their owner only: Amber's observation shows Basil's hand as a
+    count, never its cards, while Basil's shows them."""
+    env = make("examples/market-town.ludus")
+    seen = 0
+
+    def check(env, agent, obs):
+        nonlocal seen
+        hand = env.match.state["places"].get("hand@1", [])
+        if not hand or env.terminations[agent]:
+            return
+        amber = json.loads(env.decode(env.observe("Amber")))["zones"]["hand of Basil"]
+        basil = json.loads(env.decode(env.observe("Basil")))["zones"]["hand of Basil"]
+        assert amber == {"count": len(hand)}
+        assert basil == [env.match.state["ents"][e]["d"] for e in hand]
+        seen += 1
+
+    for seed in range(3):
+        play(env, seed, check)
+    assert seen > 0
+
+
+def test_an_illegal_action_is_a_clear_error():
+    env = make("examples/connect-four.ludus")
+    env.reset(seed=0)
+    with pytest.raises(AdapterError, match="cannot take action 13"):
+        env.step(13)
+    with pytest.raises(AdapterError, match="cannot take action"):
+        env.step("left")
+    env.step(np.int64(0))  # a NumPy integer is an action too
+    assert env.match.moves == [] and len(env.match.log) > 0
+
+
+def test_a_view_past_the_bound_is_a_clear_error():
+    import attrs
+
+    base = make("examples/connect-four.ludus")
+    with pytest.raises(AdapterError, match="less than the"):
+        pz.env(path("examples/connect-four.ludus"), max_view=1)
+    env = type(base)(attrs.evolve(base.profile, max_view=100))
+    env.reset(seed=0)
+    with pytest.raises(AdapterError, match="make the environment again with max_view="):
+        env.last()
+
+
+def test_a_match_past_the_length_bound_is_truncated():
+    import attrs
+
+    base = make("games/uprising.ludus")
+    assert base.profile.max_length >= 4 * base.profile.seen_length
+    env = type(base)(attrs.evolve(base.profile, max_length=6))
+    env.reset(seed=3)
+    decisions = 0
+    while not env.truncations[env.agent_selection]:
+        obs, reward, terminated, truncated, info = env.last()
+        assert not terminated and reward == 0
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        decisions += 1
+    assert env.length == 6 and decisions <= 6  # dice count towards the bound too
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert not env.observe(env.agent_selection)["action_mask"].any()
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        assert truncated and reward == 0 and info == {"truncated after": 6}
+        env.step(None)
+    assert env.agents == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=1000)
+
+
+def test_bad_input_is_a_clear_error(tmp_path):
+    with pytest.raises(AdapterError, match="is for 2 to 4 players, not 9"):
+        pz.env(path("examples/market-town.ludus"), 9)
+    with pytest.raises(LudusError):
+        pz.env(tmp_path / "missing.ludus")
+    with pytest.raises(AdapterError, match="render_mode"):
+        type(make("examples/connect-four.ludus"))(make("examples/connect-four.ludus").profile, render_mode="human")
+
+
+def test_without_pettingzoo_the_error_names_the_extra(monkeypatch):
+    monkeypatch.setattr(pz, "_class", None)
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    with pytest.raises(ImportError, match=r"pip install 'ludus\[pettingzoo\]'"):
+        pz.env(path("examples/connect-four.ludus"))
