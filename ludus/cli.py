@@ -73,6 +73,71 @@ def _games_to_check(files: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+@main.command("fmt")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 if a file would change.")
+@click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print how each file would change.")
+def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
+    """Rewrite .ludus files in the house style (a folder: every .ludus file in it).
+
+    Keeps every comment and what the file means; a file with a syntax error is left as it is."""
+    import difflib
+
+    from .language.files import FileProblem, read_text_file, write_text_file
+    from .tools.fmt import FormatError, format_text
+
+    paths: list[Path] = []
+    for name in files:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*.ludus") if p.is_file())
+            if not found:
+                click.echo(f"{name}: no .ludus files here", err=True)
+            paths.extend(found)
+        else:
+            paths.append(path)
+    changed = failed = 0
+    for path in dict.fromkeys(paths):
+        try:
+            text = read_text_file(path)
+            new = format_text(text, str(path))
+        except FileProblem as exc:
+            click.echo(f"{path}: {exc}", err=True)
+            failed += 1
+            continue
+        except LudusError as err:
+            click.echo(render_all(err.diagnostics, err.sources), err=True)
+            click.echo(f"{path}: not formatted: it has {len(err.diagnostics)} syntax error"
+                       + ("s" if len(err.diagnostics) != 1 else ""), err=True)
+            failed += 1
+            continue
+        except FormatError as exc:
+            click.echo(str(exc), err=True)
+            failed += 1
+            continue
+        if new == text:
+            continue
+        changed += 1
+        if show_diff:
+            click.echo("".join(difflib.unified_diff(text.splitlines(keepends=True), new.splitlines(keepends=True),
+                                                    f"{path}", f"{path} (formatted)")), nl=False)
+        if check_only:
+            click.echo(f"{path}: would be reformatted", err=True)
+        elif not show_diff:
+            try:
+                write_text_file(path, new)
+            except FileProblem as exc:
+                click.echo(str(exc), err=True)
+                failed += 1
+                continue
+            click.echo(f"{path}: reformatted")
+    total = len(dict.fromkeys(paths))
+    verb = "would be reformatted" if (check_only or show_diff) else "reformatted"
+    click.echo(f"{changed} of {total} file{'s' if total != 1 else ''} {verb}"
+               + (f", {failed} not formatted" if failed else ""), err=check_only and bool(changed))
+    sys.exit(1 if failed or (check_only and changed) else 0)
+
+
 def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
     """`--bot SEAT=KIND[:BUDGET]` values -> {seat index: spec}; a bad one is a usage error."""
     from .bots import BadBotSpec, parse_spec
