@@ -32,27 +32,48 @@ def main() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--quiet", "-q", is_flag=True, help="Print errors only, not warnings.")
-def check(files: tuple[str, ...], strict: bool, quiet: bool) -> None:
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one JSON list of every diagnostic on stdout, for editors and other tools.")
+def check(files: tuple[str, ...], strict: bool, quiet: bool, output_format: str) -> None:
     """Check game files or folders: every diagnostic, sorted by place; exit 1 on any error.
 
     A folder checks every game in it; a part of a game (a file that another file includes) is
     checked through the game that includes it."""
+    as_json = output_format == "json"
     failed = False
-    for path in _games_to_check(files):
+    found: list[dict] = []
+    for path in _games_to_check(files, notes_to_stderr=as_json):
         diags, _checked, sources = analyse(path)
         errors = [d for d in diags if d.severity == "error"]
         warnings = [d for d in diags if d.severity == "warning"]
         shown = errors if quiet else diags
-        if shown:
-            click.echo(render_all(shown, sources))
         if errors or (strict and warnings):
             failed = True
+        if as_json:
+            found.extend(_diagnostic_json(d, path) for d in shown)
+            continue
+        if shown:
+            click.echo(render_all(shown, sources))
         summary = f"{path}: {len(errors)} error{'s' if len(errors) != 1 else ''}, {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
         click.echo(summary, err=bool(errors))
+    if as_json:
+        import json
+
+        # a part included by two games is checked twice: each of its diagnostics is listed once
+        unique = {tuple(sorted((k, str(v)) for k, v in d.items() if k != "game")): d for d in reversed(found)}
+        click.echo(json.dumps(list(reversed(unique.values())), indent=2, ensure_ascii=False))
     sys.exit(1 if failed else 0)
 
 
-def _games_to_check(files: tuple[str, ...]) -> list[str]:
+def _diagnostic_json(d, game: str) -> dict:
+    """One diagnostic for tools: lines and columns 1-based, the end column exclusive, as in the text output."""
+    span = d.span
+    return {"file": span.path, "line": span.line, "column": span.column, "end_line": span.end_line,
+            "end_column": span.end_column, "severity": d.severity, "code": getattr(d, "code", None),
+            "message": d.message, "hint": d.hint, "game": str(game)}
+
+
+def _games_to_check(files: tuple[str, ...], notes_to_stderr: bool = False) -> list[str]:
     """The game files behind what was named, each once: folders opened, parts led to their game."""
     from .language.discover import games_in, games_including, is_game
 
@@ -66,7 +87,7 @@ def _games_to_check(files: tuple[str, ...]) -> list[str]:
             out.extend(str(p) for p in found)
         elif path.is_file() and not is_game(path) and (games := games_including(path)):
             click.echo(f"{name} is part of {', '.join(str(g) for g in games)}: checking it through its game"
-                       + ("s" if len(games) > 1 else ""))
+                       + ("s" if len(games) > 1 else ""), err=notes_to_stderr)
             out.extend(str(g) for g in games)
         else:
             out.append(name)
