@@ -311,3 +311,43 @@ def test_every_shipped_file_passes_fmt_check():
     result = CliRunner().invoke(main, ["fmt", "--check", str(GAMES), str(EXAMPLES)])
     assert result.exit_code == 0, result.output
     assert f"0 of {len(SHIPPED)} files would be reformatted" in result.output
+
+
+def jiggle(text: str, rng: random.Random) -> str:
+    """The same program with the spaces between its tokens changed at random: removed where
+    no two words meet, doubled or tripled elsewhere, and put inside brackets and around dots."""
+    out = []
+    for line in text.splitlines():
+        code, comment = split_comment(line)
+        indent = code[: len(code) - len(code.lstrip(" "))]
+        parts = re.split(r'("(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*")', code[len(indent):])
+        for i in range(0, len(parts), 2):
+            pieces = re.findall(r"[A-Za-z0-9_]+|[^A-Za-z0-9_ ]+| +", parts[i])
+            rebuilt = []
+            for k, piece in enumerate(pieces):
+                if piece.startswith(" "):
+                    before = pieces[k - 1] if k else ""
+                    after = pieces[k + 1] if k + 1 < len(pieces) else ""
+                    glued = not (re.match(r"\w", before[-1:]) and re.match(r"\w", after[:1]))
+                    rebuilt.append(rng.choice(["", " ", "   "] if glued else [" ", "  "]))
+                else:
+                    rebuilt.append(piece)
+                    if not re.match(r"\w", piece) and rng.random() < 0.3:
+                        rebuilt.append(" ")
+            parts[i] = "".join(rebuilt)
+        out.append(indent + "".join(parts).rstrip() + (" " * rng.randint(1, 6) + comment if comment else ""))
+        if rng.random() < 0.05:
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=ids(SHIPPED))
+def test_any_spacing_of_a_shipped_file_formats_to_the_same_lines(path):
+    text = path.read_text(encoding="utf-8")
+    want = [(code.rstrip(), comment) for code, comment in map(split_comment, text.splitlines()) if code.strip()]
+    for seed in range(3):
+        jiggled = jiggle(text, random.Random(seed))
+        out = format_text(jiggled, str(path))
+        assert format_text(out, str(path)) == out
+        got = [(code.rstrip(), comment) for code, comment in map(split_comment, out.splitlines()) if code.strip()]
+        assert got == want, seed
