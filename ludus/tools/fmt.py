@@ -182,6 +182,8 @@ def _layout(lines: list[Line], binary: set, heads: set) -> list[Out]:
                 continue
             # inside brackets or after a '\': keep the author's break, indented relative to its line
             extra = max(ln.width - logical_start.width, 4) if logical_start else 4
+            if ln.tokens and ln.tokens[0].text in ")]" and logical_start and ln.width <= logical_start.width:
+                extra = 0  # a closing bracket under the start of its line stays there
             if not ln.tokens and not ln.backslash:  # only a comment, inside brackets
                 out.append(Out("comment", level=-1, comment=ln.comment, indent=logical_indent + " " * extra))
                 continue
@@ -294,7 +296,7 @@ def _plain(o: Out) -> str:
 
 def format_text(text: str, path: str = "<string>") -> str:
     """The text in the house style. A syntax error raises LudusError; a change of meaning, FormatError."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")  # a lone '\r' is no line end to ludus
     tree = parse(text, path)
     binary, heads = _tree_facts(tree)
     out = _blank_lines(_layout(_scan(text), binary, heads))

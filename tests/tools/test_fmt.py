@@ -351,3 +351,9 @@ def test_any_spacing_of_a_shipped_file_formats_to_the_same_lines(path):
         assert format_text(out, str(path)) == out
         got = [(code.rstrip(), comment) for code, comment in map(split_comment, out.splitlines()) if code.strip()]
         assert got == want, seed
+
+
+def test_a_closing_bracket_under_its_line_stays_there():
+    text = "define xs = [\n    1,\n    2\n]\n"
+    assert format_text(text) == text
+    assert format_text("define xs = [\n  1,\n      2]\n") == "define xs = [\n    1,\n      2]\n"  # at least four in, else as written
