@@ -99,7 +99,7 @@ def _games_to_check(files: tuple[str, ...], notes_to_stderr: bool = False) -> li
 @click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 if a file would change.")
 @click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print how each file would change.")
 def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
-    """Rewrite .ludus files in the house style (a folder: every .ludus file in it).
+    """Rewrite .ludus files in the house style (a folder: every .ludus file under it).
 
     Keeps every comment and what the file means; a file with a syntax error is left as it is."""
     import difflib
@@ -111,7 +111,9 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     for name in files:
         path = Path(name)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*.ludus") if p.is_file())
+            # hidden folders (.git, .venv) are skipped
+            found = sorted(p for p in path.rglob("*.ludus")
+                           if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts))
             if not found:
                 click.echo(f"{name}: no .ludus files here", err=True)
             paths.extend(found)

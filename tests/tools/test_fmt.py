@@ -357,3 +357,16 @@ def test_a_closing_bracket_under_its_line_stays_there():
     text = "define xs = [\n    1,\n    2\n]\n"
     assert format_text(text) == text
     assert format_text("define xs = [\n  1,\n      2]\n") == "define xs = [\n    1,\n      2]\n"  # at least four in, else as written
+
+
+def test_a_folder_is_formatted_whole_but_for_hidden_folders(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".hidden").mkdir()
+    for place in ("a.ludus", "sub/b.ludus", ".hidden/c.ludus"):
+        (tmp_path / place).write_text("value  x = 1\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("value  x = 1\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "a.ludus").read_text() == (tmp_path / "sub" / "b.ludus").read_text() == "value x = 1\n"
+    assert (tmp_path / ".hidden" / "c.ludus").read_text() == "value  x = 1\n"
+    assert (tmp_path / "notes.txt").read_text() == "value  x = 1\n"
