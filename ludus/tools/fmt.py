@@ -27,8 +27,9 @@ import re
 from dataclasses import dataclass, field
 
 from lark import Token, Tree
+from lark.exceptions import VisitError
 
-from ..language.build import build
+from ..language.build import Builder
 from ..language.parser import parse
 from ..language.source import LudusError
 
@@ -298,24 +299,33 @@ def format_text(text: str, path: str = "<string>") -> str:
     """The text in the house style. A syntax error raises LudusError; a change of meaning, FormatError."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n")  # a lone '\r' is no line end to ludus
     tree = parse(text, path)
+    before = _nodes(tree, path)  # a file the builder refuses (a bad text hole) is refused here
     binary, heads = _tree_facts(tree)
     out = _blank_lines(_layout(_scan(text), binary, heads))
     result = "\n".join(line.rstrip() for line in _align(out)).strip("\n") + "\n"
     if result.strip() == "":
         result = ""
-    _same_meaning(text, result, path)
+    _same_meaning(before, result, path)
     return result
 
 
-def _same_meaning(before: str, after: str, path: str) -> None:
+def _nodes(tree: Tree, path: str):
     try:
-        new_tree = parse(after, path)
+        return Builder(path).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, LudusError):
+            raise exc.orig_exc from None
+        raise
+
+
+def _same_meaning(before, after: str, path: str) -> None:
+    """`before` (the original's nodes) and the nodes of `after` must be equal: nodes compare
+    without their places, so only a change of meaning makes them differ."""
+    try:
+        new = _nodes(parse(after, path), path)
     except LudusError as err:
         raise FormatError(f"{path}: formatting would break the file ({err.diagnostics[0].message}); "
                           "it was left as it is — please report this") from None
-    del new_tree
-    old, new = build(before, path), build(after, path)
-    if old != new:
+    if before != new:
         raise FormatError(f"{path}: formatting would change what the file means; it was left as it is — "
                           "please report this")
-

@@ -370,3 +370,12 @@ def test_a_folder_is_formatted_whole_but_for_hidden_folders(tmp_path):
     assert (tmp_path / "a.ludus").read_text() == (tmp_path / "sub" / "b.ludus").read_text() == "value x = 1\n"
     assert (tmp_path / ".hidden" / "c.ludus").read_text() == "value  x = 1\n"
     assert (tmp_path / "notes.txt").read_text() == "value  x = 1\n"
+
+
+def test_a_text_hole_the_builder_refuses_is_refused_with_its_place(tmp_path):
+    path = tmp_path / "hole.ludus"
+    path.write_text('flow:\n    log  "{"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", str(path)])
+    assert result.exit_code == 1
+    assert "hole.ludus:2:11: error: '{' opens a hole that is never closed" in result.output
+    assert path.read_text(encoding="utf-8") == 'flow:\n    log  "{"\n'
