@@ -139,13 +139,13 @@ def _space(prev: Tok, tok: Tok, binary: set, heads: set) -> str:
     return " "
 
 
-def _join(tokens: list[Tok], binary: set, heads: set, prev: Tok | None = None) -> str:
+def _join(tokens: list[Tok], binary: set, heads: set) -> str:
+    """One line's tokens, spaced; a continuation line's first token follows its indentation."""
     out = []
+    prev: Tok | None = None
     for tok in tokens:
-        if prev is not None and out:
+        if prev is not None:
             out.append(_space(prev, tok, binary, heads))
-        elif prev is not None and not out:
-            pass  # the first token of a continuation line: its indentation comes before it
         out.append(tok.text)
         prev = tok
     return "".join(out)
@@ -175,7 +175,6 @@ def _layout(lines: list[Line], binary: set, heads: set) -> list[Out]:
             nxt = i
     logical_start: Line | None = None
     logical_indent = ""
-    last_tok: Tok | None = None
     for i, ln in enumerate(lines):
         if ln.continues:
             if ln.blank:
@@ -188,13 +187,12 @@ def _layout(lines: list[Line], binary: set, heads: set) -> list[Out]:
             if not ln.tokens and not ln.backslash:  # only a comment, inside brackets
                 out.append(Out("comment", level=-1, comment=ln.comment, indent=logical_indent + " " * extra))
                 continue
-            text = _join(ln.tokens, binary, heads, last_tok)
+            text = _join(ln.tokens, binary, heads)
             if ln.backslash:
                 text = (text + " \\") if text else "\\"
             out.append(Out("code", text=text, comment=ln.comment, comment_column=ln.comment_column,
-                           indent=logical_indent + " " * extra, continuation=True))
-            if ln.tokens:
-                last_tok = ln.tokens[-1]
+                           indent=logical_indent + " " * extra, continuation=True,
+                           opens_block=bool(ln.tokens) and ln.tokens[-1].text == ":"))
             continue
         if ln.blank:
             out.append(Out("blank"))
@@ -204,9 +202,10 @@ def _layout(lines: list[Line], binary: set, heads: set) -> list[Out]:
             candidates = list(stack)
             if nxt_i is not None and code_widths[nxt_i] > stack[-1]:
                 candidates.append(code_widths[nxt_i])
-            fitting = [w for w in candidates if w <= ln.width] or [0]
-            level = candidates.index(fitting[-1]) if fitting[-1] in candidates else 0
-            extra = ln.width - fitting[-1]
+            # the deepest open (or opening) block it reaches; deeper still, it keeps its extra spaces
+            fitting = [w for w in candidates if w <= ln.width][-1]  # the stack always holds 0
+            level = candidates.index(fitting)
+            extra = ln.width - fitting
             out.append(Out("comment", level=level, comment=ln.comment, indent=INDENT * level + " " * extra))
             continue
         if ln.width > stack[-1]:
@@ -220,7 +219,6 @@ def _layout(lines: list[Line], binary: set, heads: set) -> list[Out]:
         text = _join(ln.tokens, binary, heads)
         if ln.backslash:
             text = (text + " \\") if text else "\\"
-        last_tok = ln.tokens[-1] if ln.tokens else None
         out.append(Out("code", level=level, text=text, comment=ln.comment, comment_column=ln.comment_column,
                        indent=logical_indent, opens_block=bool(ln.tokens) and ln.tokens[-1].text == ":"))
     return out
