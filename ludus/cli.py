@@ -32,27 +32,48 @@ def main() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--quiet", "-q", is_flag=True, help="Print errors only, not warnings.")
-def check(files: tuple[str, ...], strict: bool, quiet: bool) -> None:
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one JSON list of every diagnostic on stdout, for editors and other tools.")
+def check(files: tuple[str, ...], strict: bool, quiet: bool, output_format: str) -> None:
     """Check game files or folders: every diagnostic, sorted by place; exit 1 on any error.
 
     A folder checks every game in it; a part of a game (a file that another file includes) is
     checked through the game that includes it."""
+    as_json = output_format == "json"
     failed = False
-    for path in _games_to_check(files):
+    found: list[dict] = []
+    for path in _games_to_check(files, notes_to_stderr=as_json):
         diags, _checked, sources = analyse(path)
         errors = [d for d in diags if d.severity == "error"]
         warnings = [d for d in diags if d.severity == "warning"]
         shown = errors if quiet else diags
-        if shown:
-            click.echo(render_all(shown, sources))
         if errors or (strict and warnings):
             failed = True
+        if as_json:
+            found.extend(_diagnostic_json(d, path) for d in shown)
+            continue
+        if shown:
+            click.echo(render_all(shown, sources))
         summary = f"{path}: {len(errors)} error{'s' if len(errors) != 1 else ''}, {len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
         click.echo(summary, err=bool(errors))
+    if as_json:
+        import json
+
+        # a part included by two games is checked twice: each of its diagnostics is listed once
+        unique = {tuple(sorted((k, str(v)) for k, v in d.items() if k != "game")): d for d in reversed(found)}
+        click.echo(json.dumps(list(reversed(unique.values())), indent=2, ensure_ascii=False))
     sys.exit(1 if failed else 0)
 
 
-def _games_to_check(files: tuple[str, ...]) -> list[str]:
+def _diagnostic_json(d, game: str) -> dict:
+    """One diagnostic for tools: lines and columns 1-based, the end column exclusive, as in the text output."""
+    span = d.span
+    return {"file": span.path, "line": span.line, "column": span.column, "end_line": span.end_line,
+            "end_column": span.end_column, "severity": d.severity, "code": getattr(d, "code", None),
+            "message": d.message, "hint": d.hint, "game": str(game)}
+
+
+def _games_to_check(files: tuple[str, ...], notes_to_stderr: bool = False) -> list[str]:
     """The game files behind what was named, each once: folders opened, parts led to their game."""
     from .language.discover import games_in, games_including, is_game
 
@@ -66,7 +87,7 @@ def _games_to_check(files: tuple[str, ...]) -> list[str]:
             out.extend(str(p) for p in found)
         elif path.is_file() and not is_game(path) and (games := games_including(path)):
             click.echo(f"{name} is part of {', '.join(str(g) for g in games)}: checking it through its game"
-                       + ("s" if len(games) > 1 else ""))
+                       + ("s" if len(games) > 1 else ""), err=notes_to_stderr)
             out.extend(str(g) for g in games)
         else:
             out.append(name)
@@ -124,6 +145,73 @@ def lsp() -> None:
     except MissingExtra as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
+
+
+@main.command("fmt")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 if a file would change.")
+@click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print how each file would change.")
+def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
+    """Rewrite .ludus files in the house style (a folder: every .ludus file under it).
+
+    Keeps every comment and what the file means; a file with a syntax error is left as it is."""
+    import difflib
+
+    from .language.files import FileProblem, read_text_file, write_text_file
+    from .tools.fmt import FormatError, format_text
+
+    paths: list[Path] = []
+    for name in files:
+        path = Path(name)
+        if path.is_dir():
+            # hidden folders (.git, .venv) are skipped
+            found = sorted(p for p in path.rglob("*.ludus")
+                           if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            if not found:
+                click.echo(f"{name}: no .ludus files here", err=True)
+            paths.extend(found)
+        else:
+            paths.append(path)
+    changed = failed = 0
+    for path in dict.fromkeys(paths):
+        try:
+            text = read_text_file(path)
+            new = format_text(text, str(path))
+        except FileProblem as exc:
+            click.echo(f"{path}: {exc}", err=True)
+            failed += 1
+            continue
+        except LudusError as err:
+            click.echo(render_all(err.diagnostics, err.sources), err=True)
+            click.echo(f"{path}: not formatted: it has {len(err.diagnostics)} syntax error"
+                       + ("s" if len(err.diagnostics) != 1 else ""), err=True)
+            failed += 1
+            continue
+        except FormatError as exc:
+            click.echo(str(exc), err=True)
+            failed += 1
+            continue
+        if new == text:
+            continue
+        changed += 1
+        if show_diff:
+            click.echo("".join(difflib.unified_diff(text.splitlines(keepends=True), new.splitlines(keepends=True),
+                                                    f"{path}", f"{path} (formatted)")), nl=False)
+        if check_only:
+            click.echo(f"{path}: would be reformatted", err=True)
+        elif not show_diff:
+            try:
+                write_text_file(path, new)
+            except FileProblem as exc:
+                click.echo(str(exc), err=True)
+                failed += 1
+                continue
+            click.echo(f"{path}: reformatted")
+    total = len(dict.fromkeys(paths))
+    verb = "would be reformatted" if (check_only or show_diff) else "reformatted"
+    click.echo(f"{changed} of {total} file{'s' if total != 1 else ''} {verb}"
+               + (f", {failed} not formatted" if failed else ""), err=check_only and bool(changed))
+    sys.exit(1 if failed or (check_only and changed) else 0)
 
 
 def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:

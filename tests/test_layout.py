@@ -4,7 +4,7 @@ function is still a circle.
 
 The layers, lowest first (a module may import from its own subpackage and from lower layers):
 
-    language → engine → compiler → pipeline, bots, rules_text → testing, simulation, adapters → replay → repl, lsp → cli
+    language → engine, tools → compiler → pipeline, bots, rules_text → testing, simulation, adapters → replay → repl, lsp → cli
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ludus"
 LAYERS = {
     "language": 0,
     "engine": 1,
+    "tools": 1,
     "compiler": 2,
     "pipeline": 3,
     "bots": 3,

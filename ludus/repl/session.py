@@ -851,10 +851,14 @@ def prompt_reader(repl: Repl, input=None, output=None, history: str | None = Non
     """`read(prompt)` from a prompt_toolkit session with completion and a persistent history."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.lexers import PygmentsLexer
 
+    from ..tools.lexers import ReplayLexer
+
+    # a line typed here reads like a replay's line: a move's label, `force ...`, `expect ...`
     session = PromptSession(input=input, output=output, completer=ReplCompleter(repl),
                             history=FileHistory(history) if history else InMemoryHistory(),
-                            complete_while_typing=False)
+                            complete_while_typing=False, lexer=PygmentsLexer(ReplayLexer))
     return session.prompt
 
 

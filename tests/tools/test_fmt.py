@@ -1,0 +1,381 @@
+"""`ludus fmt`: the house style, comments kept, idempotent, meaning kept, every shipped file formatted."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from ludus.cli import main
+from ludus.language.discover import games_in
+from ludus.language.loader import load_declarations
+from ludus.language.source import LudusError
+from ludus.pipeline import load
+from ludus.tools import fmt as fmt_module
+from ludus.tools.fmt import FormatError, format_text
+from tests.helpers import EXAMPLES, GAMES, ROOT, play_random
+
+SHIPPED = sorted([*GAMES.rglob("*.ludus"), *EXAMPLES.rglob("*.ludus")])
+SHIPPED_GAMES = sorted([*games_in(GAMES), *games_in(EXAMPLES)])
+
+
+def split_comment(line: str) -> tuple[str, str]:
+    """A line's code and its comment ('' if none), telling a '#' in a string from a comment's."""
+    in_string = False
+    for i, ch in enumerate(line):
+        if in_string and ch == "\\":
+            continue
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            in_string = not in_string
+        elif ch == "#" and not in_string:
+            return line[:i], line[i:]
+    return line, ""
+
+
+def spoil(text: str) -> str:
+    """The same program badly laid out: two-space indents, commas and '=' squeezed, blank lines doubled,
+    trailing comments moved; strings and comments untouched."""
+    out = []
+    for line in text.splitlines():
+        code, comment = split_comment(line)
+        stripped = code.lstrip(" ")
+        depth = (len(code) - len(stripped)) // 4
+        parts = re.split(r'("(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*")', stripped)
+        squeezed = "".join(p if i % 2 else p.replace(", ", ",").replace(" = ", "=") for i, p in enumerate(parts))
+        out.append("  " * depth + squeezed.rstrip() + (" " + comment if comment else ""))
+        if not line.strip():
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+def ids(paths):
+    return [str(p.relative_to(ROOT)) for p in paths]
+
+
+MESSY = '''\
+# a header comment
+game   "Messy"
+players 2
+seats Red,Blue
+
+
+counter coins  per seat start 3 min 0   # money
+value top=10
+define richest(s)=coins of s>=top and not(coins of s<-1)
+rule pay_out( s ):
+  gain 2*( 1+1 ) coins for s
+  if coins of s>top :   set coins of s to top-1
+action Take:
+   gain -1 +2 coins
+flow:
+
+
+  repeat 2 times:
+        for each s in seats:
+            pay_out(s)
+            # a comment inside the loop
+        offer Take to Red
+'''
+
+MESSY_FORMATTED = '''\
+# a header comment
+game "Messy"
+players 2
+seats Red, Blue
+
+counter coins per seat start 3 min 0    # money
+value top = 10
+define richest(s) = coins of s >= top and not (coins of s < -1)
+
+rule pay_out(s):
+    gain 2 * (1 + 1) coins for s
+    if coins of s > top: set coins of s to top - 1
+
+action Take:
+    gain -1 + 2 coins
+
+flow:
+    repeat 2 times:
+        for each s in seats:
+            pay_out(s)
+            # a comment inside the loop
+        offer Take to Red
+'''
+
+
+def test_a_messy_file_comes_out_in_the_house_style():
+    assert format_text(MESSY) == MESSY_FORMATTED
+
+
+def test_formatting_twice_changes_nothing_on_the_sample():
+    assert format_text(MESSY_FORMATTED) == MESSY_FORMATTED
+
+
+def test_the_sample_means_the_same_game_after_formatting(tmp_path):
+    (tmp_path / "a.ludus").write_text(MESSY, encoding="utf-8")
+    (tmp_path / "b.ludus").write_text(format_text(MESSY), encoding="utf-8")
+    a, b = load(tmp_path / "a.ludus"), load(tmp_path / "b.ludus")
+    assert _playouts(a) == _playouts(b)
+
+
+def test_strings_and_their_holes_are_kept_byte_for_byte():
+    text = 'game "G"\nplayers 1\nseats Red\nflow:\n    log "a  #not a comment  {1+1}  {if true then "x" else ""}"\n'
+    out = format_text(text)
+    assert '"a  #not a comment  {1+1}  {if true then "x" else ""}"' in out
+
+
+def test_a_minus_sign_a_call_and_a_bracketed_property_keep_their_meaning():
+    text = ('kind Thing:\n    power: number\n'
+            'card "C" is Thing:\n    power (1 + 2)\n'
+            'define f(x) = x - -1\n'
+            'track t from -6 to 6 start 0\n')
+    out = format_text(text)
+    assert "    power (1 + 2)\n" in out  # not `power(1 + 2)`, which would read as a call
+    assert "define f(x) = x - -1\n" in out
+    assert "track t from -6 to 6 start 0\n" in out
+
+
+def test_brackets_spanning_lines_and_continued_lines_keep_their_breaks():
+    text = ('define xs = [1,\n              2, # two\n              3]\n'
+            'define y = 1 +\\\n   2\n')
+    out = format_text(text)
+    assert out == 'define xs = [1,\n              2,  # two\n              3]\ndefine y = 1 + \\\n    2\n'
+    assert format_text(out) == out
+
+
+def test_trailing_comments_line_up_in_a_run_and_keep_their_text():
+    text = 'value a = 1 # one\nvalue bbbbbb = 2      #   two, spaced\nvalue c = 3\nvalue d = 4 # alone\n'
+    out = format_text(text)
+    assert out == ('value a = 1       # one\nvalue bbbbbb = 2  #   two, spaced\n'
+                   'value c = 3\nvalue d = 4  # alone\n')
+
+
+def test_a_far_comment_is_not_aligned_with_a_much_longer_line():
+    long = "define a_long_name = [" + ", ".join(str(i) for i in range(20)) + "]"
+    out = format_text(f"value a = 1  # short\n{long}  # long\n")
+    assert out.splitlines()[0] == "value a = 1  # short"
+
+
+def test_blank_lines_collapse_and_none_open_a_block():
+    out = format_text('value a = 1\n\n\n\nvalue b = 2\nrule r:\n\n    pass\n\n\n')
+    assert out == 'value a = 1\n\nvalue b = 2\n\nrule r:\n    pass\n'
+
+
+def test_tabs_windows_line_ends_and_a_byte_order_mark_are_normalised():
+    out = format_text('\ufeffrule r:\r\n\tif true:\r\n\t\tpass\r\n')
+    assert out == 'rule r:\n    if true:\n        pass\n'
+
+
+def test_a_syntax_error_is_refused_with_its_place():
+    with pytest.raises(LudusError) as info:
+        format_text("value x =\n", "bad.ludus")
+    d = info.value.diagnostics[0]
+    assert (d.span.path, d.span.line, d.span.column) == ("bad.ludus", 1, 10)
+
+
+def test_the_meaning_guard_refuses_a_broken_rewrite(monkeypatch):
+    """If a spacing rule went wrong, the formatter must refuse, not write a different program."""
+    monkeypatch.setattr(fmt_module, "_space", lambda prev, tok, binary, heads: "")
+    with pytest.raises(FormatError, match="change what the file means"):
+        format_text("counter coins per seat\n", "g.ludus")  # `countercoinsperseat`: one counter, not per seat
+    monkeypatch.setattr(fmt_module, "_space", lambda prev, tok, binary, heads: " $ ")
+    with pytest.raises(FormatError, match="break the file"):
+        format_text("value x = 1\n", "g.ludus")
+
+
+def test_a_changed_meaning_is_refused(monkeypatch):
+    real = fmt_module._join
+
+    def swap(tokens, *args, **kwargs):
+        return real([fmt_module.Tok(t.kind, "2" if t.text == "1" else t.text, t.line, t.column) for t in tokens],
+                    *args, **kwargs)
+
+    monkeypatch.setattr(fmt_module, "_join", swap)
+    with pytest.raises(FormatError, match="change what the file means"):
+        format_text("value x = 1\n", "g.ludus")
+
+
+# ── every shipped file ──
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=ids(SHIPPED))
+def test_every_shipped_file_is_formatted_and_keeps_every_comment(path):
+    text = path.read_text(encoding="utf-8")
+    out = format_text(text, str(path))
+    assert out == text, f"run `ludus fmt {path.relative_to(ROOT)}`"
+    comments = [split_comment(line)[1] for line in text.splitlines()]
+    assert [split_comment(line)[1] for line in out.splitlines() if split_comment(line)[1]] == [c for c in comments if c]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=ids(SHIPPED))
+def test_formatting_a_shipped_file_in_another_style_gives_it_back(path):
+    """Spoil the layout and format it back: the same lines, but for where trailing comments sit."""
+    text = path.read_text(encoding="utf-8")
+    spoiled = spoil(text)
+    assert spoiled != text
+    out = format_text(spoiled, str(path))
+    assert format_text(out, str(path)) == out
+
+    def shape(t):
+        return [(code.rstrip(), comment) for code, comment in map(split_comment, t.splitlines())]
+
+    assert shape(out) == shape(format_text(text, str(path)))
+
+
+def _playouts(game, seeds=(1, 2), steps=300):
+    outcomes = []
+    for players in sorted({game.min_players, game.max_players}):
+        for seed in seeds:
+            match = game.new_match(players, seed=seed)
+            play_random(match, random.Random(seed), limit=steps)
+            data = json.loads(match.to_json())
+            data.pop("fingerprint")
+            # where a rule sits in its file is not what it means: `rule final_scoring, line 480`
+            outcomes.append(re.sub(r"line \d+", "line N", json.dumps(data, sort_keys=True)))
+    return outcomes
+
+
+@pytest.mark.parametrize("path", SHIPPED_GAMES, ids=ids(SHIPPED_GAMES))
+def test_a_formatted_game_is_the_same_game(path, tmp_path):
+    """Spoil every file of the game, format it, and load it: the same declarations, the same matches."""
+    original = tmp_path / "original"
+    formatted = tmp_path / "formatted"
+    shutil.copytree(ROOT, original, ignore=shutil.ignore_patterns(".*", "tests", "docs", "benchmarks", "ludus",
+                                                                  "__pycache__", "*.egg-info"))
+    shutil.copytree(original, formatted)
+    for file in formatted.rglob("*.ludus"):
+        file.write_text(format_text(spoil(file.read_text(encoding="utf-8")), str(file)), encoding="utf-8")
+    rel = path.relative_to(ROOT)
+    before, _ = load_declarations(original / rel)
+    after, _ = load_declarations(formatted / rel)
+    assert before == after
+    assert _playouts(load(original / rel)) == _playouts(load(formatted / rel))
+
+
+# ── the command ──
+
+
+def test_fmt_rewrites_a_file_and_says_so(tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text(MESSY, encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.read_text(encoding="utf-8") == MESSY_FORMATTED
+    assert "1 of 1 file reformatted" in result.output
+
+
+def test_check_exits_1_and_changes_nothing(tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text(MESSY, encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", "--check", str(path)])
+    assert result.exit_code == 1
+    assert "would be reformatted" in result.output
+    assert path.read_text(encoding="utf-8") == MESSY
+    path.write_text(MESSY_FORMATTED, encoding="utf-8")
+    assert CliRunner().invoke(main, ["fmt", "--check", str(path)]).exit_code == 0
+
+
+def test_diff_shows_the_change_and_changes_nothing(tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text(MESSY, encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", "--diff", str(path)])
+    assert result.exit_code == 0
+    assert "\n-value top=10\n" in result.output and "\n+value top = 10\n" in result.output
+    assert path.read_text(encoding="utf-8") == MESSY
+
+
+def test_a_file_with_a_syntax_error_is_left_as_it_is(tmp_path):
+    bad = tmp_path / "bad.ludus"
+    bad.write_text("value  x =\n", encoding="utf-8")
+    good = tmp_path / "good.ludus"
+    good.write_text("value  y = 1\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", str(bad), str(good)])
+    assert result.exit_code == 1
+    assert "bad.ludus:1:11: error: unexpected end of line" in result.output
+    assert bad.read_text(encoding="utf-8") == "value  x =\n"
+    assert good.read_text(encoding="utf-8") == "value y = 1\n"  # the others are still formatted
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_file_and_an_empty_folder_are_clear_errors(tmp_path):
+    result = CliRunner().invoke(main, ["fmt", str(tmp_path / "nope.ludus"), str(tmp_path)])
+    assert result.exit_code == 1
+    assert "cannot read" in result.output and "no .ludus files here" in result.output
+
+
+def test_every_shipped_file_passes_fmt_check():
+    result = CliRunner().invoke(main, ["fmt", "--check", str(GAMES), str(EXAMPLES)])
+    assert result.exit_code == 0, result.output
+    assert f"0 of {len(SHIPPED)} files would be reformatted" in result.output
+
+
+def jiggle(text: str, rng: random.Random) -> str:
+    """The same program with the spaces between its tokens changed at random: removed where
+    no two words meet, doubled or tripled elsewhere, and put inside brackets and around dots."""
+    out = []
+    for line in text.splitlines():
+        code, comment = split_comment(line)
+        indent = code[: len(code) - len(code.lstrip(" "))]
+        parts = re.split(r'("(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*")', code[len(indent):])
+        for i in range(0, len(parts), 2):
+            pieces = re.findall(r"[A-Za-z0-9_]+|[^A-Za-z0-9_ ]+| +", parts[i])
+            rebuilt = []
+            for k, piece in enumerate(pieces):
+                if piece.startswith(" "):
+                    before = pieces[k - 1] if k else ""
+                    after = pieces[k + 1] if k + 1 < len(pieces) else ""
+                    glued = not (re.match(r"\w", before[-1:]) and re.match(r"\w", after[:1]))
+                    rebuilt.append(rng.choice(["", " ", "   "] if glued else [" ", "  "]))
+                else:
+                    rebuilt.append(piece)
+                    if not re.match(r"\w", piece) and rng.random() < 0.3:
+                        rebuilt.append(" ")
+            parts[i] = "".join(rebuilt)
+        out.append(indent + "".join(parts).rstrip() + (" " * rng.randint(1, 6) + comment if comment else ""))
+        if rng.random() < 0.05:
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=ids(SHIPPED))
+def test_any_spacing_of_a_shipped_file_formats_to_the_same_lines(path):
+    text = path.read_text(encoding="utf-8")
+    want = [(code.rstrip(), comment) for code, comment in map(split_comment, text.splitlines()) if code.strip()]
+    for seed in range(3):
+        jiggled = jiggle(text, random.Random(seed))
+        out = format_text(jiggled, str(path))
+        assert format_text(out, str(path)) == out
+        got = [(code.rstrip(), comment) for code, comment in map(split_comment, out.splitlines()) if code.strip()]
+        assert got == want, seed
+
+
+def test_a_closing_bracket_under_its_line_stays_there():
+    text = "define xs = [\n    1,\n    2\n]\n"
+    assert format_text(text) == text
+    assert format_text("define xs = [\n  1,\n      2]\n") == "define xs = [\n    1,\n      2]\n"  # at least four in, else as written
+
+
+def test_a_folder_is_formatted_whole_but_for_hidden_folders(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".hidden").mkdir()
+    for place in ("a.ludus", "sub/b.ludus", ".hidden/c.ludus"):
+        (tmp_path / place).write_text("value  x = 1\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("value  x = 1\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "a.ludus").read_text() == (tmp_path / "sub" / "b.ludus").read_text() == "value x = 1\n"
+    assert (tmp_path / ".hidden" / "c.ludus").read_text() == "value  x = 1\n"
+    assert (tmp_path / "notes.txt").read_text() == "value  x = 1\n"
+
+
+def test_a_text_hole_the_builder_refuses_is_refused_with_its_place(tmp_path):
+    path = tmp_path / "hole.ludus"
+    path.write_text('flow:\n    log  "{"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", str(path)])
+    assert result.exit_code == 1
+    assert "hole.ludus:2:11: error: '{' opens a hole that is never closed" in result.output
+    assert path.read_text(encoding="utf-8") == 'flow:\n    log  "{"\n'
