@@ -14,7 +14,7 @@ from ludus.cli import main
 from ludus.language.discover import games_in
 from ludus.language.loader import load_declarations
 from ludus.language.source import LudusError
-from ludus.pipeline import load
+from ludus.pipeline import fingerprint, load
 from ludus.tools import fmt as fmt_module
 from ludus.tools.fmt import FormatError, format_text
 from tests.helpers import EXAMPLES, GAMES, ROOT, play_random
@@ -379,3 +379,12 @@ def test_a_text_hole_the_builder_refuses_is_refused_with_its_place(tmp_path):
     assert result.exit_code == 1
     assert "hole.ludus:2:11: error: '{' opens a hole that is never closed" in result.output
     assert path.read_text(encoding="utf-8") == 'flow:\n    log  "{"\n'
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=ids(SHIPPED))
+def test_a_save_still_loads_after_formatting(path):
+    """A saved match records the game's fingerprint; formatting a file (even from a spoiled
+    layout) must not change it, or `ludus fmt` would make every save unloadable."""
+    text = path.read_text(encoding="utf-8")
+    key = str(path)
+    assert fingerprint({key: format_text(spoil(text), key)}) == fingerprint({key: text})
