@@ -1,0 +1,209 @@
+"""Running a simulation's matches on several cores, or on a Dask cluster.
+
+Every backend does the same thing: split the match seeds into chunks, have each worker load the
+game from its path (a compiled game holds closures and is never sent), play its chunk with
+`play_match`, and send back the records. Reports are folded from the records in seed order, so
+one worker, N workers and a cluster give the same report for the same seeds and bots.
+
+Ctrl-C stops the run: no chunk more is started, the ones not started are cancelled, and the
+records that came back are returned with `interrupted` set.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from attrs import define, field
+
+from .records import MatchRecord, match_seeds, play_match
+
+
+@define
+class Job:
+    """One game file to simulate: what every worker needs to play its matches."""
+
+    path: str
+    players: int
+    bots: dict[int, str] = field(factory=dict)
+
+
+@define
+class RunResult:
+    """The records that came back for each job, and how the run went."""
+
+    records: list[list[MatchRecord]]  # one list per job, sorted by seed
+    wanted: int  # matches asked for, per job
+    interrupted: bool = False
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time the matches took, summed over the workers
+
+    def done(self) -> int:
+        """Matches played per job (the fewest, when a run of two files was interrupted)."""
+        return min(len(r) for r in self.records)
+
+
+class BackendError(Exception):
+    """A backend that cannot start: its package is missing, or its scheduler cannot be reached."""
+
+
+_GAMES: dict[str, object] = {}  # a worker's loaded games, by path: each is loaded once per process
+
+
+def _game(path: str):
+    game = _GAMES.get(path)
+    if game is None:
+        from ..pipeline import load
+
+        game = _GAMES[path] = load(path)
+    return game
+
+
+def play_chunk(job_index: int, path: str, players: int, bots: dict[int, str], seeds: list[int]):
+    """A worker's task: the records of these seeds, and the CPU seconds they took."""
+    cpu = time.process_time()
+    game = _game(path)
+    records = [play_match(game, players, s, bots) for s in seeds]
+    return job_index, records, time.process_time() - cpu
+
+
+def _ignore_sigint() -> None:
+    # a pool's workers leave Ctrl-C to the main process, which stops the run and reports
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_workers() -> int:
+    counter = getattr(os, "process_cpu_count", None)  # Python 3.13: the cores this process may use
+    return max(1, (counter() if counter else None) or os.cpu_count() or 1)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Enough chunks for the workers to share the load and the progress bar to move, few enough
+    that sending them costs little next to playing them."""
+    return max(1, min(250, -(-games // (workers * 8))))
+
+
+def _chunks(jobs: list[Job], seeds: list[int], size: int):
+    for start in range(0, len(seeds), size):
+        for j, job in enumerate(jobs):
+            yield j, job.path, job.players, job.bots, seeds[start:start + size]
+
+
+def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str = "local",
+        scheduler: str | None = None, progress: Callable[[int], None] | None = None,
+        note: Callable[[str], None] | None = None, preload: dict | None = None) -> RunResult:
+    """Play `games` matches of every job, from seeds seed*1_000_003 + i (the same seeds for each
+    job). `progress(n)` is told of every n matches done; `note` of what the backend set up.
+    `preload` gives games already loaded in this process, by path (a one-worker run uses them)."""
+    seeds = match_seeds(seed, games)
+    result = RunResult([[] for _ in jobs], games)
+    wall, cpu = time.perf_counter(), time.process_time()
+    if preload:
+        _GAMES.update(preload)
+    try:
+        if backend == "dask":
+            _run_dask(jobs, seeds, workers, scheduler, result, progress, note)
+        elif workers == 1 or games == 1:
+            _run_here(jobs, seeds, result, progress)
+        else:
+            _run_pool(jobs, seeds, workers, result, progress)
+    finally:
+        for records in result.records:
+            records.sort(key=lambda r: r.seed)
+        result.seconds = time.perf_counter() - wall
+        if backend != "dask" and (workers == 1 or games == 1):
+            result.cpu_seconds = time.process_time() - cpu
+    return result
+
+
+def _run_here(jobs, seeds, result: RunResult, progress) -> None:
+    try:
+        for s in seeds:
+            for j, job in enumerate(jobs):
+                result.records[j].append(play_match(_game(job.path), job.players, s, job.bots))
+            if progress:
+                progress(1)
+    except KeyboardInterrupt:
+        result.interrupted = True
+
+
+def _take(result: RunResult, done, progress) -> None:
+    j, records, cpu = done
+    result.records[j].extend(records)
+    result.cpu_seconds += cpu
+    if progress and j == 0:
+        progress(len(records))
+
+
+def _run_pool(jobs, seeds, workers: int, result: RunResult, progress) -> None:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    futures: list = []
+    taken: set = set()
+    try:
+        futures = [pool.submit(play_chunk, *chunk) for chunk in _chunks(jobs, seeds, chunk_size(len(seeds), workers))]
+        waiting = set(futures)
+        while waiting:
+            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            for f in done:
+                _take(result, f.result(), progress)
+                taken.add(f)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        for f in futures:
+            f.cancel()
+        for f in futures:  # chunks that finished while we were stopping still count
+            if f not in taken and f.done() and not f.cancelled() and f.exception() is None:
+                _take(result, f.result(), progress)
+        # the workers are ours: stop them now rather than let them finish chunks no one will read
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        return
+    pool.shutdown()
+
+
+def _connect(scheduler: str | None, workers: int, note):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise BackendError("--backend dask needs Dask: pip install 'ludus[dask]'") from None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        if note:
+            note(f"no --scheduler: started a local Dask cluster of {workers} worker processes")
+        return Client(cluster), cluster
+    try:
+        return Client(scheduler, timeout="10s"), None
+    except Exception as exc:  # any failure to connect (OSError, TimeoutError, a bad address) is the user's to fix
+        raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+
+
+def _run_dask(jobs, seeds, workers: int, scheduler: str | None, result: RunResult, progress, note) -> None:
+    client, cluster = _connect(scheduler, workers, note)
+    from dask.distributed import as_completed
+
+    futures: list = []
+    taken: set = set()
+    try:
+        info = client.scheduler_info().get("workers", {})
+        n = sum(w.get("nthreads", 1) for w in info.values()) or workers
+        futures = [client.submit(play_chunk, *chunk, pure=False)
+                   for chunk in _chunks(jobs, seeds, chunk_size(len(seeds), n))]
+        for f in as_completed(futures):
+            _take(result, f.result(), progress)
+            taken.add(f.key)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        client.cancel([f for f in futures if not f.done()])
+        for f in futures:  # chunks that finished while we were stopping still count
+            if f.key not in taken and f.status == "finished":
+                _take(result, f.result(), progress)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
