@@ -60,18 +60,28 @@ def _game(path: str):
     return game
 
 
+_STOP = None  # in a pool's worker: the event the main process sets on Ctrl-C
+
+
 def play_chunk(job_index: int, path: str, players: int, bots: dict[int, str], seeds: list[int]):
-    """A worker's task: the records of these seeds, and the CPU seconds they took."""
+    """A worker's task: the records of these seeds (fewer if the run is being stopped), and the
+    CPU seconds they took."""
     cpu = time.process_time()
     game = _game(path)
-    records = [play_match(game, players, s, bots) for s in seeds]
+    records = []
+    for s in seeds:
+        if _STOP is not None and _STOP.is_set():
+            break
+        records.append(play_match(game, players, s, bots))
     return job_index, records, time.process_time() - cpu
 
 
-def _ignore_sigint() -> None:
-    # a pool's workers leave Ctrl-C to the main process, which stops the run and reports
+def _start_worker(stop) -> None:
+    # a pool's workers leave Ctrl-C to the main process, which tells them to stop through `stop`
     import signal
 
+    global _STOP
+    _STOP = stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -94,7 +104,8 @@ def _chunks(jobs: list[Job], seeds: list[int], size: int):
 
 def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str = "local",
         scheduler: str | None = None, progress: Callable[[int], None] | None = None,
-        note: Callable[[str], None] | None = None, preload: dict | None = None) -> RunResult:
+        note: Callable[[str], None] | None = None, preload: dict | None = None,
+        connect_timeout: str = "10s") -> RunResult:
     """Play `games` matches of every job, from seeds seed*1_000_003 + i (the same seeds for each
     job). `progress(n)` is told of every n matches done; `note` of what the backend set up.
     `preload` gives games already loaded in this process, by path (a one-worker run uses them)."""
@@ -105,7 +116,7 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
         _GAMES.update(preload)
     try:
         if backend == "dask":
-            _run_dask(jobs, seeds, workers, scheduler, result, progress, note)
+            _run_dask(jobs, seeds, workers, scheduler, result, progress, note, connect_timeout)
         elif workers == 1 or games == 1:
             _run_here(jobs, seeds, result, progress)
         else:
@@ -139,9 +150,12 @@ def _take(result: RunResult, done, progress) -> None:
 
 
 def _run_pool(jobs, seeds, workers: int, result: RunResult, progress) -> None:
+    import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    context = multiprocessing.get_context()
+    stop = context.Event()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(stop,))
     futures: list = []
     taken: set = set()
     try:
@@ -150,24 +164,27 @@ def _run_pool(jobs, seeds, workers: int, result: RunResult, progress) -> None:
         while waiting:
             done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
             for f in done:
-                _take(result, f.result(), progress)
                 taken.add(f)
+                _take(result, f.result(), progress)
     except KeyboardInterrupt:
         result.interrupted = True
+        stop.set()  # the chunks being played end after their current match and send what they have
         for f in futures:
             f.cancel()
-        for f in futures:  # chunks that finished while we were stopping still count
-            if f not in taken and f.done() and not f.cancelled() and f.exception() is None:
-                _take(result, f.result(), progress)
-        # the workers are ours: stop them now rather than let them finish chunks no one will read
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-        return
+        try:
+            for f in futures:
+                if f not in taken and not f.cancelled():
+                    taken.add(f)
+                    _take(result, f.result(), None)
+        except KeyboardInterrupt:  # a second Ctrl-C: stop the workers (ours) without waiting
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+            return
     pool.shutdown()
 
 
-def _connect(scheduler: str | None, workers: int, note):
+def _connect(scheduler: str | None, workers: int, note, timeout: str):
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
@@ -178,13 +195,14 @@ def _connect(scheduler: str | None, workers: int, note):
             note(f"no --scheduler: started a local Dask cluster of {workers} worker processes")
         return Client(cluster), cluster
     try:
-        return Client(scheduler, timeout="10s"), None
+        return Client(scheduler, timeout=timeout), None
     except Exception as exc:  # any failure to connect (OSError, TimeoutError, a bad address) is the user's to fix
         raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
 
 
-def _run_dask(jobs, seeds, workers: int, scheduler: str | None, result: RunResult, progress, note) -> None:
-    client, cluster = _connect(scheduler, workers, note)
+def _run_dask(jobs, seeds, workers: int, scheduler: str | None, result: RunResult, progress, note,
+              timeout: str) -> None:
+    client, cluster = _connect(scheduler, workers, note, timeout)
     from dask.distributed import as_completed
 
     futures: list = []
@@ -195,14 +213,14 @@ def _run_dask(jobs, seeds, workers: int, scheduler: str | None, result: RunResul
         futures = [client.submit(play_chunk, *chunk, pure=False)
                    for chunk in _chunks(jobs, seeds, chunk_size(len(seeds), n))]
         for f in as_completed(futures):
-            _take(result, f.result(), progress)
             taken.add(f.key)
+            _take(result, f.result(), progress)
     except KeyboardInterrupt:
         result.interrupted = True
         client.cancel([f for f in futures if not f.done()])
         for f in futures:  # chunks that finished while we were stopping still count
             if f.key not in taken and f.status == "finished":
-                _take(result, f.result(), progress)
+                _take(result, f.result(), None)
     finally:
         client.close()
         if cluster is not None:
