@@ -92,8 +92,10 @@ def default_workers() -> int:
 
 def chunk_size(games: int, workers: int) -> int:
     """Enough chunks for the workers to share the load and the progress bar to move, few enough
-    that sending them costs little next to playing them."""
-    return max(1, min(250, -(-games // (workers * 8))))
+    that sending them costs little next to playing them (a record is a few hundred bytes, a match
+    a millisecond or more). Small enough too that Ctrl-C on a cluster, where a chunk cannot be
+    stopped halfway, loses little."""
+    return max(1, min(64, -(-games // (workers * 8))))
 
 
 def _chunks(jobs: list[Job], seeds: list[int], size: int):
@@ -190,7 +192,10 @@ def _connect(scheduler: str | None, workers: int, note, timeout: str):
     except ImportError:
         raise BackendError("--backend dask needs Dask: pip install 'ludus[dask]'") from None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        import logging
+
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
         if note:
             note(f"no --scheduler: started a local Dask cluster of {workers} worker processes")
         return Client(cluster), cluster
