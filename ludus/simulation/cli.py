@@ -108,13 +108,22 @@ def _run_with_progress(jobs, games, seed, workers, backend, scheduler, preload) 
 
     progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                         console=Console(stderr=True), transient=True)
-    with progress:
-        task = progress.add_task("matches", total=games)
-        try:
-            return run(jobs, games, seed, workers, backend, scheduler, note=note, preload=preload,
-                       progress=lambda n: progress.advance(task, n))
-        except BackendError as exc:
-            raise click.UsageError(str(exc)) from None
+    task = progress.add_task("matches", total=games)
+
+    def advance(n: int) -> None:
+        # the bar (and rich's refresh thread) starts with the first matches back, after the pool
+        # has forked its workers: forking a process that runs threads is asking for a deadlock
+        if not progress.live.is_started:
+            progress.start()
+        progress.advance(task, n)
+
+    try:
+        return run(jobs, games, seed, workers, backend, scheduler, note=note, preload=preload, progress=advance)
+    except BackendError as exc:
+        raise click.UsageError(str(exc)) from None
+    finally:
+        if progress.live.is_started:
+            progress.stop()
 
 
 def _results(jobs, loaded, result: RunResult, names, chosen, seed, games, workers, backend) -> dict:

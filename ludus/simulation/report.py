@@ -264,7 +264,12 @@ def _comparison_section(c: dict, images: dict) -> str:
 
 def _page(results: dict, images: list[dict], compare_images: dict) -> str:
     runs = results["runs"]
-    title = " vs ".join(d["game"] for d in runs) + " — simulation report"
+    if len(runs) == 2:
+        same = runs[0]["game"] == runs[1]["game"]  # a variant often keeps its base's title
+        a, b = ((Path(d["file"]).name for d in runs) if same else (d["game"] for d in runs))
+        title = f"{b} against its base {a} — simulation report"
+    else:
+        title = f"{runs[0]['game']} — simulation report"
     body = []
     if results.get("comparison") is not None:
         body.append(_comparison_section(results["comparison"], compare_images))
