@@ -94,11 +94,17 @@ def _check_outputs(json_path: str | None, report_dir: str | None) -> None:
             raise click.BadParameter(str(exc), param_hint="--report") from None
 
 
+def _terminal():
+    """Standard error when it is a terminal: the progress bar is drawn there, and only there."""
+    return sys.stderr if sys.stderr.isatty() else None
+
+
 def _run_with_progress(jobs, games, seed, workers, backend, scheduler, preload) -> RunResult:
     def note(text: str) -> None:
         click.echo(text, err=True)
 
-    if not sys.stderr.isatty():
+    terminal = _terminal()
+    if terminal is None:
         try:
             return run(jobs, games, seed, workers, backend, scheduler, note=note, preload=preload)
         except BackendError as exc:
@@ -107,7 +113,7 @@ def _run_with_progress(jobs, games, seed, workers, backend, scheduler, preload) 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        console=Console(stderr=True), transient=True)
+                        console=Console(file=terminal), transient=True)
     task = progress.add_task("matches", total=games)
 
     def advance(n: int) -> None:

@@ -186,3 +186,39 @@ def test_an_unreachable_scheduler_is_a_usage_error(monkeypatch):
     result = run("simulate", MARKET, "-n", "2", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9")
     assert result.exit_code == 2, result.output
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
+
+
+class _Terminal:
+    """Standard error as a terminal: what rich draws the progress bar on."""
+
+    def __init__(self):
+        import io
+
+        self.buffer = io.StringIO()
+
+    def write(self, text):
+        return self.buffer.write(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+def test_a_terminal_gets_a_progress_bar_on_stderr_and_the_same_summary(monkeypatch):
+    import ludus.simulation.cli as sim_cli
+
+    plain = run("simulate", MARKET, "-n", "30", "--seed", "4", "-w", "2")
+    terminal = _Terminal()
+    monkeypatch.setattr(sim_cli, "_terminal", lambda: terminal)
+    shown = run("simulate", MARKET, "-n", "30", "--seed", "4", "-w", "2")
+    assert shown.exit_code == plain.exit_code == 0
+    drawn = terminal.buffer.getvalue()
+    assert "simulating" in drawn and "30/30" in drawn
+    assert "simulating" not in plain.output + plain.stderr
+
+    def steady(text):  # the summary less its timings
+        return [line for line in text.splitlines()[1:] if not line.startswith(("  speed", "  per CPU"))]
+
+    assert steady(shown.output) == steady(plain.output)
