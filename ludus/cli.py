@@ -11,6 +11,9 @@ from .engine.runtime import RuleError
 from .language.source import LudusError, render_all
 from .pipeline import analyse, load
 
+MAX_GAMES = 10_000_000  # a run keeps one small record per match in memory
+MAX_WORKERS = 512  # processes of one machine; a cluster's workers are its own
+
 
 def _load_or_exit(path: str):
     try:
@@ -92,12 +95,13 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="FILE [VARIANT]")
-@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="How many matches.")
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1, max=MAX_GAMES),
+              help="How many matches.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first match.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
               help="Let a bot play a seat (repeatable); seats not named play at random.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
+@click.option("--workers", "-w", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
               help="Processes (or Dask workers) to play on  [default: this machine's cores].")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local: a process pool on this machine; dask: a Dask cluster.")

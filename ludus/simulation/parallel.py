@@ -157,11 +157,12 @@ def _run_pool(jobs, seeds, workers: int, result: RunResult, progress) -> None:
 
     context = multiprocessing.get_context()
     stop = context.Event()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(stop,))
+    chunks = list(_chunks(jobs, seeds, chunk_size(len(seeds), workers)))
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context, initializer=_start_worker, initargs=(stop,))
     futures: list = []
     taken: set = set()
     try:
-        futures = [pool.submit(play_chunk, *chunk) for chunk in _chunks(jobs, seeds, chunk_size(len(seeds), workers))]
+        futures = [pool.submit(play_chunk, *chunk) for chunk in chunks]
         waiting = set(futures)
         while waiting:
             done, waiting = wait(waiting, return_when=FIRST_COMPLETED)

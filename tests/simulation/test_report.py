@@ -155,8 +155,10 @@ def test_a_variant_is_compared_with_its_base_seat_by_seat(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["-w", "0"], "0 is not in the range x>=1"),
-    (["--workers", "-2"], "-2 is not in the range x>=1"),
+    (["-w", "0"], "0 is not in the range 1<=x<=512"),
+    (["--workers", "-2"], "-2 is not in the range 1<=x<=512"),
+    (["--workers", "100000"], "100000 is not in the range 1<=x<=512"),
+    (["--games", "20000000"], "20000000 is not in the range 1<=x<=10000000"),
     (["--scheduler", "tcp://127.0.0.1:9"], "a scheduler is for --backend dask"),
     (["--backend", "spark"], "'spark' is not one of 'local', 'dask'"),
     ([MARKET, MARKET], "give one game file, or two (a base and its variant), not 3"),
