@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .analysis import compare_data, report_data
-from .parallel import BackendError, Job, RunResult, default_workers, run
+from .parallel import BackendError, Job, MatchFailed, RunResult, default_workers, run
 from .playout import SimReport, fold
 
 
@@ -43,8 +43,13 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
     _check_outputs(json_path, report_dir)
     workers = workers or default_workers()
     jobs = [Job(str(Path(f)), count, chosen) for f in files]
-    result = _run_with_progress(jobs, games, seed, workers, backend, scheduler,
-                                preload={job.path: game for job, game in zip(jobs, loaded, strict=True)})
+    try:
+        result = _run_with_progress(jobs, games, seed, workers, backend, scheduler,
+                                    preload={job.path: game for job, game in zip(jobs, loaded, strict=True)})
+    except MatchFailed as exc:
+        click.echo(f"error: {exc}\n(this is a fault of ludus or of a bot, not of the game: "
+                   "please report it with the command and this seed)", err=True)
+        sys.exit(1)
 
     reports = []
     for records in result.records:

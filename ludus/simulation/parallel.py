@@ -44,6 +44,18 @@ class RunResult:
         return min(len(r) for r in self.records)
 
 
+class MatchFailed(Exception):
+    """A match stopped on something other than a rule error: a fault of ludus or of a bot, not of
+    the game. The message names the match seed, so the match can be played again."""
+
+
+def _play(game, players: int, seed: int, bots: dict[int, str]) -> MatchRecord:
+    try:
+        return play_match(game, players, seed, bots)
+    except Exception as exc:  # sent back as one picklable message, whatever the worker
+        raise MatchFailed(f"match seed {seed}: {type(exc).__name__}: {exc}") from exc
+
+
 class BackendError(Exception):
     """A backend that cannot start: its package is missing, or its scheduler cannot be reached."""
 
@@ -72,7 +84,7 @@ def play_chunk(job_index: int, path: str, players: int, bots: dict[int, str], se
     for s in seeds:
         if _STOP is not None and _STOP.is_set():
             break
-        records.append(play_match(game, players, s, bots))
+        records.append(_play(game, players, s, bots))
     return job_index, records, time.process_time() - cpu
 
 
@@ -136,7 +148,7 @@ def _run_here(jobs, seeds, result: RunResult, progress) -> None:
     try:
         for s in seeds:
             for j, job in enumerate(jobs):
-                result.records[j].append(play_match(_game(job.path), job.players, s, job.bots))
+                result.records[j].append(_play(_game(job.path), job.players, s, job.bots))
             if progress:
                 progress(1)
     except KeyboardInterrupt:
@@ -184,6 +196,10 @@ def _run_pool(jobs, seeds, workers: int, result: RunResult, progress) -> None:
                 proc.terminate()
             pool.shutdown(wait=False, cancel_futures=True)
             return
+    except BaseException:  # a match that failed: stop the others before the error goes up
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     pool.shutdown()
 
 
@@ -208,7 +224,11 @@ def _connect(scheduler: str | None, workers: int, note, timeout: str):
 
 def _run_dask(jobs, seeds, workers: int, scheduler: str | None, result: RunResult, progress, note,
               timeout: str) -> None:
-    client, cluster = _connect(scheduler, workers, note, timeout)
+    try:
+        client, cluster = _connect(scheduler, workers, note, timeout)
+    except KeyboardInterrupt:  # Ctrl-C while the cluster starts: nothing was played
+        result.interrupted = True
+        return
     from dask.distributed import as_completed
 
     futures: list = []

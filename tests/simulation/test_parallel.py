@@ -95,3 +95,36 @@ def test_an_unreachable_scheduler_is_a_backend_error_not_a_hang():
     pytest.importorskip("distributed")
     with pytest.raises(parallel.BackendError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         run([Job(MARKET, 2, {})], 2, 0, backend="dask", scheduler="tcp://127.0.0.1:9", connect_timeout="2s")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_match_that_fails_outside_the_rules_names_its_seed(monkeypatch, workers):
+    import multiprocessing
+
+    if workers > 1 and multiprocessing.get_start_method() != "fork":
+        pytest.skip("the broken play_match reaches the workers only when they are forked")
+    real = parallel.play_match
+
+    def broken_at_seed_7(game, players, seed, bots):
+        if seed == 7_000_021 + 3:
+            raise ZeroDivisionError("a bot divided by zero")
+        return real(game, players, seed, bots)
+
+    monkeypatch.setattr(parallel, "play_match", broken_at_seed_7)  # the pool's workers are forked after this
+    with pytest.raises(parallel.MatchFailed, match="match seed 7000024: ZeroDivisionError: a bot divided by zero"):
+        run([Job(MARKET, 2, {})], 40, 7, workers=workers)
+
+
+def test_the_command_reports_such_a_match_without_a_traceback(monkeypatch):
+    from click.testing import CliRunner
+
+    from ludus.cli import main
+
+    def broken(game, players, seed, bots):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(parallel, "play_match", broken)
+    result = CliRunner().invoke(main, ["simulate", MARKET, "-n", "3", "-w", "1"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "error: match seed 0: KeyError: 'oops'" in result.output
+    assert "not of the game" in result.output
