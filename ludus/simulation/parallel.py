@@ -60,15 +60,25 @@ class BackendError(Exception):
     """A backend that cannot start: its package is missing, or its scheduler cannot be reached."""
 
 
-_GAMES: dict[str, object] = {}  # a worker's loaded games, by path: each is loaded once per process
+_GAMES: dict[tuple, object] = {}  # a worker's loaded games: each is loaded once per process
+
+
+def _key(path: str) -> tuple:
+    # a Dask worker lives on between runs: a game file edited since is loaded again
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path,)
+    return (path, st.st_mtime_ns, st.st_size)
 
 
 def _game(path: str):
-    game = _GAMES.get(path)
+    key = _key(path)
+    game = _GAMES.get(key)
     if game is None:
         from ..pipeline import load
 
-        game = _GAMES[path] = load(path)
+        game = _GAMES[key] = load(path)
     return game
 
 
@@ -126,8 +136,9 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
     seeds = match_seeds(seed, games)
     result = RunResult([[] for _ in jobs], games)
     wall, cpu = time.perf_counter(), time.process_time()
-    if preload:
-        _GAMES.update(preload)
+    _GAMES.clear()
+    for path, game in (preload or {}).items():
+        _GAMES[_key(path)] = game
     try:
         if backend == "dask":
             _run_dask(jobs, seeds, workers, scheduler, result, progress, note, connect_timeout)
@@ -170,7 +181,8 @@ def _run_pool(jobs, seeds, workers: int, result: RunResult, progress) -> None:
     context = multiprocessing.get_context()
     stop = context.Event()
     chunks = list(_chunks(jobs, seeds, chunk_size(len(seeds), workers)))
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context, initializer=_start_worker, initargs=(stop,))
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context,
+                               initializer=_start_worker, initargs=(stop,))
     futures: list = []
     taken: set = set()
     try:
