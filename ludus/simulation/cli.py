@@ -42,7 +42,7 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
     chosen = bot_options(bots, names)
     _check_outputs(json_path, report_dir)
     workers = workers or default_workers()
-    jobs = [Job(str(Path(f)), count, chosen) for f in files]
+    jobs = [Job(str(Path(f).resolve()), count, chosen) for f in files]  # a cluster's workers have other folders
     try:
         result = _run_with_progress(jobs, games, seed, workers, backend, scheduler,
                                     preload={job.path: game for job, game in zip(jobs, loaded, strict=True)})
@@ -57,7 +57,7 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
         report.seconds = result.seconds / len(jobs)
         report.cpu_seconds = result.cpu_seconds / len(jobs)
         reports.append(report)
-    results = _results(jobs, loaded, result, names, chosen, seed, games, workers, backend)
+    results = _results(files, loaded, result, names, chosen, seed, games, workers, backend)
 
     to_stdout = json_path == "-"
     if not to_stdout:
@@ -137,9 +137,9 @@ def _run_with_progress(jobs, games, seed, workers, backend, scheduler, preload) 
             progress.stop()
 
 
-def _results(jobs, loaded, result: RunResult, names, chosen, seed, games, workers, backend) -> dict:
-    runs = [report_data(records, names, chosen, title=game.title, path=job.path, seed=seed, requested=games)
-            for job, game, records in zip(jobs, loaded, result.records, strict=True)]
+def _results(files, loaded, result: RunResult, names, chosen, seed, games, workers, backend) -> dict:
+    runs = [report_data(records, names, chosen, title=game.title, path=path, seed=seed, requested=games)
+            for path, game, records in zip(files, loaded, result.records, strict=True)]
     comparison = None
     if len(runs) == 2:
         lengths = [[r.length for r in records if r.outcome != "error"] for records in result.records]
