@@ -102,7 +102,7 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
               help="Let a bot play a seat (repeatable); seats not named play at random.")
 @click.option("--workers", "-w", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
-              help="Processes (or Dask workers) to play on  [default: this machine's cores].")
+              help="Processes to play on (default: this machine's cores; a local Dask cluster's size).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local: a process pool on this machine; dask: a Dask cluster.")
 @click.option("--scheduler", metavar="ADDRESS", default=None,

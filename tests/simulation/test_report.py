@@ -224,3 +224,14 @@ def test_a_terminal_gets_a_progress_bar_on_stderr_and_the_same_summary(monkeypat
         return [line for line in text.splitlines()[1:] if not line.startswith(("  speed", "  per CPU"))]
 
     assert steady(shown.output) == steady(plain.output)
+
+
+def test_the_command_on_a_dask_cluster_prints_the_report_of_one_worker(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    local = run("simulate", MARKET, "-n", "40", "--seed", "6", "-w", "1", "--json", "-")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c:
+        on_dask = run("simulate", MARKET, "-n", "40", "--seed", "6", "--backend", "dask",
+                      "--scheduler", c.scheduler_address, "--json", "-")
+    assert on_dask.exit_code == 0, on_dask.output
+    one, two = json.loads(local.output), json.loads(on_dask.output)
+    assert two["run"]["backend"] == "dask" and one["runs"] == two["runs"]
