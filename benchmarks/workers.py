@@ -41,7 +41,7 @@ def main() -> None:
 
     game = load(args.game)
     players = game.min_players
-    job = Job(str(args.game), players, {})
+    job = Job(str(Path(args.game).resolve()), players, {})
     print(f"{game.title}: {args.matches} matches, {players} players, seeds {args.seed} * 1000003 + i; "
           f"{os.cpu_count()} cores")
     load_before = os.getloadavg()
@@ -52,7 +52,9 @@ def main() -> None:
     for r in range(args.rounds):
         for w in args.workers:
             start, cpu = time.perf_counter(), time.process_time()
-            result = run([job], args.matches, args.seed, workers=w)
+            # as `ludus simulate` does: the game it loaded to check the flags is handed over, and
+            # forked workers inherit it (workers started another way load it themselves)
+            result = run([job], args.matches, args.seed, workers=w, preload={job.path: game})
             seconds = time.perf_counter() - start
             main_cpu = time.process_time() - cpu
             # CPU time of the whole run: this process, plus the workers' (a pool's workers report theirs)
