@@ -67,7 +67,10 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
         if to_stdout:
             click.echo(text)
         else:
-            Path(json_path).write_text(text + "\n", encoding="utf-8")
+            try:
+                Path(json_path).write_text(text + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise click.ClickException(f"cannot write {json_path}: {exc.strerror or exc}") from None
     if report_dir is not None:
         from .report import ReportError, write_report
 
@@ -75,6 +78,8 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
             index = write_report(report_dir, results)
         except ReportError as exc:
             raise click.UsageError(str(exc)) from None
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the report in {report_dir}: {exc.strerror or exc}") from None
         click.echo(f"report: {index}", err=to_stdout)
     if result.interrupted:
         sys.exit(130)

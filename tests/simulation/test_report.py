@@ -235,3 +235,15 @@ def test_the_command_on_a_dask_cluster_prints_the_report_of_one_worker(tmp_path)
     assert on_dask.exit_code == 0, on_dask.output
     one, two = json.loads(local.output), json.loads(on_dask.output)
     assert two["run"]["backend"] == "dask" and one["runs"] == two["runs"]
+
+
+def test_a_full_disk_while_writing_the_report_is_a_clear_error(tmp_path, monkeypatch):
+    import ludus.simulation.report as report
+
+    def full(folder, results):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report, "write_report", full)
+    result = run("simulate", MARKET, "-n", "2", "-w", "1", "--report", str(tmp_path / "r"))
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert f"cannot write the report in {tmp_path / 'r'}: No space left on device" in result.output
