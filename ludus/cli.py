@@ -11,6 +11,9 @@ from .engine.runtime import RuleError
 from .language.source import LudusError, render_all
 from .pipeline import analyse, load
 
+MAX_GAMES = 10_000_000  # a run keeps one small record per match in memory
+MAX_WORKERS = 512  # processes of one machine; a cluster's workers are its own
+
 
 def _load_or_exit(path: str):
     try:
@@ -232,28 +235,34 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="How many matches.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="FILE [VARIANT]")
+@click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1, max=MAX_GAMES),
+              help="How many matches.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first match.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
               help="Let a bot play a seat (repeatable); seats not named play at random.")
-def simulate(file: str, games: int, seed: int, players: int | None, bots: tuple[str, ...]) -> None:
-    """Play many matches between bots (random by default) and report the results."""
-    from .simulation import simulate as run_sim
+@click.option("--workers", "-w", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
+              help="Processes to play on (default: this machine's cores; a local Dask cluster's size).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local: a process pool on this machine; dask: a Dask cluster.")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="The Dask scheduler to use, e.g. tcp://10.0.0.5:8786 (default: start a local cluster).")
+@click.option("--json", "json_path", metavar="FILE", default=None, help="Write the results as JSON to FILE ('-': print them).")
+@click.option("--report", "report_dir", metavar="DIR", default=None,
+              help="Write an HTML report with plots to DIR/index.html and the numbers to DIR/results.json.")
+def simulate(files: tuple[str, ...], games: int, seed: int, players: int | None, bots: tuple[str, ...],
+             workers: int | None, backend: str, scheduler: str | None, json_path: str | None,
+             report_dir: str | None) -> None:
+    """Play many matches between bots (random by default) and report the results.
 
-    game = _load_or_exit(file)
-    try:
-        names = list(game.seat_names(players or game.min_players))
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    chosen = _bot_options(bots, names)
-    try:
-        report = run_sim(game, games, seed, players, bots=chosen)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    click.echo(f"{game.title}: " + report.summary())
-    sys.exit(1 if report.errors or report.unfinished else 0)
+    Given two files, a base game and its variant, plays both with the same seeds and bots and
+    shows what the variant changes, with 95% confidence intervals."""
+    from .simulation.cli import run_simulate
+
+    run_simulate(files, games=games, seed=seed, players=players, bots=bots, workers=workers, backend=backend,
+                 scheduler=scheduler, json_path=json_path, report_dir=report_dir, load_game=_load_or_exit,
+                 bot_options=_bot_options)
 
 
 @main.command()

@@ -9,9 +9,7 @@ from collections import Counter
 from attrs import define, field
 
 from ..bots import make_bot, observe
-from ..engine.runtime import RuleError
-
-MAX_DECISIONS = 20_000
+from .records import MAX_DECISIONS, match_seeds, play_match
 
 
 @define
@@ -94,34 +92,35 @@ def random_playout(game, players: int, seed: int, rng: random.Random, limit: int
 def simulate(game, games: int, seed: int = 0, players: int | None = None, bots: dict[int, str] | None = None) -> SimReport:
     """`games` matches from seeds seed*1_000_003 + i; `bots` maps seats to bot specs (the rest play randomly)."""
     players = players or game.min_players
-    report = SimReport(games, players, bots={game.seat_names(players)[s]: spec for s, spec in (bots or {}).items()})
+    names = game.seat_names(players)  # a player count the game does not allow is a ValueError here
     start, cpu_start = time.perf_counter(), time.process_time()
-    for i in range(games):
-        match_seed = seed * 1_000_003 + i
-        rng = random.Random(match_seed)
-        try:
-            match, steps, finished = random_playout(game, players, match_seed, rng, bots=bots)
-        except RuleError as err:
-            report.errors.append((match_seed, str(err)))
-            continue
-        report.lengths.append(steps)
-        warning = next((e["text"] for e in match.log if e["t"] == "warning"), None)
-        if warning is not None:
-            report.warnings.append((match_seed, warning))
-        if not finished:
-            report.unfinished += 1
-            continue
-        result = match.result
-        for name, value in result.get("payoffs", {}).items():
-            report.payoffs.setdefault(name, []).append(value)
-        winners = result["winners"]
-        if len(winners) == 1:
-            report.wins[winners[0]] += 1
-        elif winners:
-            report.shared_matches += 1
-            report.shared.update(winners)
-        else:
-            report.no_winner += 1
+    records = [play_match(game, players, s, bots) for s in match_seeds(seed, games)]
+    report = fold(records, games, players, names, bots)
     report.seconds = time.perf_counter() - start
     report.cpu_seconds = time.process_time() - cpu_start
+    return report
+
+
+def fold(records, games: int, players: int, names, bots: dict[int, str] | None = None) -> SimReport:
+    """The terminal report of match records, taken in seed order whatever order they came in."""
+    report = SimReport(games, players, bots={names[s]: spec for s, spec in sorted((bots or {}).items())})
+    for rec in sorted(records, key=lambda r: r.seed):
+        if rec.outcome == "error":
+            report.errors.append((rec.seed, rec.error))
+            continue
+        report.lengths.append(rec.length)
+        if rec.warning is not None:
+            report.warnings.append((rec.seed, rec.warning))
+        if rec.outcome == "unfinished":
+            report.unfinished += 1
+            continue
+        for name, value in rec.payoffs:
+            report.payoffs.setdefault(name, []).append(value)
+        if rec.outcome == "won":
+            report.wins[names[rec.winners[0]]] += 1
+        elif rec.outcome == "shared":
+            report.shared_matches += 1
+            report.shared.update(names[s] for s in rec.winners)
+        else:
+            report.no_winner += 1
     return report

@@ -1,0 +1,265 @@
+"""Running a simulation's matches on several cores, or on a Dask cluster.
+
+Every backend does the same thing: split the match seeds into chunks, have each worker load the
+game from its path (a compiled game holds closures and is never sent), play its chunk with
+`play_match`, and send back the records. Reports are folded from the records in seed order, so
+one worker, N workers and a cluster give the same report for the same seeds and bots.
+
+Ctrl-C stops the run: no chunk more is started, the ones not started are cancelled, and the
+records that came back are returned with `interrupted` set.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+from attrs import define, field
+
+from .records import MatchRecord, match_seeds, play_match
+
+
+@define
+class Job:
+    """One game file to simulate: what every worker needs to play its matches."""
+
+    path: str
+    players: int
+    bots: dict[int, str] = field(factory=dict)
+
+
+@define
+class RunResult:
+    """The records that came back for each job, and how the run went."""
+
+    records: list[list[MatchRecord]]  # one list per job, sorted by seed
+    wanted: int  # matches asked for, per job
+    interrupted: bool = False
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0  # CPU time the matches took, summed over the workers
+
+    def done(self) -> int:
+        """Matches played per job (the fewest, when a run of two files was interrupted)."""
+        return min(len(r) for r in self.records)
+
+
+class MatchFailed(Exception):
+    """A match stopped on something other than a rule error: a fault of ludus or of a bot, not of
+    the game. The message names the match seed, so the match can be played again."""
+
+
+def _play(game, players: int, seed: int, bots: dict[int, str]) -> MatchRecord:
+    try:
+        return play_match(game, players, seed, bots)
+    except Exception as exc:  # sent back as one picklable message, whatever the worker
+        raise MatchFailed(f"match seed {seed}: {type(exc).__name__}: {exc}") from exc
+
+
+class BackendError(Exception):
+    """A backend that cannot start: its package is missing, or its scheduler cannot be reached."""
+
+
+_GAMES: dict[tuple, object] = {}  # a worker's loaded games: each is loaded once per process
+
+
+def _key(path: str) -> tuple:
+    # a Dask worker lives on between runs: a game file edited since is loaded again
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path,)
+    return (path, st.st_mtime_ns, st.st_size)
+
+
+def _game(path: str):
+    key = _key(path)
+    game = _GAMES.get(key)
+    if game is None:
+        from ..pipeline import load
+
+        game = _GAMES[key] = load(path)
+    return game
+
+
+_STOP = None  # in a pool's worker: the event the main process sets on Ctrl-C
+
+
+def play_chunk(job_index: int, path: str, players: int, bots: dict[int, str], seeds: list[int]):
+    """A worker's task: the records of these seeds (fewer if the run is being stopped), and the
+    CPU seconds they took."""
+    cpu = time.process_time()
+    game = _game(path)
+    records = []
+    for s in seeds:
+        if _STOP is not None and _STOP.is_set():
+            break
+        records.append(_play(game, players, s, bots))
+    return job_index, records, time.process_time() - cpu
+
+
+def _start_worker(stop) -> None:
+    # a pool's workers leave Ctrl-C to the main process, which tells them to stop through `stop`
+    import signal
+
+    global _STOP
+    _STOP = stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_workers() -> int:
+    counter = getattr(os, "process_cpu_count", None)  # Python 3.13: the cores this process may use
+    return max(1, (counter() if counter else None) or os.cpu_count() or 1)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Enough chunks for the workers to share the load and the progress bar to move, few enough
+    that sending them costs little next to playing them (a record is a few hundred bytes, a match
+    a millisecond or more). Small enough too that Ctrl-C on a cluster, where a chunk cannot be
+    stopped halfway, loses little."""
+    return max(1, min(64, -(-games // (workers * 8))))
+
+
+def _chunks(jobs: list[Job], seeds: list[int], size: int):
+    for start in range(0, len(seeds), size):
+        for j, job in enumerate(jobs):
+            yield j, job.path, job.players, job.bots, seeds[start:start + size]
+
+
+def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str = "local",
+        scheduler: str | None = None, progress: Callable[[int], None] | None = None,
+        note: Callable[[str], None] | None = None, preload: dict | None = None,
+        connect_timeout: str = "10s") -> RunResult:
+    """Play `games` matches of every job, from seeds seed*1_000_003 + i (the same seeds for each
+    job). `progress(n)` is told of every n matches done; `note` of what the backend set up.
+    `preload` gives games already loaded in this process, by path (a one-worker run uses them)."""
+    seeds = match_seeds(seed, games)
+    result = RunResult([[] for _ in jobs], games)
+    wall, cpu = time.perf_counter(), time.process_time()
+    _GAMES.clear()
+    for path, game in (preload or {}).items():
+        _GAMES[_key(path)] = game
+    try:
+        if backend == "dask":
+            _run_dask(jobs, seeds, workers, scheduler, result, progress, note, connect_timeout)
+        elif workers == 1 or games == 1:
+            _run_here(jobs, seeds, result, progress)
+        else:
+            _run_pool(jobs, seeds, workers, result, progress)
+    finally:
+        for records in result.records:
+            records.sort(key=lambda r: r.seed)
+        result.seconds = time.perf_counter() - wall
+        if backend != "dask" and (workers == 1 or games == 1):
+            result.cpu_seconds = time.process_time() - cpu
+    return result
+
+
+def _run_here(jobs, seeds, result: RunResult, progress) -> None:
+    try:
+        for s in seeds:
+            for j, job in enumerate(jobs):
+                result.records[j].append(_play(_game(job.path), job.players, s, job.bots))
+            if progress:
+                progress(1)
+    except KeyboardInterrupt:
+        result.interrupted = True
+
+
+def _take(result: RunResult, done, progress) -> None:
+    j, records, cpu = done
+    result.records[j].extend(records)
+    result.cpu_seconds += cpu
+    if progress and j == 0:
+        progress(len(records))
+
+
+def _run_pool(jobs, seeds, workers: int, result: RunResult, progress) -> None:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    context = multiprocessing.get_context()
+    stop = context.Event()
+    chunks = list(_chunks(jobs, seeds, chunk_size(len(seeds), workers)))
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context,
+                               initializer=_start_worker, initargs=(stop,))
+    futures: list = []
+    taken: set = set()
+    try:
+        futures = [pool.submit(play_chunk, *chunk) for chunk in chunks]
+        waiting = set(futures)
+        while waiting:
+            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            for f in done:
+                taken.add(f)
+                _take(result, f.result(), progress)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        stop.set()  # the chunks being played end after their current match and send what they have
+        for f in futures:
+            f.cancel()
+        try:
+            for f in futures:
+                if f not in taken and not f.cancelled():
+                    taken.add(f)
+                    _take(result, f.result(), None)
+        except KeyboardInterrupt:  # a second Ctrl-C: stop the workers (ours) without waiting
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+            return
+    except BaseException:  # a match that failed: stop the others before the error goes up
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _connect(scheduler: str | None, workers: int, note, timeout: str):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise BackendError("--backend dask needs Dask: pip install 'ludus[dask]'") from None
+    if scheduler is None:
+        import logging
+
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+        if note:
+            note(f"no --scheduler: started a local Dask cluster of {workers} worker processes")
+        return Client(cluster), cluster
+    try:
+        return Client(scheduler, timeout=timeout), None
+    except Exception as exc:  # any failure to connect (OSError, TimeoutError, a bad address) is the user's to fix
+        raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+
+
+def _run_dask(jobs, seeds, workers: int, scheduler: str | None, result: RunResult, progress, note,
+              timeout: str) -> None:
+    try:
+        client, cluster = _connect(scheduler, workers, note, timeout)
+    except KeyboardInterrupt:  # Ctrl-C while the cluster starts: nothing was played
+        result.interrupted = True
+        return
+    from dask.distributed import as_completed
+
+    futures: list = []
+    taken: set = set()
+    try:
+        info = client.scheduler_info().get("workers", {})
+        n = sum(w.get("nthreads", 1) for w in info.values()) or workers
+        futures = [client.submit(play_chunk, *chunk, pure=False)
+                   for chunk in _chunks(jobs, seeds, chunk_size(len(seeds), n))]
+        for f in as_completed(futures):
+            taken.add(f.key)
+            _take(result, f.result(), progress)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        client.cancel([f for f in futures if not f.done()])
+        for f in futures:  # chunks that finished while we were stopping still count
+            if f.key not in taken and f.status == "finished":
+                _take(result, f.result(), None)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

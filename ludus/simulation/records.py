@@ -1,0 +1,97 @@
+"""One match played to its end and kept as a small record: what every report is folded from.
+
+A record is plain data (it crosses process and network boundaries: a pool's workers and a Dask
+cluster send records back, never matches or games, whose compiled closures do not pickle). It
+says how the match ended and what each seat did: which actions it took and which cards or
+pieces those actions named, counted by name.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from attrs import frozen
+
+from ..bots import make_bot, observe
+from ..engine.runtime import RuleError
+
+MAX_DECISIONS = 20_000
+
+
+@frozen
+class MatchRecord:
+    """What one match came to. `outcome` is "won" (one winner), "shared" (several), "none" (the
+    game ended with no winner), "unfinished" (over MAX_DECISIONS decisions) or "error"."""
+
+    seed: int
+    outcome: str
+    length: int = 0  # decisions taken
+    winners: tuple = ()  # seat indexes
+    losers: tuple = ()
+    payoffs: tuple = ()  # (seat name, value) pairs, for games with `payoff`
+    first: int | None = None  # the seat that took the match's first action (an offered move)
+    actions: tuple = ()  # per seat: ((action name, times taken), ...) sorted by name
+    cards: tuple = ()  # per seat: ((card or piece name, times an action named it), ...)
+    warning: str | None = None  # the match's first run-time warning
+    error: str | None = None
+
+
+def _per_seat(counters: list[Counter]) -> tuple:
+    return tuple(tuple(sorted(c.items())) for c in counters)
+
+
+def play_match(game, players: int, seed: int, bots: dict[int, str] | None = None,
+               limit: int = MAX_DECISIONS) -> MatchRecord:
+    """Play the match of `seed`: seats in `bots` by those bots (each seeded from the match seed,
+    as `random_playout` does), the others by uniformly random legal moves drawn from
+    random.Random(seed). The same arguments give the same record, in any process."""
+    rng = random.Random(seed)
+    actions = [Counter() for _ in range(players)]
+    cards = [Counter() for _ in range(players)]
+    first = None
+    steps = 0
+    try:
+        match = game.new_match(players, seed=seed)
+        players_of = {seat: make_bot(spec, game, seat, seed * 31 + seat) for seat, spec in (bots or {}).items()}
+        acts = game.actions
+        while not match.is_over and steps < limit:
+            state = match.state
+            pending = state["pending"]
+            seat = pending["seat"]
+            bot = players_of.get(seat)
+            if bot is None:
+                index = rng.randrange(len(pending["options"]))
+            else:
+                index = bot.choose(observe(match, seat))
+            if pending["kind"] == "offer" and seat is not None:
+                value = pending["values"][index]
+                if value is not None:
+                    name, args = value
+                    actions[seat][name] += 1
+                    if first is None:
+                        first = seat
+                    for (_, _, kind), arg in zip(acts[name].params, args, strict=False):
+                        if isinstance(kind, str) and kind.startswith("entity") and isinstance(arg, int):
+                            ents = state["ents"]
+                            if 0 <= arg < len(ents) and ents[arg] is not None:
+                                cards[seat][ents[arg]["d"]] += 1
+            match.apply_fast(index)
+            steps += 1
+    except RuleError as err:
+        return MatchRecord(seed, "error", steps, first=first, actions=_per_seat(actions), cards=_per_seat(cards),
+                           error=str(err))
+    warning = next((e["text"] for e in match.log if e["t"] == "warning"), None)
+    common = dict(first=first, actions=_per_seat(actions), cards=_per_seat(cards), warning=warning)
+    if not match.is_over:
+        return MatchRecord(seed, "unfinished", steps, **common)
+    r = match.state["result"]
+    winners, losers = tuple(r["winners"]), tuple(r["losers"])
+    payoffs = tuple(match.result.get("payoffs", {}).items())
+    outcome = "won" if len(winners) == 1 else "shared" if winners else "none"
+    return MatchRecord(seed, outcome, steps, winners, losers, payoffs, **common)
+
+
+def match_seeds(seed: int, games: int) -> list[int]:
+    """The seeds of a run: seed * 1_000_003 + i for the i-th match."""
+    return [seed * 1_000_003 + i for i in range(games)]

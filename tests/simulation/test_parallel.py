@@ -1,0 +1,130 @@
+"""Many workers, one answer: the records and the report data of a run do not depend on how many
+processes played it, nor on whether a Dask cluster did."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludus.pipeline import load
+from ludus.simulation import parallel, simulate
+from ludus.simulation.analysis import report_data
+from ludus.simulation.parallel import Job, run
+from ludus.simulation.playout import fold
+from tests.helpers import EXAMPLES
+
+MARKET = str(EXAMPLES / "market-town.ludus")
+BOTS = {1: "random:3"}
+
+
+def data_of(result, path=MARKET, players=2, bots=BOTS):
+    names = load(path).seat_names(players)
+    return report_data(result.records[0], names, bots, path=path, seed=5, requested=result.wanted)
+
+
+def test_two_workers_give_the_records_and_report_data_of_one():
+    one = run([Job(MARKET, 2, BOTS)], 60, 5, workers=1)
+    two = run([Job(MARKET, 2, BOTS)], 60, 5, workers=2)
+    assert not one.interrupted and not two.interrupted
+    assert [r.seed for r in one.records[0]] == [5 * 1_000_003 + i for i in range(60)]
+    assert one.records == two.records
+    assert data_of(one) == data_of(two)
+    assert two.cpu_seconds > 0  # the workers' CPU time came back with their records
+
+
+def test_the_records_fold_to_the_report_simulate_gives():
+    game = load(MARKET)
+    plain = simulate(game, 40, seed=2, bots=BOTS)
+    ran = run([Job(MARKET, 2, BOTS)], 40, 2, workers=2)
+    folded = fold(ran.records[0], 40, 2, game.seat_names(2), BOTS)
+    for attr in ("wins", "shared", "shared_matches", "no_winner", "lengths", "errors", "unfinished", "warnings",
+                 "payoffs", "bots"):
+        assert getattr(folded, attr) == getattr(plain, attr), attr
+
+
+def test_chunks_cover_every_seed_once_for_both_files_of_a_comparison():
+    jobs = [Job(MARKET, 2, {}), Job(MARKET, 3, {})]
+    chunks = list(parallel._chunks(jobs, list(range(37)), parallel.chunk_size(37, 2)))
+    for j in (0, 1):
+        seeds = [s for job, _, players, _, part in chunks if job == j for s in part]
+        assert seeds == list(range(37))
+        assert {players for job, _, players, _, _ in chunks if job == j} == {2 + j}
+
+
+def test_ctrl_c_keeps_what_came_back(monkeypatch):
+    calls = {"n": 0}
+    real = parallel.play_match
+
+    def stop_at_the_eighth(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 8:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "play_match", stop_at_the_eighth)
+    result = run([Job(MARKET, 2, {})], 50, 1, workers=1)
+    assert result.interrupted and result.done() == 7
+    assert [r.seed for r in result.records[0]] == [1_000_003 + i for i in range(7)]
+
+
+def test_ctrl_c_in_a_pool_stops_it_and_keeps_the_chunks_that_came_back():
+    seen = {"n": 0}
+
+    def progress(n):
+        seen["n"] += n
+        raise KeyboardInterrupt  # as if Ctrl-C came while the first chunk was being taken
+
+    result = run([Job(MARKET, 2, {})], 400, 1, workers=2, progress=progress)
+    assert result.interrupted
+    assert 0 < result.done() < 400
+    seeds = [r.seed for r in result.records[0]]
+    assert seeds == sorted(seeds) and len(set(seeds)) == len(seeds)
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_a_dask_cluster_gives_the_report_data_of_one_worker(processes):
+    distributed = pytest.importorskip("distributed")
+    one = run([Job(MARKET, 2, BOTS)], 30, 5, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=processes,
+                                  dashboard_address=None) as cluster:
+        on_dask = run([Job(MARKET, 2, BOTS)], 30, 5, backend="dask", scheduler=cluster.scheduler_address)
+    assert on_dask.records == one.records
+    assert data_of(on_dask) == data_of(one)
+
+
+def test_an_unreachable_scheduler_is_a_backend_error_not_a_hang():
+    pytest.importorskip("distributed")
+    with pytest.raises(parallel.BackendError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        run([Job(MARKET, 2, {})], 2, 0, backend="dask", scheduler="tcp://127.0.0.1:9", connect_timeout="2s")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_match_that_fails_outside_the_rules_names_its_seed(monkeypatch, workers):
+    import multiprocessing
+
+    if workers > 1 and multiprocessing.get_start_method() != "fork":
+        pytest.skip("the broken play_match reaches the workers only when they are forked")
+    real = parallel.play_match
+
+    def broken_at_seed_7(game, players, seed, bots):
+        if seed == 7_000_021 + 3:
+            raise ZeroDivisionError("a bot divided by zero")
+        return real(game, players, seed, bots)
+
+    monkeypatch.setattr(parallel, "play_match", broken_at_seed_7)  # the pool's workers are forked after this
+    with pytest.raises(parallel.MatchFailed, match="match seed 7000024: ZeroDivisionError: a bot divided by zero"):
+        run([Job(MARKET, 2, {})], 40, 7, workers=workers)
+
+
+def test_the_command_reports_such_a_match_without_a_traceback(monkeypatch):
+    from click.testing import CliRunner
+
+    from ludus.cli import main
+
+    def broken(game, players, seed, bots):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(parallel, "play_match", broken)
+    result = CliRunner().invoke(main, ["simulate", MARKET, "-n", "3", "-w", "1"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "error: match seed 0: KeyError: 'oops'" in result.output
+    assert "not of the game" in result.output
