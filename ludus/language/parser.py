@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 from importlib import resources
 from pathlib import Path
 
@@ -54,8 +55,20 @@ def keywords() -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-@functools.cache
+_LOCAL = threading.local()
+
+
 def _parser() -> Lark:
+    """This thread's parser. One per thread, not one per process: the indenter keeps its
+    indentation stack on itself while it runs, so two threads parsing at once with one parser
+    (threads of a Dask worker, say) would corrupt each other's blocks."""
+    parser = getattr(_LOCAL, "parser", None)
+    if parser is None:
+        parser = _LOCAL.parser = _new_parser()
+    return parser
+
+
+def _new_parser() -> Lark:
     return Lark.open(
         str(grammar_path()),
         parser="lalr",
