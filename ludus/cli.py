@@ -96,7 +96,8 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
 @click.option("--seed", default=0, show_default=True, help="Seed of the first match.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
-              help="Let a bot play a seat (repeatable); seats not named play at random.")
+              help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400 or "
+                   "Red=mcts:2s; seats not named play at random.")
 def simulate(file: str, games: int, seed: int, players: int | None, bots: tuple[str, ...]) -> None:
     """Play many matches between bots (random by default) and report the results."""
     from .simulation import simulate as run_sim
@@ -119,7 +120,8 @@ def simulate(file: str, games: int, seed: int, players: int | None, bots: tuple[
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--seed", default=0, show_default=True, help="Seed of the match's dice and shuffles.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
-@click.option("--bot", "bots", multiple=True, metavar="SEAT=random", help="Let a bot play a seat (repeatable).")
+@click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
+              help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400 or Red=mcts:2s.")
 @click.option("--all-seats", is_flag=True, help="Designer view: show every seat's hidden information.")
 @click.option("--seat", default=None, help="Always show the state as this seat sees it.")
 @click.option("--chance", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,

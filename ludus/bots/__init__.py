@@ -79,9 +79,9 @@ def _mcts(game, seat: int, seed: int, budget: Budget | None = None) -> Bot:
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": _greedy, "mcts": _mcts}
 
 # the budget of a kind given without one: greedy tries each move on 8 samples when the game has
-# hidden cards or chance (1 otherwise); mcts runs 300 iterations (about a second a decision on
-# Connect Four and Market Town; see benchmarks/bots.py)
-DEFAULT_BUDGETS = {"random": Budget(), "greedy": Budget(8), "mcts": Budget(300)}
+# hidden cards or chance (1 otherwise); mcts runs 100 iterations (about a second a decision on
+# Connect Four, a tenth of one on Market Town; see benchmarks/bots.py)
+DEFAULT_BUDGETS = {"random": Budget(), "greedy": Budget(8), "mcts": Budget(100)}
 
 MAX_ITERATIONS = 10_000_000
 MAX_SECONDS = 3600.0

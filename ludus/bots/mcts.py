@@ -12,7 +12,7 @@ move, plays on at random to the end of the match (or to the rollout cap, where t
   sample and not in another, UCB1 counts how often a move was available rather than how often
   its parent was visited.
 
-The budget is iterations (300 by default) or seconds per decision; with an iteration budget the
+The budget is iterations (100 by default) or seconds per decision; with an iteration budget the
 bot plays the same moves for the same seed.
 """
 
