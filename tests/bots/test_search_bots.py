@@ -192,3 +192,24 @@ def test_play_with_a_search_bot_from_the_command_line():
     out = CliRunner().invoke(main, ["play", MARKET, "--bot", "Basil=mcts:5"], input="1\n1\n1\nquit\n")
     assert out.exit_code == 0, out.output
     assert "Basil (bot): " in out.output and "Traceback" not in out.output
+
+
+def test_the_repl_hands_a_seat_to_a_search_bot_and_refuses_bad_specs():
+    from tests.repl.test_repl import feed, make_repl
+
+    repl, out = make_repl()
+    for line, words in [("bot Basil mcts:0", "whole number of iterations"), ("bot Basil dragon", "no bot 'dragon'"),
+                        ("bot Basil greedy:2.5.1s", "time per decision")]:
+        start = len(out.getvalue())
+        feed(repl, line)
+        assert out.getvalue()[start:].startswith("error: ") and words in out.getvalue()[start:]
+    assert repl.bots == {}
+    feed(repl, "bot Basil mcts:6")
+    assert repl.bots == {1: "mcts:6"} and "Basil is played by the mcts:6 bot" in out.getvalue()
+    for _ in range(6):
+        if repl.match.current != 0:
+            break
+        feed(repl, "1")
+    assert "Basil (bot): " in out.getvalue()
+    assert repl.bot_players[1].variant == "ISMCTS" and repl.bot_players[1].iterations in (0, 6)
+    assert repl.match.current in (0, "terminal")  # the bot played Basil's moves and gave the turn back
