@@ -14,7 +14,7 @@ import time
 
 from ..engine.determinize import has_hidden_information
 from ..engine.runtime import RuleError
-from . import DEFAULT_BUDGETS, Budget, Observation
+from .base import DEFAULT_BUDGETS, Budget, Observation
 from .evaluate import Evaluator
 
 WON, LOST = 1e12, -1e12

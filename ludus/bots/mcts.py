@@ -25,7 +25,7 @@ import time
 from ..engine.determinize import has_hidden_information
 from ..engine.match import Match
 from ..engine.runtime import RuleError, copy_state
-from . import DEFAULT_BUDGETS, Budget, Observation
+from .base import DEFAULT_BUDGETS, Budget, Observation
 from .evaluate import Evaluator
 
 EXPLORATION = 0.7  # UCB1's constant, for rewards between 0 and 1
