@@ -5,7 +5,8 @@ move, plays on at random to the end of the match (or to the rollout cap, where t
 `define score(s)` judges the position), and credits the result to every move on the way.
 
 - In a game of perfect information without dice or shuffles (Connect Four), the world is the
-  one true position every time: this is plain UCT.
+  one true position every time: this is plain UCT. Before searching, the bot plays a move that
+  wins at once, and leaves out of the search the moves that let another seat win at once.
 - Otherwise (single-observer ISMCTS), each iteration plays in a fresh determinization from the
   engine (`Observation.sample`): the cards this seat has not seen dealt anew, the dice to come
   reseeded. The tree's moves are keyed by their labels, and since a move may be legal in one
@@ -30,6 +31,7 @@ from .evaluate import Evaluator
 
 EXPLORATION = 0.7  # UCB1's constant, for rewards between 0 and 1
 ROLLOUT_CAP = 1_000  # random moves in one rollout before the position is judged by `score`
+DECISIVE_REPLIES = 400  # most replies tried when looking for a move that loses at once (UCT only)
 
 
 class Node:
@@ -64,13 +66,21 @@ class MctsBot:
             return 0
         root = Node(None)
         fixed = None if self.information_sets else obs.sample(self.rng)
+        allowed = None
+        if fixed is not None:
+            win, losing = self._decisive(fixed)
+            if win is not None:
+                self.iterations = self.failed = 0
+                return win
+            if losing and len(losing) < len(obs.legal):
+                allowed = [i for i in range(len(obs.legal)) if i not in losing]
         deadline = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
         limit = self.budget.iterations or 1
         done = failed = 0
         while True:
             world = obs.sample(self.rng) if fixed is None else _copy(fixed)
             try:
-                self._iterate(root, world)
+                self._iterate(root, world, allowed)
             except RuleError:
                 failed += 1  # a sample the rules cannot play on; it teaches nothing
             done += 1
@@ -90,7 +100,41 @@ class MctsBot:
                 best, best_key = i, key
         return best
 
-    def _iterate(self, root: Node, world: Match) -> None:
+    def _decisive(self, fixed: Match) -> tuple[int | None, set[int]]:
+        """In a game of perfect information without chance, where this is exact and cheap: a move
+        that wins the match at once, and the moves after which another seat can win at once
+        (searching those would only waste iterations on a loss random rollouts may not see)."""
+        labels = fixed.state["pending"]["options"]
+        replies_left = DECISIVE_REPLIES
+        losing: set[int] = set()
+        for i in range(len(labels)):
+            world = _copy(fixed)
+            try:
+                world.apply_fast(i)
+            except RuleError:
+                continue
+            state = world.state
+            if state["result"] is not None:
+                if state["result"]["winners"] == [self.seat]:
+                    return i, set()
+                continue
+            pending = state["pending"]
+            if pending is None or pending["seat"] == self.seat or replies_left < len(pending["options"]):
+                continue
+            for j in range(len(pending["options"])):
+                replies_left -= 1
+                reply = _copy(world)
+                try:
+                    reply.apply_fast(j)
+                except RuleError:
+                    continue
+                result = reply.state["result"]
+                if result is not None and result["winners"] and self.seat not in result["winners"]:
+                    losing.add(i)
+                    break
+        return None, losing
+
+    def _iterate(self, root: Node, world: Match, allowed: list[int] | None = None) -> None:
         state = world.state
         node, path = root, []
         rng = self.rng
@@ -100,10 +144,12 @@ class MctsBot:
             labels = pending["options"]
             seat = pending["seat"]
             children = node.children
+            indices = allowed if node is root and allowed is not None else range(len(labels))
             untried = []
-            for i, label in enumerate(labels):
+            for i in indices:
+                label = labels[i]
                 child = children.get(label)
-                if child is None:
+                if child is None or child.visits == 0:  # never tried, or its only try broke a rule
                     untried.append(i)
                 else:
                     child.avail += 1
@@ -115,8 +161,8 @@ class MctsBot:
                 path.append(child)
                 break
             best_i, best_value = 0, -1.0
-            for i, label in enumerate(labels):
-                child = children[label]
+            for i in indices:
+                child = children[labels[i]]
                 value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
                 if value > best_value:
                     best_i, best_value = i, value

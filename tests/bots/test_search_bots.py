@@ -95,17 +95,30 @@ def test_a_bot_in_a_game_with_hidden_hands_never_receives_the_hidden_cards():
 # ── choosing ──
 
 
-def test_mcts_takes_a_win_and_blocks_a_loss_in_connect_four():
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_mcts_takes_a_win_and_blocks_a_loss_in_connect_four(seed):
     game = load(CONNECT)
     match = game.new_match(2, seed=0)
     play(match, [1, 2, 1, 2, 1])  # Yellow to move; Red threatens column 1
-    bot = make_bot("mcts:60", game, 1, 5)
+    bot = make_bot("mcts:30", game, 1, seed)
     assert match.legal_actions()[bot.choose(observe(match, 1))] == "drop in column 1"
+    assert bot.iterations == 30  # the block was searched, not only looked up
     match = game.new_match(2, seed=0)
     play(match, [1, 2, 1, 2, 1, 2])  # Red to move and win in column 1
-    red = make_bot("mcts:60", game, 0, 5)
+    red = make_bot("mcts:30", game, 0, seed)
     assert match.legal_actions()[red.choose(observe(match, 0))] == "drop in column 1"
-    assert red.variant == "UCT" and red.iterations == 60
+    assert red.variant == "UCT"
+
+
+def test_mcts_still_moves_when_every_move_loses():
+    game = load(CONNECT)
+    match = game.new_match(2, seed=0)
+    play(match, [2, 7, 3, 7, 4])  # Red holds b1 c1 d1: it wins at a1 or e1, Yellow can block one
+    bot = make_bot("mcts:10", game, 1, 0)
+    _, losing = bot._decisive(match.clone())
+    assert losing == set(range(7))  # every move lets Red win
+    index = bot.choose(observe(match, 1))
+    assert 0 <= index < 7 and bot.iterations == 10
 
 
 def test_mcts_picks_the_hidden_information_variant_by_itself():
