@@ -118,6 +118,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=int, default=400, help="random-vs-random matches for the baseline")
     parser.add_argument("--only", action="append", metavar="GAME=SPEC", help="another bot spec for one game's matches")
     parser.add_argument("--matches-for", action="append", metavar="GAME=N", help="another number of matches for one game")
+    parser.add_argument("--seat", type=int, action="append", help="only these seats, by number from 0 (repeatable)")
     parser.add_argument("--timing", type=int, default=0, metavar="K",
                         help="also time the first K decisions per seat at the --bot spec (default: no)")
     args = parser.parse_args()
@@ -134,6 +135,8 @@ def main() -> None:
         base = simulate(game, args.baseline, seed=args.seed + 99, players=players)
         print(f"\n{game.title} ({path}, {players} players): {spec}, {n} matches per seat")
         for seat in range(players):
+            if args.seat and seat not in args.seat:
+                continue
             if args.timing:
                 d, c, w = time_decisions(game, players, seat, args.bot, args.timing, args.seed + 7)
                 print(f"  timing {args.bot} as {names[seat]}: {d} decisions, {c / max(d, 1):.2f}s CPU, "
