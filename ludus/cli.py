@@ -241,7 +241,8 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
 @click.option("--seed", default=0, show_default=True, help="Seed of the first match.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
-              help="Let a bot play a seat (repeatable); seats not named play at random.")
+              help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400 or "
+                   "Red=mcts:2s; seats not named play at random.")
 @click.option("--workers", "-w", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
               help="Processes to play on (default: this machine's cores; a local Dask cluster's size).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
@@ -269,7 +270,8 @@ def simulate(files: tuple[str, ...], games: int, seed: int, players: int | None,
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--seed", default=0, show_default=True, help="Seed of the match's dice and shuffles.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
-@click.option("--bot", "bots", multiple=True, metavar="SEAT=random", help="Let a bot play a seat (repeatable).")
+@click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
+              help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400 or Red=mcts:2s.")
 @click.option("--all-seats", is_flag=True, help="Designer view: show every seat's hidden information.")
 @click.option("--seat", default=None, help="Always show the state as this seat sees it.")
 @click.option("--chance", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,

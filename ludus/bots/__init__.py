@@ -4,39 +4,30 @@ A bot never holds the match. It is given an `Observation`: its seat, `match.view
 legal actions, and `sample(rng)`, which returns a copy of the match whose hidden parts (cards the
 seat has not seen, the dice to come) are drawn anew consistently with that view; a bot that
 searches plays its simulations on such samples. Bots are named by a spec, `KIND[:BUDGET]`, as
-on the command line (`--bot Red=mcts:400`), and built by `make_bot`.
+on the command line (`--bot Red=mcts:400`, `--bot Red=mcts:2s`), and built by `make_bot`.
+
+The kinds: `random`; `greedy` (`ludus.bots.greedy`: one move ahead, judged by the game's
+`define score(s)` when it has one, else by winning and losing); `mcts` (`ludus.bots.mcts`: UCT
+search, or information-set MCTS on determinizations when the game has hidden cards or chance).
+A budget is a number of iterations (`mcts:400`; for greedy, samples per move) or a time per
+decision (`mcts:2s`, `mcts:500ms`); without one, each kind has its default (`DEFAULT_BUDGETS`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol
 
-from attrs import frozen
+from .base import DEFAULT_BUDGETS, Bot, Budget, Observation
 
-
-@frozen
-class Observation:
-    """What a bot is given to decide one move."""
-
-    seat: int
-    view: dict  # match.view(seat)
-    legal: list[str]  # the legal actions' labels; the bot answers with an index into this list
-    sample: Callable[[random.Random], object]  # a determinized copy of the match (see the module doc)
-
-
-class Bot(Protocol):
-    spec: str  # as given on the command line, e.g. "mcts:400"
-
-    def choose(self, obs: Observation) -> int:
-        """The index in `obs.legal` of the move to play."""
+__all__ = ["BOTS", "DEFAULT_BUDGETS", "BadBotSpec", "Bot", "Budget", "Observation", "RandomBot", "make_bot",
+           "observe", "parse_budget", "parse_spec"]
 
 
 class RandomBot:
     """Uniformly random legal moves."""
 
-    def __init__(self, game, seat: int, seed: int, budget: int | None = None) -> None:
+    def __init__(self, game, seat: int, seed: int, budget: Budget | None = None) -> None:
         self.spec = "random"
         self.rng = random.Random(seed)
 
@@ -44,25 +35,60 @@ class RandomBot:
         return self.rng.randrange(len(obs.legal))
 
 
-# kind -> factory(game, seat, seed, budget); each bot module adds itself here
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+def _greedy(game, seat: int, seed: int, budget: Budget | None = None) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(game, seat, seed, budget)
+
+
+def _mcts(game, seat: int, seed: int, budget: Budget | None = None) -> Bot:
+    from .mcts import MctsBot
+
+    return MctsBot(game, seat, seed, budget)
+
+
+# kind -> factory(game, seat, seed, budget)
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": _greedy, "mcts": _mcts}
+
+MAX_ITERATIONS = 10_000_000
+MAX_SECONDS = 3600.0
 
 
 class BadBotSpec(ValueError):
-    """A `--bot` value that names no bot, or a budget that is not a positive whole number."""
+    """A `--bot` value that names no bot, or a budget that is neither a count nor a time."""
 
 
-def parse_spec(spec: str) -> tuple[str, int | None]:
-    """'mcts:400' -> ('mcts', 400); 'random' -> ('random', None). Raises BadBotSpec."""
+def parse_budget(text: str) -> Budget:
+    """'400' -> 400 iterations; '2s', '1.5s', '500ms' -> seconds per decision. Raises BadBotSpec."""
+    raw = text.strip().lower()
+    bad = BadBotSpec(f"a bot's budget is a whole number of iterations from 1 to {MAX_ITERATIONS:,} or a time "
+                     f"per decision such as 2s or 500ms (at most {MAX_SECONDS:g}s), not '{text.strip()}'")
+    if raw.isdigit():
+        if not 0 < int(raw) <= MAX_ITERATIONS:
+            raise bad
+        return Budget(iterations=int(raw))
+    for unit, scale in (("ms", 0.001), ("s", 1.0)):
+        if raw.endswith(unit):
+            number = raw[: -len(unit)].strip()
+            if not number or not all(ch.isdigit() or ch == "." for ch in number) or number.count(".") > 1 or number == ".":
+                raise bad
+            seconds = float(number) * scale
+            if not 0 < seconds <= MAX_SECONDS:
+                raise bad
+            return Budget(seconds=seconds)
+    raise bad
+
+
+def parse_spec(spec: str) -> tuple[str, Budget | None]:
+    """'mcts:400' -> ('mcts', Budget(400)); 'mcts:2s' -> ('mcts', Budget(seconds=2.0));
+    'random' -> ('random', None). Raises BadBotSpec."""
     kind, sep, budget = spec.strip().partition(":")
     kind = kind.strip().lower() or "random"
     if kind not in BOTS:
         raise BadBotSpec(f"no bot '{kind}'; the bots are {', '.join(BOTS)}")
     if not sep:
         return kind, None
-    if not budget.strip().isdigit() or not 0 < int(budget) <= 10_000_000:
-        raise BadBotSpec(f"a bot's budget is a whole number of iterations from 1 to 10,000,000, not '{budget}'")
-    return kind, int(budget)
+    return kind, parse_budget(budget)
 
 
 def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
@@ -74,10 +100,10 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
 
 
 def observe(match, seat: int, sampler: Callable[[random.Random], object] | None = None) -> Observation:
-    """The observation of `seat` at the current decision. `sampler` draws determinizations;
-    until the engine provides them, a bot that asks for one gets an error."""
+    """The observation of `seat` at the current decision: its view, the legal actions, and the
+    engine's determinizer for this match and seat (or `sampler`, when given)."""
+    if sampler is None:
+        from ..engine.determinize import Determinizer
 
-    def no_sampler(rng: random.Random):
-        raise NotImplementedError("determinization is not available yet")
-
-    return Observation(seat, match.view(seat), match.legal_actions(), sampler or no_sampler)
+        sampler = Determinizer(match, seat).sample
+    return Observation(seat, match.view(seat), match.legal_actions(), sampler)

@@ -20,6 +20,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..bots import BOTS as BOT_KINDS
+from ..bots import BadBotSpec, make_bot, observe, parse_spec
 from ..engine.display import describe_entry
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
@@ -46,7 +48,7 @@ COMMANDS = {
     "roll": ("roll d6 = 5", "the same as `force d6 = 5`"),
     "expect": ("expect EXPRESSION", "check a yes/no expression now; kept in the exported replay"),
     "eval": ("eval EXPRESSION  (or ? EXPRESSION)", "the value of an expression now"),
-    "bot": ("bot SEAT random|off", "let a bot play a seat, or take it back"),
+    "bot": ("bot SEAT KIND[:BUDGET]|off", "let a bot (random, greedy, mcts) play a seat, or take it back"),
     "save": ("save FILE", "save the match (JSON) to continue later"),
     "load": ("load FILE", "continue a saved match, or play a .replay file and continue from its end"),
     "export": ("export FILE", "write the session as a replay that reproduces it exactly"),
@@ -55,7 +57,7 @@ COMMANDS = {
     "quit": ("quit", "leave (also: exit, or Ctrl-D)"),
 }
 ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
-BOTS = ("random",)
+BOTS = tuple(BOT_KINDS)
 
 
 class Rejected(Exception):
@@ -88,6 +90,8 @@ class Repl:
         self.console = console
         self.bots = dict(bots or {})
         self.view_mode = view  # "auto" | "all" | a seat index
+        self.bot_seed = bot_seed
+        self.bot_players: dict = {}  # seat -> the bot object playing it (not for plain random)
         self.rng = random.Random(match.seed if bot_seed is None else bot_seed)
         self.notes: list[Note] = []
         self.setup: list[str] = []
@@ -305,16 +309,36 @@ class Repl:
         self.play_bots()
         self.show_state()
 
+    def bot_for(self, seat: int):
+        """The bot playing `seat` (None for the plain random bot, which draws from the session's
+        generator), built once per spec and seeded from the session so a session replays alike."""
+        spec = self.bots[seat]
+        kind, _ = parse_spec(spec)
+        if kind == "random":
+            return None
+        players = self.bot_players
+        bot = players.get(seat)
+        if bot is None or bot.spec != spec:
+            base = self.match.seed if self.bot_seed is None else self.bot_seed
+            bot = players[seat] = make_bot(spec, self.game, seat, base * 31 + seat)
+        return bot
+
     def play_bots(self) -> None:
         for _ in range(100_000):
             cur = self.match.current
             if cur in (CHANCE, TERMINAL) or cur not in self.bots:
                 return
             legal = self.match.legal_actions()
-            label = self.rng.choice(legal)
             log_len = len(self.match.log)
+            label = "?"
             try:
+                bot = self.bot_for(cur)
+                label = self.rng.choice(legal) if bot is None else legal[bot.choose(observe(self.match, cur))]
                 self.match.apply(label)
+            except ValueError as exc:  # a spec the game cannot take, e.g. a 'define score' of two seats
+                self.say(f"error: the bot cannot play: {exc}; {self.match.seat_name(cur)} is yours now", style="red")
+                del self.bots[cur]
+                return
             except RuleError as exc:
                 self.say(f"error: the bot's move '{label}' broke a rule: {exc}; {self.match.seat_name(cur)} is yours now",
                          style="red")
@@ -650,8 +674,10 @@ class Repl:
             self.bots.pop(names.index(seat), None)
             self.say(f"{seat} is yours")
             return
-        if kind not in BOTS:
-            raise Rejected(f"no bot '{kind}'; the bots are {', '.join(BOTS)}")
+        try:
+            parse_spec(kind)
+        except BadBotSpec as exc:
+            raise Rejected(str(exc)) from None
         self.bots[names.index(seat)] = kind
         self.say(f"{seat} is played by the {kind} bot")
         if self.match.current == names.index(seat):
@@ -833,7 +859,7 @@ class ReplCompleter(Completer):
             elif word == "view":
                 names = [*seats, "all", "auto"]
             else:
-                names = [f"{s} random" for s in seats] + [f"{s} off" for s in seats]
+                names = [f"{s} {k}" for s in seats for k in BOTS] + [f"{s} off" for s in seats]
             return [f"{word} {n}" for n in names if n.lower().startswith(rest.lower())]
         options = self.repl.visible_options() or []
         low = text.lower()

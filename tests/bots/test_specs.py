@@ -3,7 +3,7 @@
 import pytest
 from click.testing import CliRunner
 
-from ludus.bots import BadBotSpec, make_bot, parse_spec
+from ludus.bots import BadBotSpec, Budget, make_bot, parse_spec
 from ludus.cli import main
 from ludus.pipeline import load
 from ludus.simulation import simulate
@@ -13,8 +13,12 @@ MARKET = "examples/market-town.ludus"
 
 def test_specs_parse_kind_and_budget():
     assert parse_spec("random") == ("random", None)
-    assert parse_spec(" Random:25 ") == ("random", 25)
+    assert parse_spec(" Random:25 ") == ("random", Budget(iterations=25))
     assert parse_spec("") == ("random", None)
+    assert parse_spec("mcts:2s") == ("mcts", Budget(seconds=2.0))
+    assert parse_spec("MCTS:1.5s") == ("mcts", Budget(seconds=1.5))
+    assert parse_spec("greedy:500ms") == ("greedy", Budget(seconds=0.5))
+    assert parse_spec("greedy") == ("greedy", None)
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -23,6 +27,11 @@ def test_specs_parse_kind_and_budget():
     ("random:-3", "whole number"),
     ("random:lots", "whole number"),
     ("random:99999999999", "whole number"),
+    ("mcts:0s", "time per decision"),
+    ("mcts:s", "time per decision"),
+    ("mcts:1.2.3s", "time per decision"),
+    ("mcts:2h", "time per decision"),
+    ("mcts:99999s", "at most 3600s"),
 ])
 def test_bad_specs_say_what_is_wrong(spec, words):
     with pytest.raises(BadBotSpec, match=words):

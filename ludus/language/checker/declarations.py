@@ -474,7 +474,7 @@ class DeclarationChecks:
             if ("zone", name) not in self.used and not any(z.refill == name for z in sym.zones.values()):
                 self.warn(f"zone '{name}' is never used", self.at(decl.span, name))
         for name, decl in sym.defines.items():
-            if ("define", name) not in self.used:
+            if ("define", name) not in self.used and name != "score":  # `score(s)` is read by the bots
                 self.warn(f"define '{name}' is never used", self.at(decl.span, name))
         for name, decl in sym.rules.items():
             if name not in self.called_rules:

@@ -1,0 +1,186 @@
+"""Monte Carlo tree search: UCT, or information-set MCTS for hidden cards and chance.
+
+Each iteration takes a world to play in, walks down the tree choosing moves by UCB1, adds one new
+move, plays on at random to the end of the match (or to the rollout cap, where the game's
+`define score(s)` judges the position), and credits the result to every move on the way.
+
+- In a game of perfect information without dice or shuffles (Connect Four), the world is the
+  one true position every time: this is plain UCT. Before searching, the bot plays a move that
+  wins at once, and leaves out of the search the moves that let another seat win at once.
+- Otherwise (single-observer ISMCTS), each iteration plays in a fresh determinization from the
+  engine (`Observation.sample`): the cards this seat has not seen dealt anew, the dice to come
+  reseeded. The tree's moves are keyed by their labels, and since a move may be legal in one
+  sample and not in another, UCB1 counts how often a move was available rather than how often
+  its parent was visited.
+
+The budget is iterations (100 by default) or seconds per decision; with an iteration budget the
+bot plays the same moves for the same seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..engine.determinize import has_hidden_information
+from ..engine.match import Match
+from ..engine.runtime import RuleError, copy_state
+from .base import DEFAULT_BUDGETS, Budget, Observation
+from .evaluate import Evaluator
+
+EXPLORATION = 0.7  # UCB1's constant, for rewards between 0 and 1
+ROLLOUT_CAP = 1_000  # random moves in one rollout before the position is judged by `score`
+DECISIVE_REPLIES = 400  # most replies tried when looking for a move that loses at once (UCT only)
+
+
+class Node:
+    __slots__ = ("children", "visits", "reward", "avail", "seat")
+
+    def __init__(self, seat) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.reward = 0.0  # summed rewards of `seat`, the seat whose move led here
+        self.avail = 0  # iterations in which this move was legal
+        self.seat = seat
+
+
+class MctsBot:
+    def __init__(self, game, seat: int, seed: int, budget: Budget | None = None,
+                 rollout_cap: int = ROLLOUT_CAP) -> None:
+        self.spec = "mcts"
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.budget = budget or DEFAULT_BUDGETS["mcts"]
+        self.evaluator = Evaluator(game)
+        self.information_sets = has_hidden_information(game)
+        self.variant = "ISMCTS" if self.information_sets else "UCT"
+        self.rollout_cap = rollout_cap
+        self.iterations = 0  # of the last decision, for benchmarks
+        self.failed = 0  # iterations of the last decision whose sample broke a rule
+
+    def choose(self, obs: Observation) -> int:
+        if len(obs.legal) == 1:
+            self.iterations = 0
+            return 0
+        root = Node(None)
+        fixed = None if self.information_sets else obs.sample(self.rng)
+        allowed = None
+        if fixed is not None:
+            win, losing = self._decisive(fixed)
+            if win is not None:
+                self.iterations = self.failed = 0
+                return win
+            if losing and len(losing) < len(obs.legal):
+                allowed = [i for i in range(len(obs.legal)) if i not in losing]
+        deadline = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
+        limit = self.budget.iterations or 1
+        done = failed = 0
+        while True:
+            world = obs.sample(self.rng) if fixed is None else _copy(fixed)
+            try:
+                self._iterate(root, world, allowed)
+            except RuleError:
+                failed += 1  # a sample the rules cannot play on; it teaches nothing
+            done += 1
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif done >= limit:
+                break
+        self.iterations, self.failed = done, failed
+        best, best_key = 0, None
+        for i, label in enumerate(obs.legal):
+            child = root.children.get(label)
+            if child is None:
+                continue
+            key = (child.visits, child.reward)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        return best
+
+    def _decisive(self, fixed: Match) -> tuple[int | None, set[int]]:
+        """In a game of perfect information without chance, where this is exact and cheap: a move
+        that wins the match at once, and the moves after which another seat can win at once
+        (searching those would only waste iterations on a loss random rollouts may not see)."""
+        labels = fixed.state["pending"]["options"]
+        replies_left = DECISIVE_REPLIES
+        losing: set[int] = set()
+        for i in range(len(labels)):
+            world = _copy(fixed)
+            try:
+                world.apply_fast(i)
+            except RuleError:
+                continue
+            state = world.state
+            if state["result"] is not None:
+                if state["result"]["winners"] == [self.seat]:
+                    return i, set()
+                continue
+            pending = state["pending"]
+            if pending is None or pending["seat"] == self.seat or replies_left < len(pending["options"]):
+                continue
+            for j in range(len(pending["options"])):
+                replies_left -= 1
+                reply = _copy(world)
+                try:
+                    reply.apply_fast(j)
+                except RuleError:
+                    continue
+                result = reply.state["result"]
+                if result is not None and result["winners"] and self.seat not in result["winners"]:
+                    losing.add(i)
+                    break
+        return None, losing
+
+    def _iterate(self, root: Node, world: Match, allowed: list[int] | None = None) -> None:
+        state = world.state
+        node, path = root, []
+        rng = self.rng
+        # selection and expansion
+        while state["result"] is None and state["pending"] is not None:
+            pending = state["pending"]
+            labels = pending["options"]
+            seat = pending["seat"]
+            children = node.children
+            indices = allowed if node is root and allowed is not None else range(len(labels))
+            untried = []
+            for i in indices:
+                label = labels[i]
+                child = children.get(label)
+                if child is None or child.visits == 0:  # never tried, or its only try broke a rule
+                    untried.append(i)
+                else:
+                    child.avail += 1
+            if untried:
+                i = untried[rng.randrange(len(untried))]
+                child = children.setdefault(labels[i], Node(seat))
+                child.avail += 1
+                world.apply_fast(i)
+                path.append(child)
+                break
+            best_i, best_value = 0, -1.0
+            for i in indices:
+                child = children[labels[i]]
+                value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                if value > best_value:
+                    best_i, best_value = i, value
+            node = children[labels[best_i]]
+            world.apply_fast(best_i)
+            path.append(node)
+        # rollout
+        steps = 0
+        while state["result"] is None and state["pending"] is not None and steps < self.rollout_cap:
+            world.apply_fast(rng.randrange(len(state["pending"]["options"])))
+            state = world.state
+            steps += 1
+        rewards = self.evaluator.rewards(world.state)
+        for n in path:
+            n.visits += 1
+            n.reward += rewards[n.seat] if n.seat is not None else 0.0
+        root.visits += 1
+
+
+def _copy(match: Match) -> Match:
+    return Match(match.game, copy_state(match.state), [], match.seed)

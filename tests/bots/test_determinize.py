@@ -1,0 +1,122 @@
+"""Determinization: samples that a seat cannot tell from the real match."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from ludus.engine.determinize import Determinizer, groups, has_chance, has_hidden_information, hidden_cards
+from ludus.pipeline import load
+
+MARKET = "examples/market-town.ludus"
+VOTES = "games/votes-for-women/votes-for-women.ludus"
+CONNECT = "examples/connect-four.ludus"
+
+
+def advance(match, seed: int, until) -> None:
+    """Random moves until `until(match)` holds (a position worth sampling)."""
+    rng = random.Random(seed)
+    for _ in range(2_000):
+        if until(match):
+            return
+        match.apply_fast(rng.randrange(len(match.legal_actions())))
+    raise AssertionError("the position never came")
+
+
+def cards_in(match, key: str) -> list[str]:
+    return [match.state["ents"][e]["d"] for e in match.state["places"].get(key, [])]
+
+
+def opponent_holds_cards(match) -> bool:
+    """The seat to move cannot see cards the other holds: in its hand (Votes for Women) or, in
+    Market Town where a hand is only held during its owner's turn, in its deck."""
+    seat = match.current
+    if not isinstance(seat, int):
+        return False
+    places = match.state["places"]
+    return len(places.get(f"hand@{1 - seat}", [])) >= 3 or (
+        "Market" in match.game.title and len(places.get(f"deck@{1 - seat}", [])) >= 3)
+
+
+def secret_of(match, seat: int) -> tuple:
+    """What `seat` holds unseen by the other, in order: its deck and its hand."""
+    return tuple(cards_in(match, f"deck@{seat}") + cards_in(match, f"hand@{seat}"))
+
+
+@pytest.mark.parametrize("path, seed", [(MARKET, 1), (MARKET, 5), (VOTES, 2), (VOTES, 9)])
+def test_samples_keep_what_the_seat_sees_and_redeal_what_it_does_not(path, seed):
+    game = load(path)
+    match = game.new_match(2, seed=seed)
+    advance(match, seed, opponent_holds_cards)
+    seat = match.current
+    other = 1 - seat
+    view = match.view(seat)
+    own_hand = cards_in(match, f"hand@{seat}")
+    hidden = hidden_cards(match, seat)
+    real_hidden = Counter(match.state["ents"][e]["d"] for e in hidden)
+    theirs = match.state["places"].get(f"hand@{other}", []) + match.state["places"].get(f"deck@{other}", [])
+    assert theirs and set(theirs) <= set(hidden)
+    assert not set(match.state["places"].get(f"hand@{seat}", [])) & set(hidden)
+
+    sampler = Determinizer(match, seat)
+    rng = random.Random(0)
+    opponent_hands = set()
+    for _ in range(60):
+        sample = sampler.sample(rng)
+        # nothing the seat sees has changed: not its hand, not a public card, not a count
+        assert sample.view(seat) == view
+        assert cards_in(sample, f"hand@{seat}") == own_hand
+        for eid, e in enumerate(match.state["ents"]):
+            if eid not in hidden:
+                assert sample.state["ents"][eid] == e
+        # the hidden cards are the same cards, dealt anew
+        assert Counter(sample.state["ents"][e]["d"] for e in hidden) == real_hidden
+        opponent_hands.add(secret_of(sample, other))
+        # the dice to come are not the real ones
+        assert sample.state["rng"] != match.state["rng"]
+    assert len(opponent_hands) > 1  # what the opponent holds varies from sample to sample
+    assert match.view(seat) == view  # sampling left the real match alone
+
+
+def test_cards_never_seen_outside_one_sides_zones_stay_on_that_side():
+    """In Votes for Women each side's cards only travel through its own deck and hand: a sample
+    never hands the Opposition a Suffragist card."""
+    game = load(VOTES)
+    match = game.new_match(2, seed=4)
+    advance(match, 4, opponent_holds_cards)
+    seat = match.current
+    other = 1 - seat
+    found = groups(match, seat)
+    assert len(found) >= 2
+    ents = match.state["ents"]
+    their_side = {ents[e]["d"] for e in match.state["places"][f"deck@{other}"] + match.state["places"][f"hand@{other}"]}
+    rng = random.Random(1)
+    sampler = Determinizer(match, seat)
+    for _ in range(30):
+        sample = sampler.sample(rng)
+        assert {sample.state["ents"][e]["d"] for e in sample.state["places"][f"hand@{other}"]} <= their_side
+
+
+def test_same_seed_same_sample_and_samples_play_on():
+    game = load(MARKET)
+    match = game.new_match(2, seed=3)
+    advance(match, 3, opponent_holds_cards)
+    seat = match.current
+    a = Determinizer(match, seat).sample(random.Random(42))
+    b = Determinizer(match, seat).sample(random.Random(42))
+    assert a.state == b.state
+    rng = random.Random(0)
+    for _ in range(5_000):  # a sample is a match the rules can play to the end
+        if a.is_over:
+            break
+        a.apply_fast(rng.randrange(len(a.legal_actions())))
+    assert a.is_over and a.result["winners"]
+
+
+def test_which_games_need_determinizations():
+    assert not has_hidden_information(load(CONNECT)) and not has_chance(load(CONNECT))
+    assert has_hidden_information(load(MARKET)) and has_chance(load(MARKET))
+    uprising = load("games/uprising.ludus")
+    assert has_chance(uprising) and has_hidden_information(uprising)  # dice, no hidden cards
+    match = load(CONNECT).new_match(2, seed=0)
+    assert hidden_cards(match, 0) == [] and groups(match, 0) == []
