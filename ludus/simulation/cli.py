@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from ..bots import make_bot
 from .analysis import compare_data, report_data
 from .parallel import BackendError, Job, MatchFailed, RunResult, default_workers, run
 from .playout import SimReport, fold
@@ -40,6 +41,14 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
         raise click.UsageError(f"a variant is compared with its base seat by seat, but {files[0]} has the seats "
                                f"{', '.join(names)} and {files[1]} has {', '.join(seat_lists[1])}")
     chosen = bot_options(bots, names)
+    for game in loaded:
+        for seat, spec in chosen.items():
+            try:
+                # a bot the game cannot have (a `define score` that takes no seat, say) is the
+                # user's to fix: say so now, not as a fault in every worker
+                make_bot(spec, game, seat, seed)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--bot") from None
     _check_outputs(json_path, report_dir)
     workers = workers or default_workers()
     jobs = [Job(str(Path(f).resolve()), count, chosen) for f in files]  # a cluster's workers have other folders

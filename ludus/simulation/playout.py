@@ -42,7 +42,8 @@ class SimReport:
 
         lines = [f"{self.games} matches, {self.players} players, {self.seconds:.2f}s"]
         if self.bots:
-            lines.append("  bots: " + ", ".join(f"{name}={spec}" for name, spec in self.bots.items()) + " (the other seats: random)")
+            rest = " (the other seats: random)" if len(self.bots) < self.players else ""
+            lines.append("  bots: " + ", ".join(f"{name}={spec}" for name, spec in self.bots.items()) + rest)
         for name, count in sorted(self.wins.items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"  wins {name}: {count} ({pct(count)})")
         if self.shared_matches:

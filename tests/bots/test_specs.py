@@ -65,3 +65,11 @@ def test_bad_bot_options_are_usage_errors(value, words):
         out = CliRunner().invoke(main, [*command, "--bot", value], input="quit\n")
         assert out.exit_code == 2, out.output
         assert words in out.output and "Traceback" not in out.output
+
+
+def test_the_summary_names_random_seats_only_when_some_are_left():
+    game = load(MARKET)
+    some = simulate(game, 2, seed=1, bots={0: "random"})
+    every = simulate(game, 2, seed=1, bots={0: "random", 1: "random:3"})
+    assert "(the other seats: random)" in some.summary()
+    assert "bots: Amber=random, Basil=random:3\n" in every.summary()
