@@ -33,7 +33,9 @@ class OfferSpec:
         seat = _seat_of(rt, env, self.seat_fn)
         labels, values = [], []
         names = self.names if self.names is not None else list(rt.game.actions)
-        rt.memo = {}  # nothing changes while the options are listed
+        saved = rt.memo
+        if saved is None:
+            rt.memo = {}  # nothing changes while the options are listed
         try:
             for name in names:
                 action = rt.game.actions[name]
@@ -41,7 +43,7 @@ class OfferSpec:
                     labels.append(action.label(rt, local))
                     values.append([name, [local[p] for p, _, _ in action.params]])
         finally:
-            rt.memo = None
+            rt.memo = saved
         labels, values = merge_options(rt, labels, values, True)
         if self.stop_label is not None:
             labels.append(self.stop_label)

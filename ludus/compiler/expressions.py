@@ -203,19 +203,33 @@ class ExpressionCompiler:
             name = res[1]
             args = [self.expr(a) for a in getattr(node, "args", ())]
 
+            # a define that reads no seat is remembered once for every seat
+            per_seat = not self.seat_free(self.sym.defines[name].value)
+
             def call_define(rt, env):
                 values = [a(rt, env) for a in args]
                 memo = rt.memo
                 if memo is None:
                     return g.defines[name](rt, values, env)
-                key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+                for v in values:
+                    if v.__class__ is bool or v.__class__ is list:
+                        # true is 1 to a dict, and a list is no key: not remembered
+                        return g.defines[name](rt, values, env)
+                if per_seat:
+                    key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+                else:
+                    key = (name, env.get("this"), *values)
                 try:
                     return memo[key]
                 except KeyError:
-                    result = memo[key] = g.defines[name](rt, values, env)
-                    return result
-                except TypeError:  # a list among the arguments: not memoised
+                    pass
+                except TypeError:  # an argument that is no key
                     return g.defines[name](rt, values, env)
+                logged = len(rt.log)
+                result = g.defines[name](rt, values, env)
+                if len(rt.log) == logged:  # a define that warned (top(...) ran short) warns each time
+                    memo[key] = result
+                return result
             return call_define
         if tag == "builtin":
             return _BUILTIN_NAMES[res[1]]
@@ -273,74 +287,115 @@ class ExpressionCompiler:
         cond = self.expr(comp.cond) if comp.cond is not None else None
         simple_elem = isinstance(comp.elem, n.Name) and comp.elem.name == var
 
-        def loop(rt, env, visit):
+        # Each aggregate is its own tight loop (no callback per element): the loop variable is
+        # bound in `env` while the loop runs, and given back its outer value (or removed) after.
+        def begin(rt, env):
             items = as_list(rt, src(rt, env))
-            saved = env.get(var, _MISSING)
-            try:
-                rt.charge(len(items))
-                for x in items:
-                    env[var] = x
-                    if cond is None or cond(rt, env):
-                        if visit(x, env):
-                            return True
-            finally:
-                if saved is _MISSING:
-                    env.pop(var, None)
-                else:
-                    env[var] = saved
-            return False
+            rt.charge(len(items))
+            return items, env.get(var, _MISSING)
+
+        def end(env, saved):
+            if saved is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = saved
 
         if agg == "list":
             def collect(rt, env):
+                items, saved = begin(rt, env)
                 out = []
-                loop(rt, env, lambda x, e: out.append(x if simple_elem else elem(rt, e)))
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            out.append(x if simple_elem else elem(rt, env))
+                finally:
+                    end(env, saved)
                 return out
             return collect
         if agg == "count":
             def count(rt, env):
-                n_ = [0]
-
-                def visit(x, e):
-                    n_[0] += 1
-                loop(rt, env, visit)
-                return n_[0]
+                items, saved = begin(rt, env)
+                if cond is None:
+                    end(env, saved)
+                    return len(items)
+                n_ = 0
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond(rt, env):
+                            n_ += 1
+                finally:
+                    end(env, saved)
+                return n_
             return count
         if agg == "sum":
             def total(rt, env):
-                acc = [0]
-
-                def visit(x, e):
-                    acc[0] += as_int(elem(rt, e), "summed value")
-                loop(rt, env, visit)
-                return acc[0]
+                items, saved = begin(rt, env)
+                acc = 0
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            acc += as_int(elem(rt, env), "summed value")
+                finally:
+                    end(env, saved)
+                return acc
             return total
         if agg in ("any", "all"):
             want = agg == "any"
 
             def some(rt, env):
-                hit = loop(rt, env, lambda x, e: bool(elem(rt, e)) == want)
-                return hit if want else not hit
+                items, saved = begin(rt, env)
+                try:
+                    for x in items:
+                        env[var] = x
+                        if (cond is None or cond(rt, env)) and bool(elem(rt, env)) == want:
+                            return want
+                finally:
+                    end(env, saved)
+                return not want
             return some
         if agg == "first":
             def first(rt, env):
-                found = []
-                loop(rt, env, lambda x, e: found.append(elem(rt, e)) or True)
-                return found[0] if found else None
+                items, saved = begin(rt, env)
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            return elem(rt, env)
+                finally:
+                    end(env, saved)
+                return None
             return first
         if agg in ("max", "min"):
             pick = max if agg == "max" else min
 
             def extreme(rt, env):
+                items, saved = begin(rt, env)
                 values = []
-                loop(rt, env, lambda x, e: values.append(elem(rt, e)))
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            values.append(elem(rt, env))
+                finally:
+                    end(env, saved)
                 return pick(values, default=0)
             return extreme
         if agg in ("most", "least"):
             pick = max if agg == "most" else min
 
             def best(rt, env):
+                items, saved = begin(rt, env)
                 pairs = []
-                loop(rt, env, lambda x, e: pairs.append((x, elem(rt, e))))
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            pairs.append((x, elem(rt, env)))
+                finally:
+                    end(env, saved)
                 if not pairs:
                     return []
                 top = pick(v for _, v in pairs)

@@ -77,6 +77,9 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) 
 
 def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noqa: C901
     rt = Runtime(game, state, log)
+    # defines keep their values until something changes: the runtime's changes empty the memo,
+    # and so does every instruction below that is not a jump, a loop step or a test
+    memo = rt.memo = {}
     stack = state["stack"]
     codes = game.codes
     steps = 0
@@ -100,6 +103,8 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                 if kind == O.EXEC:
                     frame["pc"] = pc + 1
                     op[1](rt, env)
+                    if memo:
+                        memo.clear()
                     pc += 1
                     if rt.events or (anytime and rt.changed):
                         _after_change(rt, env, frame)
@@ -232,6 +237,8 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                 raise RuleError(f"unknown instruction {kind}")
         except _FAILURES as exc:
             raise _located(exc, code, pc) from None
+        if memo and kind in _CHANGES:
+            memo.clear()
     if not stack and state["result"] is None:
         state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
     if state["result"] is not None and game.payoff is not None and "payoffs" not in state["result"]:
@@ -320,6 +327,8 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
         try:
             if kind == O.EXEC:
                 op[1](rt, env)
+                if rt.memo:
+                    rt.memo.clear()
                 pc += 1
             elif kind == O.JUMP:
                 pc = op[1]
@@ -356,6 +365,13 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
         except _FAILURES as exc:
             raise _located(exc, code, pc) from None
 
+
+# Instructions that may change what an expression reads, beyond what the runtime's own changes
+# already report (a scope's end resets vars; the alternate loop is read by `passed`). The others
+# (jumps, loop steps, calls, returns, a scope's start, asking for a decision) change no state that
+# expressions read, so the remembered define values stay good across them.
+_CHANGES = frozenset({O.EXEC, O.UNSCOPE, O.DRAW, O.SHUFFLE, O.ALT_INIT, O.ALT_NEXT, O.ALT_POP, O.PASS, O.WIN,
+                      O.LOSE, O.END, O.RESOLVE, O.ROLL})
 
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
              ZeroDivisionError, MemoryError, OverflowError)
