@@ -80,8 +80,28 @@ class OfferSpec:
             rt.memo = None
 
     def instances(self, rt, env, action, seat) -> list[dict]:
-        """Every binding of the action's parameters that passes its requirements and costs."""
-        return [local for local in _bindings(rt, env, action, seat) if _refusal(rt, action, local, seat) is None]
+        """Every binding of the action's parameters that passes its requirements and costs, in
+        the order `_bindings` lists them. Each requirement is tested as soon as the parameters it
+        reads are bound (after the ones written before it), so a prefix that fails is dropped
+        before its later parameters are listed."""
+        out = []
+        params, stages, costs = action.params, action.stages, action.costs
+        last = len(params)
+
+        def walk(i, local):
+            for req in stages[i]:
+                if not req(rt, local):
+                    return
+            if i == last:
+                if not costs or _cost_refusal(rt, action, local, seat) is None:
+                    out.append(local)
+                return
+            name, source, _t = params[i]
+            for value in as_list(rt, source(rt, local)):
+                walk(i + 1, {**local, name: value})
+        walk(0, {"$cur": env.get("$cur"), "$act": seat})
+        walk = None  # noqa: F841 - the nested function refers to itself: break the cycle so the runtime goes now
+        return out
 
     def answer(self, rt, env, pending, index):
         value = pending["values"][index]
@@ -116,6 +136,7 @@ def _bindings(rt, env, action, seat) -> list[dict]:
         for value in as_list(rt, source(rt, local)):
             walk(i + 1, {**local, name: value})
     walk(0, {"$cur": env.get("$cur"), "$act": seat})
+    walk = None  # noqa: F841 - break the self-reference, as in OfferSpec.instances
     return out
 
 
@@ -125,6 +146,11 @@ def _refusal(rt, action, local, seat):
     for i, req in enumerate(action.requires):
         if not req(rt, local):
             return ("require", action.require_spans[i])
+    return _cost_refusal(rt, action, local, seat)
+
+
+def _cost_refusal(rt, action, local, seat):
+    """("cost", need, have, counter) for the first cost this binding cannot pay; None if none."""
     for amount, counter in action.costs:
         per = rt.game.vars[counter].per
         have = rt.get_var(counter, seat if per == "seat" else None)

@@ -64,7 +64,40 @@ class ExpressionCompiler:
         self.emit(O.RET, None)
         self.game.codes[cid] = self.code
         self.code, self.loops = saved
-        return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires])
+        names = [p for p, _, _ in params]
+        stages: list = [[] for _ in range(len(params) + 1)]
+        depth = 0
+        for node, fn in zip(decl.requires, requires, strict=True):
+            used = self.locals_read(node)
+            depth = max([depth] + [names.index(p) + 1 for p in names if p in used])
+            stages[depth].append(fn)
+        return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires],
+                          stages)
+
+    def locals_read(self, node) -> set:
+        """Every local name an expression reads (a loop variable of the same name counts too)."""
+        import attrs
+
+        out: set = set()
+
+        def walk(x) -> None:
+            if isinstance(x, (tuple, list)):
+                for i in x:
+                    walk(i)
+                return
+            if not attrs.has(type(x)):
+                return
+            res = self.c.res.get(id(x))
+            if res is not None and res[0] == "local":
+                out.add(res[1])
+            if res is not None and res[0] == "tokens" and res[2]:
+                out.add(res[1])
+            for f in attrs.fields(type(x)):
+                if f.name != "span":
+                    walk(getattr(x, f.name))
+
+        walk(node)
+        return out
 
     def expr(self, node):
         return self._expr(node)

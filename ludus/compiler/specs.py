@@ -101,5 +101,8 @@ class ActionSpec:
     code: str
     span: object
     require_spans: list = field(factory=list)  # where each `require` is written, for "why not?"
+    # per depth (parameters bound so far), the requirements to test there: each one as soon as
+    # it and every requirement before it can be read, so a failing prefix is never extended
+    stages: list = field(factory=list)
 
 
