@@ -24,9 +24,26 @@ class ExpressionCompiler:
             else:
                 parts.append((None, self.expr(p), self.c.types.get(id(p), "any")))
 
+        # a number shown as a number and a text that names no seat's zone are shown as they
+        # are, without going through display(); everything else is displayed as before
+        fast = [(text, fn, typ, fn is not None and typ != "seat" and not typ.startswith("entity"), typ != "zone")
+                for text, fn, typ in parts]
+
         def render(rt, env):
-            return text_in_range("".join(text if fn is None else display(rt, fn(rt, env), typ)
-                                         for text, fn, typ in parts), "the text")
+            out = []
+            for text, fn, typ, plain_int, plain_str in fast:
+                if fn is None:
+                    out.append(text)
+                    continue
+                v = fn(rt, env)
+                cls = v.__class__
+                if cls is int and plain_int:
+                    out.append(str(v))
+                elif cls is str and plain_str and "@" not in v:
+                    out.append(v)
+                else:
+                    out.append(display(rt, v, typ))
+            return text_in_range("".join(out), "the text")
         return render
 
     def define(self, decl: n.DefineDecl):
@@ -73,6 +90,12 @@ class ExpressionCompiler:
             stages[depth].append(fn)
         return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires],
                           stages)
+
+    def define_seat_free(self, name: str) -> bool:
+        cache = self.__dict__.setdefault("_seat_free", {})
+        if name not in cache:
+            cache[name] = self.seat_free(self.sym.defines[name].value)
+        return cache[name]
 
     def locals_read(self, node) -> set:
         """Every local name an expression reads (a loop variable of the same name counts too)."""
@@ -237,7 +260,25 @@ class ExpressionCompiler:
             args = [self.expr(a) for a in getattr(node, "args", ())]
 
             # a define that reads no seat is remembered once for every seat
-            per_seat = not self.seat_free(self.sym.defines[name].value)
+            per_seat = not self.define_seat_free(name)
+            defines = g.defines
+
+            if not args:
+                def call_define0(rt, env):
+                    memo = rt.memo
+                    if memo is None:
+                        return defines[name](rt, (), env)
+                    key = (name, env.get("$act"), env.get("$cur"), env.get("this")) if per_seat else (name, env.get("this"))
+                    try:
+                        return memo[key]
+                    except KeyError:
+                        pass
+                    logged = len(rt.log)
+                    result = defines[name](rt, (), env)
+                    if len(rt.log) == logged:
+                        memo[key] = result
+                    return result
+                return call_define0
 
             def call_define(rt, env):
                 values = [a(rt, env) for a in args]
