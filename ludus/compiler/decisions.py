@@ -85,15 +85,19 @@ class OfferSpec:
         reads are bound (after the ones written before it), so a prefix that fails is dropped
         before its later parameters are listed."""
         out = []
-        params, stages, costs = action.params, action.stages, action.costs
+        params, stages, costs = action.params, action.stages, action.bound_costs
         last = len(params)
+        for need, counter in action.fixed_costs:
+            per = rt.game.vars[counter].per
+            if as_int(need, "cost") > rt.get_var(counter, seat if per == "seat" else None):
+                return out
 
         def walk(i, local):
             for req in stages[i]:
                 if not req(rt, local):
                     return
             if i == last:
-                if not costs or _cost_refusal(rt, action, local, seat) is None:
+                if not costs or _cost_refusal(rt, costs, local, seat) is None:
                     out.append(local)
                 return
             name, source, _t = params[i]
@@ -146,12 +150,12 @@ def _refusal(rt, action, local, seat):
     for i, req in enumerate(action.requires):
         if not req(rt, local):
             return ("require", action.require_spans[i])
-    return _cost_refusal(rt, action, local, seat)
+    return _cost_refusal(rt, action.costs, local, seat)
 
 
-def _cost_refusal(rt, action, local, seat):
-    """("cost", need, have, counter) for the first cost this binding cannot pay; None if none."""
-    for amount, counter in action.costs:
+def _cost_refusal(rt, costs, local, seat):
+    """("cost", need, have, counter) for the first of `costs` this binding cannot pay; None if none."""
+    for amount, counter in costs:
         per = rt.game.vars[counter].per
         have = rt.get_var(counter, seat if per == "seat" else None)
         need = as_int(amount(rt, local), "cost")

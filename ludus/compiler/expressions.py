@@ -88,8 +88,10 @@ class ExpressionCompiler:
             used = self.locals_read(node)
             depth = max([depth] + [names.index(p) + 1 for p in names if p in used])
             stages[depth].append(fn)
+        fixed = [(c.amount.value, c.counter) for c in decl.costs if type(c.amount) is n.Number]
+        bound = [cost for c, cost in zip(decl.costs, costs, strict=True) if type(c.amount) is not n.Number]
         return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires],
-                          stages)
+                          stages, fixed, bound)
 
     def define_seat_free(self, name: str) -> bool:
         cache = self.__dict__.setdefault("_seat_free", {})
