@@ -125,6 +125,17 @@ class ExpressionCompiler:
         return out
 
     def expr(self, node):
+        """A function (rt, env) for an expression: generated Python source while a whole game
+        compiles (see pysource.py), else the closure."""
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            fn = gen.function(node)
+            if fn is not None:
+                return fn
+        return self._expr(node)
+
+    def closure(self, node):
+        """The closure for an expression node (its sub-expressions may still be generated)."""
         return self._expr(node)
 
     def _expr(self, node):  # noqa: C901 - one dispatch over the expression nodes

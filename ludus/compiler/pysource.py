@@ -1,0 +1,291 @@
+"""Expressions compiled to Python source: one module per game, compiled once, cached on disk.
+
+The closures of `expressions.py` cost one Python call per node of an expression. Here the common
+nodes (numbers, texts, locals, arithmetic and comparisons, `and`/`or`/`not`, token counts, a
+card's or a space's attribute, aggregates over a list) are written out as Python source instead,
+so `x.owner == s and Follower of s at r > 0` is one function with no call per node. Every other
+node keeps its closure, called from the generated source as a constant (`k12(rt, env)`), and
+that closure's own sub-expressions are generated again: the two kinds mix freely.
+
+Each generated function does exactly what the closures do, in the same order, with the same
+checks and the same error messages (the checks are the same helpers: `as_int`, `as_list`,
+`in_range`, ...). The closures stay the reference: `LUDUS_CLOSURES=1` in the environment turns
+generation off, and the seeded playout digests (tests/engine/test_playouts.py) hold either way.
+
+`ExpressionCompiler.expr` hands out a function at once, as before; its body is filled in when the
+whole game has been compiled (`finish`), from one module compiled in one go. The compiled module
+is cached under the user's cache folder (`LUDUS_CACHE_DIR`, else `$XDG_CACHE_HOME/ludus` or
+`~/.cache/ludus`), keyed by a hash of its source, so a warm load does not compile it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sys
+import types
+from pathlib import Path
+
+from ..engine.runtime import RuleError
+from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
+from ..language import nodes as n
+
+ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
+CACHE_FORMAT = 1
+
+
+def _not_ready(rt, env):  # pragma: no cover - only if an expression runs before the game is compiled
+    raise RuntimeError("a generated expression ran before its game finished compiling")
+
+
+def _nolocal(name):
+    raise RuleError(f"'{name}' has no value yet here")
+
+
+def _add(x, y):
+    if isinstance(x, list) and isinstance(y, list):
+        return x + y
+    if isinstance(x, str) and isinstance(y, str):
+        return text_in_range(x + y, "the joined text")
+    return in_range(as_int(x, "left of '+'") + as_int(y, "right of '+'"), "the sum")
+
+
+def _div(x, y, op):
+    if y == 0:
+        raise RuleError("division by zero")
+    return x // y if op == "/" else x % y
+
+
+def _field(rt, eid, fname):
+    if eid is None:
+        raise RuleError(f"cannot read '{fname}' of none")
+    return rt.field(eid, fname)
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+HELPERS = {
+    "RuleError": RuleError, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
+    "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
+    "_field": _field, "_MISSING": _MISSING,
+}
+
+_AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
+
+
+class SourceGen:
+    """Collects the generated functions of one game; `finish` compiles them and fills them in."""
+
+    def __init__(self, comp) -> None:
+        self.comp = comp  # the ExpressionCompiler: resolutions, and closures for other nodes
+        self.ns: dict = dict(HELPERS)
+        self.lines: list[str] = []
+        self.stubs: list[tuple[str, types.FunctionType]] = []
+        self.count = 0
+
+    def _name(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, value) -> str:
+        name = self._name("k")
+        self.ns[name] = value
+        return name
+
+    # ── entry ──
+
+    def function(self, node):
+        """A function (rt, env) for `node`, filled in by `finish`; None to use the closure."""
+        src = self.gen(node)
+        if src is None:
+            return None
+        name = self._name("e")
+        self.lines.append(f"def {name}(rt, env):\n    return {src}\n")
+        stub = types.FunctionType(_not_ready.__code__, self.ns, name)
+        self.stubs.append((name, stub))
+        return stub
+
+    def finish(self) -> None:
+        if not self.stubs:
+            return
+        source = "".join(self.lines)
+        code = _cached_compile(source)
+        exec(code, self.ns)  # noqa: S102 - our own generated source, see gen()
+        for name, stub in self.stubs:
+            stub.__code__ = self.ns[name].__code__
+        self.lines, self.stubs = [], []
+
+    # ── expressions to source ──
+
+    def gen(self, node) -> str | None:  # noqa: C901 - one dispatch over the node kinds
+        comp = self.comp
+        if isinstance(node, (n.Number, n.String, n.Bool)):
+            return repr(node.value)
+        if isinstance(node, n.NoneLit):
+            return "None"
+        if isinstance(node, n.ListLit):
+            return "[" + "".join(f"{self.sub(i)}, " for i in node.items) + "]"
+        if isinstance(node, n.Not):
+            return f"(not {self.sub(node.operand)})"
+        if isinstance(node, n.Neg):
+            return f"(-as_int({self.sub(node.operand)}, 'operand'))"
+        if isinstance(node, n.CondExpr):
+            return f"({self.sub(node.then)} if {self.sub(node.cond)} else {self.sub(node.other)})"
+        if isinstance(node, n.BinOp):
+            return self.binop(node)
+        if isinstance(node, n.Comprehension):
+            return self.aggregate(node, "list")
+        if isinstance(node, n.Template):
+            return None
+        res = comp.c.res.get(id(node))
+        if res is None:
+            return None
+        tag = res[0]
+        if tag == "local":
+            name = repr(res[1])
+            return f"(env[{name}] if {name} in env else _nolocal({name}))"
+        if tag == "tokens":
+            tok = f"env[{res[1]!r}]" if res[2] else repr(res[1])
+            owner = self.sub(node.of) if node.of is not None else "None"
+            place = self.sub(node.at) if node.at is not None else "None"
+            return f"rt.token_count({tok}, {owner}, {place})"
+        if tag == "entity_attr":
+            return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r})"
+        if tag == "field":
+            return f"_field(rt, {self.sub(node.obj)}, {res[1]!r})"
+        if tag in ("space_attr", "space_prop"):
+            return f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+        if tag == "aggregate" and res[1] in _AGGREGATES:
+            return self.aggregate(node.comp, res[1])
+        return None
+
+    def sub(self, node) -> str:
+        """Source for a sub-expression: generated, or a call of its closure."""
+        src = self.gen(node)
+        if src is not None:
+            return src
+        return f"{self.const(self.comp.closure(node))}(rt, env)"
+
+    def binop(self, node) -> str:
+        op = node.op
+        a, b = self.sub(node.left), self.sub(node.right)
+        if op == "and":
+            return f"(bool({a}) and bool({b}))"
+        if op == "or":
+            return f"(bool({a}) or bool({b}))"
+        if op == "+":
+            return f"_add({a}, {b})"
+        left, right = repr(f"left of '{op}'"), repr(f"right of '{op}'")
+        if op == "-":
+            return f"in_range(as_int({a}, {left}) - as_int({b}, {right}), 'the difference')"
+        if op == "*":
+            return f"in_range(as_int({a}, {left}) * as_int({b}, {right}), 'the product')"
+        if op in ("/", "%"):
+            return f"_div(as_int({a}, {left}), as_int({b}, {right}), {op!r})"
+        if op in ("==", "!="):
+            return f"({a} {op} {b})"
+        if op in ("<", "<=", ">", ">="):
+            return f"(as_int({a}, {left}) {op} as_int({b}, {right}))"
+        if op == "in":
+            return f"({a} in as_list(rt, {b}))"
+        if op == "not in":
+            return f"({a} not in as_list(rt, {b}))"
+        raise AssertionError(op)
+
+    def aggregate(self, comp: n.Comprehension, agg: str) -> str:
+        """An aggregate as its own generated function: the same loop as the closure's."""
+        var = repr(comp.var)
+        src = self.sub(comp.source)
+        cond = self.sub(comp.cond) if comp.cond is not None else None
+        simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
+        elem = "x" if agg == "list" and simple else self.sub(comp.elem)
+        name = self._name("a")
+        test = f"if {cond}:" if cond is not None else "if True:"
+        body = {
+            "list": ("out = []", f"out.append({elem})", "return out"),
+            "count": ("acc = 0", "acc += 1", "return acc"),
+            "sum": ("acc = 0", f"acc += as_int({elem}, 'summed value')", "return acc"),
+            "any": ("pass", f"if bool({elem}) == True:\n                    return True", "return False"),
+            "all": ("pass", f"if bool({elem}) == False:\n                    return False", "return True"),
+            "first": ("pass", f"return {elem}", "return None"),
+            "max": ("values = []", f"values.append({elem})", "return max(values, default=0)"),
+            "min": ("values = []", f"values.append({elem})", "return min(values, default=0)"),
+            "most": ("pairs = []", f"pairs.append((x, {elem}))", "return _best(pairs, max)"),
+            "least": ("pairs = []", f"pairs.append((x, {elem}))", "return _best(pairs, min)"),
+        }[agg]
+        start, step, end = body
+        if agg == "count" and cond is None:
+            self.lines.append(
+                f"def {name}(rt, env):\n"
+                f"    items = as_list(rt, {src})\n"
+                f"    rt.charge(len(items))\n"
+                f"    return len(items)\n")
+            return f"{name}(rt, env)"
+        self.lines.append(
+            f"def {name}(rt, env):\n"
+            f"    items = as_list(rt, {src})\n"
+            f"    rt.charge(len(items))\n"
+            f"    saved = env.get({var}, _MISSING)\n"
+            f"    {start}\n"
+            f"    try:\n"
+            f"        for x in items:\n"
+            f"            env[{var}] = x\n"
+            f"            {test}\n"
+            f"                {step}\n"
+            f"    finally:\n"
+            f"        if saved is _MISSING:\n"
+            f"            env.pop({var}, None)\n"
+            f"        else:\n"
+            f"            env[{var}] = saved\n"
+            f"    {end}\n")
+        return f"{name}(rt, env)"
+
+
+def _best(pairs, pick):
+    if not pairs:
+        return []
+    top = pick(v for _, v in pairs)
+    return [x for x, v in pairs if v == top]
+
+
+HELPERS["_best"] = _best
+
+
+# ── the cache of compiled modules ──
+
+
+def _cache_dir() -> Path | None:
+    root = os.environ.get("LUDUS_CACHE_DIR")
+    if root:
+        return Path(root)
+    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    return Path(base) / "ludus" / "pysource"
+
+
+def _cached_compile(source: str):
+    """The module's code object: the cached one when this source was compiled before. The key is
+    a hash of the generated source itself and of the Python version, which is all a code object
+    depends on: a change in the game files or in ludus that changes the source changes the key."""
+    key = hashlib.sha256(f"{CACHE_FORMAT}\0{sys.version}\0{source}".encode()).hexdigest()[:32]
+    folder = _cache_dir()
+    path = folder / f"{key}.bin" if folder is not None else None
+    if path is not None:
+        try:
+            return marshal.loads(path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+    code = compile(source, "<ludus generated expressions>", "exec")
+    if path is not None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(marshal.dumps(code))
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return code
