@@ -17,6 +17,9 @@ class ExpressionCompiler:
     # ── expressions ──
 
     def template(self, t: n.Template):
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            return gen.function(t)
         parts = []
         for p in t.parts:
             if isinstance(p, str):

@@ -27,6 +27,7 @@ import sys
 import types
 from pathlib import Path
 
+from ..engine.display import display
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
@@ -57,6 +58,32 @@ def _div(x, y, op):
     return x // y if op == "/" else x % y
 
 
+def _define(rt, env, defines, name, values, per_seat):
+    """A define's value, remembered in `rt.memo` as `call_define` in expressions.py does (the
+    same keys, so generated and closure calls share what is remembered)."""
+    memo = rt.memo
+    if memo is None:
+        return defines[name](rt, values, env)
+    for v in values:
+        if v.__class__ is bool or v.__class__ is list:
+            return defines[name](rt, values, env)
+    if per_seat:
+        key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+    else:
+        key = (name, env.get("this"), *values)
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    except TypeError:
+        return defines[name](rt, values, env)
+    logged = len(rt.log)
+    result = defines[name](rt, values, env)
+    if len(rt.log) == logged:
+        memo[key] = result
+    return result
+
+
 def _field(rt, eid, fname):
     if eid is None:
         raise RuleError(f"cannot read '{fname}' of none")
@@ -72,7 +99,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_MISSING": _MISSING,
+    "_field": _field, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
 }
 
 _AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
@@ -84,6 +111,7 @@ class SourceGen:
     def __init__(self, comp) -> None:
         self.comp = comp  # the ExpressionCompiler: resolutions, and closures for other nodes
         self.ns: dict = dict(HELPERS)
+        self.ns["_defines"] = comp.game.defines
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
         self.count = 0
@@ -141,7 +169,7 @@ class SourceGen:
         if isinstance(node, n.Comprehension):
             return self.aggregate(node, "list")
         if isinstance(node, n.Template):
-            return None
+            return self.template(node)
         res = comp.c.res.get(id(node))
         if res is None:
             return None
@@ -162,7 +190,31 @@ class SourceGen:
             return f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
         if tag == "aggregate" and res[1] in _AGGREGATES:
             return self.aggregate(node.comp, res[1])
+        if tag == "define":
+            args = "".join(f"{self.sub(a)}, " for a in getattr(node, "args", ()))
+            per_seat = not comp.define_seat_free(res[1])
+            return f"_define(rt, env, _defines, {res[1]!r}, ({args}), {per_seat})"
         return None
+
+    def template(self, t: n.Template) -> str:
+        """A text with holes: numbers and plain texts joined as they are, the rest displayed
+        (the same fast paths as the closure's `render`)."""
+        parts = []
+        for p in t.parts:
+            if isinstance(p, str):
+                parts.append(repr(p))
+                continue
+            src = self.sub(p)
+            typ = self.comp.c.types.get(id(p), "any")
+            plain_int = typ != "seat" and not typ.startswith("entity")
+            plain_str = typ != "zone"
+            shown = f"display(rt, _v, {typ!r})"
+            if plain_str:
+                shown = f"(_v if _v.__class__ is str and '@' not in _v else {shown})"
+            if plain_int:
+                shown = f"(str(_v) if _v.__class__ is int else {shown})"
+            parts.append(f"((_v := {src}), {shown})[1]")
+        return f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
 
     def sub(self, node) -> str:
         """Source for a sub-expression: generated, or a call of its closure."""
