@@ -187,7 +187,17 @@ class SourceGen:
         if tag == "field":
             return f"_field(rt, {self.sub(node.obj)}, {res[1]!r})"
         if tag in ("space_attr", "space_prop"):
+            table = self.fixed_props(res[1])
+            if table:
+                # a property every space that has it gives as a plain number or text: read it
+                # from a table; any other space goes through space_attr as before
+                return f"({table}[_s] if (_s := {self.sub(node.obj)}) in {table} else space_attr(rt, _s, {res[1]!r}, env))"
             return f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+        if (tag == "builtin_fn" and res[1] == "first" and len(node.args) == 1
+                and isinstance(node.args[0], n.Comprehension)):
+            # first([e for x in L where C]) stops at the first x that passes C, as the list's
+            # first element is that x's e; the list is charged in full all the same
+            return self.aggregate(node.args[0], "first")
         if tag == "aggregate" and res[1] in _AGGREGATES:
             return self.aggregate(node.comp, res[1])
         if tag == "define":
@@ -215,6 +225,22 @@ class SourceGen:
                 shown = f"(str(_v) if _v.__class__ is int else {shown})"
             parts.append(f"((_v := {src}), {shown})[1]")
         return f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
+
+    def fixed_props(self, fname: str) -> str | None:
+        """The name of a constant {space: value} for a property written as a literal, or None."""
+        if fname in ("name", "label", "kind", "parent"):
+            return None
+        cache = self.__dict__.setdefault("_props", {})
+        if fname not in cache:
+            table = {}
+            for sp in self.comp.sym.spaces.values():
+                for p in sp.props:  # the last one written is the one compiled
+                    if p.name == fname and isinstance(p.value, (n.Number, n.String)):
+                        table[sp.name] = p.value.value
+                    elif p.name == fname:
+                        table.pop(sp.name, None)
+            cache[fname] = self.const(table) if table else None
+        return cache[fname]
 
     def sub(self, node) -> str:
         """Source for a sub-expression: generated, or a call of its closure."""
