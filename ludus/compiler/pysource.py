@@ -31,6 +31,7 @@ from ..engine.display import display
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
+from .builtins import adjacent
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
 CACHE_FORMAT = 1
@@ -100,6 +101,7 @@ HELPERS = {
     "RuleError": RuleError, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
     "_field": _field, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
+    "adjacent": adjacent,
 }
 
 _AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
@@ -193,6 +195,14 @@ class SourceGen:
                 # from a table; any other space goes through space_attr as before
                 return f"({table}[_s] if (_s := {self.sub(node.obj)}) in {table} else space_attr(rt, _s, {res[1]!r}, env))"
             return f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+        if tag == "builtin":
+            return _BUILTIN_NAMES.get(res[1])
+        if tag == "builtin_fn" and res[1] in ("size", "count") and len(node.args) == 1:
+            return f"len(as_list(rt, {self.sub(node.args[0])}))"
+        if tag == "builtin_fn" and res[1] == "adjacent" and len(node.args) in (1, 2):
+            if len(node.args) == 2:
+                return f"adjacent(rt, {self.sub(node.args[0])}, as_list(rt, {self.sub(node.args[1])}))"
+            return f"adjacent(rt, {self.sub(node.args[0])})"
         if (tag == "builtin_fn" and res[1] == "first" and len(node.args) == 1
                 and isinstance(node.args[0], n.Comprehension)):
             # first([e for x in L where C]) stops at the first x that passes C, as the list's
@@ -259,16 +269,21 @@ class SourceGen:
         if op == "+":
             return f"_add({a}, {b})"
         left, right = repr(f"left of '{op}'"), repr(f"right of '{op}'")
+
+        def num(src, node, what):
+            # a number written in the rules needs no check
+            return src if type(node) is n.Number else f"as_int({src}, {what})"
+        x, y = num(a, node.left, left), num(b, node.right, right)
         if op == "-":
-            return f"in_range(as_int({a}, {left}) - as_int({b}, {right}), 'the difference')"
+            return f"in_range({x} - {y}, 'the difference')"
         if op == "*":
-            return f"in_range(as_int({a}, {left}) * as_int({b}, {right}), 'the product')"
+            return f"in_range({x} * {y}, 'the product')"
         if op in ("/", "%"):
-            return f"_div(as_int({a}, {left}), as_int({b}, {right}), {op!r})"
+            return f"_div({x}, {y}, {op!r})"
         if op in ("==", "!="):
             return f"({a} {op} {b})"
         if op in ("<", "<=", ">", ">="):
-            return f"(as_int({a}, {left}) {op} as_int({b}, {right}))"
+            return f"({x} {op} {y})"
         if op == "in":
             return f"({a} in as_list(rt, {b}))"
         if op == "not in":
@@ -322,6 +337,14 @@ class SourceGen:
             f"            env[{var}] = saved\n"
             f"    {end}\n")
         return f"{name}(rt, env)"
+
+
+_BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that read the env or state
+    "current": "env.get('$cur')",
+    "actor": "env.get('$act')",
+    "seats": "list(range(rt.state['nseats']))",
+    "players": "rt.state['nseats']",
+}
 
 
 def _best(pairs, pick):
