@@ -373,11 +373,27 @@ def _cached_compile(source: str):
     a hash of the generated source itself and of the Python version, which is all a code object
     depends on: a change in the game files or in ludus that changes the source changes the key."""
     key = hashlib.sha256(f"{CACHE_FORMAT}\0{sys.version}\0{source}".encode()).hexdigest()[:32]
+    code = _LOADED.get(key)
+    if code is not None:
+        return code
+    code = _disk_compile(key, source)
+    if len(_LOADED) >= 16:  # a REPL that reloads a game as it is edited keeps only the recent ones
+        del _LOADED[next(iter(_LOADED))]
+    _LOADED[key] = code
+    return code
+
+
+_LOADED: dict = {}  # key -> code object, for games loaded again in the same process
+
+
+def _disk_compile(key: str, source: str):
     folder = _cache_dir()
     path = folder / f"{key}.bin" if folder is not None else None
     if path is not None:
         try:
-            return marshal.loads(path.read_bytes())
+            code = marshal.loads(path.read_bytes())
+            if isinstance(code, types.CodeType):
+                return code
         except (OSError, ValueError, EOFError, TypeError):
             pass
     code = compile(source, "<ludus generated expressions>", "exec")

@@ -72,14 +72,18 @@ def test_an_error_in_generated_code_is_located_at_its_rule(tmp_path):
 
 def test_a_warm_load_reads_the_cache_and_a_damaged_cache_is_compiled_again(tmp_path, monkeypatch):
     monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(pysource, "_LOADED", {})
     path = tmp_path / "g.ludus"
     path.write_text(SOURCE, encoding="utf-8")
     first = ludus.load(path).new_match(2).legal_actions()
     files = list((tmp_path / "cache").iterdir())
     assert len(files) == 1
     stamp = files[0].stat().st_mtime_ns
+    pysource._LOADED.clear()  # as a new process would
     assert ludus.load(path).new_match(2).legal_actions() == first
     assert files[0].stat().st_mtime_ns == stamp  # read, not written again
     files[0].write_bytes(b"not a code object")
+    assert ludus.load(path).new_match(2).legal_actions() == first  # this process remembers it
+    pysource._LOADED.clear()
     assert ludus.load(path).new_match(2).legal_actions() == first
     assert files[0].read_bytes() != b"not a code object"
