@@ -87,3 +87,6 @@ def test_a_warm_load_reads_the_cache_and_a_damaged_cache_is_compiled_again(tmp_p
     pysource._LOADED.clear()
     assert ludus.load(path).new_match(2).legal_actions() == first
     assert files[0].read_bytes() != b"not a code object"
+    files[0].write_bytes(b"N")  # good marshal data, but None, not a code object
+    pysource._LOADED.clear()
+    assert ludus.load(path).new_match(2).legal_actions() == first
