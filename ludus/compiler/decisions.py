@@ -92,19 +92,36 @@ class OfferSpec:
             if as_int(need, "cost") > rt.get_var(counter, seat if per == "seat" else None):
                 return out
 
-        def walk(i, local):
+        def passes(i, local):
             for req in stages[i]:
                 if not req(rt, local):
-                    return
-            if i == last:
-                if not costs or _cost_refusal(rt, costs, local, seat) is None:
-                    out.append(local)
-                return
-            name, source, _t = params[i]
-            for value in as_list(rt, source(rt, local)):
-                walk(i + 1, {**local, name: value})
-        walk(0, {"$cur": env.get("$cur"), "$act": seat})
-        walk = None  # noqa: F841 - the nested function refers to itself: break the cycle so the runtime goes now
+                    return False
+            return True
+
+        def whole(local):
+            if not costs or _cost_refusal(rt, costs, local, seat) is None:
+                out.append(local)
+
+        base = {"$cur": env.get("$cur"), "$act": seat}
+        if not passes(0, base):
+            return out
+        if last == 0:
+            whole(base)
+            return out
+        # the first parameter in a loop here; the ones after it (rarely more than one) in walk
+        name, source, _t = params[0]
+        tests = stages[1]
+        for value in as_list(rt, source(rt, base)):
+            local = {**base, name: value}
+            for req in tests:
+                if not req(rt, local):
+                    break
+            else:
+                if last == 1:
+                    if not costs or _cost_refusal(rt, costs, local, seat) is None:
+                        out.append(local)
+                else:
+                    _walk(rt, params, stages, 1, last, local, whole)
         return out
 
     def answer(self, rt, env, pending, index):
@@ -121,6 +138,22 @@ class OfferSpec:
         frame_env.update({p: a for (p, _, _), a in zip(action.params, args, strict=True)})
         rt.log.append({"t": "action", "seat": pending["seat"], "action": name, "label": pending["options"][index]})
         return {"c": action.code, "pc": 0, "env": frame_env}
+
+
+def _walk(rt, params, stages, i, last, local, whole) -> None:
+    """Bind parameter `i` onwards of a binding whose first `i` passed their requirements."""
+    name, source, _t = params[i]
+    tests = stages[i + 1]
+    for value in as_list(rt, source(rt, local)):
+        deeper = {**local, name: value}
+        for req in tests:
+            if not req(rt, deeper):
+                break
+        else:
+            if i + 1 == last:
+                whole(deeper)
+            else:
+                _walk(rt, params, stages, i + 1, last, deeper, whole)
 
 
 def _question(rt, env, question_fn) -> str | None:

@@ -52,6 +52,9 @@ class ExpressionCompiler:
     def define(self, decl: n.DefineDecl):
         body = self.expr(decl.value)
         params = [p.name for p in decl.params or ()]
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            gen.bodies[decl.name] = (params, body)
 
         def call(rt, args, env):
             local = {"$cur": env.get("$cur"), "$act": env.get("$act")}

@@ -59,7 +59,7 @@ def _div(x, y, op):
     return x // y if op == "/" else x % y
 
 
-def _define(rt, env, defines, name, values, per_seat):
+def _define(rt, env, defines, bodies, name, values, per_seat):
     """A define's value, remembered in `rt.memo` as `call_define` in expressions.py does (the
     same keys, so generated and closure calls share what is remembered)."""
     memo = rt.memo
@@ -79,7 +79,15 @@ def _define(rt, env, defines, name, values, per_seat):
     except TypeError:
         return defines[name](rt, values, env)
     logged = len(rt.log)
-    result = defines[name](rt, values, env)
+    entry = bodies.get(name)  # what the define's wrapper (expressions.define) does, written out here
+    if entry is not None:
+        local = {"$cur": env.get("$cur"), "$act": env.get("$act")}
+        if "this" in env:
+            local["this"] = env["this"]
+        local.update(zip(entry[0], values, strict=False))
+        result = entry[1](rt, local)
+    else:
+        result = defines[name](rt, values, env)
     if len(rt.log) == logged:
         memo[key] = result
     return result
@@ -114,6 +122,7 @@ class SourceGen:
         self.comp = comp  # the ExpressionCompiler: resolutions, and closures for other nodes
         self.ns: dict = dict(HELPERS)
         self.ns["_defines"] = comp.game.defines
+        self.ns["_bodies"] = self.bodies = {}  # define name -> (parameter names, body function)
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
         self.count = 0
@@ -213,7 +222,7 @@ class SourceGen:
         if tag == "define":
             args = "".join(f"{self.sub(a)}, " for a in getattr(node, "args", ()))
             per_seat = not comp.define_seat_free(res[1])
-            return f"_define(rt, env, _defines, {res[1]!r}, ({args}), {per_seat})"
+            return f"_define(rt, env, _defines, _bodies, {res[1]!r}, ({args}), {per_seat})"
         return None
 
     def template(self, t: n.Template) -> str:
