@@ -161,11 +161,13 @@ class Runtime:
 
     def token_count(self, token: str, owner=None, place=None) -> int:
         tokens = self.state["tokens"]
-        if place is not None and owner is not None:
-            return tokens.get(f"{token}|{owner}|{self.place_key(place)}", 0)
-        if place is not None and token in self.game.tokens and self.game.tokens[token] is None:
-            # a token no seat owns has one count per place: look it up, do not scan
-            return tokens.get(f"{token}||{self.place_key(place)}", 0)
+        if place is not None:
+            pk = place if place.__class__ is str else self.place_key(place)  # a space's name, mostly
+            if owner is not None:
+                return tokens.get(f"{token}|{owner}|{pk}", 0)
+            if self.game.tokens.get(token, 0) is None:
+                # a token no seat owns has one count per place: look it up, do not scan
+                return tokens.get(f"{token}||{pk}", 0)
         index = self.tix
         if index is None:
             index = self.tix = self._token_index()
