@@ -83,6 +83,8 @@ def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> t
 
 def unique_labels(labels: list[str]) -> list[str]:
     """Repeated labels get ' #2', ' #3' in order, so each option has its own stable label."""
+    if len(set(labels)) == len(labels):  # nothing repeated, the common case: a copy as it is
+        return list(labels)
     seen: dict[str, int] = {}
     out = []
     for label in labels:
