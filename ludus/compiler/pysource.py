@@ -412,6 +412,19 @@ def _disk_compile(key: str, source: str):
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_bytes(marshal.dumps(code))
             os.replace(tmp, path)
+            _prune(folder)
         except OSError:
             pass
     return code
+
+
+CACHE_FILES = 256  # a game edited many times leaves one file per version: the oldest go
+
+
+def _prune(folder: Path) -> None:
+    files = list(folder.glob("*.bin"))
+    if len(files) <= CACHE_FILES:
+        return
+    files.sort(key=lambda f: f.stat().st_mtime)
+    for old in files[: len(files) - CACHE_FILES]:
+        old.unlink(missing_ok=True)

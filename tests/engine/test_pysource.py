@@ -90,3 +90,18 @@ def test_a_warm_load_reads_the_cache_and_a_damaged_cache_is_compiled_again(tmp_p
     files[0].write_bytes(b"N")  # good marshal data, but None, not a code object
     pysource._LOADED.clear()
     assert ludus.load(path).new_match(2).legal_actions() == first
+
+
+def test_the_cache_keeps_only_the_newest_files(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(pysource, "_LOADED", {})
+    monkeypatch.setattr(pysource, "CACHE_FILES", 3)
+    path = tmp_path / "g.ludus"
+    for i in range(5):  # five versions of a game being edited
+        path.write_text(SOURCE.replace("start 3", f"start {i + 3}"), encoding="utf-8")
+        ludus.load(path)
+        for f in (tmp_path / "cache").iterdir():  # older files look older
+            os.utime(f, (f.stat().st_mtime - 10, f.stat().st_mtime - 10))
+    assert len(list((tmp_path / "cache").iterdir())) == 3
