@@ -122,6 +122,8 @@ class SourceGen:
         self.comp = comp  # the ExpressionCompiler: resolutions, and closures for other nodes
         self.ns: dict = dict(HELPERS)
         self.ns["_defines"] = comp.game.defines
+        self.ns["_values"] = comp.game.values
+        self.ns["_kind_tree"] = comp.game.kind_tree
         self.ns["_bodies"] = self.bodies = {}  # define name -> (parameter names, body function)
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
@@ -206,6 +208,39 @@ class SourceGen:
             return f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
         if tag == "builtin":
             return _BUILTIN_NAMES.get(res[1])
+        sym = comp.sym
+        if tag == "var":
+            if sym.vars[res[1]].per == "seat":
+                return f"rt.get_var({res[1]!r}, env.get('$act'))"
+            return f"rt.get_var({res[1]!r})"
+        if tag == "var_of":
+            return f"rt.get_var({res[1]!r}, {self.sub(node.of)})"
+        if tag == "value":
+            return f"_values[{res[1]!r}](rt, {{'$cur': env.get('$cur'), '$act': env.get('$act')}})"
+        if tag in ("space", "defname", "token", "trackname"):
+            return repr(res[1])
+        if tag == "zone":
+            decl = sym.zones.get(res[1])
+            if decl is not None and decl.per == "seat":
+                return f"({res[1] + '@'!r} + format(env.get('$act')))"
+            return repr(res[1])
+        if tag == "zone_of":
+            return f"({res[1] + '@'!r} + format({self.sub(node.of)}))"
+        if tag == "track":
+            return f"rt.state['tracks'][{res[1]!r}]['pos']"
+        if tag == "group":
+            return f"list({self.const(list(sym.groups[res[1]].members))})"
+        if tag == "space_kind":
+            return f"list({self.const(list(sym.space_kinds[res[1]]))})"
+        if tag == "entity_kind":
+            return f"rt.entities_of(kinds=_kind_tree[{res[1]!r}])"
+        if tag == "pieces":
+            name, by = res[1], res[2]
+            kinds = f"_kind_tree[{name!r}]" if by == "kind" else "None"
+            defname = repr(name) if by == "def" else "None"
+            owner = self.sub(node.of) if node.of is not None else "None"
+            place = self.sub(node.at) if node.at is not None else "None"
+            return f"rt.entities_of({kinds}, {defname}, {owner}, {place})"
         if tag == "builtin_fn" and res[1] in ("size", "count") and len(node.args) == 1:
             return f"len(as_list(rt, {self.sub(node.args[0])}))"
         if tag == "builtin_fn" and res[1] == "adjacent" and len(node.args) in (1, 2):
