@@ -39,6 +39,9 @@ class OfferSpec:
         try:
             for name in names:
                 action = rt.game.actions[name]
+                if action.enumerate is not None:
+                    action.enumerate(rt, {"$cur": env.get("$cur"), "$act": seat}, seat, labels, values)
+                    continue
                 for local in self.instances(rt, env, action, seat):
                     labels.append(action.label(rt, local))
                     values.append([name, [local[p] for p, _, _ in action.params]])

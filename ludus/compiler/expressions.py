@@ -89,15 +89,21 @@ class ExpressionCompiler:
         self.code, self.loops = saved
         names = [p for p, _, _ in params]
         stages: list = [[] for _ in range(len(params) + 1)]
+        stage_nodes: list = [[] for _ in range(len(params) + 1)]
         depth = 0
         for node, fn in zip(decl.requires, requires, strict=True):
             used = self.locals_read(node)
             depth = max([depth] + [names.index(p) + 1 for p in names if p in used])
             stages[depth].append(fn)
+            stage_nodes[depth].append(node)
         fixed = [(c.amount.value, c.counter) for c in decl.costs if type(c.amount) is n.Number]
         bound = [cost for c, cost in zip(decl.costs, costs, strict=True) if type(c.amount) is not n.Number]
-        return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires],
+        spec = ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires],
                           stages, fixed, bound)
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            spec.enumerate = gen.enumerator(decl, stage_nodes, label, fixed, bound)
+        return spec
 
     def define_seat_free(self, name: str) -> bool:
         cache = self.__dict__.setdefault("_seat_free", {})

@@ -32,6 +32,7 @@ from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
 from .builtins import adjacent
+from .decisions import _cost_refusal
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
 CACHE_FORMAT = 1
@@ -93,6 +94,14 @@ def _define(rt, env, defines, bodies, name, values, per_seat):
     return result
 
 
+def _fixed_costs_ok(rt, fixed, seat):
+    for need, counter in fixed:
+        per = rt.game.vars[counter].per
+        if as_int(need, "cost") > rt.get_var(counter, seat if per == "seat" else None):
+            return False
+    return True
+
+
 def _field(rt, eid, fname):
     if eid is None:
         raise RuleError(f"cannot read '{fname}' of none")
@@ -109,7 +118,7 @@ HELPERS = {
     "RuleError": RuleError, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
     "_field": _field, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
-    "adjacent": adjacent,
+    "adjacent": adjacent, "_fixed_costs_ok": _fixed_costs_ok, "_cost_refusal": _cost_refusal,
 }
 
 _AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
@@ -147,6 +156,41 @@ class SourceGen:
             return None
         name = self._name("e")
         self.lines.append(f"def {name}(rt, env):\n    return {src}\n")
+        stub = types.FunctionType(_not_ready.__code__, self.ns, name)
+        self.stubs.append((name, stub))
+        return stub
+
+    def enumerator(self, decl, stage_nodes: list, label, fixed: list, bound: list):
+        """One function that lists an action's options, as OfferSpec.instances and its labels
+        do: the fixed costs first, each requirement at its stage, costs that read parameters on
+        each whole binding, then the label and the value of each binding that passes. The
+        parameters are bound in one env dict, each loop setting its own."""
+        name = self._name("act")
+        out = [f"def {name}(rt, env, seat, labels, values):"]
+        ind = "    "
+        if fixed:
+            out.append(f"{ind}if not _fixed_costs_ok(rt, {self.const(fixed)}, seat):")
+            out.append(f"{ind}    return")
+        leave = "return"
+        for r in stage_nodes[0]:
+            out.append(f"{ind}if not {self.sub(r)}:")
+            out.append(f"{ind}    {leave}")
+        for i, p in enumerate(decl.params):
+            out.append(f"{ind}for _p{i} in as_list(rt, {self.sub(p.source)}):")
+            ind += "    "
+            leave = "continue"
+            out.append(f"{ind}env[{p.name!r}] = _p{i}")
+            for r in stage_nodes[i + 1]:
+                out.append(f"{ind}if not {self.sub(r)}:")
+                out.append(f"{ind}    {leave}")
+        if bound:
+            out.append(f"{ind}if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
+            out.append(f"{ind}    {leave}")
+        shown = self.template(decl.label) if decl.label is not None else f"{self.const(label)}(rt, env)"
+        out.append(f"{ind}labels.append({shown})")
+        args = ", ".join(f"_p{i}" for i in range(len(decl.params)))
+        out.append(f"{ind}values.append([{decl.name!r}, [{args}]])")
+        self.lines.append("\n".join(out) + "\n")
         stub = types.FunctionType(_not_ready.__code__, self.ns, name)
         self.stubs.append((name, stub))
         return stub

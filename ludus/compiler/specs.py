@@ -108,5 +108,8 @@ class ActionSpec:
     # (it is the same for every binding); the others on each whole binding, as before
     fixed_costs: list = field(factory=list)  # [(amount, counter)]
     bound_costs: list = field(factory=list)  # [(fn, counter)]
+    # generated (pysource.py): fn(rt, env, seat, labels, values) appends the label and value of
+    # every binding `instances` would give, in its order; None to list them with `instances`
+    enumerate: object = None
 
 
