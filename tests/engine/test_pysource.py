@@ -39,6 +39,12 @@ flow:
 '''
 
 
+@pytest.fixture(autouse=True)
+def generated(monkeypatch):
+    """Generation on, as by default, even when the suite runs with LUDUS_CLOSURES=1."""
+    monkeypatch.setattr(pysource, "ENABLED", True)
+
+
 def test_the_closures_play_exactly_as_recorded_too(monkeypatch):
     """The closures stay the reference: with generation off, the digests are the same."""
     monkeypatch.setattr(pysource, "ENABLED", False)
