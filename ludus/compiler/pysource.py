@@ -74,11 +74,11 @@ def _define(rt, env, defines, bodies, name, values, per_seat):
     else:
         key = (name, env.get("this"), *values)
     try:
-        return memo[key]
-    except KeyError:
-        pass
-    except TypeError:
+        found = memo.get(key, _MISSING)  # a miss costs no exception
+    except TypeError:  # an argument that is no key
         return defines[name](rt, values, env)
+    if found is not _MISSING:
+        return found
     logged = len(rt.log)
     entry = bodies.get(name)  # what the define's wrapper (expressions.define) does, written out here
     if entry is not None:
