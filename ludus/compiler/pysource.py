@@ -452,7 +452,10 @@ def _cache_dir() -> Path | None:
     root = os.environ.get("LUDUS_CACHE_DIR")
     if root:
         return Path(root)
-    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    except (RuntimeError, KeyError):  # no home folder to be found: compile, keep nothing on disk
+        return None
     return Path(base) / "ludus" / "pysource"
 
 

@@ -111,3 +111,18 @@ def test_the_cache_keeps_only_the_newest_files(tmp_path, monkeypatch):
         for f in (tmp_path / "cache").iterdir():  # older files look older
             os.utime(f, (f.stat().st_mtime - 10, f.stat().st_mtime - 10))
     assert len(list((tmp_path / "cache").iterdir())) == 3
+
+
+def test_without_a_home_folder_the_game_loads_and_nothing_is_cached(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    def no_home():
+        raise RuntimeError("Could not determine home directory")
+
+    monkeypatch.delenv("LUDUS_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    monkeypatch.setattr(pysource, "_LOADED", {})
+    path = tmp_path / "g.ludus"
+    path.write_text(SOURCE, encoding="utf-8")
+    assert ludus.load(path).new_match(2).legal_actions() == ["take from A (2 there)", "take from B (1 there)"]
