@@ -106,8 +106,12 @@ class ExpressionCompiler:
         return spec
 
     def define_seat_free(self, name: str) -> bool:
+        """Whether a define reads no seat (see seat_free), worked out once. A define that reaches
+        itself through others counts as reading one while it is worked out: safe, as a define
+        taken to read a seat is only remembered per seat."""
         cache = self.__dict__.setdefault("_seat_free", {})
         if name not in cache:
+            cache[name] = False
             cache[name] = self.seat_free(self.sym.defines[name].value)
         return cache[name]
 

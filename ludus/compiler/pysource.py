@@ -200,9 +200,14 @@ class SourceGen:
             return
         source = "".join(self.lines)
         code = _cached_compile(source)
-        exec(code, self.ns)  # noqa: S102 - our own generated source, see gen()
+        # The module is not run: its functions' code objects are taken from its constants. The
+        # stubs handed out get theirs; the aggregates, called by name, become functions of the
+        # namespace. So a load makes no second function object per expression.
+        bodies = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
         for name, stub in self.stubs:
-            stub.__code__ = self.ns[name].__code__
+            stub.__code__ = bodies.pop(name)
+        for name, body in bodies.items():
+            self.ns[name] = types.FunctionType(body, self.ns, name)
         self.lines, self.stubs = [], []
 
     # ── expressions to source ──

@@ -420,18 +420,21 @@ class StatementCompiler:
                     return False
                 if tag == "builtin" and res[1] in ("current", "actor", "opponent"):
                     return False
-                if tag in ("define", "value"):
-                    if (tag, res[1]) not in seen:
-                        seen.add((tag, res[1]))
-                        decl = (sym.defines if tag == "define" else sym.values)[res[1]]
-                        if not walk(decl.value):
-                            return False
+                if tag == "define" and not self.define_seat_free(res[1]):  # worked out once per define
+                    return False
+                if tag == "value" and ("value", res[1]) not in seen:
+                    seen.add(("value", res[1]))
+                    if not walk(sym.values[res[1]].value):
+                        return False
                 if tag in ("space_attr", "space_prop", "dynamic_attr"):
-                    # a space's property is read in the asking rule's environment
-                    if ("prop", res[1]) not in seen:
-                        seen.add(("prop", res[1]))
-                        if not all(walk(p.value) for sp in sym.spaces.values() for p in sp.props if p.name == res[1]):
-                            return False
+                    # a space's property is read in the asking rule's environment: once per name
+                    props = self.__dict__.setdefault("_props_seat_free", {})
+                    if res[1] not in props:
+                        props[res[1]] = False  # while it is worked out (a property that reaches itself)
+                        props[res[1]] = all(self.seat_free(p.value) for sp in sym.spaces.values()
+                                            for p in sp.props if p.name == res[1])
+                    if not props[res[1]]:
+                        return False
             return all(walk(getattr(x, f.name)) for f in attrs.fields(type(x)) if f.name != "span")
 
         return walk(node)
