@@ -39,6 +39,7 @@ GAMES = [  # (path, players)
     ("games/gateway-uprising/gateway-uprising.ludus", 2),
     ("games/gateway-uprising/gateway-uprising.ludus", 4),
     ("examples/market-town.ludus", 2),
+    ("examples/connect-four.ludus", 2),
 ]
 
 # Runs inside the measuring process, with the tree to measure first on sys.path.

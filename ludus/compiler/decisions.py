@@ -33,15 +33,20 @@ class OfferSpec:
         seat = _seat_of(rt, env, self.seat_fn)
         labels, values = [], []
         names = self.names if self.names is not None else list(rt.game.actions)
-        rt.memo = {}  # nothing changes while the options are listed
+        saved = rt.memo
+        if saved is None:
+            rt.memo = {}  # nothing changes while the options are listed
         try:
             for name in names:
                 action = rt.game.actions[name]
+                if action.enumerate is not None:
+                    action.enumerate(rt, {"$cur": env.get("$cur"), "$act": seat}, seat, labels, values)
+                    continue
                 for local in self.instances(rt, env, action, seat):
                     labels.append(action.label(rt, local))
                     values.append([name, [local[p] for p, _, _ in action.params]])
         finally:
-            rt.memo = None
+            rt.memo = saved
         labels, values = merge_options(rt, labels, values, True)
         if self.stop_label is not None:
             labels.append(self.stop_label)
@@ -78,8 +83,49 @@ class OfferSpec:
             rt.memo = None
 
     def instances(self, rt, env, action, seat) -> list[dict]:
-        """Every binding of the action's parameters that passes its requirements and costs."""
-        return [local for local in _bindings(rt, env, action, seat) if _refusal(rt, action, local, seat) is None]
+        """Every binding of the action's parameters that passes its requirements and costs, in
+        the order `_bindings` lists them. Each requirement is tested as soon as the parameters it
+        reads are bound (after the ones written before it), so a prefix that fails is dropped
+        before its later parameters are listed."""
+        out = []
+        params, stages, costs = action.params, action.stages, action.bound_costs
+        last = len(params)
+        for need, counter in action.fixed_costs:
+            per = rt.game.vars[counter].per
+            if as_int(need, "cost") > rt.get_var(counter, seat if per == "seat" else None):
+                return out
+
+        def passes(i, local):
+            for req in stages[i]:
+                if not req(rt, local):
+                    return False
+            return True
+
+        def whole(local):
+            if not costs or _cost_refusal(rt, costs, local, seat) is None:
+                out.append(local)
+
+        base = {"$cur": env.get("$cur"), "$act": seat}
+        if not passes(0, base):
+            return out
+        if last == 0:
+            whole(base)
+            return out
+        # the first parameter in a loop here; the ones after it (rarely more than one) in walk
+        name, source, _t = params[0]
+        tests = stages[1]
+        for value in as_list(rt, source(rt, base)):
+            local = {**base, name: value}
+            for req in tests:
+                if not req(rt, local):
+                    break
+            else:
+                if last == 1:
+                    if not costs or _cost_refusal(rt, costs, local, seat) is None:
+                        out.append(local)
+                else:
+                    _walk(rt, params, stages, 1, last, local, whole)
+        return out
 
     def answer(self, rt, env, pending, index):
         value = pending["values"][index]
@@ -95,6 +141,22 @@ class OfferSpec:
         frame_env.update({p: a for (p, _, _), a in zip(action.params, args, strict=True)})
         rt.log.append({"t": "action", "seat": pending["seat"], "action": name, "label": pending["options"][index]})
         return {"c": action.code, "pc": 0, "env": frame_env}
+
+
+def _walk(rt, params, stages, i, last, local, whole) -> None:
+    """Bind parameter `i` onwards of a binding whose first `i` passed their requirements."""
+    name, source, _t = params[i]
+    tests = stages[i + 1]
+    for value in as_list(rt, source(rt, local)):
+        deeper = {**local, name: value}
+        for req in tests:
+            if not req(rt, deeper):
+                break
+        else:
+            if i + 1 == last:
+                whole(deeper)
+            else:
+                _walk(rt, params, stages, i + 1, last, deeper, whole)
 
 
 def _question(rt, env, question_fn) -> str | None:
@@ -114,6 +176,7 @@ def _bindings(rt, env, action, seat) -> list[dict]:
         for value in as_list(rt, source(rt, local)):
             walk(i + 1, {**local, name: value})
     walk(0, {"$cur": env.get("$cur"), "$act": seat})
+    walk = None  # noqa: F841 - break the self-reference, as in OfferSpec.instances
     return out
 
 
@@ -123,7 +186,12 @@ def _refusal(rt, action, local, seat):
     for i, req in enumerate(action.requires):
         if not req(rt, local):
             return ("require", action.require_spans[i])
-    for amount, counter in action.costs:
+    return _cost_refusal(rt, action.costs, local, seat)
+
+
+def _cost_refusal(rt, costs, local, seat):
+    """("cost", need, have, counter) for the first of `costs` this binding cannot pay; None if none."""
+    for amount, counter in costs:
         per = rt.game.vars[counter].per
         have = rt.get_var(counter, seat if per == "seat" else None)
         need = as_int(amount(rt, local), "cost")

@@ -17,6 +17,9 @@ class ExpressionCompiler:
     # ── expressions ──
 
     def template(self, t: n.Template):
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            return gen.function(t)
         parts = []
         for p in t.parts:
             if isinstance(p, str):
@@ -24,14 +27,34 @@ class ExpressionCompiler:
             else:
                 parts.append((None, self.expr(p), self.c.types.get(id(p), "any")))
 
+        # a number shown as a number and a text that names no seat's zone are shown as they
+        # are, without going through display(); everything else is displayed as before
+        fast = [(text, fn, typ, fn is not None and typ != "seat" and not typ.startswith("entity"), typ != "zone")
+                for text, fn, typ in parts]
+
         def render(rt, env):
-            return text_in_range("".join(text if fn is None else display(rt, fn(rt, env), typ)
-                                         for text, fn, typ in parts), "the text")
+            out = []
+            for text, fn, typ, plain_int, plain_str in fast:
+                if fn is None:
+                    out.append(text)
+                    continue
+                v = fn(rt, env)
+                cls = v.__class__
+                if cls is int and plain_int:
+                    out.append(str(v))
+                elif cls is str and plain_str and "@" not in v:
+                    out.append(v)
+                else:
+                    out.append(display(rt, v, typ))
+            return text_in_range("".join(out), "the text")
         return render
 
     def define(self, decl: n.DefineDecl):
         body = self.expr(decl.value)
         params = [p.name for p in decl.params or ()]
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            gen.bodies[decl.name] = (params, body)
 
         def call(rt, args, env):
             local = {"$cur": env.get("$cur"), "$act": env.get("$act")}
@@ -64,9 +87,71 @@ class ExpressionCompiler:
         self.emit(O.RET, None)
         self.game.codes[cid] = self.code
         self.code, self.loops = saved
-        return ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires])
+        names = [p for p, _, _ in params]
+        stages: list = [[] for _ in range(len(params) + 1)]
+        stage_nodes: list = [[] for _ in range(len(params) + 1)]
+        depth = 0
+        for node, fn in zip(decl.requires, requires, strict=True):
+            used = self.locals_read(node)
+            depth = max([depth] + [names.index(p) + 1 for p in names if p in used])
+            stages[depth].append(fn)
+            stage_nodes[depth].append(node)
+        fixed = [(c.amount.value, c.counter) for c in decl.costs if type(c.amount) is n.Number]
+        bound = [cost for c, cost in zip(decl.costs, costs, strict=True) if type(c.amount) is not n.Number]
+        spec = ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires],
+                          stages, fixed, bound)
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            spec.enumerate = gen.enumerator(decl, stage_nodes, label, fixed, bound)
+        return spec
+
+    def define_seat_free(self, name: str) -> bool:
+        """Whether a define reads no seat (see seat_free), worked out once. A define that reaches
+        itself through others counts as reading one while it is worked out: safe, as a define
+        taken to read a seat is only remembered per seat."""
+        cache = self.__dict__.setdefault("_seat_free", {})
+        if name not in cache:
+            cache[name] = False
+            cache[name] = self.seat_free(self.sym.defines[name].value)
+        return cache[name]
+
+    def locals_read(self, node) -> set:
+        """Every local name an expression reads (a loop variable of the same name counts too)."""
+        import attrs
+
+        out: set = set()
+
+        def walk(x) -> None:
+            if isinstance(x, (tuple, list)):
+                for i in x:
+                    walk(i)
+                return
+            if not attrs.has(type(x)):
+                return
+            res = self.c.res.get(id(x))
+            if res is not None and res[0] == "local":
+                out.add(res[1])
+            if res is not None and res[0] == "tokens" and res[2]:
+                out.add(res[1])
+            for f in attrs.fields(type(x)):
+                if f.name != "span":
+                    walk(getattr(x, f.name))
+
+        walk(node)
+        return out
 
     def expr(self, node):
+        """A function (rt, env) for an expression: generated Python source while a whole game
+        compiles (see pysource.py), else the closure."""
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            fn = gen.function(node)
+            if fn is not None:
+                return fn
+        return self._expr(node)
+
+    def closure(self, node):
+        """The closure for an expression node (its sub-expressions may still be generated)."""
         return self._expr(node)
 
     def _expr(self, node):  # noqa: C901 - one dispatch over the expression nodes
@@ -203,19 +288,51 @@ class ExpressionCompiler:
             name = res[1]
             args = [self.expr(a) for a in getattr(node, "args", ())]
 
+            # a define that reads no seat is remembered once for every seat
+            per_seat = not self.define_seat_free(name)
+            defines = g.defines
+
+            if not args:
+                def call_define0(rt, env):
+                    memo = rt.memo
+                    if memo is None:
+                        return defines[name](rt, (), env)
+                    key = (name, env.get("$act"), env.get("$cur"), env.get("this")) if per_seat else (name, env.get("this"))
+                    try:
+                        return memo[key]
+                    except KeyError:
+                        pass
+                    logged = len(rt.log)
+                    result = defines[name](rt, (), env)
+                    if len(rt.log) == logged:
+                        memo[key] = result
+                    return result
+                return call_define0
+
             def call_define(rt, env):
                 values = [a(rt, env) for a in args]
                 memo = rt.memo
                 if memo is None:
                     return g.defines[name](rt, values, env)
-                key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+                for v in values:
+                    if v.__class__ is bool or v.__class__ is list:
+                        # true is 1 to a dict, and a list is no key: not remembered
+                        return g.defines[name](rt, values, env)
+                if per_seat:
+                    key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+                else:
+                    key = (name, env.get("this"), *values)
                 try:
                     return memo[key]
                 except KeyError:
-                    result = memo[key] = g.defines[name](rt, values, env)
-                    return result
-                except TypeError:  # a list among the arguments: not memoised
+                    pass
+                except TypeError:  # an argument that is no key
                     return g.defines[name](rt, values, env)
+                logged = len(rt.log)
+                result = g.defines[name](rt, values, env)
+                if len(rt.log) == logged:  # a define that warned (top(...) ran short) warns each time
+                    memo[key] = result
+                return result
             return call_define
         if tag == "builtin":
             return _BUILTIN_NAMES[res[1]]
@@ -273,74 +390,115 @@ class ExpressionCompiler:
         cond = self.expr(comp.cond) if comp.cond is not None else None
         simple_elem = isinstance(comp.elem, n.Name) and comp.elem.name == var
 
-        def loop(rt, env, visit):
+        # Each aggregate is its own tight loop (no callback per element): the loop variable is
+        # bound in `env` while the loop runs, and given back its outer value (or removed) after.
+        def begin(rt, env):
             items = as_list(rt, src(rt, env))
-            saved = env.get(var, _MISSING)
-            try:
-                rt.charge(len(items))
-                for x in items:
-                    env[var] = x
-                    if cond is None or cond(rt, env):
-                        if visit(x, env):
-                            return True
-            finally:
-                if saved is _MISSING:
-                    env.pop(var, None)
-                else:
-                    env[var] = saved
-            return False
+            rt.charge(len(items))
+            return items, env.get(var, _MISSING)
+
+        def end(env, saved):
+            if saved is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = saved
 
         if agg == "list":
             def collect(rt, env):
+                items, saved = begin(rt, env)
                 out = []
-                loop(rt, env, lambda x, e: out.append(x if simple_elem else elem(rt, e)))
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            out.append(x if simple_elem else elem(rt, env))
+                finally:
+                    end(env, saved)
                 return out
             return collect
         if agg == "count":
             def count(rt, env):
-                n_ = [0]
-
-                def visit(x, e):
-                    n_[0] += 1
-                loop(rt, env, visit)
-                return n_[0]
+                items, saved = begin(rt, env)
+                if cond is None:
+                    end(env, saved)
+                    return len(items)
+                n_ = 0
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond(rt, env):
+                            n_ += 1
+                finally:
+                    end(env, saved)
+                return n_
             return count
         if agg == "sum":
             def total(rt, env):
-                acc = [0]
-
-                def visit(x, e):
-                    acc[0] += as_int(elem(rt, e), "summed value")
-                loop(rt, env, visit)
-                return acc[0]
+                items, saved = begin(rt, env)
+                acc = 0
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            acc += as_int(elem(rt, env), "summed value")
+                finally:
+                    end(env, saved)
+                return acc
             return total
         if agg in ("any", "all"):
             want = agg == "any"
 
             def some(rt, env):
-                hit = loop(rt, env, lambda x, e: bool(elem(rt, e)) == want)
-                return hit if want else not hit
+                items, saved = begin(rt, env)
+                try:
+                    for x in items:
+                        env[var] = x
+                        if (cond is None or cond(rt, env)) and bool(elem(rt, env)) == want:
+                            return want
+                finally:
+                    end(env, saved)
+                return not want
             return some
         if agg == "first":
             def first(rt, env):
-                found = []
-                loop(rt, env, lambda x, e: found.append(elem(rt, e)) or True)
-                return found[0] if found else None
+                items, saved = begin(rt, env)
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            return elem(rt, env)
+                finally:
+                    end(env, saved)
+                return None
             return first
         if agg in ("max", "min"):
             pick = max if agg == "max" else min
 
             def extreme(rt, env):
+                items, saved = begin(rt, env)
                 values = []
-                loop(rt, env, lambda x, e: values.append(elem(rt, e)))
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            values.append(elem(rt, env))
+                finally:
+                    end(env, saved)
                 return pick(values, default=0)
             return extreme
         if agg in ("most", "least"):
             pick = max if agg == "most" else min
 
             def best(rt, env):
+                items, saved = begin(rt, env)
                 pairs = []
-                loop(rt, env, lambda x, e: pairs.append((x, elem(rt, e))))
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            pairs.append((x, elem(rt, env)))
+                finally:
+                    end(env, saved)
                 if not pairs:
                     return []
                 top = pick(v for _, v in pairs)

@@ -22,10 +22,22 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.code: Code | None = None
         self.loops: list = []  # [(break patch list, scopes opened, is alternate)]
         self.slot = 0
+        self.pygen = None  # the game's generated expressions, while compile() runs
 
     # ── entry ──
 
     def compile(self) -> None:
+        from .pysource import ENABLED, SourceGen
+
+        self.pygen = SourceGen(self) if ENABLED else None
+        try:
+            self._compile()
+            if self.pygen is not None:
+                self.pygen.finish()
+        finally:
+            self.pygen = None
+
+    def _compile(self) -> None:
         sym, g = self.sym, self.game
         for name, decl in sym.values.items():
             g.values[name] = self.expr(decl.value)

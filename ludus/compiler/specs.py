@@ -101,5 +101,15 @@ class ActionSpec:
     code: str
     span: object
     require_spans: list = field(factory=list)  # where each `require` is written, for "why not?"
+    # per depth (parameters bound so far), the requirements to test there: each one as soon as
+    # it and every requirement before it can be read, so a failing prefix is never extended
+    stages: list = field(factory=list)
+    # costs split for listing: a constant amount is checked once, before any parameter is bound
+    # (it is the same for every binding); the others on each whole binding, as before
+    fixed_costs: list = field(factory=list)  # [(amount, counter)]
+    bound_costs: list = field(factory=list)  # [(fn, counter)]
+    # generated (pysource.py): fn(rt, env, seat, labels, values) appends the label and value of
+    # every binding `instances` would give, in its order; None to list them with `instances`
+    enumerate: object = None
 
 

@@ -398,6 +398,47 @@ class StatementCompiler:
 
         return frozenset(deps) if walk(node) else None
 
+    def seat_free(self, node, seen=None) -> bool:
+        """Whether an expression's value cannot depend on whose turn it is or who acts (`$cur`,
+        `$act`): then a define's remembered value serves every seat. False when unsure."""
+        import attrs
+
+        seen = set() if seen is None else seen
+        sym = self.sym
+
+        def walk(x) -> bool:
+            if isinstance(x, (tuple, list)):
+                return all(walk(i) for i in x)
+            if not attrs.has(type(x)):
+                return True
+            res = self.c.res.get(id(x))
+            if res is not None:
+                tag = res[0]
+                if tag == "var" and sym.vars[res[1]].per == "seat":
+                    return False
+                if tag == "zone" and getattr(sym.zones.get(res[1]), "per", None) == "seat":
+                    return False
+                if tag == "builtin" and res[1] in ("current", "actor", "opponent"):
+                    return False
+                if tag == "define" and not self.define_seat_free(res[1]):  # worked out once per define
+                    return False
+                if tag == "value" and ("value", res[1]) not in seen:
+                    seen.add(("value", res[1]))
+                    if not walk(sym.values[res[1]].value):
+                        return False
+                if tag in ("space_attr", "space_prop", "dynamic_attr"):
+                    # a space's property is read in the asking rule's environment: once per name
+                    props = self.__dict__.setdefault("_props_seat_free", {})
+                    if res[1] not in props:
+                        props[res[1]] = False  # while it is worked out (a property that reaches itself)
+                        props[res[1]] = all(self.seat_free(p.value) for sp in sym.spaces.values()
+                                            for p in sp.props if p.name == res[1])
+                    if not props[res[1]]:
+                        return False
+            return all(walk(getattr(x, f.name)) for f in attrs.fields(type(x)) if f.name != "span")
+
+        return walk(node)
+
     # ── assignable targets ──
 
     def setter(self, node):

@@ -73,7 +73,7 @@ def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> t
     kept: dict[str, list] = {}  # label -> values kept under it, so only same-label options are compared
     for label, value in zip(labels, values, strict=True):
         same = kept.setdefault(label, [])
-        if entity_values and any(interchangeable(rt, v, value) for v in same):
+        if entity_values and same and any(interchangeable(rt, v, value) for v in same):
             continue
         same.append(value)
         keep_l.append(label)
@@ -83,6 +83,8 @@ def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> t
 
 def unique_labels(labels: list[str]) -> list[str]:
     """Repeated labels get ' #2', ' #3' in order, so each option has its own stable label."""
+    if len(set(labels)) == len(labels):  # nothing repeated, the common case: a copy as it is
+        return list(labels)
     seen: dict[str, int] = {}
     out = []
     for label in labels:

@@ -112,18 +112,20 @@ class Match:
 
     def apply(self, action: str | int) -> None:
         """Take one legal action (its label, or its index); raises IllegalAction or RuleError."""
-        options = self.legal_actions()
+        pending = self.state["pending"]
+        # the pending options themselves (legal_actions() hands out a copy): nothing here changes them
+        options = pending["options"] if self.state["result"] is None and pending is not None else []
         if isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < len(options):
-                raise IllegalAction(str(action), options, [])
+                raise IllegalAction(str(action), list(options), [])
             index = action
         else:
-            if action not in options:
-                raise IllegalAction(action, options, closest(action, options))
-            index = options.index(action)
+            try:
+                index = options.index(action)
+            except ValueError:
+                raise IllegalAction(action, list(options), closest(action, options)) from None
         label = options[index]
         before, log_len = marshal.dumps(self.state), len(self.log)
-        pending = self.state["pending"]
         if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
             # every decision is in the log, as the actions taken already are: a `choose` answer,
             # a yes or no, an offer's `else`

@@ -60,7 +60,7 @@ def rng_below(state: dict, n: int) -> int:
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
-    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work")
+    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix")
 
     def __init__(self, game, state: dict, log: list) -> None:
         self.game = game
@@ -71,7 +71,10 @@ class Runtime:
         self.changed: set = set()  # names of what changed since the last 'at any time' check
         # define results, kept only while a decision's options are listed: the state cannot
         # change then, so the same define with the same arguments has the same value
+        # define results, kept while the state does not change: `vm.run` turns it on, and every
+        # change below (and every instruction that may change the state) empties it
         self.memo: dict | None = None
+        self.tix: dict | None = None  # token totals per (token, owner, place) with None for "any"
         self.work = 0  # values built since this runtime started: bounded by MAX_WORK
 
     def charge(self, amount: int) -> None:
@@ -120,6 +123,8 @@ class Runtime:
         old = self.get_var(name, key)
         if old == value:
             return
+        if self.memo:
+            self.memo.clear()
         self.state["vars"][self.var_key(name, key)] = value
         self.changed.add(name)
         if name in self.watched:
@@ -137,6 +142,8 @@ class Runtime:
         old = t["pos"]
         if old == value:
             return
+        if self.memo:
+            self.memo.clear()
         t["pos"] = value
         self.changed.add(name)
         if name in self.watched:
@@ -154,23 +161,33 @@ class Runtime:
 
     def token_count(self, token: str, owner=None, place=None) -> int:
         tokens = self.state["tokens"]
-        if place is not None and owner is not None:
-            return tokens.get(f"{token}|{owner}|{self.place_key(place)}", 0)
-        if place is not None and token in self.game.tokens and self.game.tokens[token] is None:
-            # a token no seat owns has one count per place: look it up, do not scan
-            return tokens.get(f"{token}||{self.place_key(place)}", 0)
-        total = 0
-        pk = None if place is None else self.place_key(place)
-        for key, count in tokens.items():
+        if place is not None:
+            pk = place if place.__class__ is str else self.place_key(place)  # a space's name, mostly
+            if owner is not None:
+                return tokens.get(f"{token}|{owner}|{pk}", 0)
+            if self.game.tokens.get(token, 0) is None:
+                # a token no seat owns has one count per place: look it up, do not scan
+                return tokens.get(f"{token}||{pk}", 0)
+        index = self.tix
+        if index is None:
+            index = self.tix = self._token_index()
+        return index.get((token, None if owner is None else str(owner), None if place is None else self.place_key(place)), 0)
+
+    def _token_index(self) -> dict:
+        """Totals of every token by (token, owner, place), by (token, None, place), by (token,
+        owner, None) and by (token, None, None): built once, dropped when tokens change."""
+        index: dict = {}
+        get = index.get
+        for key, count in self.state["tokens"].items():
             t, o, p = key.split("|", 2)
-            if t != token:
-                continue
-            if owner is not None and o != str(owner):
-                continue
-            if pk is not None and p != pk:
-                continue
-            total += count
-        return total
+            for k in ((t, None, p), (t, o, None), (t, None, None)):
+                index[k] = get(k, 0) + count
+        return index
+
+    def _tokens_changed(self) -> None:
+        self.tix = None
+        if self.memo:
+            self.memo.clear()
 
     def add_tokens(self, token: str, owner, place, amount: int) -> None:
         if amount < 0:
@@ -182,6 +199,7 @@ class Runtime:
             raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
         tokens[key] = total
         self.changed.add(token)
+        self._tokens_changed()
         if tokens[key] == 0:
             del tokens[key]
 
@@ -197,6 +215,7 @@ class Runtime:
             take = have if amount is None else min(have, amount - removed)
             if take:
                 self.changed.add(token)
+                self._tokens_changed()
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
@@ -232,6 +251,8 @@ class Runtime:
 
     def move_entity(self, eid: int, dest: str, bottom: bool = False) -> None:
         e = self.ent(eid)
+        if self.memo:
+            self.memo.clear()
         src = e["l"]
         if src is not None:
             lst = self.state["places"].get(src)
@@ -270,13 +291,32 @@ class Runtime:
 
     def set_field(self, eid: int, name: str, value) -> None:
         e = self.ent(eid)
+        if self.memo:
+            self.memo.clear()
         e.setdefault("f", {})[name] = value
         self.changed.add("$ents")
 
     def entities_of(self, kinds: frozenset | None = None, defname: str | None = None, owner=None, place=None) -> list:
         out = []
         pk = None if place is None else self.place_key(place)
-        for eid, e in enumerate(self.state["ents"]):
+        ents = self.state["ents"]
+        if pk is not None:
+            # only what stands at the place, in the order of ids as the full scan gives
+            if pk == "removed":
+                return out
+            for eid in sorted(self.state["places"].get(pk, ())):
+                e = ents[eid]
+                if e is None or e["l"] != pk:
+                    continue
+                if defname is not None and e["d"] != defname:
+                    continue
+                if kinds is not None and self.game.defs[e["d"]].kind not in kinds:
+                    continue
+                if owner is not None and e["o"] != owner:
+                    continue
+                out.append(eid)
+            return out
+        for eid, e in enumerate(ents):
             if e is None or e["l"] is None or e["l"] == "removed":  # out of the game
                 continue
             if defname is not None and e["d"] != defname:
@@ -309,6 +349,8 @@ class Runtime:
         return value
 
     def shuffle(self, zone: str) -> None:
+        if self.memo:
+            self.memo.clear()
         cards = self.state["places"].get(zone, [])
         forced = self.state["forced"]
         for i, f in enumerate(forced):

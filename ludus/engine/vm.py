@@ -6,7 +6,29 @@ so a match paused in the middle of a card effect can be copied, saved and resume
 
 from __future__ import annotations
 
-from . import ops as O
+from .ops import (
+    ALT_INIT,
+    ALT_NEXT,
+    ALT_POP,
+    CALL,
+    DECIDE,
+    DRAW,
+    END,
+    EXEC,
+    ITER,
+    JUMP,
+    JUMPF,
+    LOSE,
+    NEXT,
+    PASS,
+    RESOLVE,
+    RET,
+    ROLL,
+    SCOPE,
+    SHUFFLE,
+    UNSCOPE,
+    WIN,
+)
 from .runtime import RuleError, Runtime
 from .values import as_int, as_list
 
@@ -77,6 +99,9 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) 
 
 def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noqa: C901
     rt = Runtime(game, state, log)
+    # defines keep their values until something changes: the runtime's changes empty the memo,
+    # and so does every instruction below that is not a jump, a loop step or a test
+    memo = rt.memo = {}
     stack = state["stack"]
     codes = game.codes
     steps = 0
@@ -97,18 +122,20 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                     raise RuleError(
                         f"the rules ran {budget} steps without asking for a decision: "
                         f"'{code.label}' seems to loop forever", _span_near(code, pc))
-                if kind == O.EXEC:
+                if kind == EXEC:
                     frame["pc"] = pc + 1
                     op[1](rt, env)
+                    if memo:
+                        memo.clear()
                     pc += 1
                     if rt.events or (anytime and rt.changed):
                         _after_change(rt, env, frame)
                         break
-                elif kind == O.JUMP:
+                elif kind == JUMP:
                     pc = op[1]
-                elif kind == O.JUMPF:
+                elif kind == JUMPF:
                     pc = pc + 1 if op[1](rt, env) else op[2]
-                elif kind == O.NEXT:
+                elif kind == NEXT:
                     it = env[op[1]]
                     if it[1] >= len(it[0]):
                         del env[op[1]]
@@ -118,31 +145,31 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                             env[op[2]] = it[0][it[1]]
                         it[1] += 1
                         pc += 1
-                elif kind == O.ITER:
+                elif kind == ITER:
                     env[op[1]] = [list(op[2](rt, env)), 0]
                     pc += 1
                 else:
                     steps -= 1  # counted again below
                     break
             frame["pc"] = pc
-            if kind == O.EXEC:
+            if kind == EXEC:
                 continue
         except _FAILURES as exc:
             raise _located(exc, code, pc) from None
         steps += 1
         try:
-            if kind == O.EXEC:
+            if kind == EXEC:
                 frame["pc"] = pc + 1
                 op[1](rt, env)
                 _after_change(rt, env, frame)
-            elif kind == O.JUMP:
+            elif kind == JUMP:
                 frame["pc"] = op[1]
-            elif kind == O.JUMPF:
+            elif kind == JUMPF:
                 frame["pc"] = pc + 1 if op[1](rt, env) else op[2]
-            elif kind == O.ITER:
+            elif kind == ITER:
                 env[op[1]] = [list(op[2](rt, env)), 0]
                 frame["pc"] = pc + 1
-            elif kind == O.NEXT:
+            elif kind == NEXT:
                 it = env[op[1]]
                 if it[1] >= len(it[0]):
                     del env[op[1]]
@@ -152,32 +179,32 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                         env[op[2]] = it[0][it[1]]
                     it[1] += 1
                     frame["pc"] = pc + 1
-            elif kind == O.CALL:
+            elif kind == CALL:
                 frame["pc"] = pc + 1
                 new_env = {"$cur": env.get("$cur"), "$act": env.get("$act")}
                 new_env.update(op[2](rt, env))
                 stack.append({"c": op[1], "pc": 0, "env": new_env})
-            elif kind == O.RET:
+            elif kind == RET:
                 stack.pop()
-            elif kind == O.SCOPE:
+            elif kind == SCOPE:
                 _scope(rt, env, op)
                 frame["pc"] = pc + 1
-            elif kind == O.UNSCOPE:
+            elif kind == UNSCOPE:
                 _unscope(rt, env)
                 frame["pc"] = pc + 1
-            elif kind == O.DECIDE:
+            elif kind == DECIDE:
                 pending = op[1].start(rt, env)
                 if pending is None:
                     frame["pc"] = pc + 1
                 else:
                     state["pending"] = pending
-            elif kind == O.ROLL:
+            elif kind == ROLL:
                 _roll(rt, frame, op)
-            elif kind == O.DRAW:
+            elif kind == DRAW:
                 _draw(rt, env, op)
                 frame["pc"] = pc + 1
                 _after_change(rt, env, frame)
-            elif kind == O.SHUFFLE:
+            elif kind == SHUFFLE:
                 zone = op[1](rt, env)
                 if op[2] is not None:
                     into = op[2](rt, env)
@@ -186,7 +213,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                     zone = into
                 rt.shuffle(zone)
                 frame["pc"] = pc + 1
-            elif kind == O.RESOLVE:
+            elif kind == RESOLVE:
                 frame["pc"] = pc + 1
                 eid = op[1](rt, env)
                 if eid is not None:
@@ -194,16 +221,16 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                     cid = d.handlers.get(op[2])
                     if cid is not None:
                         stack.append({"c": cid, "pc": 0, "env": {"this": eid, "$cur": env.get("$cur"), "$act": env.get("$act")}})
-            elif kind == O.WIN or kind == O.LOSE:
-                _finish(rt, op[1](rt, env), kind == O.WIN, _reason(code, pc))
-            elif kind == O.END:
+            elif kind == WIN or kind == LOSE:
+                _finish(rt, op[1](rt, env), kind == WIN, _reason(code, pc))
+            elif kind == END:
                 state["result"] = {"winners": [], "losers": list(range(state["nseats"])), "reason": _reason(code, pc)}
-            elif kind == O.ALT_INIT:
+            elif kind == ALT_INIT:
                 seats = op[1](rt, env)
                 seats = [seats] if isinstance(seats, int) else list(seats)
                 state["alts"].append({"order": seats, "passed": [], "i": 0, "cur": None})
                 frame["pc"] = pc + 1
-            elif kind == O.ALT_NEXT:
+            elif kind == ALT_NEXT:
                 alt = state["alts"][-1]
                 order = alt["order"]
                 live = [s for s in order if s not in alt["passed"]]
@@ -218,10 +245,10 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                     alt["i"] = (i + 1) % len(order)
                     env[op[1]] = alt["cur"]
                     frame["pc"] = pc + 1
-            elif kind == O.ALT_POP:
+            elif kind == ALT_POP:
                 state["alts"].pop()
                 frame["pc"] = pc + 1
-            elif kind == O.PASS:
+            elif kind == PASS:
                 if not state["alts"]:
                     raise RuleError("'pass' outside of an 'alternate' loop")
                 alt = state["alts"][-1]
@@ -232,6 +259,8 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                 raise RuleError(f"unknown instruction {kind}")
         except _FAILURES as exc:
             raise _located(exc, code, pc) from None
+        if memo and kind in _CHANGES:
+            memo.clear()
     if not stack and state["result"] is None:
         state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
     if state["result"] is not None and game.payoff is not None and "payoffs" not in state["result"]:
@@ -318,17 +347,19 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
         op = code.ops[pc]
         kind = op[0]
         try:
-            if kind == O.EXEC:
+            if kind == EXEC:
                 op[1](rt, env)
+                if rt.memo:
+                    rt.memo.clear()
                 pc += 1
-            elif kind == O.JUMP:
+            elif kind == JUMP:
                 pc = op[1]
-            elif kind == O.JUMPF:
+            elif kind == JUMPF:
                 pc = pc + 1 if op[1](rt, env) else op[2]
-            elif kind == O.ITER:
+            elif kind == ITER:
                 env[op[1]] = [list(op[2](rt, env)), 0]
                 pc += 1
-            elif kind == O.NEXT:
+            elif kind == NEXT:
                 it = env[op[1]]
                 if it[1] >= len(it[0]):
                     pc = op[3]
@@ -337,25 +368,32 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
                         env[op[2]] = it[0][it[1]]
                     it[1] += 1
                     pc += 1
-            elif kind in (O.SCOPE, O.UNSCOPE):
+            elif kind in (SCOPE, UNSCOPE):
                 pc += 1
-            elif kind == O.SHUFFLE:
+            elif kind == SHUFFLE:
                 rt.shuffle(op[1](rt, env))
                 pc += 1
-            elif kind == O.DRAW:
+            elif kind == DRAW:
                 _draw(rt, env, op)
                 pc += 1
-            elif kind == O.WIN or kind == O.LOSE:
-                _finish(rt, op[1](rt, env), kind == O.WIN, _reason(code, pc))
-            elif kind == O.END:
+            elif kind == WIN or kind == LOSE:
+                _finish(rt, op[1](rt, env), kind == WIN, _reason(code, pc))
+            elif kind == END:
                 rt.state["result"] = {"winners": [], "losers": list(range(rt.state["nseats"])), "reason": _reason(code, pc)}
-            elif kind == O.RET:
+            elif kind == RET:
                 return
             else:
                 raise RuleError(refusal)
         except _FAILURES as exc:
             raise _located(exc, code, pc) from None
 
+
+# Instructions that may change what an expression reads, beyond what the runtime's own changes
+# already report (a scope's end resets vars; the alternate loop is read by `passed`). The others
+# (jumps, loop steps, calls, returns, a scope's start, asking for a decision) change no state that
+# expressions read, so the remembered define values stay good across them.
+_CHANGES = frozenset({EXEC, UNSCOPE, DRAW, SHUFFLE, ALT_INIT, ALT_NEXT, ALT_POP, PASS, WIN,
+                      LOSE, END, RESOLVE, ROLL})
 
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
              ZeroDivisionError, MemoryError, OverflowError)

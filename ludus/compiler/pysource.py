@@ -1,0 +1,517 @@
+"""Expressions compiled to Python source: one module per game, compiled once, cached on disk.
+
+The closures of `expressions.py` cost one Python call per node of an expression. Here the common
+nodes (numbers, texts, locals, arithmetic and comparisons, `and`/`or`/`not`, token counts, a
+card's or a space's attribute, aggregates over a list) are written out as Python source instead,
+so `x.owner == s and Follower of s at r > 0` is one function with no call per node. Every other
+node keeps its closure, called from the generated source as a constant (`k12(rt, env)`), and
+that closure's own sub-expressions are generated again: the two kinds mix freely.
+
+Each generated function does exactly what the closures do, in the same order, with the same
+checks and the same error messages (the checks are the same helpers: `as_int`, `as_list`,
+`in_range`, ...). The closures stay the reference: `LUDUS_CLOSURES=1` in the environment turns
+generation off, and the seeded playout digests (tests/engine/test_playouts.py) hold either way.
+
+`ExpressionCompiler.expr` hands out a function at once, as before; its body is filled in when the
+whole game has been compiled (`finish`), from one module compiled in one go. The compiled module
+is cached under the user's cache folder (`LUDUS_CACHE_DIR`, else `$XDG_CACHE_HOME/ludus` or
+`~/.cache/ludus`), keyed by a hash of its source, so a warm load does not compile it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sys
+import types
+from pathlib import Path
+
+from ..engine.display import display
+from ..engine.runtime import RuleError
+from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
+from ..language import nodes as n
+from .builtins import adjacent
+from .decisions import _cost_refusal
+
+ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
+CACHE_FORMAT = 1
+
+
+def _not_ready(rt, env):  # pragma: no cover - only if an expression runs before the game is compiled
+    raise RuntimeError("a generated expression ran before its game finished compiling")
+
+
+def _nolocal(name):
+    raise RuleError(f"'{name}' has no value yet here")
+
+
+def _add(x, y):
+    if isinstance(x, list) and isinstance(y, list):
+        return x + y
+    if isinstance(x, str) and isinstance(y, str):
+        return text_in_range(x + y, "the joined text")
+    return in_range(as_int(x, "left of '+'") + as_int(y, "right of '+'"), "the sum")
+
+
+def _div(x, y, op):
+    if y == 0:
+        raise RuleError("division by zero")
+    return x // y if op == "/" else x % y
+
+
+def _define(rt, env, defines, bodies, name, values, per_seat):
+    """A define's value, remembered in `rt.memo` as `call_define` in expressions.py does (the
+    same keys, so generated and closure calls share what is remembered)."""
+    memo = rt.memo
+    if memo is None:
+        return defines[name](rt, values, env)
+    for v in values:
+        if v.__class__ is bool or v.__class__ is list:
+            return defines[name](rt, values, env)
+    if per_seat:
+        key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+    else:
+        key = (name, env.get("this"), *values)
+    try:
+        found = memo.get(key, _MISSING)  # a miss costs no exception
+    except TypeError:  # an argument that is no key
+        return defines[name](rt, values, env)
+    if found is not _MISSING:
+        return found
+    logged = len(rt.log)
+    entry = bodies.get(name)  # what the define's wrapper (expressions.define) does, written out here
+    if entry is not None:
+        local = {"$cur": env.get("$cur"), "$act": env.get("$act")}
+        if "this" in env:
+            local["this"] = env["this"]
+        local.update(zip(entry[0], values, strict=False))
+        result = entry[1](rt, local)
+    else:
+        result = defines[name](rt, values, env)
+    if len(rt.log) == logged:
+        memo[key] = result
+    return result
+
+
+def _fixed_costs_ok(rt, fixed, seat):
+    for need, counter in fixed:
+        per = rt.game.vars[counter].per
+        if as_int(need, "cost") > rt.get_var(counter, seat if per == "seat" else None):
+            return False
+    return True
+
+
+def _field(rt, eid, fname):
+    if eid is None:
+        raise RuleError(f"cannot read '{fname}' of none")
+    return rt.field(eid, fname)
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+HELPERS = {
+    "RuleError": RuleError, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
+    "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
+    "_field": _field, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
+    "adjacent": adjacent, "_fixed_costs_ok": _fixed_costs_ok, "_cost_refusal": _cost_refusal,
+}
+
+_AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
+
+
+class SourceGen:
+    """Collects the generated functions of one game; `finish` compiles them and fills them in."""
+
+    def __init__(self, comp) -> None:
+        self.comp = comp  # the ExpressionCompiler: resolutions, and closures for other nodes
+        self.ns: dict = dict(HELPERS)
+        self.ns["_defines"] = comp.game.defines
+        self.ns["_values"] = comp.game.values
+        self.ns["_kind_tree"] = comp.game.kind_tree
+        self.ns["_bodies"] = self.bodies = {}  # define name -> (parameter names, body function)
+        self.lines: list[str] = []
+        self.stubs: list[tuple[str, types.FunctionType]] = []
+        self.count = 0
+
+    def _name(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, value) -> str:
+        name = self._name("k")
+        self.ns[name] = value
+        return name
+
+    # ── entry ──
+
+    def function(self, node):
+        """A function (rt, env) for `node`, filled in by `finish`; None to use the closure."""
+        src = self.gen(node)
+        if src is None:
+            return None
+        name = self._name("e")
+        self.lines.append(f"def {name}(rt, env):\n    return {src}\n")
+        stub = types.FunctionType(_not_ready.__code__, self.ns, name)
+        self.stubs.append((name, stub))
+        return stub
+
+    def enumerator(self, decl, stage_nodes: list, label, fixed: list, bound: list):
+        """One function that lists an action's options, as OfferSpec.instances and its labels
+        do: the fixed costs first, each requirement at its stage, costs that read parameters on
+        each whole binding, then the label and the value of each binding that passes. The
+        parameters are bound in one env dict, each loop setting its own."""
+        name = self._name("act")
+        out = [f"def {name}(rt, env, seat, labels, values):"]
+        ind = "    "
+        if fixed:
+            out.append(f"{ind}if not _fixed_costs_ok(rt, {self.const(fixed)}, seat):")
+            out.append(f"{ind}    return")
+        leave = "return"
+        for r in stage_nodes[0]:
+            out.append(f"{ind}if not {self.sub(r)}:")
+            out.append(f"{ind}    {leave}")
+        for i, p in enumerate(decl.params):
+            out.append(f"{ind}for _p{i} in as_list(rt, {self.sub(p.source)}):")
+            ind += "    "
+            leave = "continue"
+            out.append(f"{ind}env[{p.name!r}] = _p{i}")
+            for r in stage_nodes[i + 1]:
+                out.append(f"{ind}if not {self.sub(r)}:")
+                out.append(f"{ind}    {leave}")
+        if bound:
+            out.append(f"{ind}if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
+            out.append(f"{ind}    {leave}")
+        shown = self.template(decl.label) if decl.label is not None else f"{self.const(label)}(rt, env)"
+        out.append(f"{ind}labels.append({shown})")
+        args = ", ".join(f"_p{i}" for i in range(len(decl.params)))
+        out.append(f"{ind}values.append([{decl.name!r}, [{args}]])")
+        self.lines.append("\n".join(out) + "\n")
+        stub = types.FunctionType(_not_ready.__code__, self.ns, name)
+        self.stubs.append((name, stub))
+        return stub
+
+    def finish(self) -> None:
+        if not self.stubs:
+            return
+        source = "".join(self.lines)
+        code = _cached_compile(source)
+        # The module is not run: its functions' code objects are taken from its constants. The
+        # stubs handed out get theirs; the aggregates, called by name, become functions of the
+        # namespace. So a load makes no second function object per expression.
+        bodies = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
+        for name, stub in self.stubs:
+            stub.__code__ = bodies.pop(name)
+        for name, body in bodies.items():
+            self.ns[name] = types.FunctionType(body, self.ns, name)
+        self.lines, self.stubs = [], []
+
+    # ── expressions to source ──
+
+    def gen(self, node) -> str | None:  # noqa: C901 - one dispatch over the node kinds
+        comp = self.comp
+        if isinstance(node, (n.Number, n.String, n.Bool)):
+            return repr(node.value)
+        if isinstance(node, n.NoneLit):
+            return "None"
+        if isinstance(node, n.ListLit):
+            return "[" + "".join(f"{self.sub(i)}, " for i in node.items) + "]"
+        if isinstance(node, n.Not):
+            return f"(not {self.sub(node.operand)})"
+        if isinstance(node, n.Neg):
+            return f"(-as_int({self.sub(node.operand)}, 'operand'))"
+        if isinstance(node, n.CondExpr):
+            return f"({self.sub(node.then)} if {self.sub(node.cond)} else {self.sub(node.other)})"
+        if isinstance(node, n.BinOp):
+            return self.binop(node)
+        if isinstance(node, n.Comprehension):
+            return self.aggregate(node, "list")
+        if isinstance(node, n.Template):
+            return self.template(node)
+        res = comp.c.res.get(id(node))
+        if res is None:
+            return None
+        tag = res[0]
+        if tag == "local":
+            name = repr(res[1])
+            return f"(env[{name}] if {name} in env else _nolocal({name}))"
+        if tag == "tokens":
+            tok = f"env[{res[1]!r}]" if res[2] else repr(res[1])
+            owner = self.sub(node.of) if node.of is not None else "None"
+            place = self.sub(node.at) if node.at is not None else "None"
+            return f"rt.token_count({tok}, {owner}, {place})"
+        if tag == "entity_attr":
+            return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r})"
+        if tag == "field":
+            return f"_field(rt, {self.sub(node.obj)}, {res[1]!r})"
+        if tag in ("space_attr", "space_prop"):
+            table = self.fixed_props(res[1])
+            if table:
+                # a property every space that has it gives as a plain number or text: read it
+                # from a table; any other space goes through space_attr as before
+                return f"({table}[_s] if (_s := {self.sub(node.obj)}) in {table} else space_attr(rt, _s, {res[1]!r}, env))"
+            return f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+        if tag == "builtin":
+            return _BUILTIN_NAMES.get(res[1])
+        sym = comp.sym
+        if tag == "var":
+            if sym.vars[res[1]].per == "seat":
+                return f"rt.get_var({res[1]!r}, env.get('$act'))"
+            return f"rt.get_var({res[1]!r})"
+        if tag == "var_of":
+            return f"rt.get_var({res[1]!r}, {self.sub(node.of)})"
+        if tag == "value":
+            return f"_values[{res[1]!r}](rt, {{'$cur': env.get('$cur'), '$act': env.get('$act')}})"
+        if tag in ("space", "defname", "token", "trackname"):
+            return repr(res[1])
+        if tag == "zone":
+            decl = sym.zones.get(res[1])
+            if decl is not None and decl.per == "seat":
+                return f"({res[1] + '@'!r} + format(env.get('$act')))"
+            return repr(res[1])
+        if tag == "zone_of":
+            return f"({res[1] + '@'!r} + format({self.sub(node.of)}))"
+        if tag == "track":
+            return f"rt.state['tracks'][{res[1]!r}]['pos']"
+        if tag == "group":
+            return f"list({self.const(list(sym.groups[res[1]].members))})"
+        if tag == "space_kind":
+            return f"list({self.const(list(sym.space_kinds[res[1]]))})"
+        if tag == "entity_kind":
+            return f"rt.entities_of(kinds=_kind_tree[{res[1]!r}])"
+        if tag == "pieces":
+            name, by = res[1], res[2]
+            kinds = f"_kind_tree[{name!r}]" if by == "kind" else "None"
+            defname = repr(name) if by == "def" else "None"
+            owner = self.sub(node.of) if node.of is not None else "None"
+            place = self.sub(node.at) if node.at is not None else "None"
+            return f"rt.entities_of({kinds}, {defname}, {owner}, {place})"
+        if tag == "builtin_fn" and res[1] in ("size", "count") and len(node.args) == 1:
+            return f"len(as_list(rt, {self.sub(node.args[0])}))"
+        if tag == "builtin_fn" and res[1] == "adjacent" and len(node.args) in (1, 2):
+            if len(node.args) == 2:
+                return f"adjacent(rt, {self.sub(node.args[0])}, as_list(rt, {self.sub(node.args[1])}))"
+            return f"adjacent(rt, {self.sub(node.args[0])})"
+        if (tag == "builtin_fn" and res[1] == "first" and len(node.args) == 1
+                and isinstance(node.args[0], n.Comprehension)):
+            # first([e for x in L where C]) stops at the first x that passes C, as the list's
+            # first element is that x's e; the list is charged in full all the same
+            return self.aggregate(node.args[0], "first")
+        if tag == "aggregate" and res[1] in _AGGREGATES:
+            return self.aggregate(node.comp, res[1])
+        if tag == "define":
+            args = "".join(f"{self.sub(a)}, " for a in getattr(node, "args", ()))
+            per_seat = not comp.define_seat_free(res[1])
+            return f"_define(rt, env, _defines, _bodies, {res[1]!r}, ({args}), {per_seat})"
+        return None
+
+    def template(self, t: n.Template) -> str:
+        """A text with holes: numbers and plain texts joined as they are, the rest displayed
+        (the same fast paths as the closure's `render`)."""
+        parts = []
+        for p in t.parts:
+            if isinstance(p, str):
+                parts.append(repr(p))
+                continue
+            src = self.sub(p)
+            typ = self.comp.c.types.get(id(p), "any")
+            plain_int = typ != "seat" and not typ.startswith("entity")
+            plain_str = typ != "zone"
+            shown = f"display(rt, _v, {typ!r})"
+            if plain_str:
+                shown = f"(_v if _v.__class__ is str and '@' not in _v else {shown})"
+            if plain_int:
+                shown = f"(str(_v) if _v.__class__ is int else {shown})"
+            parts.append(f"((_v := {src}), {shown})[1]")
+        return f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
+
+    def fixed_props(self, fname: str) -> str | None:
+        """The name of a constant {space: value} for a property written as a literal, or None."""
+        if fname in ("name", "label", "kind", "parent"):
+            return None
+        cache = self.__dict__.setdefault("_props", {})
+        if fname not in cache:
+            table = {}
+            for sp in self.comp.sym.spaces.values():
+                for p in sp.props:  # the last one written is the one compiled
+                    if p.name == fname and isinstance(p.value, (n.Number, n.String)):
+                        table[sp.name] = p.value.value
+                    elif p.name == fname:
+                        table.pop(sp.name, None)
+            cache[fname] = self.const(table) if table else None
+        return cache[fname]
+
+    def sub(self, node) -> str:
+        """Source for a sub-expression: generated, or a call of its closure."""
+        src = self.gen(node)
+        if src is not None:
+            return src
+        return f"{self.const(self.comp.closure(node))}(rt, env)"
+
+    def binop(self, node) -> str:
+        op = node.op
+        a, b = self.sub(node.left), self.sub(node.right)
+        if op == "and":
+            return f"(bool({a}) and bool({b}))"
+        if op == "or":
+            return f"(bool({a}) or bool({b}))"
+        if op == "+":
+            return f"_add({a}, {b})"
+        left, right = repr(f"left of '{op}'"), repr(f"right of '{op}'")
+
+        def num(src, node, what):
+            # a number written in the rules needs no check
+            return src if type(node) is n.Number else f"as_int({src}, {what})"
+        x, y = num(a, node.left, left), num(b, node.right, right)
+        if op == "-":
+            return f"in_range({x} - {y}, 'the difference')"
+        if op == "*":
+            return f"in_range({x} * {y}, 'the product')"
+        if op in ("/", "%"):
+            return f"_div({x}, {y}, {op!r})"
+        if op in ("==", "!="):
+            return f"({a} {op} {b})"
+        if op in ("<", "<=", ">", ">="):
+            return f"({x} {op} {y})"
+        if op == "in":
+            return f"({a} in as_list(rt, {b}))"
+        if op == "not in":
+            return f"({a} not in as_list(rt, {b}))"
+        raise AssertionError(op)
+
+    def aggregate(self, comp: n.Comprehension, agg: str) -> str:
+        """An aggregate as its own generated function: the same loop as the closure's."""
+        var = repr(comp.var)
+        src = self.sub(comp.source)
+        cond = self.sub(comp.cond) if comp.cond is not None else None
+        simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
+        elem = "x" if agg == "list" and simple else self.sub(comp.elem)
+        name = self._name("a")
+        test = f"if {cond}:" if cond is not None else "if True:"
+        body = {
+            "list": ("out = []", f"out.append({elem})", "return out"),
+            "count": ("acc = 0", "acc += 1", "return acc"),
+            "sum": ("acc = 0", f"acc += as_int({elem}, 'summed value')", "return acc"),
+            "any": ("pass", f"if bool({elem}) == True:\n                    return True", "return False"),
+            "all": ("pass", f"if bool({elem}) == False:\n                    return False", "return True"),
+            "first": ("pass", f"return {elem}", "return None"),
+            "max": ("values = []", f"values.append({elem})", "return max(values, default=0)"),
+            "min": ("values = []", f"values.append({elem})", "return min(values, default=0)"),
+            "most": ("pairs = []", f"pairs.append((x, {elem}))", "return _best(pairs, max)"),
+            "least": ("pairs = []", f"pairs.append((x, {elem}))", "return _best(pairs, min)"),
+        }[agg]
+        start, step, end = body
+        if agg == "count" and cond is None:
+            self.lines.append(
+                f"def {name}(rt, env):\n"
+                f"    items = as_list(rt, {src})\n"
+                f"    rt.charge(len(items))\n"
+                f"    return len(items)\n")
+            return f"{name}(rt, env)"
+        self.lines.append(
+            f"def {name}(rt, env):\n"
+            f"    items = as_list(rt, {src})\n"
+            f"    rt.charge(len(items))\n"
+            f"    saved = env.get({var}, _MISSING)\n"
+            f"    {start}\n"
+            f"    try:\n"
+            f"        for x in items:\n"
+            f"            env[{var}] = x\n"
+            f"            {test}\n"
+            f"                {step}\n"
+            f"    finally:\n"
+            f"        if saved is _MISSING:\n"
+            f"            env.pop({var}, None)\n"
+            f"        else:\n"
+            f"            env[{var}] = saved\n"
+            f"    {end}\n")
+        return f"{name}(rt, env)"
+
+
+_BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that read the env or state
+    "current": "env.get('$cur')",
+    "actor": "env.get('$act')",
+    "seats": "list(range(rt.state['nseats']))",
+    "players": "rt.state['nseats']",
+}
+
+
+def _best(pairs, pick):
+    if not pairs:
+        return []
+    top = pick(v for _, v in pairs)
+    return [x for x, v in pairs if v == top]
+
+
+HELPERS["_best"] = _best
+
+
+# ── the cache of compiled modules ──
+
+
+def _cache_dir() -> Path | None:
+    root = os.environ.get("LUDUS_CACHE_DIR")
+    if root:
+        return Path(root)
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
+    except (RuntimeError, KeyError):  # no home folder to be found: compile, keep nothing on disk
+        return None
+    return Path(base) / "ludus" / "pysource"
+
+
+def _cached_compile(source: str):
+    """The module's code object: the cached one when this source was compiled before. The key is
+    a hash of the generated source itself and of the Python version, which is all a code object
+    depends on: a change in the game files or in ludus that changes the source changes the key."""
+    key = hashlib.sha256(f"{CACHE_FORMAT}\0{sys.version}\0{source}".encode()).hexdigest()[:32]
+    code = _LOADED.get(key)
+    if code is not None:
+        return code
+    code = _disk_compile(key, source)
+    if len(_LOADED) >= 16:  # a REPL that reloads a game as it is edited keeps only the recent ones
+        del _LOADED[next(iter(_LOADED))]
+    _LOADED[key] = code
+    return code
+
+
+_LOADED: dict = {}  # key -> code object, for games loaded again in the same process
+
+
+def _disk_compile(key: str, source: str):
+    folder = _cache_dir()
+    path = folder / f"{key}.bin" if folder is not None else None
+    if path is not None:
+        try:
+            code = marshal.loads(path.read_bytes())
+            if isinstance(code, types.CodeType):
+                return code
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+    code = compile(source, "<ludus generated expressions>", "exec")
+    if path is not None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(marshal.dumps(code))
+            os.replace(tmp, path)
+            _prune(folder)
+        except OSError:
+            pass
+    return code
+
+
+CACHE_FILES = 256  # a game edited many times leaves one file per version: the oldest go
+
+
+def _prune(folder: Path) -> None:
+    files = list(folder.glob("*.bin"))
+    if len(files) <= CACHE_FILES:
+        return
+    files.sort(key=lambda f: f.stat().st_mtime)
+    for old in files[: len(files) - CACHE_FILES]:
+        old.unlink(missing_ok=True)
