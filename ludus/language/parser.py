@@ -26,6 +26,14 @@ KEYWORD_NAMES = {
 }
 
 
+class GluedKeyword(Exception):
+    """A keyword with a word glued to it: `valuex` read as `value x`."""
+
+    def __init__(self, keyword: Token, rest: Token) -> None:
+        super().__init__(f"{keyword}{rest}")
+        self.keyword, self.rest = keyword, rest
+
+
 class LudusIndenter(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
@@ -33,6 +41,18 @@ class LudusIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def process(self, stream):
+        # Where the grammar expects a keyword and no name, the lexer matches the keyword alone,
+        # so `valuex = 1` would read as `value x = 1`. A keyword must end where its word ends.
+        before = None
+        for token in super().process(stream):
+            if (before is not None and token.start_pos == before.end_pos and before.type != "NAME"
+                    and str(before)[-1:].isalpha() and str(before).isidentifier()
+                    and (str(token)[:1].isalnum() or str(token)[:1] == "_")):
+                raise GluedKeyword(before, token)
+            before = token if token.type not in (self.INDENT_type, self.DEDENT_type, self.NL_type) else None
+            yield token
 
 
 def grammar_path() -> Path:
@@ -86,7 +106,7 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
         text += "\n"
     try:
         tree = _parser().parse(text, start=start)
-    except (UnexpectedInput, DedentError) as exc:
+    except (UnexpectedInput, DedentError, GluedKeyword) as exc:
         first = _failure(exc, text, path)
         more = _other_failures(text, path, first.span.line) if start == "start" else []
         raise LudusError([first, *more]) from None
@@ -100,6 +120,12 @@ def _failure(exc: Exception, text: str, path: str) -> Diagnostic:
     """The located diagnostic of one failed parse."""
     if isinstance(exc, UnexpectedInput):
         return _syntax_diagnostic(exc, text, path)
+    if isinstance(exc, GluedKeyword):
+        kw, rest = exc.keyword, exc.rest
+        word = f"{kw}{rest}"
+        span = Span(path, kw.line, kw.column, kw.line, kw.column + len(word))
+        return Diagnostic("error", f"'{word}' is not a word here: it would read as the keyword '{kw}' and then '{rest}'",
+                          span, f"write '{kw} {rest}', or choose a name that is not built on a keyword")
     line = _bad_dedent_line(text)
     column = _indent_of(text, line) + 1
     span = Span(path, line, column, line, column + 1)
@@ -131,7 +157,7 @@ def _other_failures(text: str, path: str, first_line: int) -> list[Diagnostic]:
             chunk += "\n"
         try:
             _parser().parse(chunk, start="start")
-        except (UnexpectedInput, DedentError) as exc:
+        except (UnexpectedInput, DedentError, GluedKeyword) as exc:
             diag = _failure(exc, chunk, path)
             if diag.span.line > first_line and "end of file" not in diag.message:
                 found.append(diag)

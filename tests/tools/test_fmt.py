@@ -180,8 +180,10 @@ def test_a_syntax_error_is_refused_with_its_place():
 def test_the_meaning_guard_refuses_a_broken_rewrite(monkeypatch):
     """If a spacing rule went wrong, the formatter must refuse, not write a different program."""
     monkeypatch.setattr(fmt_module, "_space", lambda prev, tok, binary, heads: "")
-    with pytest.raises(FormatError, match="change what the file means"):
-        format_text("counter coins per seat\n", "g.ludus")  # `countercoinsperseat`: one counter, not per seat
+    with pytest.raises(FormatError, match="break the file"):
+        # `countercoinsperseat` once read as `counter coinsperseat`; a keyword glued to a word is
+        # now a syntax error, so the guard finds a broken file rather than a changed one
+        format_text("counter coins per seat\n", "g.ludus")
     monkeypatch.setattr(fmt_module, "_space", lambda prev, tok, binary, heads: " $ ")
     with pytest.raises(FormatError, match="break the file"):
         format_text("value x = 1\n", "g.ludus")
