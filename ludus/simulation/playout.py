@@ -8,8 +8,7 @@ from collections import Counter
 
 from attrs import define, field
 
-from ..bots import make_bot, observe
-from .records import MAX_DECISIONS, match_seeds, play_match
+from .records import MAX_DECISIONS, chooser, match_seeds, play_match
 
 
 @define
@@ -77,15 +76,10 @@ def random_playout(game, players: int, seed: int, rng: random.Random, limit: int
     `ludus.bots`) are played by those bots, each seeded from the match seed; the others by
     uniformly random legal moves drawn from `rng`."""
     match = game.new_match(players, seed=seed)
-    players_of = {seat: make_bot(spec, game, seat, seed * 31 + seat) for seat, spec in (bots or {}).items()}
+    pick = chooser(game, seed, rng, bots)
     steps = 0
     while not match.is_over and steps < limit:
-        seat = match.state["pending"]["seat"]
-        bot = players_of.get(seat)
-        if bot is None:
-            match.apply_fast(rng.randrange(len(match.state["pending"]["options"])))
-        else:
-            match.apply_fast(bot.choose(observe(match, seat)))
+        match.apply_fast(pick(match))
         steps += 1
     return match, steps, match.is_over
 

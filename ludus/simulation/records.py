@@ -41,29 +41,38 @@ def _per_seat(counters: list[Counter]) -> tuple:
     return tuple(tuple(sorted(c.items())) for c in counters)
 
 
+def chooser(game, seed: int, rng: random.Random, bots: dict[int, str] | None = None):
+    """`pick(match) -> index` for the match of `seed`: seats in `bots` by those bots, each seeded
+    from the match seed, the others by uniformly random legal moves drawn from `rng`."""
+    players_of = {seat: make_bot(spec, game, seat, seed * 31 + seat) for seat, spec in (bots or {}).items()}
+
+    def pick(match) -> int:
+        pending = match.state["pending"]
+        bot = players_of.get(pending["seat"])
+        if bot is None:
+            return rng.randrange(len(pending["options"]))
+        return bot.choose(observe(match, pending["seat"]))
+
+    return pick
+
+
 def play_match(game, players: int, seed: int, bots: dict[int, str] | None = None,
                limit: int = MAX_DECISIONS) -> MatchRecord:
-    """Play the match of `seed`: seats in `bots` by those bots (each seeded from the match seed,
-    as `random_playout` does), the others by uniformly random legal moves drawn from
-    random.Random(seed). The same arguments give the same record, in any process."""
-    rng = random.Random(seed)
+    """Play the match of `seed`, its moves picked by `chooser` with random.Random(seed). The
+    same arguments give the same record, in any process."""
     actions = [Counter() for _ in range(players)]
     cards = [Counter() for _ in range(players)]
     first = None
     steps = 0
     try:
         match = game.new_match(players, seed=seed)
-        players_of = {seat: make_bot(spec, game, seat, seed * 31 + seat) for seat, spec in (bots or {}).items()}
+        pick = chooser(game, seed, random.Random(seed), bots)
         acts = game.actions
         while not match.is_over and steps < limit:
             state = match.state
             pending = state["pending"]
             seat = pending["seat"]
-            bot = players_of.get(seat)
-            if bot is None:
-                index = rng.randrange(len(pending["options"]))
-            else:
-                index = bot.choose(observe(match, seat))
+            index = pick(match)
             if pending["kind"] == "offer" and seat is not None:
                 value = pending["values"][index]
                 if value is not None:
