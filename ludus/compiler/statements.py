@@ -362,13 +362,11 @@ class StatementCompiler:
             patches, scopes, is_alt = self.loops[-1]
             self.loops[-1] = (patches, scopes + delta, is_alt)
 
-    def dependencies(self, node, seen=None) -> frozenset | None:
-        """The names of the state an 'at any time' block reads, so it is re-checked only when one
-        of them changes; None when that cannot be told (then it is checked after every change)."""
+    def walk_names(self, node, visit) -> bool:
+        """Go through an expression's nodes; `visit(res, walk)` is called with each resolved name
+        (and the walk, to follow a define's or value's body). False from it ends the walk with
+        False; otherwise the walk goes on into every field but the span."""
         import attrs
-
-        seen = set() if seen is None else seen
-        deps: set = set()
 
         def walk(x) -> bool:
             if isinstance(x, (tuple, list)):
@@ -376,68 +374,72 @@ class StatementCompiler:
             if not attrs.has(type(x)):
                 return True
             res = self.c.res.get(id(x))
-            if res is not None:
-                tag = res[0]
-                if tag in ("var", "var_of", "var_of2", "track", "track_attr", "zone", "zone_of"):
-                    deps.add(res[1])
-                elif tag == "tokens":
-                    if res[2]:
-                        return False
-                    deps.add(res[1])
-                elif tag in ("pieces", "entity_kind", "field", "entity_attr", "dynamic_attr"):
-                    deps.add("$ents")
-                elif tag in ("define", "value"):
-                    decl = (self.sym.defines if tag == "define" else self.sym.values)[res[1]]
-                    if res[1] not in seen:
-                        seen.add(res[1])
-                        if not walk(decl.value):
-                            return False
-                elif tag == "builtin_fn" and res[1] == "passed":
-                    return False
+            if res is not None and visit(res, walk) is False:
+                return False
             return all(walk(getattr(x, f.name)) for f in attrs.fields(type(x)) if f.name != "span")
 
-        return frozenset(deps) if walk(node) else None
+        return walk(node)
+
+    def dependencies(self, node, seen=None) -> frozenset | None:
+        """The names of the state an 'at any time' block reads, so it is re-checked only when one
+        of them changes; None when that cannot be told (then it is checked after every change)."""
+        seen = set() if seen is None else seen
+        deps: set = set()
+
+        def visit(res, walk) -> bool:
+            tag = res[0]
+            if tag in ("var", "var_of", "var_of2", "track", "track_attr", "zone", "zone_of"):
+                deps.add(res[1])
+            elif tag == "tokens":
+                if res[2]:
+                    return False
+                deps.add(res[1])
+            elif tag in ("pieces", "entity_kind", "field", "entity_attr", "dynamic_attr"):
+                deps.add("$ents")
+            elif tag in ("define", "value"):
+                decl = (self.sym.defines if tag == "define" else self.sym.values)[res[1]]
+                if res[1] not in seen:
+                    seen.add(res[1])
+                    if not walk(decl.value):
+                        return False
+            elif tag == "builtin_fn" and res[1] == "passed":
+                return False
+            return True
+
+        return frozenset(deps) if self.walk_names(node, visit) else None
 
     def seat_free(self, node, seen=None) -> bool:
         """Whether an expression's value cannot depend on whose turn it is or who acts (`$cur`,
         `$act`): then a define's remembered value serves every seat. False when unsure."""
-        import attrs
-
         seen = set() if seen is None else seen
         sym = self.sym
 
-        def walk(x) -> bool:
-            if isinstance(x, (tuple, list)):
-                return all(walk(i) for i in x)
-            if not attrs.has(type(x)):
-                return True
-            res = self.c.res.get(id(x))
-            if res is not None:
-                tag = res[0]
-                if tag == "var" and sym.vars[res[1]].per == "seat":
+        def visit(res, walk) -> bool:
+            tag = res[0]
+            if tag == "var" and sym.vars[res[1]].per == "seat":
+                return False
+            if tag == "zone" and getattr(sym.zones.get(res[1]), "per", None) == "seat":
+                return False
+            if tag == "builtin" and res[1] in ("current", "actor", "opponent"):
+                return False
+            if tag == "define" and not self.define_seat_free(res[1]):  # worked out once per define
+                return False
+            if tag == "value" and ("value", res[1]) not in seen:
+                seen.add(("value", res[1]))
+                if not walk(sym.values[res[1]].value):
                     return False
-                if tag == "zone" and getattr(sym.zones.get(res[1]), "per", None) == "seat":
+            if tag in ("space_attr", "space_prop", "dynamic_attr"):
+                # a space's property is read in the asking rule's environment: once per name
+                props = self.__dict__.setdefault("_props_seat_free", {})
+                if res[1] not in props:
+                    props[res[1]] = False  # while it is worked out (a property that reaches itself)
+                    props[res[1]] = all(self.seat_free(p.value) for sp in sym.spaces.values()
+                                        for p in sp.props if p.name == res[1])
+                if not props[res[1]]:
                     return False
-                if tag == "builtin" and res[1] in ("current", "actor", "opponent"):
-                    return False
-                if tag == "define" and not self.define_seat_free(res[1]):  # worked out once per define
-                    return False
-                if tag == "value" and ("value", res[1]) not in seen:
-                    seen.add(("value", res[1]))
-                    if not walk(sym.values[res[1]].value):
-                        return False
-                if tag in ("space_attr", "space_prop", "dynamic_attr"):
-                    # a space's property is read in the asking rule's environment: once per name
-                    props = self.__dict__.setdefault("_props_seat_free", {})
-                    if res[1] not in props:
-                        props[res[1]] = False  # while it is worked out (a property that reaches itself)
-                        props[res[1]] = all(self.seat_free(p.value) for sp in sym.spaces.values()
-                                            for p in sp.props if p.name == res[1])
-                    if not props[res[1]]:
-                        return False
-            return all(walk(getattr(x, f.name)) for f in attrs.fields(type(x)) if f.name != "span")
+            return True
 
-        return walk(node)
+        return self.walk_names(node, visit)
 
     # ── assignable targets ──
 
