@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from pathlib import Path
@@ -62,25 +63,33 @@ def fingerprint(texts: dict[str, str]) -> str:
     still loads after such an edit. Indentation counts by its depth, which is its meaning."""
     h = hashlib.sha256()
     for name in sorted(texts):
-        h.update(f"\0file {Path(name).name}\n".encode())
-        widths = [0]
-        for raw in texts[name].splitlines():
-            parts, at = [], 0
-            for m in _STRING_OR_COMMENT.finditer(raw):
-                parts.append(_SPACES.sub(_space, raw[at:m.start()]))
-                parts.append(m.group() if m.group().startswith('"') else "")
-                at = m.end()
-            parts.append(_SPACES.sub(_space, raw[at:]))
-            body = "".join(parts).strip()
-            if not body:
-                continue
-            width = len(raw) - len(raw.lstrip(" \t"))
-            while widths[-1] > width:
-                widths.pop()
-            if width > widths[-1]:
-                widths.append(width)
-            h.update(f"{len(widths) - 1}|{body}\n".encode())
+        h.update(_meaning(Path(name).name, texts[name]))
     return h.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=256)
+def _meaning(name: str, text: str) -> bytes:
+    """One file's part of the fingerprint; kept, like its built declarations, while the file
+    does not change, so loading a game again does not read every line again."""
+    out = [f"\0file {name}\n"]
+    widths = [0]
+    for raw in text.splitlines():
+        parts, at = [], 0
+        for m in _STRING_OR_COMMENT.finditer(raw):
+            parts.append(_SPACES.sub(_space, raw[at:m.start()]))
+            parts.append(m.group() if m.group().startswith('"') else "")
+            at = m.end()
+        parts.append(_SPACES.sub(_space, raw[at:]))
+        body = "".join(parts).strip()
+        if not body:
+            continue
+        width = len(raw) - len(raw.lstrip(" \t"))
+        while widths[-1] > width:
+            widths.pop()
+        if width > widths[-1]:
+            widths.append(width)
+        out.append(f"{len(widths) - 1}|{body}\n")
+    return "".join(out).encode()
 
 
 def load(path: str | Path) -> Game:
