@@ -13,7 +13,7 @@ import marshal
 from ..language.limits import MAX_FILE_BYTES
 from . import vm
 from .display import display
-from .runtime import RuleError, copy_state
+from .runtime import Journal, RuleError, copy_state
 from .saved import Damaged, validate_state
 from .view import view_state
 
@@ -38,14 +38,29 @@ class MatchError(Exception):
 class Match:
     def __init__(self, game, state: dict, log: list, seed: int) -> None:
         self.game = game
-        self.state = state
+        self._state = state
         self.log = log
         self.seed = seed
-        # (state before, as marshal bytes; log length before; action). Bytes are a quarter of the
-        # memory of the dicts, cost one dump per move instead of a dump and a load, and being
-        # immutable they can be shared by clones without one's undo reaching into the other.
-        self.history: list[tuple[bytes, int, str]] = []
+        # One entry per move: (kept, log length before, action, journal). With a journal, `kept`
+        # is the state before the move without its cards, pieces and places (marshal bytes), and
+        # the journal holds those the move changed as they were: so a move costs a copy of the
+        # small part of the state and of what it touched, not of every card. Without one, `kept`
+        # is the whole state before. Both are immutable, so clones share them safely.
+        self.history: list[tuple[bytes, int, str, Journal | None]] = []
         self.moves: list[str] = []
+
+    @property
+    def state(self) -> dict:
+        return self._state
+
+    @state.setter
+    def state(self, new: dict) -> None:
+        # A journal undoes a move on the state the move left; a state put in its place from
+        # outside (a test's position, a probe's work copy) may differ in any card, so the
+        # journals are turned into whole states first, worked out backwards from this one.
+        if new is not self._state and any(entry[3] is not None for entry in self.history):
+            self._keep_whole()
+        self._state = new
 
     # ── construction ──
 
@@ -80,9 +95,9 @@ class Match:
 
     @property
     def current(self):
-        if self.state["result"] is not None:
+        if self._state["result"] is not None:
             return TERMINAL
-        pending = self.state["pending"]
+        pending = self._state["pending"]
         if pending is None:
             return TERMINAL
         if pending["kind"] == "chance":
@@ -95,15 +110,15 @@ class Match:
 
     @property
     def pending(self) -> dict | None:
-        return self.state["pending"]
+        return self._state["pending"]
 
     def legal_actions(self) -> list[str]:
-        if self.state["result"] is not None or self.state["pending"] is None:
+        if self._state["result"] is not None or self._state["pending"] is None:
             return []
-        return list(self.state["pending"]["options"])
+        return list(self._state["pending"]["options"])
 
     def seat_names(self) -> tuple:
-        return self.game.seat_names(self.state["nseats"])
+        return self.game.seat_names(self._state["nseats"])
 
     def seat_name(self, seat) -> str:
         if seat == CHANCE:
@@ -112,9 +127,9 @@ class Match:
 
     def apply(self, action: str | int) -> None:
         """Take one legal action (its label, or its index); raises IllegalAction or RuleError."""
-        pending = self.state["pending"]
+        pending = self._state["pending"]
         # the pending options themselves (legal_actions() hands out a copy): nothing here changes them
-        options = pending["options"] if self.state["result"] is None and pending is not None else []
+        options = pending["options"] if self._state["result"] is None and pending is not None else []
         if isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < len(options):
                 raise IllegalAction(str(action), list(options), [])
@@ -125,39 +140,41 @@ class Match:
             except ValueError:
                 raise IllegalAction(action, list(options), closest(action, options)) from None
         label = options[index]
-        before, log_len = marshal.dumps(self.state), len(self.log)
+        state, log_len = self._state, len(self.log)
+        before = marshal.dumps({**state, "ents": None, "places": None})
+        journal = Journal(len(state["ents"]))
         if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
             # every decision is in the log, as the actions taken already are: a `choose` answer,
             # a yes or no, an offer's `else`
             self.log.append({"t": "answer", "seat": pending["seat"], "label": label})
         try:
-            vm.answer(self.game, self.state, self.log, index)
+            vm.answer(self.game, state, self.log, index, journal=journal)
         except BaseException:
             # the move failed halfway: put the state back as it was, so apply stays atomic
-            self.state = marshal.loads(before)
+            self._state = _put_back(state, before, journal)
             del self.log[log_len:]
             raise
-        self.history.append((before, log_len, label))
+        self.history.append((before, log_len, label, journal))
         self.moves.append(label)
 
     def apply_fast(self, index: int) -> None:
         """Apply by index without keeping undo history: for simulations that never undo."""
-        vm.answer(self.game, self.state, self.log, index)
+        vm.answer(self.game, self._state, self.log, index)
 
     def why_not(self, label: str) -> str | None:
         """Why a move that is not legal now is refused, when an offered action would have that
         label: "its requirement 'c.cost <= coins' does not hold", "it needs 6 coins, and Amber
         has 3". None when no offered action has such a move."""
-        pending = self.state["pending"]
-        if pending is None or pending.get("kind") != "offer" or not self.state["stack"]:
+        pending = self._state["pending"]
+        if pending is None or pending.get("kind") != "offer" or not self._state["stack"]:
             return None
-        frame = self.state["stack"][-1]
+        frame = self._state["stack"][-1]
         spec = self.game.codes[frame["c"]].ops[frame["pc"]][1]
         if not hasattr(spec, "explain"):
             return None
         from .runtime import Runtime
         try:
-            return spec.explain(Runtime(self.game, copy_state(self.state), []), frame["env"], pending["seat"], label)
+            return spec.explain(Runtime(self.game, copy_state(self._state), []), frame["env"], pending["seat"], label)
         except RuleError:
             return None
 
@@ -165,14 +182,23 @@ class Match:
         """Take back the last action; returns its label."""
         if not self.history:
             raise IndexError("nothing to undo")
-        state, log_len, label = self.history.pop()
-        self.state = marshal.loads(state)
+        before, log_len, label, journal = self.history.pop()
+        self._state = _put_back(self._state, before, journal)
         del self.log[log_len:]
         self.moves.pop()
         return label
 
+    def _keep_whole(self) -> None:
+        """Every history entry as the whole state before its move, without a journal."""
+        work = copy_state(self._state)
+        entries = []
+        for before, log_len, label, journal in reversed(self.history):
+            work = _put_back(work, before, journal)
+            entries.append((before if journal is None else marshal.dumps(work), log_len, label, None))
+        self.history = entries[::-1]
+
     def clone(self) -> Match:
-        other = Match(self.game, copy_state(self.state), list(self.log), self.seed)
+        other = Match(self.game, copy_state(self._state), list(self.log), self.seed)
         other.history = list(self.history)
         other.moves = list(self.moves)
         return other
@@ -182,11 +208,11 @@ class Match:
         for v in values:
             if sides and not 1 <= v <= sides:
                 raise ValueError(f"{v} is not a face of a d{sides}")
-            self.state["forced"].append(["die", sides, v])
+            self._state["forced"].append(["die", sides, v])
 
     def force_order(self, zone: str, names: list[str]) -> None:
         """The next shuffle of `zone` puts these cards on top, in this order (top first)."""
-        self.state["forced"].append(["order", zone, list(names)])
+        self._state["forced"].append(["order", zone, list(names)])
 
     def view(self, seat=None) -> dict:
         """The state as `seat` may see it (None: everything, for a designer)."""
@@ -194,7 +220,7 @@ class Match:
 
     @property
     def result(self) -> dict | None:
-        r = self.state["result"]
+        r = self._state["result"]
         if r is None:
             return None
         names = self.seat_names()
@@ -207,23 +233,23 @@ class Match:
     def payoffs(self) -> list[int]:
         """Per seat, the game's `payoff` when the match ended (a game without one: 1 won, -1
         lost, 0 when no one won or while the match runs)."""
-        r = self.state["result"]
+        r = self._state["result"]
         if r is not None and "payoffs" in r:
             return list(r["payoffs"])
         if r is None or not r["winners"]:
-            return [0] * self.state["nseats"]
-        return [1 if s in r["winners"] else -1 for s in range(self.state["nseats"])]
+            return [0] * self._state["nseats"]
+        return [1 if s in r["winners"] else -1 for s in range(self._state["nseats"])]
 
     def returns(self) -> list[int]:
         """Per seat, once the match is over: its payoff (see `payoffs`); 0 while it runs."""
-        if self.state["result"] is None:
-            return [0] * self.state["nseats"]
+        if self._state["result"] is None:
+            return [0] * self._state["nseats"]
         return self.payoffs()
 
     def scopes(self) -> list[str]:
         """Where the flow is: 'round 3', 'turn Red', 'phase Market', outermost first."""
         out = []
-        for rec in self.state["scopes"]:
+        for rec in self._state["scopes"]:
             if rec["k"] == "turn":
                 out.append(f"turn of {self.seat_name(rec['v'])}")
             elif rec["k"] == "phase":
@@ -237,14 +263,14 @@ class Match:
     def show(self, value, typ: str = "any") -> str:
         from .runtime import Runtime
 
-        return display(Runtime(self.game, self.state, self.log), value, typ)
+        return display(Runtime(self.game, self._state, self.log), value, typ)
 
     # ── saving ──
 
     def to_json(self) -> str:
         return json.dumps({
             "format": FORMAT, "game": self.game.title, "fingerprint": self.game.fingerprint,
-            "seed": self.seed, "state": self.state, "log": self.log, "moves": self.moves,
+            "seed": self.seed, "state": self._state, "log": self.log, "moves": self.moves,
         }, sort_keys=True)
 
     @classmethod
@@ -285,6 +311,15 @@ class Match:
         except (TypeError, ValueError, IndexError, AttributeError, RuleError, RecursionError) as exc:
             raise MatchError(f"the saved match is damaged: {type(exc).__name__}: {exc}") from None
         return match
+
+
+def _put_back(state: dict, before: bytes, journal: Journal | None) -> dict:
+    """The state before a move, from the state after it (changed in place) and its history entry."""
+    old = marshal.loads(before)
+    if journal is not None:
+        journal.restore(state)
+        old["ents"], old["places"] = state["ents"], state["places"]
+    return old
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:

@@ -54,16 +54,58 @@ def rng_below(state: dict, n: int) -> int:
             return v % n
 
 
+# ───────────────────────── the undo journal ─────────────────────────
+
+
+class Journal:
+    """What one move changed among the cards, pieces and places, kept as it was before the move's
+    first change to it: so a move is undone without a copy of the whole state.
+
+    Cards and pieces are most of a state (Votes for Women: 6.5 of 10 KiB) and a move touches a
+    few of them; the rest of the state is small and is kept whole by `Match.apply`. Every change
+    to `state["ents"]` or `state["places"]` goes through a Runtime method that calls `ent` or
+    `place` here first. Kept values are immutable (bytes, tuples), so clones may share them."""
+
+    __slots__ = ("count", "ents", "places")
+
+    def __init__(self, count: int) -> None:
+        self.count = count  # len(state["ents"]) before the move: later ones were created by it
+        self.ents: dict[int, bytes] = {}
+        self.places: dict[str, tuple | None] = {}  # None: the place had no list yet
+
+    def ent(self, state: dict, eid: int) -> None:
+        if eid < self.count and eid not in self.ents:
+            self.ents[eid] = marshal.dumps(state["ents"][eid])
+
+    def place(self, state: dict, key: str) -> None:
+        if key not in self.places:
+            cards = state["places"].get(key)
+            self.places[key] = None if cards is None else tuple(cards)
+
+    def restore(self, state: dict) -> None:
+        """Put the cards, pieces and places back as they were before the move, in place."""
+        ents, places = state["ents"], state["places"]
+        del ents[self.count:]
+        for eid, kept in self.ents.items():
+            ents[eid] = marshal.loads(kept)
+        for key, kept in self.places.items():
+            if kept is None:
+                places.pop(key, None)
+            else:
+                places[key] = list(kept)
+
+
 # ───────────────────────── the runtime ─────────────────────────
 
 
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
-    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix")
+    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix", "journal")
 
-    def __init__(self, game, state: dict, log: list) -> None:
+    def __init__(self, game, state: dict, log: list, journal: Journal | None = None) -> None:
         self.game = game
+        self.journal = journal  # while a Match applies a move: what it changes, for undo
         self.state = state
         self.events: list = []
         self.log = log
@@ -243,20 +285,32 @@ class Runtime:
             raise RuleError(f"no card or piece #{eid}")
         return e
 
+    def changing(self, eid: int) -> dict:
+        """The card or piece `eid`, about to be changed in place by the caller."""
+        e = self.ent(eid)
+        if self.journal is not None:
+            self.journal.ent(self.state, eid)
+        return e
+
     def place_list(self, place: str) -> list:
+        """The list of what is at `place` (made if missing), for the caller to change."""
+        if self.journal is not None:
+            self.journal.place(self.state, place)
         return self.state["places"].setdefault(place, [])
 
     def zone_cards(self, zone: str) -> list:
         return list(self.state["places"].get(zone, ()))
 
     def move_entity(self, eid: int, dest: str, bottom: bool = False) -> None:
-        e = self.ent(eid)
+        e = self.changing(eid)
         if self.memo:
             self.memo.clear()
         src = e["l"]
         if src is not None:
             lst = self.state["places"].get(src)
             if lst and eid in lst:
+                if self.journal is not None:
+                    self.journal.place(self.state, src)
                 lst.remove(eid)
         lst = self.place_list(dest)
         if bottom:
@@ -290,7 +344,7 @@ class Runtime:
         return self.game.static_field(self, eid, e["d"], name)
 
     def set_field(self, eid: int, name: str, value) -> None:
-        e = self.ent(eid)
+        e = self.changing(eid)
         if self.memo:
             self.memo.clear()
         e.setdefault("f", {})[name] = value
@@ -351,6 +405,8 @@ class Runtime:
     def shuffle(self, zone: str) -> None:
         if self.memo:
             self.memo.clear()
+        if self.journal is not None and zone in self.state["places"]:
+            self.journal.place(self.state, zone)
         cards = self.state["places"].get(zone, [])
         forced = self.state["forced"]
         for i, f in enumerate(forced):

@@ -73,10 +73,11 @@ def _condition(rt: Runtime, cond, span, env: dict) -> bool:
         raise
 
 
-def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) -> None:
-    """Apply option `index` of the pending decision, then run on."""
+def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, journal=None) -> None:
+    """Apply option `index` of the pending decision, then run on. A `Journal` records what the
+    move changes among cards, pieces and places, for `Match.undo`."""
     pending = state["pending"]
-    rt = Runtime(game, state, log)
+    rt = Runtime(game, state, log, journal)
     frame = state["stack"][-1]
     code = game.codes[frame["c"]]
     op = code.ops[frame["pc"]]
@@ -94,11 +95,11 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) 
                 state["stack"].append(result)
     except _FAILURES as exc:  # a RuleError, or a state damaged in a way the saved-match checks missed
         raise _located(exc, code, frame["pc"]) from None
-    run(game, state, log, budget)
+    run(game, state, log, budget, journal)
 
 
-def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noqa: C901
-    rt = Runtime(game, state, log)
+def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -> None:  # noqa: C901
+    rt = Runtime(game, state, log, journal)
     # defines keep their values until something changes: the runtime's changes empty the memo,
     # and so does every instruction below that is not a jump, a loop step or a test
     memo = rt.memo = {}

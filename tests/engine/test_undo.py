@@ -1,0 +1,111 @@
+"""Undo by journal: a move keeps the small part of the state whole and only the cards, pieces
+and places it changed; undoing must still give back exactly the state before the move."""
+
+from __future__ import annotations
+
+import json
+import marshal
+import random
+
+import pytest
+
+import ludus
+from ludus.testing.position import Position
+from tests.engine.playouts import GAMES
+from tests.helpers import ROOT, game_from_text
+
+
+def _exact(match) -> tuple:
+    """The state as saved, and the order of its places (which to_json's sorted keys hide)."""
+    return match.to_json(), list(match.state["places"]), list(match.log)
+
+
+@pytest.mark.parametrize(("path", "players"), sorted({(p, n) for p, n, _ in GAMES}))
+def test_undoing_every_move_gives_back_every_state(path, players):
+    game = ludus.load(ROOT / path)
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        match = game.new_match(players, seed=seed)
+        seen = []
+        while not match.is_over and len(seen) < 120:
+            seen.append(_exact(match))
+            match.apply(rng.choice(match.legal_actions()))
+        # a clone taken now undoes on its own copy, sharing the history entries
+        clone = match.clone()
+        for before in reversed(seen):
+            match.undo()
+            assert _exact(match) == before
+        assert match.history == []
+        for before in reversed(seen[-10:]):
+            clone.undo()
+            assert _exact(clone) == before
+
+
+FAILING = """
+game "Halfway"
+players 2
+counter coins per seat
+zone deck per seat
+zone hand per seat
+board land:
+    region Hill
+kind Thing:
+    cost: number = 0
+card Coin is Thing:
+    copies 6
+piece Scout
+action Gamble:
+    draw 2
+    shuffle deck
+    create Scout at Hill for actor
+    pay 5 coins
+setup:
+    for each s in seats:
+        move top(box, 3) to deck of s
+flow:
+    repeat 3 times:
+        for each s in seats:
+            turn s:
+                offer Gamble
+"""
+
+
+def test_a_move_that_fails_after_moving_and_creating_cards_leaves_them_as_they_were(tmp_path):
+    game = game_from_text(tmp_path, FAILING)
+    match = game.new_match(2)
+    before = _exact(match)
+    with pytest.raises(ludus.RuleError):
+        match.apply("Gamble")
+    assert _exact(match) == before
+    assert len(match.state["ents"]) == 6  # the Scout the move created is gone
+
+
+def test_a_move_keeps_only_what_it_changed():
+    game = ludus.load(ROOT / "games/votes-for-women/votes-for-women.ludus")
+    match = game.new_match(2, seed=3)
+    rng = random.Random(3)
+    for _ in range(40):
+        match.apply(rng.choice(match.legal_actions()))
+    whole = len(marshal.dumps(match.state))
+    kept = [len(before) + sum(map(len, journal.ents.values())) for before, _, _, journal in match.history]
+    touched = [len(journal.ents) for *_, journal in match.history]
+    # every card of the game is in the state; a move keeps the few it moved, not all of them
+    assert max(touched) < len(match.state["ents"]) // 4
+    assert sum(kept) / len(kept) < whole / 2
+
+
+def test_a_state_put_in_from_outside_keeps_undo_exact(tmp_path):
+    game = ludus.load(ROOT / "examples/market-town.ludus")
+    position = Position(game, 2, seed=5)
+    match = position.match
+    rng = random.Random(5)
+    seen = []
+    for _ in range(12):
+        seen.append(_exact(match))
+        match.apply(rng.choice(match.legal_actions()))
+    # a test's `given` line works on a copy and puts it in: here it moves a card elsewhere
+    position.given("move top(market) to hand of current")
+    assert json.loads(match.to_json())["state"] != json.loads(seen[-1][0])["state"]
+    for before in reversed(seen):
+        match.undo()
+        assert _exact(match) == before
