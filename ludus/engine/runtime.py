@@ -302,30 +302,41 @@ class Runtime:
         return list(self.state["places"].get(zone, ()))
 
     def move_entity(self, eid: int, dest: str, bottom: bool = False) -> None:
-        e = self.changing(eid)
+        e = self.ent(eid)
+        state, journal = self.state, self.journal
+        if journal is not None:
+            journal.ent(state, eid)
         if self.memo:
             self.memo.clear()
+        places = state["places"]
         src = e["l"]
         if src is not None:
-            lst = self.state["places"].get(src)
+            lst = places.get(src)
             if lst and eid in lst:
-                if self.journal is not None:
-                    self.journal.place(self.state, src)
+                if journal is not None:
+                    journal.place(state, src)
                 lst.remove(eid)
-        lst = self.place_list(dest)
+        if journal is not None:
+            journal.place(state, dest)
+        lst = places.get(dest)
+        if lst is None:
+            lst = places[dest] = []
         if bottom:
             lst.append(eid)
         else:
             lst.insert(0, eid)
         e["l"] = dest
-        e.pop("rev", None)
-        e.pop("see", None)
-        self.changed.add("$ents")
-        self.changed.add((src or "").split("@", 1)[0])
-        self.changed.add(dest.split("@", 1)[0])
-        owner = self.game.zone_owner(dest)
-        if owner is not None:
-            e["o"] = owner
+        if "rev" in e:
+            del e["rev"]
+        if "see" in e:
+            del e["see"]
+        changed = self.changed
+        changed.add("$ents")
+        changed.add(src.partition("@")[0] if src else "")
+        name, at, seat = dest.partition("@")
+        changed.add(name)
+        if at and name in self.game.zones:  # a seat's zone: what moves in is that seat's
+            e["o"] = int(seat)
 
     def create_entity(self, defname: str, owner, place: str) -> int:
         ents = self.state["ents"]
