@@ -7,6 +7,7 @@ what every name is, and each closure captures what it needs.
 from __future__ import annotations
 
 from ..engine import ops as O
+from ..engine.runtime import NOT_FIXED
 from ..language import nodes as n
 from ..language.checker import Checked
 from .expressions import ExpressionCompiler
@@ -48,7 +49,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 self.expr(decl.low) if decl.low is not None else None,
                 self.expr(decl.high) if decl.high is not None else None,
                 decl.resets, decl.visibility,
+                _literal(decl.start), _literal(decl.low), _literal(decl.high),
             )
+            if decl.start is None:
+                g.vars[name].fixed_start = {"counter": 0, "flag": False}.get(decl.kind)
         for name, decl in sym.zones.items():
             g.zones[name] = ZoneSpec(name, decl.per, decl.visibility, decl.refill)
         for name in ("box", "removed"):
@@ -161,3 +165,13 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for s in body:
             self.stmt(s)
 
+
+
+def _literal(node):
+    """The value of a plain number, text or yes/no as written, None for nothing written, and
+    NOT_FIXED for an expression to evaluate."""
+    if node is None:
+        return None
+    if isinstance(node, (n.Number, n.String, n.Bool)):
+        return node.value
+    return NOT_FIXED

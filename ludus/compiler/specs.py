@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from attrs import define, field
 
-from ..engine.runtime import Runtime
+from ..engine.runtime import NOT_FIXED, Runtime
 from ..language.symbols import per_keys
 
 _MISSING = object()
@@ -21,6 +21,12 @@ class VarSpec:
     high: object
     resets: str | None
     visibility: str
+    # the start, min and max when the declaration writes them as plain numbers, texts or yes/no,
+    # or leaves them out (None; the start: the kind's default), as most do: read without
+    # building the expression's environment. NOT_FIXED when an expression gives them.
+    fixed_start: object = NOT_FIXED
+    fixed_low: object = NOT_FIXED
+    fixed_high: object = NOT_FIXED
 
     def env(self, key) -> dict:
         """What a declaration's start/min/max expressions see: `seat` is the owner (the first
@@ -31,6 +37,8 @@ class VarSpec:
         return {"seat": key, "$act": key if keys[:1] == ("seat",) else 0, "$cur": 0}
 
     def initial(self, rt: Runtime, key):
+        if self.fixed_start is not NOT_FIXED:
+            return self.fixed_start
         if self.start is None:
             return {"counter": 0, "flag": False}.get(self.kind)
         return self.start(rt, self.env(key))

@@ -11,6 +11,7 @@ import marshal
 from ..language.limits import MAX_DIE_SIDES, MAX_NUMBER, MAX_WORK
 
 MASK64 = (1 << 64) - 1
+NOT_FIXED = type("NotFixed", (), {"__repr__": lambda self: "NOT_FIXED"})()  # a VarSpec part an expression gives
 
 
 class RuleError(Exception):
@@ -140,11 +141,9 @@ class Runtime:
         return name if key is None else f"{name}@{key}"
 
     def get_var(self, name: str, key=None):
-        spec = self.game.vars[name]
-        k = self.var_key(name, key)
-        v = self.state["vars"].get(k, _MISSING)
+        v = self.state["vars"].get(name if key is None else f"{name}@{key}", _MISSING)
         if v is _MISSING:
-            return spec.initial(self, key)
+            return self.game.vars[name].initial(self, key)
         return v
 
     def set_var(self, name: str, key, value) -> None:
@@ -152,9 +151,13 @@ class Runtime:
         if spec.kind == "counter":
             if not isinstance(value, int) or isinstance(value, bool):
                 raise RuleError(f"counter '{name}' holds whole numbers, not {value!r}")
-            env = spec.env(key)
-            lo = spec.low(self, env) if spec.low else None
-            hi = spec.high(self, env) if spec.high else None
+            lo, hi = spec.fixed_low, spec.fixed_high
+            if lo is NOT_FIXED or hi is NOT_FIXED:
+                env = spec.env(key)
+                if lo is NOT_FIXED:
+                    lo = spec.low(self, env) if spec.low else None
+                if hi is NOT_FIXED:
+                    hi = spec.high(self, env) if spec.high else None
             if lo is not None and value < lo:
                 value = lo
             if hi is not None and value > hi:
@@ -167,7 +170,7 @@ class Runtime:
             return
         if self.memo:
             self.memo.clear()
-        self.state["vars"][self.var_key(name, key)] = value
+        self.state["vars"][name if key is None else f"{name}@{key}"] = value
         self.changed.add(name)
         if name in self.watched:
             self.events.append((name, key, old, value))
