@@ -97,6 +97,20 @@ class StatementSource:
         amount = "None" if s.amount is None else f"as_int({self.sub(s.amount)}, 'amount')"
         return [f"rt.remove_tokens({self.token(s.token)}, {owner}, {self.sub(s.place)}, {amount})"]
 
+    def g_MoveTokens(self, s: n.MoveTokens):
+        owner = self.sub(s.owner) if s.owner is not None else "None"
+        return [f"st_tok = {self.token(s.token)}",
+                f"st_own = {owner}",
+                f"st_want = as_int({self.sub(s.amount)}, 'amount')",
+                f"st_source = {self.sub(s.source)}",
+                "st_moved = 0",
+                "for st_o in [st_own] if st_own is not None else rt._owners_at(st_tok, rt.place_key(st_source)):",
+                "    st_got = rt.remove_tokens(st_tok, st_o, st_source, st_want - st_moved)",
+                f"    rt.add_tokens(st_tok, st_o, {self.sub(s.dest)}, st_got)",  # the destination read each time, as before
+                "    st_moved += st_got",
+                "    if st_moved >= st_want:",
+                "        break"]
+
     def g_MoveStmt(self, s: n.MoveStmt):
         return [f"st_target = {self.sub(s.dest)}",
                 "if isinstance(st_target, int) and not isinstance(st_target, bool):",
