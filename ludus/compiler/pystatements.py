@@ -44,6 +44,10 @@ class StatementSource:
     def sub(self, node) -> str:
         return self.gen.sub(node)
 
+    def amount(self, node) -> str:
+        # a number written in the rules needs no check
+        return repr(node.value) if type(node) is n.Number else f"as_int({self.sub(node)}, 'amount')"
+
     # ── statements ──
 
     def g_Let(self, s: n.Let):
@@ -55,7 +59,7 @@ class StatementSource:
         return None if assign is None else [f"st_v = {self.sub(s.value)}", *assign]
 
     def g_Change(self, s: n.Change):
-        amount = f"as_int({self.sub(s.amount)}, 'amount')"
+        amount = self.amount(s.amount)
         if s.op in ("increase", "decrease"):
             if id(s.target) in self.comp.c.track_targets:
                 getter = f"rt.state['tracks'][as_track(rt, {self.sub(s.target)})]['pos']"
@@ -90,18 +94,18 @@ class StatementSource:
             per = self.comp.sym.tokens[s.token].per if s.token in self.comp.sym.tokens else None
             owner = "env.get('$act')" if per == "seat" else "None"
         return [f"rt.add_tokens({self.token(s.token)}, {owner}, {self.sub(s.place)}, "
-                f"as_int({self.sub(s.amount)}, 'amount'))"]
+                f"{self.amount(s.amount)})"]
 
     def g_RemoveTokens(self, s: n.RemoveTokens):
         owner = self.sub(s.owner) if s.owner is not None else "None"
-        amount = "None" if s.amount is None else f"as_int({self.sub(s.amount)}, 'amount')"
+        amount = "None" if s.amount is None else self.amount(s.amount)
         return [f"rt.remove_tokens({self.token(s.token)}, {owner}, {self.sub(s.place)}, {amount})"]
 
     def g_MoveTokens(self, s: n.MoveTokens):
         owner = self.sub(s.owner) if s.owner is not None else "None"
         return [f"st_tok = {self.token(s.token)}",
                 f"st_own = {owner}",
-                f"st_want = as_int({self.sub(s.amount)}, 'amount')",
+                f"st_want = {self.amount(s.amount)}",
                 f"st_source = {self.sub(s.source)}",
                 "st_moved = 0",
                 "for st_o in [st_own] if st_own is not None else rt._owners_at(st_tok, rt.place_key(st_source)):",
