@@ -41,6 +41,9 @@ when mood enters High:
 rule reward(who, n):
     gain n coins for who
     add n Flag of who to A
+rule push(t: track, n):
+    set t to n + 1
+    increase t by 1
 flow:
     move card("Spark") to hand of P1
     move card("Ember") to pile
@@ -59,6 +62,8 @@ flow:
         reward(P2, k)
         pay 1 coins
         gain 3 coins for P1
+        set coins of P2 to coins of P2 + 1
+        push(mood, k)
         set score to score + coins of P2
         reveal hand of P1 to P2
         reveal pile
@@ -115,6 +120,8 @@ def test_generated_statements_leave_the_same_state_log_and_triggers(tmp_path, mo
     # what the flow did, read back: so the comparison above is of a match that ran it all
     logs = [e["text"] for e in gen.log if e["t"] == "log"]
     assert f"coins of P2 went from 2 to {7 if choice == 'A' else 3}" in logs
+    assert f"coins of P2 went from {7 if choice == 'A' else 3} to {8 if choice == 'A' else 4}" in logs
+    assert gen.state["tracks"]["mood"]["pos"] == (5 if choice == "A" else 3)  # push() moved it last
     assert (gen.state["vars"]["score"] >= 100) == (choice == "A")  # mood entered High: its trigger ran
     assert any(e["t"] == "reveal" and e.get("to") == [1] for e in gen.log)
 
