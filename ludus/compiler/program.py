@@ -24,19 +24,22 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.loops: list = []  # [(break patch list, scopes opened, is alternate)]
         self.slot = 0
         self.pygen = None  # the game's generated expressions, while compile() runs
+        self.pystmts = None  # and its generated statements
 
     # ── entry ──
 
     def compile(self) -> None:
         from .pysource import ENABLED, SourceGen
+        from .pystatements import StatementSource
 
         self.pygen = SourceGen(self) if ENABLED else None
+        self.pystmts = StatementSource(self, self.pygen) if ENABLED else None
         try:
             self._compile()
             if self.pygen is not None:
                 self.pygen.finish()
         finally:
-            self.pygen = None
+            self.pygen = self.pystmts = None
 
     def _compile(self) -> None:
         sym, g = self.sym, self.game

@@ -195,6 +195,15 @@ class SourceGen:
         self.stubs.append((name, stub))
         return stub
 
+    def statement(self, lines: list[str]):
+        """A function (rt, env) whose body is `lines` (a statement, from pystatements.py),
+        filled in by `finish`."""
+        name = self._name("s")
+        self.lines.append(f"def {name}(rt, env):\n" + "".join(f"    {line}\n" for line in lines))
+        stub = types.FunctionType(_not_ready.__code__, self.ns, name)
+        self.stubs.append((name, stub))
+        return stub
+
     def finish(self) -> None:
         if not self.stubs:
             return

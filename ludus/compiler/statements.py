@@ -16,6 +16,11 @@ class StatementCompiler:
     # ── statements ──
 
     def stmt(self, s) -> None:
+        if self.pystmts is not None:
+            fn = self.pystmts.function(s)  # generated source (pystatements.py), or None
+            if fn is not None:
+                self.exec(s, fn)
+                return
         meth = getattr(self, "s_" + type(s).__name__)
         meth(s)
 
@@ -268,10 +273,12 @@ class StatementCompiler:
 
     def s_CallStmt(self, s: n.CallStmt) -> None:
         params = [p.name for p in self.sym.rules[s.name].params]
-        args = [self.expr(a) for a in s.args]
+        bind = self.pystmts.bind(params, s.args) if self.pystmts is not None else None
+        if bind is None:
+            args = [self.expr(a) for a in s.args]
 
-        def bind(rt, env):
-            return {p: a(rt, env) for p, a in zip(params, args, strict=True)}
+            def bind(rt, env):
+                return {p: a(rt, env) for p, a in zip(params, args, strict=True)}
         self.emit(O.CALL, s.span, f"rule {s.name}", bind)
 
     def s_If(self, s: n.If) -> None:
