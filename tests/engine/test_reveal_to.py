@@ -73,3 +73,14 @@ def test_it_survives_save_and_load_and_a_damaged_list_is_refused(game):
     priest["see"] = [7]
     with pytest.raises(MatchError, match="damaged"):
         Match.from_json(game, json.dumps(data))
+
+
+def test_undo_takes_back_what_a_reveal_showed(game):
+    # a reveal changes cards in place (not by moving them): the undo journal must keep them too
+    m = game.new_match(3)
+    before = m.to_json()
+    m.apply("P3")
+    assert m.view(0)["zones"]["hand of P3"] == {"count": 1, "revealed": ["Baron"]}
+    m.undo()
+    assert m.to_json() == before
+    assert m.view(0)["zones"]["hand of P3"] == {"count": 1}
