@@ -31,6 +31,13 @@ class Game:
     kind_fields: dict = field(factory=dict)
     defs: dict = field(factory=dict)
     defines: dict = field(factory=dict)
+    # remembering define values (Runtime.touch): a changed name -> the defines to forget (those
+    # that read it, and those whose reads are unknown); the latter alone for any other name
+    define_drops: dict = field(factory=dict)
+    define_unknown: tuple = ()
+    define_fixed: frozenset = frozenset()  # defines that read no state: kept for the whole match
+    fixed_values: dict = field(factory=dict)  # seat count -> {define: {key: value}} of those
+    carried: tuple = (None, None)  # (state, memo): the last match state run, and its defines' values
     rule_params: dict = field(factory=dict)
     actions: dict = field(factory=dict)
     codes: dict = field(factory=dict)
