@@ -135,6 +135,7 @@ class Match:
         except BaseException:
             # the move failed halfway: put the state back as it was, so apply stays atomic
             self.state = marshal.loads(before)
+            vm.forget(self.game)  # remembered define values follow the state (vm.memo_for)
             del self.log[log_len:]
             raise
         self.history.append((before, log_len, label))
@@ -167,6 +168,7 @@ class Match:
             raise IndexError("nothing to undo")
         state, log_len, label = self.history.pop()
         self.state = marshal.loads(state)
+        vm.forget(self.game)
         del self.log[log_len:]
         self.moves.pop()
         return label

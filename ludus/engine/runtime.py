@@ -69,13 +69,24 @@ class Runtime:
         self.log = log
         self.watched = game.watched
         self.changed: set = set()  # names of what changed since the last 'at any time' check
-        # define results, kept only while a decision's options are listed: the state cannot
-        # change then, so the same define with the same arguments has the same value
-        # define results, kept while the state does not change: `vm.run` turns it on, and every
-        # change below (and every instruction that may change the state) empties it
+        # define results, {define name: {key: value}}, None while nothing is remembered (`vm.run`
+        # turns it on). A change drops only the defines that read what changed: see `touch`.
         self.memo: dict | None = None
         self.tix: dict | None = None  # token totals per (token, owner, place) with None for "any"
         self.work = 0  # values built since this runtime started: bounded by MAX_WORK
+
+    def touch(self, name: str) -> None:
+        """Forget the remembered values of the defines that read `name` (a var, track or token
+        name, "$ents" for where cards and pieces are and whose, ".NAME" for a property set on a
+        card, "$alts" for the alternate loop), and of those whose reads are unknown. Every change
+        to the state a define can read comes through here. (`changed`, for 'at any time', is
+        kept apart: its names stay what they were.)"""
+        memo = self.memo
+        if memo:
+            drops = self.game.define_drops.get(name)
+            for d in self.game.define_unknown if drops is None else drops:
+                if d in memo:
+                    del memo[d]
 
     def charge(self, amount: int) -> None:
         """Count values the rules build (list elements, comprehension turns); stop a runaway."""
@@ -123,8 +134,7 @@ class Runtime:
         old = self.get_var(name, key)
         if old == value:
             return
-        if self.memo:
-            self.memo.clear()
+        self.touch(name)
         self.state["vars"][self.var_key(name, key)] = value
         self.changed.add(name)
         if name in self.watched:
@@ -142,8 +152,7 @@ class Runtime:
         old = t["pos"]
         if old == value:
             return
-        if self.memo:
-            self.memo.clear()
+        self.touch(name)
         t["pos"] = value
         self.changed.add(name)
         if name in self.watched:
@@ -184,10 +193,9 @@ class Runtime:
                 index[k] = get(k, 0) + count
         return index
 
-    def _tokens_changed(self) -> None:
+    def _tokens_changed(self, token: str) -> None:
         self.tix = None
-        if self.memo:
-            self.memo.clear()
+        self.touch(token)
 
     def add_tokens(self, token: str, owner, place, amount: int) -> None:
         if amount < 0:
@@ -199,7 +207,7 @@ class Runtime:
             raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
         tokens[key] = total
         self.changed.add(token)
-        self._tokens_changed()
+        self._tokens_changed(token)
         if tokens[key] == 0:
             del tokens[key]
 
@@ -215,7 +223,7 @@ class Runtime:
             take = have if amount is None else min(have, amount - removed)
             if take:
                 self.changed.add(token)
-                self._tokens_changed()
+                self._tokens_changed(token)
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
@@ -251,8 +259,7 @@ class Runtime:
 
     def move_entity(self, eid: int, dest: str, bottom: bool = False) -> None:
         e = self.ent(eid)
-        if self.memo:
-            self.memo.clear()
+        self.touch("$ents")
         src = e["l"]
         if src is not None:
             lst = self.state["places"].get(src)
@@ -291,8 +298,7 @@ class Runtime:
 
     def set_field(self, eid: int, name: str, value) -> None:
         e = self.ent(eid)
-        if self.memo:
-            self.memo.clear()
+        self.touch("." + name)
         e.setdefault("f", {})[name] = value
         self.changed.add("$ents")
 
@@ -349,8 +355,7 @@ class Runtime:
         return value
 
     def shuffle(self, zone: str) -> None:
-        if self.memo:
-            self.memo.clear()
+        self.touch("$ents")
         cards = self.state["places"].get(zone, [])
         forced = self.state["forced"]
         for i, f in enumerate(forced):

@@ -77,6 +77,7 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) 
     """Apply option `index` of the pending decision, then run on."""
     pending = state["pending"]
     rt = Runtime(game, state, log)
+    rt.memo = memo_for(game, state)  # the answer's own changes drop what they must
     frame = state["stack"][-1]
     code = game.codes[frame["c"]]
     op = code.ops[frame["pc"]]
@@ -99,9 +100,9 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) 
 
 def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noqa: C901
     rt = Runtime(game, state, log)
-    # defines keep their values until something changes: the runtime's changes empty the memo,
-    # and so does every instruction below that is not a jump, a loop step or a test
-    memo = rt.memo = {}
+    # defines keep their values until what they read changes (Runtime.touch), from one run to
+    # the next of the same state
+    rt.memo = memo_for(game, state)
     stack = state["stack"]
     codes = game.codes
     steps = 0
@@ -125,8 +126,6 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                 if kind == EXEC:
                     frame["pc"] = pc + 1
                     op[1](rt, env)
-                    if memo:
-                        memo.clear()
                     pc += 1
                     if rt.events or (anytime and rt.changed):
                         _after_change(rt, env, frame)
@@ -229,11 +228,13 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                 seats = op[1](rt, env)
                 seats = [seats] if isinstance(seats, int) else list(seats)
                 state["alts"].append({"order": seats, "passed": [], "i": 0, "cur": None})
+                rt.touch("$alts")
                 frame["pc"] = pc + 1
             elif kind == ALT_NEXT:
                 alt = state["alts"][-1]
                 order = alt["order"]
                 live = [s for s in order if s not in alt["passed"]]
+                rt.touch("$alts")
                 if not live:
                     state["alts"].pop()
                     frame["pc"] = op[2]
@@ -247,6 +248,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                     frame["pc"] = pc + 1
             elif kind == ALT_POP:
                 state["alts"].pop()
+                rt.touch("$alts")
                 frame["pc"] = pc + 1
             elif kind == PASS:
                 if not state["alts"]:
@@ -254,13 +256,12 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
                 alt = state["alts"][-1]
                 if alt["cur"] not in alt["passed"]:
                     alt["passed"].append(alt["cur"])
+                    rt.touch("$alts")
                 frame["pc"] = pc + 1
             else:  # pragma: no cover
                 raise RuleError(f"unknown instruction {kind}")
         except _FAILURES as exc:
             raise _located(exc, code, pc) from None
-        if memo and kind in _CHANGES:
-            memo.clear()
     if not stack and state["result"] is None:
         state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
     if state["result"] is not None and game.payoff is not None and "payoffs" not in state["result"]:
@@ -349,8 +350,6 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
         try:
             if kind == EXEC:
                 op[1](rt, env)
-                if rt.memo:
-                    rt.memo.clear()
                 pc += 1
             elif kind == JUMP:
                 pc = op[1]
@@ -388,12 +387,26 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
             raise _located(exc, code, pc) from None
 
 
-# Instructions that may change what an expression reads, beyond what the runtime's own changes
-# already report (a scope's end resets vars; the alternate loop is read by `passed`). The others
-# (jumps, loop steps, calls, returns, a scope's start, asking for a decision) change no state that
-# expressions read, so the remembered define values stay good across them.
-_CHANGES = frozenset({EXEC, UNSCOPE, DRAW, SHUFFLE, ALT_INIT, ALT_NEXT, ALT_POP, PASS, WIN,
-                      LOSE, END, RESOLVE, ROLL})
+def memo_for(game, state: dict) -> dict:
+    """The remembered define values of this very state object, kept from the last run over it
+    (every change since went through Runtime.touch), else a new memo holding only the defines
+    that read no state, shared by every match with as many seats. The game keeps one state's
+    memo, so a state replaced (undo, a failed apply, clone, a saved match, a test's position)
+    is a different object and starts afresh; code that puts a state back in place calls
+    `forget`."""
+    carried_state, memo = game.carried
+    if carried_state is not state:
+        memo = {}
+        if game.define_fixed:
+            shared = game.fixed_values.setdefault(state["nseats"], {})
+            memo = {name: shared.setdefault(name, {}) for name in game.define_fixed}
+        game.carried = (state, memo)
+    return memo
+
+
+def forget(game) -> None:
+    """Drop the define values kept for the last state run: its data changed without Runtime."""
+    game.carried = (None, None)
 
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
              ZeroDivisionError, MemoryError, OverflowError)
@@ -462,7 +475,10 @@ def _unscope(rt: Runtime, env: dict) -> None:
     for name in game.resets.get(label, ()):
         prefix = name + "@"
         variables = rt.state["vars"]
-        for key in [k for k in variables if k == name or k.startswith(prefix)]:
+        gone = [k for k in variables if k == name or k.startswith(prefix)]
+        if gone:
+            rt.touch(name)  # back to its start value
+        for key in gone:
             del variables[key]
 
 
