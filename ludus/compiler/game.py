@@ -35,6 +35,7 @@ class Game:
     # that read it, and those whose reads are unknown); the latter alone for any other name
     define_drops: dict = field(factory=dict)
     define_unknown: tuple = ()
+    move_drops: dict = field(factory=dict)  # (from, to) -> what a move drops, filled as it goes
     define_fixed: frozenset = frozenset()  # defines that read no state: kept for the whole match
     fixed_values: dict = field(factory=dict)  # seat count -> {define: {key: value}} of those
     carried: tuple = (None, None)  # (state, memo): the last match state run, and its defines' values

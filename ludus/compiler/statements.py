@@ -424,7 +424,8 @@ class StatementCompiler:
     def define_dependencies(self, name: str) -> frozenset | None:
         """What a define's value may depend on, as the names the runtime reports changes under
         (`Runtime.touch`): var, track and token names, "$ents" for where cards and pieces are and
-        whose, ".NAME" for a property set on a card, "$alts" for the alternate loop. None when that cannot be told. Worked out
+        whose, "@ZONE" for what a zone holds in what order, ".NAME" for a property set on a
+        card, "$alts" for the alternate loop. None when that cannot be told. Worked out
         once per define; unlike `dependencies` it must miss nothing, as a remembered value is
         kept until one of these names changes."""
         cache = self.__dict__.setdefault("_define_deps", {})
@@ -464,7 +465,10 @@ class StatementCompiler:
 
         def listed(x) -> None:
             # as_list reads the cards at a place when handed a zone's or a space's name
-            if not types.get(id(x), "any").startswith("list:"):
+            res = self.c.res.get(id(x))
+            if res is not None and res[0] in ("zone", "zone_of"):
+                deps.add("@" + res[1])  # only that zone's cards, and their order
+            elif not types.get(id(x), "any").startswith("list:"):
                 deps.add("$ents")
 
         def props(fname: str, spaces: bool, cards: bool) -> bool:
@@ -502,7 +506,9 @@ class StatementCompiler:
             if tag == "tokens":
                 deps.update(sym.tokens if res[2] else (res[1],))
                 return True
-            if tag in ("zone", "zone_of", "pieces", "entity_kind", "entity_attr"):
+            if tag in ("zone", "zone_of") or (tag == "entity_attr" and res[1] in ("name", "kind")):
+                return True  # a zone's name (its cards are read by listed()); what a card is
+            if tag in ("pieces", "entity_kind", "entity_attr"):
                 deps.add("$ents")
                 return True
             if tag in ("field", "dynamic_attr"):

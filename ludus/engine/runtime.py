@@ -77,10 +77,10 @@ class Runtime:
 
     def touch(self, name: str) -> None:
         """Forget the remembered values of the defines that read `name` (a var, track or token
-        name, "$ents" for where cards and pieces are and whose, ".NAME" for a property set on a
-        card, "$alts" for the alternate loop), and of those whose reads are unknown. Every change
-        to the state a define can read comes through here. (`changed`, for 'at any time', is
-        kept apart: its names stay what they were.)"""
+        name, "$ents" for where cards and pieces are and whose, "@ZONE" for what a zone holds,
+        ".NAME" for a property set on a card, "$alts" for the alternate loop), and of those
+        whose reads are unknown. Every change to the state a define can read comes through
+        here. (`changed`, for 'at any time', is kept apart: its names stay what they were.)"""
         memo = self.memo
         if memo:
             drops = self.game.define_drops.get(name)
@@ -259,8 +259,16 @@ class Runtime:
 
     def move_entity(self, eid: int, dest: str, bottom: bool = False) -> None:
         e = self.ent(eid)
-        self.touch("$ents")
         src = e["l"]
+        memo = self.memo
+        if memo:
+            # touch("$ents"), touch("@" + each zone) in one: moves are the commonest change
+            drops = self.game.move_drops.get((src, dest))
+            if drops is None:
+                drops = self._move_drops(src, dest)
+            for d in drops:
+                if d in memo:
+                    del memo[d]
         if src is not None:
             lst = self.state["places"].get(src)
             if lst and eid in lst:
@@ -279,6 +287,15 @@ class Runtime:
         owner = self.game.zone_owner(dest)
         if owner is not None:
             e["o"] = owner
+
+    def _move_drops(self, src, dest: str) -> tuple:
+        game = self.game
+        drops: dict = {}
+        for name in ("$ents", "@" + (src or "").split("@", 1)[0], "@" + dest.split("@", 1)[0]):
+            found = game.define_drops.get(name)
+            drops.update(dict.fromkeys(game.define_unknown if found is None else found))
+        found = game.move_drops[(src, dest)] = tuple(drops)
+        return found
 
     def create_entity(self, defname: str, owner, place: str) -> int:
         ents = self.state["ents"]
@@ -356,6 +373,7 @@ class Runtime:
 
     def shuffle(self, zone: str) -> None:
         self.touch("$ents")
+        self.touch("@" + zone.split("@", 1)[0])
         cards = self.state["places"].get(zone, [])
         forced = self.state["forced"]
         for i, f in enumerate(forced):

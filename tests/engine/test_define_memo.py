@@ -21,6 +21,7 @@ card "Pebble":
 define sevens = sum(a for x in [1, 2, 3, 4, 5, 6, 7])
 define in_zone(z) = size(z)
 define through = sevens + 1
+define pile_count = size(pile)
 flow:
     move box to pile
     repeat 6 times:
@@ -37,6 +38,7 @@ flow:
                 log "seen: {sevens}"
                 set b to a / b
             log "after: {sevens}, {through}, {in_zone(pile)}"
+            log "pile: {pile_count}"
     win P1
 '''
 
@@ -63,7 +65,11 @@ def runs(monkeypatch):
 
 
 def logged(m) -> list[str]:
-    return [e["text"] for e in m.log if e["t"] == "log"]
+    return [e["text"] for e in m.log if e["t"] == "log" and not e["text"].startswith("pile")]
+
+
+def piles(m) -> list[str]:
+    return [e["text"] for e in m.log if e["t"] == "log" and e["text"].startswith("pile")]
 
 
 def test_a_define_is_read_again_after_what_it_reads_changes(game):
@@ -83,6 +89,7 @@ def test_a_zone_handed_to_a_define_counts_as_read(game):
     assert logged(m)[-1] == "after: 0, 1, 2"
     m.apply("3")  # a card leaves the pile: in_zone(pile) must not stay 2
     assert logged(m)[-1] == "after: 0, 1, 1"
+    assert piles(m) == ["pile: 2", "pile: 1"]
 
 
 def test_a_change_to_something_else_keeps_the_value(game, runs):
@@ -130,7 +137,8 @@ def test_undo_and_a_failed_move_leave_no_value_behind(game):
 def test_what_each_define_reads(game):
     assert "sevens" in game.define_drops["a"] and "through" in game.define_drops["a"]
     assert "sevens" not in game.define_drops.get("b", ())
-    assert "in_zone" in game.define_drops["$ents"]
+    assert "in_zone" in game.define_drops["$ents"]  # any zone may be handed to it
+    assert "pile_count" in game.define_drops["@pile"] and "pile_count" not in game.define_drops["$ents"]
     assert game.define_unknown == ()
 
 
