@@ -266,6 +266,8 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET) -> None:  # noq
         state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
     if state["result"] is not None and game.payoff is not None and "payoffs" not in state["result"]:
         _payoffs(rt)
+    if state["result"] is not None and game.carried[0] is state:
+        game.carried = (None, None)  # a finished match asks for no more: let its values go
 
 
 def _payoffs(rt: Runtime) -> None:
