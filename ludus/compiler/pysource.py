@@ -93,9 +93,7 @@ def _define(rt, env, defines, bodies, name, values, per_seat):
     else:
         result = defines[name](rt, values, env)
     if len(rt.log) == logged:
-        # the body may have changed the memo (a define it called) but not the state: `known`
-        # is still the table of this define unless a change dropped it, and no change can
-        # happen while a define runs
+        # nothing changes the state while a define runs, so `known` is still this define's table
         known[key] = result
     return result
 

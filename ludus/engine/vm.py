@@ -410,6 +410,7 @@ def forget(game) -> None:
     """Drop the define values kept for the last state run: its data changed without Runtime."""
     game.carried = (None, None)
 
+
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
              ZeroDivisionError, MemoryError, OverflowError)
 
