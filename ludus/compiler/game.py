@@ -32,8 +32,9 @@ class Game:
     defs: dict = field(factory=dict)
     defines: dict = field(factory=dict)
     # remembering define values (Runtime.touch): a changed name -> the defines to forget (those
-    # that read it, and those whose reads are unknown); the latter alone for any other name
-    define_drops: dict = field(factory=dict)
+    # that read it, and those whose reads are unknown); the latter alone for any other name.
+    # None until a match first runs (vm.memo_for): a load that plays nothing does not pay for it
+    define_drops: dict | None = None
     define_unknown: tuple = ()
     move_drops: dict = field(factory=dict)  # (from, to) -> what a move drops, filled as it goes
     define_fixed: frozenset = frozenset()  # defines that read no state: kept for the whole match

@@ -99,7 +99,6 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             g.defs[name] = DefSpec(name, decl.word, decl.kind, copies, props, handlers, order, decl.span)
         for name, decl in sym.defines.items():
             g.defines[name] = self.define(decl)
-        self.define_memo_tables()
         for name, decl in sym.rules.items():
             self.block_code(f"rule {name}", f"rule {name}", decl.body)
             g.rule_params[name] = [p.name for p in decl.params]

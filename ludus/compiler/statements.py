@@ -9,6 +9,8 @@ from ..engine.values import as_entities, as_int, as_list, as_seat, as_size, as_t
 from ..language import nodes as n
 from ..language.symbols import elem_type
 
+_NODE_PARTS: dict = {}  # node class -> the names of its fields but the span; None for a non-node
+
 
 class StatementCompiler:
     """Emitting instructions for statements, loops and scopes."""
@@ -409,7 +411,8 @@ class StatementCompiler:
         return frozenset(deps) if self.walk_names(node, visit) else None
 
     def define_memo_tables(self) -> None:
-        """The game's tables for Runtime.touch, from every define's dependencies."""
+        """The game's tables for Runtime.touch, from every define's dependencies (vm.memo_for
+        has them made when a match of the game first runs)."""
         g = self.game
         deps = {name: self.define_dependencies(name) for name in self.sym.defines}
         unknown = tuple(name for name, d in deps.items() if d is None)
@@ -473,6 +476,9 @@ class StatementCompiler:
 
         def props(fname: str, spaces: bool, cards: bool) -> bool:
             # a property's expression runs where it is read, so what it reads counts here
+            if ("props", fname, spaces, cards) in seen:
+                return True
+            seen.add(("props", fname, spaces, cards))
             space_props, card_props = self.property_nodes()
             nodes = list(space_props.get(fname, ())) if spaces else []
             if cards:
@@ -547,27 +553,30 @@ class StatementCompiler:
             return False  # a name this walk does not know: unknown
 
         def walk(x) -> bool:
-            if isinstance(x, (tuple, list)):
+            cls = x.__class__
+            if cls is tuple or cls is list:
                 return all(walk(i) for i in x)
-            if not attrs.has(type(x)):
+            names = parts.get(cls)
+            if names is None:  # the fields of a node class (none for a str, an int, None)
+                names = parts[cls] = (tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+                                      if attrs.has(cls) else None)
+            if names is None:
                 return True
-            if isinstance(x, n.Template):
+            if cls is n.Template:
                 deps.add("$ents")  # a card shown in a text says where it is
-            elif isinstance(x, n.Comprehension):
+            elif cls is n.Comprehension:
                 listed(x.source)
-            elif isinstance(x, n.BinOp) and x.op in ("in", "not in"):
+            elif cls is n.BinOp and x.op in ("in", "not in"):
                 listed(x.right)
-            res = self.c.res.get(id(x))
+            res = resolved(id(x))
             if res is not None and not visit(x, res):
                 return False
-            names = parts.get(type(x))
-            if names is None:
-                names = parts[type(x)] = tuple(f.name for f in attrs.fields(type(x)) if f.name != "span")
             return all(walk(getattr(x, f)) for f in names)
 
         import attrs
 
-        parts = self.__dict__.setdefault("_node_parts", {})
+        parts = _NODE_PARTS
+        resolved = self.c.res.get
         return frozenset(deps) if walk(node) else None
 
     def seat_free(self, node, seen=None) -> bool:

@@ -83,7 +83,11 @@ class Runtime:
         here. (`changed`, for 'at any time', is kept apart: its names stay what they were.)"""
         memo = self.memo
         if memo:
-            drops = self.game.define_drops.get(name)
+            table = self.game.define_drops
+            if table is None:  # no match of this game has run yet (vm.memo_for): drop them all
+                memo.clear()
+                return
+            drops = table.get(name)
             for d in self.game.define_unknown if drops is None else drops:
                 if d in memo:
                     del memo[d]
@@ -290,6 +294,8 @@ class Runtime:
 
     def _move_drops(self, src, dest: str) -> tuple:
         game = self.game
+        if game.define_drops is None:  # no table yet (see touch): every define
+            return tuple(self.memo)
         drops: dict = {}
         for name in ("$ents", "@" + (src or "").split("@", 1)[0], "@" + dest.split("@", 1)[0]):
             found = game.define_drops.get(name)

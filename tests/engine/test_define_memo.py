@@ -104,10 +104,11 @@ def test_a_change_to_something_else_keeps_the_value(game, runs):
 
 def test_a_define_whose_reads_are_unknown_is_read_again_after_any_change(game, runs):
     # what the compiler does for a define it cannot see through: it is dropped by every change
+    m = game.new_match(2)  # the tables are made when a match first runs
     game.define_unknown = ("sevens",)
     game.define_drops = {dep: tuple(d for d in names if d != "sevens") + ("sevens",)
                          for dep, names in game.define_drops.items()}
-    m = game.new_match(2)
+    game.move_drops.clear()
     before = runs[0]
     m.apply("2")  # b changes, which sevens does not read as far as anyone can tell
     assert runs[0] > before
@@ -135,6 +136,7 @@ def test_undo_and_a_failed_move_leave_no_value_behind(game):
 
 
 def test_what_each_define_reads(game):
+    game.new_match(2)  # the tables are made when a match first runs
     assert "sevens" in game.define_drops["a"] and "through" in game.define_drops["a"]
     assert "sevens" not in game.define_drops.get("b", ())
     assert "in_zone" in game.define_drops["$ents"]  # any zone may be handed to it
@@ -153,3 +155,15 @@ def test_a_state_changed_in_place_outside_the_rules_is_forgotten_on_request(game
     vm.forget(game)
     m.apply("0")
     assert logged(m)[-1].startswith("after: 35, 36, ")
+
+
+def test_without_the_tables_a_change_drops_every_define(game):
+    m = game.new_match(2)
+    game.define_drops = None  # as before the first match of a game runs
+    rt = Runtime(game, m.state, [])
+    rt.memo = {"sevens": {None: 0}, "through": {None: 1}}
+    rt.set_var("b", None, 3)
+    assert rt.memo == {}
+    rt.memo = {"sevens": {None: 0}}
+    rt.move_entity(m.state["places"]["pile"][0], "box")
+    assert rt.memo == {}
