@@ -167,3 +167,39 @@ def test_without_the_tables_a_change_drops_every_define(game):
     rt.memo = {"sevens": {None: 0}}
     rt.move_entity(m.state["places"]["pile"][0], "box")
     assert rt.memo == {}
+
+
+READS = '''game "Reads"
+players 2
+counter a
+counter b start a + 1
+zone pile
+kind Thing:
+    worth: number = a * 3
+card "Stone" is Thing:
+    copies 1
+board land:
+    region North with bonus a * 2
+define b_now = b
+define worth_of(c) = c.worth
+define bonus_here = North.bonus
+flow:
+    move box to pile
+    repeat 3 times:
+        turn P1:
+            log "{b_now} {worth_of(top(pile))} {bonus_here}"
+            choose n from 0 to 1 "go on?"
+            increase a by 1
+    win P1
+'''
+
+
+def test_a_start_value_a_kind_default_and_a_space_property_count_as_read(tmp_path):
+    path = tmp_path / "reads.ludus"
+    path.write_text(READS, encoding="utf-8")
+    game = ludus.load(path)
+    m = game.new_match(2)
+    assert {"b_now", "worth_of", "bonus_here"} <= set(game.define_drops["a"])
+    m.apply("0")
+    m.apply("0")
+    assert [e["text"] for e in m.log if e["t"] == "log"] == ["1 0 0", "2 3 2", "3 6 4"]
