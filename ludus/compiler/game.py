@@ -80,6 +80,15 @@ class Game:
             raise RuleError(f"'{defname}' has no property '{name}'")
         return None if default is None else default(rt, env)
 
+    def make_define_tables(self) -> None:
+        """What each define reads, and what each change drops (see Runtime.touch), worked out
+        from the checked game when one of its matches first runs (vm.memo_for)."""
+        if self.checked is None:  # nothing to work it out from: every change drops every define
+            self.define_unknown = tuple(self.defines)
+            self.define_drops = {}
+            return
+        Compiler(self.checked, self).define_memo_tables()
+
     def new_match(self, players: int | None = None, seed: int = 0, chance: str = "auto", forced: list | None = None):
         from ..engine.match import Match
 

@@ -399,25 +399,13 @@ def memo_for(game, state: dict) -> dict:
     carried_state, memo = game.carried
     if carried_state is not state:
         if game.define_drops is None:
-            _define_tables(game)
+            game.make_define_tables()
         memo = {}
         if game.define_fixed:
             shared = game.fixed_values.setdefault(state["nseats"], {})
             memo = {name: shared.setdefault(name, {}) for name in game.define_fixed}
         game.carried = (state, memo)
     return memo
-
-
-def _define_tables(game) -> None:
-    """What each define reads, and what each change drops (see Runtime.touch), worked out from
-    the checked game the first time one of its matches runs."""
-    if game.checked is None:  # nothing to work it out from: every change drops every define
-        game.define_unknown = tuple(game.defines)
-        game.define_drops = {}
-        return
-    from ..compiler.program import Compiler
-
-    Compiler(game.checked, game).define_memo_tables()
 
 
 def forget(game) -> None:
