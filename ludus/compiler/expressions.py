@@ -297,15 +297,16 @@ class ExpressionCompiler:
                     memo = rt.memo
                     if memo is None:
                         return defines[name](rt, (), env)
-                    key = (name, env.get("$act"), env.get("$cur"), env.get("this")) if per_seat else (name, env.get("this"))
-                    try:
-                        return memo[key]
-                    except KeyError:
-                        pass
+                    key = (env.get("$act"), env.get("$cur"), env.get("this")) if per_seat else env.get("this")
+                    known = memo.get(name)
+                    if known is None:
+                        known = memo[name] = {}
+                    elif key in known:
+                        return known[key]
                     logged = len(rt.log)
                     result = defines[name](rt, (), env)
                     if len(rt.log) == logged:
-                        memo[key] = result
+                        known[key] = result
                     return result
                 return call_define0
 
@@ -319,11 +320,14 @@ class ExpressionCompiler:
                         # true is 1 to a dict, and a list is no key: not remembered
                         return g.defines[name](rt, values, env)
                 if per_seat:
-                    key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+                    key = (env.get("$act"), env.get("$cur"), env.get("this"), *values)
                 else:
-                    key = (name, env.get("this"), *values)
+                    key = (env.get("this"), *values)
+                known = memo.get(name)
+                if known is None:
+                    known = memo[name] = {}
                 try:
-                    return memo[key]
+                    return known[key]
                 except KeyError:
                     pass
                 except TypeError:  # an argument that is no key
@@ -331,7 +335,7 @@ class ExpressionCompiler:
                 logged = len(rt.log)
                 result = g.defines[name](rt, values, env)
                 if len(rt.log) == logged:  # a define that warned (top(...) ran short) warns each time
-                    memo[key] = result
+                    known[key] = result
                 return result
             return call_define
         if tag == "builtin":

@@ -31,6 +31,15 @@ class Game:
     kind_fields: dict = field(factory=dict)
     defs: dict = field(factory=dict)
     defines: dict = field(factory=dict)
+    # remembering define values (Runtime.touch): a changed name -> the defines to forget (those
+    # that read it, and those whose reads are unknown); the latter alone for any other name.
+    # None until a match first runs (vm.memo_for): a load that plays nothing does not pay for it
+    define_drops: dict | None = None
+    define_unknown: tuple = ()
+    move_drops: dict = field(factory=dict)  # (from, to) -> what a move drops, filled as it goes
+    define_fixed: frozenset = frozenset()  # defines that read no state: kept for the whole match
+    fixed_values: dict = field(factory=dict)  # seat count -> {define: {key: value}} of those
+    carried: tuple = (None, None)  # (state, memo): the last match state run, and its defines' values
     rule_params: dict = field(factory=dict)
     actions: dict = field(factory=dict)
     codes: dict = field(factory=dict)
@@ -70,6 +79,15 @@ class Game:
         if default is _NO_FIELD:
             raise RuleError(f"'{defname}' has no property '{name}'")
         return None if default is None else default(rt, env)
+
+    def make_define_tables(self) -> None:
+        """What each define reads, and what each change drops (see Runtime.touch), worked out
+        from the checked game when one of its matches first runs (vm.memo_for)."""
+        if self.checked is None:  # nothing to work it out from: every change drops every define
+            self.define_unknown = tuple(self.defines)
+            self.define_drops = {}
+            return
+        Compiler(self.checked, self).define_memo_tables()
 
     def new_match(self, players: int | None = None, seed: int = 0, chance: str = "auto", forced: list | None = None):
         from ..engine.match import Match

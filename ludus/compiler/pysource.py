@@ -61,8 +61,8 @@ def _div(x, y, op):
 
 
 def _define(rt, env, defines, bodies, name, values, per_seat):
-    """A define's value, remembered in `rt.memo` as `call_define` in expressions.py does (the
-    same keys, so generated and closure calls share what is remembered)."""
+    """A define's value, remembered in `rt.memo[name]` as `call_define` in expressions.py does
+    (the same keys, so generated and closure calls share what is remembered)."""
     memo = rt.memo
     if memo is None:
         return defines[name](rt, values, env)
@@ -70,11 +70,14 @@ def _define(rt, env, defines, bodies, name, values, per_seat):
         if v.__class__ is bool or v.__class__ is list:
             return defines[name](rt, values, env)
     if per_seat:
-        key = (name, env.get("$act"), env.get("$cur"), env.get("this"), *values)
+        key = (env.get("$act"), env.get("$cur"), env.get("this"), *values)
     else:
-        key = (name, env.get("this"), *values)
+        key = (env.get("this"), *values)
+    known = memo.get(name)
+    if known is None:
+        known = memo[name] = {}
     try:
-        found = memo.get(key, _MISSING)  # a miss costs no exception
+        found = known.get(key, _MISSING)  # a miss costs no exception
     except TypeError:  # an argument that is no key
         return defines[name](rt, values, env)
     if found is not _MISSING:
@@ -90,7 +93,8 @@ def _define(rt, env, defines, bodies, name, values, per_seat):
     else:
         result = defines[name](rt, values, env)
     if len(rt.log) == logged:
-        memo[key] = result
+        # nothing changes the state while a define runs, so `known` is still this define's table
+        known[key] = result
     return result
 
 

@@ -9,6 +9,8 @@ from ..engine.values import as_entities, as_int, as_list, as_seat, as_size, as_t
 from ..language import nodes as n
 from ..language.symbols import elem_type
 
+_NODE_PARTS: dict = {}  # node class -> the names of its fields but the span; None for a non-node
+
 
 class StatementCompiler:
     """Emitting instructions for statements, loops and scopes."""
@@ -415,6 +417,175 @@ class StatementCompiler:
 
         return frozenset(deps) if self.walk_names(node, visit) else None
 
+    def define_memo_tables(self) -> None:
+        """The game's tables for Runtime.touch, from every define's dependencies (vm.memo_for
+        has them made when a match of the game first runs)."""
+        g = self.game
+        deps = {name: self.define_dependencies(name) for name in self.sym.defines}
+        unknown = tuple(name for name, d in deps.items() if d is None)
+        readers: dict = {}
+        for name, d in deps.items():
+            for dep in d or ():
+                readers.setdefault(dep, []).append(name)
+        g.define_unknown = unknown
+        g.define_drops = {dep: tuple(names) + unknown for dep, names in readers.items()}
+        g.define_fixed = frozenset(name for name, d in deps.items() if d == frozenset())
+
+    def define_dependencies(self, name: str) -> frozenset | None:
+        """What a define's value may depend on, as the names the runtime reports changes under
+        (`Runtime.touch`): var, track and token names, "$ents" for where cards and pieces are and
+        whose, "@ZONE" for what a zone holds in what order, ".NAME" for a property set on a
+        card, "$alts" for the alternate loop. None when that cannot be told. Worked out
+        once per define; unlike `dependencies` it must miss nothing, as a remembered value is
+        kept until one of these names changes."""
+        cache = self.__dict__.setdefault("_define_deps", {})
+        if name not in cache:
+            busy = self.__dict__.setdefault("_define_deps_busy", set())
+            busy.add(name)
+            try:
+                cache[name] = self.state_read(self.sym.defines[name].value)
+            finally:
+                busy.discard(name)
+        return cache[name]
+
+    def property_nodes(self) -> tuple:
+        """Property name -> the expressions that give it: on spaces, and on cards (written on
+        a card or a kind's default) leaving out plain literals. Worked out once."""
+        found = self.__dict__.get("_property_nodes")
+        if found is None:
+            sym = self.sym
+            spaces: dict = {}
+            for sp in sym.spaces.values():
+                for p in sp.props:
+                    spaces.setdefault(p.name, []).append(p.value)
+            written = [(p.name, p.value) for d in sym.entities.values() for p in d.props]
+            written += [(fn, f[1]) for k in sym.kinds for fn, f in sym.fields_of(k).items() if f[1] is not None]
+            cards: dict = {}
+            for fname, v in written:
+                if not isinstance(v, (n.Number, n.String, n.Bool, n.NoneLit)):
+                    cards.setdefault(fname, []).append(v)
+            found = self._property_nodes = (spaces, cards)
+        return found
+
+    def state_read(self, node) -> frozenset | None:  # noqa: C901
+        """Every name of the state an expression may read (see define_dependencies)."""
+        sym, types = self.sym, self.c.types
+        deps: set = set()
+        seen: set = set()
+
+        def listed(x) -> None:
+            # as_list reads the cards at a place when handed a zone's or a space's name
+            res = self.c.res.get(id(x))
+            if res is not None and res[0] in ("zone", "zone_of"):
+                deps.add("@" + res[1])  # only that zone's cards, and their order
+            elif not types.get(id(x), "any").startswith("list:"):
+                deps.add("$ents")
+
+        def props(fname: str, spaces: bool, cards: bool) -> bool:
+            # a property's expression runs where it is read, so what it reads counts here
+            if ("props", fname, spaces, cards) in seen:
+                return True
+            seen.add(("props", fname, spaces, cards))
+            space_props, card_props = self.property_nodes()
+            nodes = list(space_props.get(fname, ())) if spaces else []
+            if cards:
+                deps.add("." + fname)  # a value set on the card (Runtime.set_field)
+                if fname in card_props:
+                    deps.add("$ents")  # read as the card's owner, who may change
+                    nodes += card_props[fname]
+            return all(walk(v) for v in nodes)
+
+        def body(key, value) -> bool:
+            if key in seen:
+                return True
+            seen.add(key)
+            return walk(value)
+
+        def visit(x, res) -> bool:  # noqa: C901
+            tag = res[0]
+            if tag in ("local", "trackname", "token", "group", "space_kind", "space", "defname", "seat",
+                       "builtin", "seat_name"):
+                return True  # constants, locals, and what only the seat count decides
+            if tag in ("var", "var_of", "var_of2"):
+                deps.add(res[1])
+                start = sym.vars[res[1]].start
+                return start is None or body(("var", res[1]), start)
+            if tag in ("track", "track_attr"):
+                deps.add(res[1])
+                return True
+            if tag == "value_track_attr":
+                deps.update(sym.tracks)
+                return True
+            if tag == "tokens":
+                deps.update(sym.tokens if res[2] else (res[1],))
+                return True
+            if tag in ("zone", "zone_of") or (tag == "entity_attr" and res[1] in ("name", "kind")):
+                return True  # a zone's name (its cards are read by listed()); what a card is
+            if tag in ("pieces", "entity_kind", "entity_attr"):
+                deps.add("$ents")
+                return True
+            if tag in ("field", "dynamic_attr"):
+                return props(res[1], tag == "dynamic_attr", True)
+            if tag in ("space_attr", "space_prop"):
+                return props(res[1], True, False)
+            if tag == "define":
+                if res[1] not in self._define_deps_busy:  # a define's own walk is complete: use it
+                    known = self.define_dependencies(res[1])
+                    deps.update(known or ())
+                    return known is not None
+                return body(("define", res[1]), sym.defines[res[1]].value)
+            if tag == "value":
+                return body(("value", res[1]), sym.values[res[1]].value)
+            if tag == "aggregate":
+                return True  # its Comprehension is walked next
+            if tag == "builtin_fn":
+                fn, args = res[1], getattr(x, "args", ())
+                if fn == "passed":
+                    deps.add("$alts")
+                elif fn in ("card", "cards", "position", "owner_of"):
+                    deps.add("$ents")
+                elif fn in ("marker", "zone_of", "depth"):
+                    deps.update(sym.tracks)
+                elif fn in ("size", "count", "top", "first", "last", "item", "sum", "any", "all", "most",
+                            "least", "without") or (fn in ("min", "max") and len(args) == 1):
+                    if args:
+                        listed(args[0])
+                elif fn == "adjacent":
+                    if len(args) == 2:
+                        listed(args[1])
+                elif fn not in ("step", "line", "forward", "left", "right", "other", "seats_from", "abs",
+                                "min", "max", "share", "space", "range", "seat_number", "seat_named"):
+                    return False
+                return True
+            return False  # a name this walk does not know: unknown
+
+        def walk(x) -> bool:
+            cls = x.__class__
+            if cls is tuple or cls is list:
+                return all(walk(i) for i in x)
+            names = parts.get(cls)
+            if names is None:  # the fields of a node class (none for a str, an int, None)
+                names = parts[cls] = (tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+                                      if attrs.has(cls) else None)
+            if names is None:
+                return True
+            if cls is n.Template:
+                deps.add("$ents")  # a card shown in a text says where it is
+            elif cls is n.Comprehension:
+                listed(x.source)
+            elif cls is n.BinOp and x.op in ("in", "not in"):
+                listed(x.right)
+            res = resolved(id(x))
+            if res is not None and not visit(x, res):
+                return False
+            return all(walk(getattr(x, f)) for f in names)
+
+        import attrs
+
+        parts = _NODE_PARTS
+        resolved = self.c.res.get
+        return frozenset(deps) if walk(node) else None
+
     def seat_free(self, node, seen=None) -> bool:
         """Whether an expression's value cannot depend on whose turn it is or who acts (`$cur`,
         `$act`): then a define's remembered value serves every seat. False when unsure."""
@@ -485,6 +656,7 @@ class StatementCompiler:
             spec = self.game.tracks[tname]
 
             def set_start(rt, env, v):
+                rt.touch(tname)
                 rt.state["tracks"][tname]["start"] = max(spec.low, min(spec.high, as_int(v, "start")))
             return set_start
         if tag in ("field", "dynamic_attr"):

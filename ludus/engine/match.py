@@ -152,6 +152,7 @@ class Match:
         except BaseException:
             # the move failed halfway: put the state back as it was, so apply stays atomic
             self._state = _put_back(state, before, journal)
+            vm.forget(self.game)  # remembered define values follow the state (vm.memo_for)
             del self.log[log_len:]
             raise
         self.history.append((before, log_len, label, journal))
@@ -184,6 +185,7 @@ class Match:
             raise IndexError("nothing to undo")
         before, log_len, label, journal = self.history.pop()
         self._state = _put_back(self._state, before, journal)
+        vm.forget(self.game)
         del self.log[log_len:]
         self.moves.pop()
         return label

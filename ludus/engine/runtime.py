@@ -112,13 +112,28 @@ class Runtime:
         self.log = log
         self.watched = game.watched
         self.changed: set = set()  # names of what changed since the last 'at any time' check
-        # define results, kept only while a decision's options are listed: the state cannot
-        # change then, so the same define with the same arguments has the same value
-        # define results, kept while the state does not change: `vm.run` turns it on, and every
-        # change below (and every instruction that may change the state) empties it
+        # define results, {define name: {key: value}}, None while nothing is remembered (`vm.run`
+        # turns it on). A change drops only the defines that read what changed: see `touch`.
         self.memo: dict | None = None
         self.tix: dict | None = None  # token totals per (token, owner, place) with None for "any"
         self.work = 0  # values built since this runtime started: bounded by MAX_WORK
+
+    def touch(self, name: str) -> None:
+        """Forget the remembered values of the defines that read `name` (a var, track or token
+        name, "$ents" for where cards and pieces are and whose, "@ZONE" for what a zone holds,
+        ".NAME" for a property set on a card, "$alts" for the alternate loop), and of those
+        whose reads are unknown. Every change to the state a define can read comes through
+        here. (`changed`, for 'at any time', is kept apart: its names stay what they were.)"""
+        memo = self.memo
+        if memo:
+            table = self.game.define_drops
+            if table is None:  # no match of this game has run yet (vm.memo_for): drop them all
+                memo.clear()
+                return
+            drops = table.get(name)
+            for d in self.game.define_unknown if drops is None else drops:
+                if d in memo:
+                    del memo[d]
 
     def charge(self, amount: int) -> None:
         """Count values the rules build (list elements, comprehension turns); stop a runaway."""
@@ -168,8 +183,7 @@ class Runtime:
         old = self.get_var(name, key)
         if old == value:
             return
-        if self.memo:
-            self.memo.clear()
+        self.touch(name)
         self.state["vars"][name if key is None else f"{name}@{key}"] = value
         self.changed.add(name)
         if name in self.watched:
@@ -187,8 +201,7 @@ class Runtime:
         old = t["pos"]
         if old == value:
             return
-        if self.memo:
-            self.memo.clear()
+        self.touch(name)
         t["pos"] = value
         self.changed.add(name)
         if name in self.watched:
@@ -229,10 +242,9 @@ class Runtime:
                 index[k] = get(k, 0) + count
         return index
 
-    def _tokens_changed(self) -> None:
+    def _tokens_changed(self, token: str) -> None:
         self.tix = None
-        if self.memo:
-            self.memo.clear()
+        self.touch(token)
 
     def add_tokens(self, token: str, owner, place, amount: int) -> None:
         if amount < 0:
@@ -244,7 +256,7 @@ class Runtime:
             raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
         tokens[key] = total
         self.changed.add(token)
-        self._tokens_changed()
+        self._tokens_changed(token)
         if tokens[key] == 0:
             del tokens[key]
 
@@ -260,7 +272,7 @@ class Runtime:
             take = have if amount is None else min(have, amount - removed)
             if take:
                 self.changed.add(token)
-                self._tokens_changed()
+                self._tokens_changed(token)
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
@@ -309,10 +321,17 @@ class Runtime:
         state, journal = self.state, self.journal
         if journal is not None:
             journal.ent(state, eid)
-        if self.memo:
-            self.memo.clear()
         places = state["places"]
         src = e["l"]
+        memo = self.memo
+        if memo:
+            # touch("$ents"), touch("@" + each zone) in one: moves are the commonest change
+            drops = self.game.move_drops.get((src, dest))
+            if drops is None:
+                drops = self._move_drops(src, dest)
+            for d in drops:
+                if d in memo:
+                    del memo[d]
         if src is not None:
             lst = places.get(src)
             if lst and eid in lst:
@@ -341,6 +360,17 @@ class Runtime:
         if at and name in self.game.zones:  # a seat's zone: what moves in is that seat's
             e["o"] = int(seat)
 
+    def _move_drops(self, src, dest: str) -> tuple:
+        game = self.game
+        if game.define_drops is None:  # no table yet (see touch): every define
+            return tuple(self.memo)
+        drops: dict = {}
+        for name in ("$ents", "@" + (src or "").split("@", 1)[0], "@" + dest.split("@", 1)[0]):
+            found = game.define_drops.get(name)
+            drops.update(dict.fromkeys(game.define_unknown if found is None else found))
+        found = game.move_drops[(src, dest)] = tuple(drops)
+        return found
+
     def create_entity(self, defname: str, owner, place: str) -> int:
         ents = self.state["ents"]
         eid = len(ents)
@@ -359,8 +389,7 @@ class Runtime:
 
     def set_field(self, eid: int, name: str, value) -> None:
         e = self.changing(eid)
-        if self.memo:
-            self.memo.clear()
+        self.touch("." + name)
         e.setdefault("f", {})[name] = value
         self.changed.add("$ents")
 
@@ -417,8 +446,8 @@ class Runtime:
         return value
 
     def shuffle(self, zone: str) -> None:
-        if self.memo:
-            self.memo.clear()
+        self.touch("$ents")
+        self.touch("@" + zone.split("@", 1)[0])
         if self.journal is not None and zone in self.state["places"]:
             self.journal.place(self.state, zone)
         cards = self.state["places"].get(zone, [])

@@ -78,6 +78,7 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, 
     move changes among cards, pieces and places, for `Match.undo`."""
     pending = state["pending"]
     rt = Runtime(game, state, log, journal)
+    rt.memo = memo_for(game, state)  # the answer's own changes drop what they must
     frame = state["stack"][-1]
     code = game.codes[frame["c"]]
     op = code.ops[frame["pc"]]
@@ -100,9 +101,9 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, 
 
 def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -> None:  # noqa: C901
     rt = Runtime(game, state, log, journal)
-    # defines keep their values until something changes: the runtime's changes empty the memo,
-    # and so does every instruction below that is not a jump, a loop step or a test
-    memo = rt.memo = {}
+    # defines keep their values until what they read changes (Runtime.touch), from one run to
+    # the next of the same state
+    rt.memo = memo_for(game, state)
     stack = state["stack"]
     codes = game.codes
     steps = 0
@@ -126,8 +127,6 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
                 if kind == EXEC:
                     frame["pc"] = pc + 1
                     op[1](rt, env)
-                    if memo:
-                        memo.clear()
                     pc += 1
                     if rt.events or (anytime and rt.changed):
                         _after_change(rt, env, frame)
@@ -230,11 +229,13 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
                 seats = op[1](rt, env)
                 seats = [seats] if isinstance(seats, int) else list(seats)
                 state["alts"].append({"order": seats, "passed": [], "i": 0, "cur": None})
+                rt.touch("$alts")
                 frame["pc"] = pc + 1
             elif kind == ALT_NEXT:
                 alt = state["alts"][-1]
                 order = alt["order"]
                 live = [s for s in order if s not in alt["passed"]]
+                rt.touch("$alts")
                 if not live:
                     state["alts"].pop()
                     frame["pc"] = op[2]
@@ -248,6 +249,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
                     frame["pc"] = pc + 1
             elif kind == ALT_POP:
                 state["alts"].pop()
+                rt.touch("$alts")
                 frame["pc"] = pc + 1
             elif kind == PASS:
                 if not state["alts"]:
@@ -255,17 +257,18 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
                 alt = state["alts"][-1]
                 if alt["cur"] not in alt["passed"]:
                     alt["passed"].append(alt["cur"])
+                    rt.touch("$alts")
                 frame["pc"] = pc + 1
             else:  # pragma: no cover
                 raise RuleError(f"unknown instruction {kind}")
         except _FAILURES as exc:
             raise _located(exc, code, pc) from None
-        if memo and kind in _CHANGES:
-            memo.clear()
     if not stack and state["result"] is None:
         state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
     if state["result"] is not None and game.payoff is not None and "payoffs" not in state["result"]:
         _payoffs(rt)
+    if state["result"] is not None and game.carried[0] is state:
+        game.carried = (None, None)  # a finished match asks for no more: let its values go
 
 
 def _payoffs(rt: Runtime) -> None:
@@ -350,8 +353,6 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
         try:
             if kind == EXEC:
                 op[1](rt, env)
-                if rt.memo:
-                    rt.memo.clear()
                 pc += 1
             elif kind == JUMP:
                 pc = op[1]
@@ -389,12 +390,29 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
             raise _located(exc, code, pc) from None
 
 
-# Instructions that may change what an expression reads, beyond what the runtime's own changes
-# already report (a scope's end resets vars; the alternate loop is read by `passed`). The others
-# (jumps, loop steps, calls, returns, a scope's start, asking for a decision) change no state that
-# expressions read, so the remembered define values stay good across them.
-_CHANGES = frozenset({EXEC, UNSCOPE, DRAW, SHUFFLE, ALT_INIT, ALT_NEXT, ALT_POP, PASS, WIN,
-                      LOSE, END, RESOLVE, ROLL})
+def memo_for(game, state: dict) -> dict:
+    """The remembered define values of this very state object, kept from the last run over it
+    (every change since went through Runtime.touch), else a new memo holding only the defines
+    that read no state, shared by every match with as many seats. The game keeps one state's
+    memo, so a state replaced (undo, a failed apply, clone, a saved match, a test's position)
+    is a different object and starts afresh; code that puts a state back in place calls
+    `forget`."""
+    carried_state, memo = game.carried
+    if carried_state is not state:
+        if game.define_drops is None:
+            game.make_define_tables()
+        memo = {}
+        if game.define_fixed:
+            shared = game.fixed_values.setdefault(state["nseats"], {})
+            memo = {name: shared.setdefault(name, {}) for name in game.define_fixed}
+        game.carried = (state, memo)
+    return memo
+
+
+def forget(game) -> None:
+    """Drop the define values kept for the last state run: its data changed without Runtime."""
+    game.carried = (None, None)
+
 
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
              ZeroDivisionError, MemoryError, OverflowError)
@@ -463,7 +481,10 @@ def _unscope(rt: Runtime, env: dict) -> None:
     for name in game.resets.get(label, ()):
         prefix = name + "@"
         variables = rt.state["vars"]
-        for key in [k for k in variables if k == name or k.startswith(prefix)]:
+        gone = [k for k in variables if k == name or k.startswith(prefix)]
+        if gone:
+            rt.touch(name)  # back to its start value
+        for key in gone:
             del variables[key]
 
 

@@ -1,0 +1,205 @@
+"""A define's value is remembered until something it reads changes, across decisions too.
+
+Body runs are counted through `Runtime.charge`: the define sums over a list of seven, so each
+run of its body charges exactly 7 (nothing else in these games builds a list of seven).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import ludus
+from ludus.engine.runtime import Runtime
+
+SOURCE = '''game "Memo"
+players 2
+counter a
+counter b
+zone pile
+card "Pebble":
+    copies 2
+define sevens = sum(a for x in [1, 2, 3, 4, 5, 6, 7])
+define in_zone(z) = size(z)
+define through = sevens + 1
+define pile_count = size(pile)
+flow:
+    move box to pile
+    repeat 6 times:
+        turn P1:
+            choose n from 0 to 4 "sevens is {sevens}"
+            if n == 1:
+                increase a by 1
+            if n == 2:
+                increase b by 1
+            if n == 3:
+                move top(pile) to box
+            if n == 4:
+                increase a by 1
+                log "seen: {sevens}"
+                set b to a / b
+            log "after: {sevens}, {through}, {in_zone(pile)}"
+            log "pile: {pile_count}"
+    win P1
+'''
+
+
+@pytest.fixture
+def game(tmp_path):
+    path = tmp_path / "memo.ludus"
+    path.write_text(SOURCE, encoding="utf-8")
+    return ludus.load(path)
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """How many times the body of `sevens` has run so far."""
+    count = [0]
+    charge = Runtime.charge
+
+    def counting(self, amount):
+        if amount == 7:
+            count[0] += 1
+        charge(self, amount)
+    monkeypatch.setattr(Runtime, "charge", counting)
+    return count
+
+
+def logged(m) -> list[str]:
+    return [e["text"] for e in m.log if e["t"] == "log" and not e["text"].startswith("pile")]
+
+
+def piles(m) -> list[str]:
+    return [e["text"] for e in m.log if e["t"] == "log" and e["text"].startswith("pile")]
+
+
+def test_a_define_is_read_again_after_what_it_reads_changes(game):
+    m = game.new_match(2)
+    assert m.pending["prompt"] == "P1: sevens is 0"
+    m.apply("1")  # a goes up inside the turn: the log line after it must see it
+    assert logged(m)[-1].startswith("after: 7, 8, ")
+    assert m.pending["prompt"] == "P1: sevens is 7"
+    m.apply("1")
+    assert logged(m)[-1].startswith("after: 14, 15, ")
+    assert m.pending["prompt"] == "P1: sevens is 14"
+
+
+def test_a_zone_handed_to_a_define_counts_as_read(game):
+    m = game.new_match(2)
+    m.apply("0")
+    assert logged(m)[-1] == "after: 0, 1, 2"
+    m.apply("3")  # a card leaves the pile: in_zone(pile) must not stay 2
+    assert logged(m)[-1] == "after: 0, 1, 1"
+    assert piles(m) == ["pile: 2", "pile: 1"]
+
+
+def test_a_change_to_something_else_keeps_the_value(game, runs):
+    m = game.new_match(2)
+    first = runs[0]
+    assert first >= 1
+    for _ in range(4):
+        m.apply("2")  # only b changes: sevens reads a
+    assert m.pending["prompt"] == "P1: sevens is 0"
+    assert runs[0] == first  # not once more, over four decisions and their log lines
+
+
+def test_a_define_whose_reads_are_unknown_is_read_again_after_any_change(game, runs):
+    # what the compiler does for a define it cannot see through: it is dropped by every change
+    m = game.new_match(2)  # the tables are made when a match first runs
+    game.define_unknown = ("sevens",)
+    game.define_drops = {dep: tuple(d for d in names if d != "sevens") + ("sevens",)
+                         for dep, names in game.define_drops.items()}
+    game.move_drops.clear()
+    before = runs[0]
+    m.apply("2")  # b changes, which sevens does not read as far as anyone can tell
+    assert runs[0] > before
+    again = runs[0]
+    m.apply("0")  # nothing changes: the value is kept
+    assert runs[0] == again
+
+
+def test_undo_and_a_failed_move_leave_no_value_behind(game):
+    m = game.new_match(2)
+    m.apply("1")
+    assert m.pending["prompt"] == "P1: sevens is 7"
+    m.undo()
+    assert m.pending["prompt"] == "P1: sevens is 0"
+    m.apply("0")
+    assert logged(m)[-1].startswith("after: 0, 1, ")
+    with pytest.raises(ludus.RuleError, match="division by zero"):
+        m.apply("4")  # a goes up and sevens is read as 7, then the move fails and is undone
+    m.apply("0")
+    assert logged(m)[-1].startswith("after: 0, 1, ")
+    other = m.clone()
+    other.apply("1")
+    m.apply("0")  # the clone's change is not this match's
+    assert logged(m)[-1].startswith("after: 0, 1, ")
+
+
+def test_what_each_define_reads(game):
+    game.new_match(2)  # the tables are made when a match first runs
+    assert "sevens" in game.define_drops["a"] and "through" in game.define_drops["a"]
+    assert "sevens" not in game.define_drops.get("b", ())
+    assert "in_zone" in game.define_drops["$ents"]  # any zone may be handed to it
+    assert "pile_count" in game.define_drops["@pile"] and "pile_count" not in game.define_drops["$ents"]
+    assert game.define_unknown == ()
+
+
+def test_a_state_changed_in_place_outside_the_rules_is_forgotten_on_request(game):
+    # what an undo that puts the state back in place (not a new object) must do
+    from ludus.engine import vm
+
+    m = game.new_match(2)
+    m.apply("0")
+    assert logged(m)[-1].startswith("after: 0, 1, ")
+    m.state["vars"]["a"] = 5
+    vm.forget(game)
+    m.apply("0")
+    assert logged(m)[-1].startswith("after: 35, 36, ")
+
+
+def test_without_the_tables_a_change_drops_every_define(game):
+    m = game.new_match(2)
+    game.define_drops = None  # as before the first match of a game runs
+    rt = Runtime(game, m.state, [])
+    rt.memo = {"sevens": {None: 0}, "through": {None: 1}}
+    rt.set_var("b", None, 3)
+    assert rt.memo == {}
+    rt.memo = {"sevens": {None: 0}}
+    rt.move_entity(m.state["places"]["pile"][0], "box")
+    assert rt.memo == {}
+
+
+READS = '''game "Reads"
+players 2
+counter a
+counter b start a + 1
+zone pile
+kind Thing:
+    worth: number = a * 3
+card "Stone" is Thing:
+    copies 1
+board land:
+    region North with bonus a * 2
+define b_now = b
+define worth_of(c) = c.worth
+define bonus_here = North.bonus
+flow:
+    move box to pile
+    repeat 3 times:
+        turn P1:
+            log "{b_now} {worth_of(top(pile))} {bonus_here}"
+            choose n from 0 to 1 "go on?"
+            increase a by 1
+    win P1
+'''
+
+
+def test_a_start_value_a_kind_default_and_a_space_property_count_as_read(tmp_path):
+    path = tmp_path / "reads.ludus"
+    path.write_text(READS, encoding="utf-8")
+    game = ludus.load(path)
+    m = game.new_match(2)
+    assert {"b_now", "worth_of", "bonus_here"} <= set(game.define_drops["a"])
+    m.apply("0")
+    m.apply("0")
+    assert [e["text"] for e in m.log if e["t"] == "log"] == ["1 0 0", "2 3 2", "3 6 4"]
