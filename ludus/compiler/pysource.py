@@ -137,6 +137,12 @@ class SourceGen:
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
         self.count = 0
+        # rule locals held in Python locals of the function being generated: name -> Python name
+        self.locals: dict[str, str] = {}
+        # whether the source generated since the flag was last cleared hands `env` on to code
+        # that may read any local from it (a closure, a space's property): then the locals it
+        # could read must be in env too
+        self.env_passed = False
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -151,6 +157,7 @@ class SourceGen:
 
     def function(self, node):
         """A function (rt, env) for `node`, filled in by `finish`; None to use the closure."""
+        self.locals = {}
         src = self.gen(node)
         if src is None:
             return None
@@ -163,30 +170,54 @@ class SourceGen:
     def enumerator(self, decl, stage_nodes: list, label, fixed: list, bound: list):
         """One function that lists an action's options, as OfferSpec.instances and its labels
         do: the fixed costs first, each requirement at its stage, costs that read parameters on
-        each whole binding, then the label and the value of each binding that passes. The
-        parameters are bound in one env dict, each loop setting its own."""
+        each whole binding, then the label and the value of each binding that passes. Each
+        parameter is a Python local `_p<i>`; it is also set in the env dict only when code after
+        its loop hands env on (a closure, a bound cost, a space's property)."""
         name = self._name("act")
+        self.locals = {}
+        self.env_passed = False
+        pieces = []  # (lines at their depth, whether they hand env on)
+
+        def piece(lines):
+            pieces.append((lines, self.env_passed))
+            self.env_passed = False
+
+        tests = [self.sub(r) for r in stage_nodes[0]]
+        piece([f"if not {t}:" for t in tests])
+        for i, p in enumerate(decl.params):
+            piece([f"for _p{i} in {self.listed(p.source)}:"])
+            self.locals[p.name] = f"_p{i}"
+            piece([f"if not {self.sub(r)}:" for r in stage_nodes[i + 1]])
+        tail = []
+        if bound:
+            tail.append(f"if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
+            self.env_passed = True
+        if decl.label is not None:
+            shown = self.template(decl.label)
+        else:
+            shown = f"{self.const(label)}(rt, env)"
+            self.env_passed = True
+        piece(tail)
+        self.locals = {}
+        # the last piece that hands env on: parameters bound before it are set in env
+        last = max([k for k, (_, passed) in enumerate(pieces) if passed], default=-1)
         out = [f"def {name}(rt, env, seat, labels, values):"]
         ind = "    "
         if fixed:
             out.append(f"{ind}if not _fixed_costs_ok(rt, {self.const(fixed)}, seat):")
             out.append(f"{ind}    return")
         leave = "return"
-        for r in stage_nodes[0]:
-            out.append(f"{ind}if not {self.sub(r)}:")
-            out.append(f"{ind}    {leave}")
-        for i, p in enumerate(decl.params):
-            out.append(f"{ind}for _p{i} in as_list(rt, {self.sub(p.source)}):")
-            ind += "    "
-            leave = "continue"
-            out.append(f"{ind}env[{p.name!r}] = _p{i}")
-            for r in stage_nodes[i + 1]:
-                out.append(f"{ind}if not {self.sub(r)}:")
-                out.append(f"{ind}    {leave}")
-        if bound:
-            out.append(f"{ind}if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
-            out.append(f"{ind}    {leave}")
-        shown = self.template(decl.label) if decl.label is not None else f"{self.const(label)}(rt, env)"
+        for k, (lines, _) in enumerate(pieces):
+            for line in lines:
+                out.append(ind + line)
+                if line.startswith("for "):
+                    ind += "    "
+                    leave = "continue"
+                    i = (k - 1) // 2
+                    if k < last:
+                        out.append(f"{ind}env[{decl.params[i].name!r}] = _p{i}")
+                else:
+                    out.append(f"{ind}    {leave}")
         out.append(f"{ind}labels.append({shown})")
         args = ", ".join(f"_p{i}" for i in range(len(decl.params)))
         out.append(f"{ind}values.append([{decl.name!r}, [{args}]])")
@@ -237,10 +268,12 @@ class SourceGen:
             return None
         tag = res[0]
         if tag == "local":
+            if res[1] in self.locals:
+                return self.locals[res[1]]
             name = repr(res[1])
             return f"(env[{name}] if {name} in env else _nolocal({name}))"
         if tag == "tokens":
-            tok = f"env[{res[1]!r}]" if res[2] else repr(res[1])
+            tok = self.locals.get(res[1], f"env[{res[1]!r}]") if res[2] else repr(res[1])
             owner = self.sub(node.of) if node.of is not None else "None"
             place = self.sub(node.at) if node.at is not None else "None"
             return f"rt.token_count({tok}, {owner}, {place})"
@@ -253,8 +286,11 @@ class SourceGen:
             if table:
                 # a property every space that has it gives as a plain number or text: read it
                 # from a table; any other space goes through space_attr as before
-                return f"({table}[_s] if (_s := {self.sub(node.obj)}) in {table} else space_attr(rt, _s, {res[1]!r}, env))"
-            return f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+                src = f"({table}[_s] if (_s := {self.sub(node.obj)}) in {table} else space_attr(rt, _s, {res[1]!r}, env))"
+            else:
+                src = f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+            # a property is checked at the top level: it reads no local of a rule from env
+            return src
         if tag == "builtin":
             return _BUILTIN_NAMES.get(res[1])
         sym = comp.sym
@@ -291,7 +327,7 @@ class SourceGen:
             place = self.sub(node.at) if node.at is not None else "None"
             return f"rt.entities_of({kinds}, {defname}, {owner}, {place})"
         if tag == "builtin_fn" and res[1] in ("size", "count") and len(node.args) == 1:
-            return f"len(as_list(rt, {self.sub(node.args[0])}))"
+            return f"len({self.listed(node.args[0])})"
         if tag == "builtin_fn" and res[1] == "adjacent" and len(node.args) in (1, 2):
             if len(node.args) == 2:
                 return f"adjacent(rt, {self.sub(node.args[0])}, as_list(rt, {self.sub(node.args[1])}))"
@@ -306,6 +342,8 @@ class SourceGen:
         if tag == "define":
             args = "".join(f"{self.sub(a)}, " for a in getattr(node, "args", ()))
             per_seat = not comp.define_seat_free(res[1])
+            if "this" in self.locals:  # a define reads `this` from env
+                self.env_passed = True
             return f"_define(rt, env, _defines, _bodies, {res[1]!r}, ({args}), {per_seat})"
         return None
 
@@ -350,6 +388,7 @@ class SourceGen:
         src = self.gen(node)
         if src is not None:
             return src
+        self.env_passed = True
         return f"{self.const(self.comp.closure(node))}(rt, env)"
 
     def binop(self, node) -> str:
@@ -364,8 +403,8 @@ class SourceGen:
         left, right = repr(f"left of '{op}'"), repr(f"right of '{op}'")
 
         def num(src, node, what):
-            # a number written in the rules needs no check
-            return src if type(node) is n.Number else f"as_int({src}, {what})"
+            # a value that is a number whatever the state holds needs no check
+            return src if self.is_int(node) else f"as_int({src}, {what})"
         x, y = num(a, node.left, left), num(b, node.right, right)
         if op == "-":
             return f"in_range({x} - {y}, 'the difference')"
@@ -378,58 +417,118 @@ class SourceGen:
         if op in ("<", "<=", ">", ">="):
             return f"({x} {op} {y})"
         if op == "in":
-            return f"({a} in as_list(rt, {b}))"
+            return f"({a} in {self.as_listed(b, node.right)})"
         if op == "not in":
-            return f"({a} not in as_list(rt, {b}))"
+            return f"({a} not in {self.as_listed(b, node.right)})"
         raise AssertionError(op)
 
     def aggregate(self, comp: n.Comprehension, agg: str) -> str:
-        """An aggregate as its own generated function: the same loop as the closure's."""
-        var = repr(comp.var)
-        src = self.sub(comp.source)
+        """An aggregate as its own generated function: the same loop as the closure's. The
+        locals held in Python locals where it is called are handed to it as arguments; its own
+        variable is the Python local `x<k>`, and is set in env (saved and restored around the
+        loop, as the closure does) only when its test or element hands env on."""
+        outer = self.locals
+        passed = self.env_passed
+        self.env_passed = False
+        name = self._name("a")
+        xv = f"x{self.count}"
+        src = self.listed(comp.source)
+        self.locals = {**outer, comp.var: xv}
+        inner = self.env_passed
+        self.env_passed = False
         cond = self.sub(comp.cond) if comp.cond is not None else None
         simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
-        elem = "x" if agg == "list" and simple else self.sub(comp.elem)
-        name = self._name("a")
+        elem = xv if agg == "list" and simple else self.sub(comp.elem)
+        in_env = self.env_passed
+        self.locals = outer
+        self.env_passed = passed or inner or in_env
         test = f"if {cond}:" if cond is not None else "if True:"
         body = {
             "list": ("out = []", f"out.append({elem})", "return out"),
             "count": ("acc = 0", "acc += 1", "return acc"),
             "sum": ("acc = 0", f"acc += as_int({elem}, 'summed value')", "return acc"),
-            "any": ("pass", f"if bool({elem}) == True:\n                    return True", "return False"),
-            "all": ("pass", f"if bool({elem}) == False:\n                    return False", "return True"),
+            "any": ("pass", f"if bool({elem}) == True:\n{{i}}    return True", "return False"),
+            "all": ("pass", f"if bool({elem}) == False:\n{{i}}    return False", "return True"),
             "first": ("pass", f"return {elem}", "return None"),
             "max": ("values = []", f"values.append({elem})", "return max(values, default=0)"),
             "min": ("values = []", f"values.append({elem})", "return min(values, default=0)"),
-            "most": ("pairs = []", f"pairs.append((x, {elem}))", "return _best(pairs, max)"),
-            "least": ("pairs = []", f"pairs.append((x, {elem}))", "return _best(pairs, min)"),
+            "most": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, max)"),
+            "least": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, min)"),
         }[agg]
         start, step, end = body
+        params = "".join(f", {v}" for v in outer.values())
+        head = f"def {name}(rt, env{params}):\n    items = {src}\n    rt.charge(len(items))\n"
         if agg == "count" and cond is None:
+            self.lines.append(head + "    return len(items)\n")
+        elif not in_env:
+            i = " " * 12
             self.lines.append(
-                f"def {name}(rt, env):\n"
-                f"    items = as_list(rt, {src})\n"
-                f"    rt.charge(len(items))\n"
-                f"    return len(items)\n")
-            return f"{name}(rt, env)"
-        self.lines.append(
-            f"def {name}(rt, env):\n"
-            f"    items = as_list(rt, {src})\n"
-            f"    rt.charge(len(items))\n"
-            f"    saved = env.get({var}, _MISSING)\n"
-            f"    {start}\n"
-            f"    try:\n"
-            f"        for x in items:\n"
-            f"            env[{var}] = x\n"
-            f"            {test}\n"
-            f"                {step}\n"
-            f"    finally:\n"
-            f"        if saved is _MISSING:\n"
-            f"            env.pop({var}, None)\n"
-            f"        else:\n"
-            f"            env[{var}] = saved\n"
-            f"    {end}\n")
-        return f"{name}(rt, env)"
+                head
+                + f"    {start}\n"
+                f"    for {xv} in items:\n"
+                f"        {test}\n"
+                f"{i}{step.format(i=i)}\n"
+                f"    {end}\n")
+        else:
+            i = " " * 16
+            var = repr(comp.var)
+            self.lines.append(
+                head
+                + f"    saved = env.get({var}, _MISSING)\n"
+                f"    {start}\n"
+                f"    try:\n"
+                f"        for {xv} in items:\n"
+                f"            env[{var}] = {xv}\n"
+                f"            {test}\n"
+                f"{i}{step.format(i=i)}\n"
+                f"    finally:\n"
+                f"        if saved is _MISSING:\n"
+                f"            env.pop({var}, None)\n"
+                f"        else:\n"
+                f"            env[{var}] = saved\n"
+                f"    {end}\n")
+        return f"{name}(rt, env{params})"
+
+    def listed(self, node) -> str:
+        """Source for a list to loop over or measure: as_list of the value, as the closures do."""
+        return self.as_listed(self.sub(node), node)
+
+    def as_listed(self, src: str, node) -> str:
+        return src if self.is_list(node) else f"as_list(rt, {src})"
+
+    def is_list(self, node) -> bool:
+        """Whether the generated value of `node` is a list whatever the state holds, so as_list
+        would hand it back as it is: a list written out, a comprehension, a list of names."""
+        if isinstance(node, (n.ListLit, n.Comprehension)):
+            return True
+        res = self.comp.c.res.get(id(node))
+        if res is None:
+            return False
+        if res[0] == "builtin":
+            return res[1] == "seats"
+        return res[0] in ("group", "space_kind", "entity_kind", "pieces")
+
+    def is_int(self, node) -> bool:
+        """Whether the generated value of `node` is a number (an int, never a bool) whatever the
+        state holds, so as_int would hand it back as it is."""
+        if type(node) is n.Number:
+            return type(node.value) is int
+        if isinstance(node, n.Neg):
+            return True
+        if isinstance(node, n.BinOp):
+            return node.op in ("-", "*", "/", "%")
+        res = self.comp.c.res.get(id(node))
+        if res is None:
+            return False
+        if res[0] == "tokens":
+            return True  # a count kept in the state, or 0
+        if res[0] == "builtin":
+            return res[1] == "players"
+        if res[0] == "builtin_fn":
+            return res[1] in ("size", "count") and len(node.args) == 1
+        if res[0] == "aggregate":
+            return res[1] in ("count", "sum")
+        return False
 
 
 _BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that read the env or state
