@@ -29,9 +29,9 @@ from pathlib import Path
 
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
+from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
-from .builtins import adjacent
+from .builtins import adjacent, grid_step
 from .decisions import _cost_refusal
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
@@ -94,18 +94,22 @@ def _define(rt, env, defines, bodies, name, values, per_seat):
     return result
 
 
-def _fixed_costs_ok(rt, fixed, seat):
-    for need, counter in fixed:
-        per = rt.game.vars[counter].per
-        if as_int(need, "cost") > rt.get_var(counter, seat if per == "seat" else None):
-            return False
-    return True
-
-
 def _field(rt, eid, fname):
     if eid is None:
         raise RuleError(f"cannot read '{fname}' of none")
     return rt.field(eid, fname)
+
+
+_ENTITY_KEYS = {"owner": "o", "loc": "l", "name": "d"}  # attributes stored as they are read
+
+
+def _ent_key(rt, eid, key, attr):
+    """entity_attr for an attribute kept in the entity's dict; any failure goes to entity_attr
+    for its error."""
+    try:
+        return rt.state["ents"][eid][key]
+    except (IndexError, TypeError, KeyError):
+        return entity_attr(rt, eid, attr)
 
 
 class _Missing:
@@ -117,8 +121,8 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
-    "adjacent": adjacent, "_fixed_costs_ok": _fixed_costs_ok, "_cost_refusal": _cost_refusal,
+    "_field": _field, "_ent_key": _ent_key, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
+    "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
 _AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
@@ -203,8 +207,9 @@ class SourceGen:
         last = max([k for k, (_, passed) in enumerate(pieces) if passed], default=-1)
         out = [f"def {name}(rt, env, seat, labels, values):"]
         ind = "    "
-        if fixed:
-            out.append(f"{ind}if not _fixed_costs_ok(rt, {self.const(fixed)}, seat):")
+        for need, counter in fixed:  # as OfferSpec.instances checks them: `need` is a number written in the rules
+            key = "seat" if self.comp.sym.vars[counter].per == "seat" else "None"
+            out.append(f"{ind}if {need!r} > rt.get_var({counter!r}, {key}):")
             out.append(f"{ind}    return")
         leave = "return"
         for k, (lines, _) in enumerate(pieces):
@@ -278,6 +283,9 @@ class SourceGen:
             place = self.sub(node.at) if node.at is not None else "None"
             return f"rt.token_count({tok}, {owner}, {place})"
         if tag == "entity_attr":
+            fast = _ENTITY_KEYS.get(res[1])
+            if fast is not None:
+                return f"_ent_key(rt, {self.sub(node.obj)}, {fast!r}, {res[1]!r})"
             return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r})"
         if tag == "field":
             return f"_field(rt, {self.sub(node.obj)}, {res[1]!r})"
@@ -286,7 +294,8 @@ class SourceGen:
             if table:
                 # a property every space that has it gives as a plain number or text: read it
                 # from a table; any other space goes through space_attr as before
-                src = f"({table}[_s] if (_s := {self.sub(node.obj)}) in {table} else space_attr(rt, _s, {res[1]!r}, env))"
+                src = (f"({table}[_s] if (_s := {self.sub(node.obj)}).__class__ is str and _s in {table} "
+                       f"else space_attr(rt, _s, {res[1]!r}, env))")
             else:
                 src = f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
             # a property is checked at the top level: it reads no local of a rule from env
@@ -332,6 +341,10 @@ class SourceGen:
             if len(node.args) == 2:
                 return f"adjacent(rt, {self.sub(node.args[0])}, as_list(rt, {self.sub(node.args[1])}))"
             return f"adjacent(rt, {self.sub(node.args[0])})"
+        if tag == "builtin_fn" and res[1] == "step" and len(node.args) == 2:
+            return f"grid_step(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, 1)"
+        if tag == "builtin_fn" and res[1] == "line" and len(node.args) == 3:
+            return f"_line(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, {self.sub(node.args[2])})"
         if (tag == "builtin_fn" and res[1] == "first" and len(node.args) == 1
                 and isinstance(node.args[0], n.Comprehension)):
             # first([e for x in L where C]) stops at the first x that passes C, as the list's
@@ -368,10 +381,14 @@ class SourceGen:
         return f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
 
     def fixed_props(self, fname: str) -> str | None:
-        """The name of a constant {space: value} for a property written as a literal, or None."""
-        if fname in ("name", "label", "kind", "parent"):
-            return None
+        """The name of a constant {space: value} for a property written as a literal, or for
+        what space_attr reads from the space's declaration; None when there is none."""
         cache = self.__dict__.setdefault("_props", {})
+        if fname not in cache and fname in ("name", "label", "kind", "parent"):
+            table = {name: getattr(sp, fname) for name, sp in self.comp.sym.spaces.items()}
+            if fname == "label":
+                table = {name: label or name for name, label in table.items()}
+            cache[fname] = self.const(table) if table else None
         if fname not in cache:
             table = {}
             for sp in self.comp.sym.spaces.values():
@@ -399,6 +416,8 @@ class SourceGen:
         if op == "or":
             return f"(bool({a}) or bool({b}))"
         if op == "+":
+            if self.is_int(node.left) and self.is_int(node.right):  # _add's sum of two numbers
+                return f"in_range({a} + {b}, 'the sum')"
             return f"_add({a}, {b})"
         left, right = repr(f"left of '{op}'"), repr(f"right of '{op}'")
 
@@ -443,10 +462,11 @@ class SourceGen:
         self.locals = outer
         self.env_passed = passed or inner or in_env
         test = f"if {cond}:" if cond is not None else "if True:"
+        summed = elem if self.is_int(comp.elem) else f"as_int({elem}, 'summed value')"
         body = {
             "list": ("out = []", f"out.append({elem})", "return out"),
             "count": ("acc = 0", "acc += 1", "return acc"),
-            "sum": ("acc = 0", f"acc += as_int({elem}, 'summed value')", "return acc"),
+            "sum": ("acc = 0", f"acc += {summed}", "return acc"),
             "any": ("pass", f"if bool({elem}) == True:\n{{i}}    return True", "return False"),
             "all": ("pass", f"if bool({elem}) == False:\n{{i}}    return False", "return True"),
             "first": ("pass", f"return {elem}", "return None"),
@@ -490,7 +510,13 @@ class SourceGen:
         return f"{name}(rt, env{params})"
 
     def listed(self, node) -> str:
-        """Source for a list to loop over or measure: as_list of the value, as the closures do."""
+        """Source for a list to loop over or measure, never changed nor handed on: as_list of the
+        value, as the closures do; a group or the spaces of a kind is read without a copy."""
+        res = self.comp.c.res.get(id(node))
+        if res is not None and res[0] == "group":
+            return self.const(list(self.comp.sym.groups[res[1]].members))
+        if res is not None and res[0] == "space_kind":
+            return self.const(list(self.comp.sym.space_kinds[res[1]]))
         return self.as_listed(self.sub(node), node)
 
     def as_listed(self, src: str, node) -> str:
@@ -505,7 +531,9 @@ class SourceGen:
         if res is None:
             return False
         if res[0] == "builtin":
-            return res[1] == "seats"
+            return res[1] in ("seats", "spaces")
+        if res[0] == "builtin_fn" and res[1] in ("line", "adjacent"):  # as generated above
+            return len(node.args) in ((3,) if res[1] == "line" else (1, 2))
         return res[0] in ("group", "space_kind", "entity_kind", "pieces")
 
     def is_int(self, node) -> bool:
@@ -516,7 +544,11 @@ class SourceGen:
         if isinstance(node, n.Neg):
             return True
         if isinstance(node, n.BinOp):
+            if node.op == "+":
+                return self.is_int(node.left) and self.is_int(node.right)
             return node.op in ("-", "*", "/", "%")
+        if isinstance(node, n.CondExpr):
+            return self.is_int(node.then) and self.is_int(node.other)
         res = self.comp.c.res.get(id(node))
         if res is None:
             return False
@@ -536,7 +568,20 @@ _BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that 
     "actor": "env.get('$act')",
     "seats": "list(range(rt.state['nseats']))",
     "players": "rt.state['nseats']",
+    "spaces": "list(rt.game.spaces)",
+    **{d: repr(d) for d in ("north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest")},
 }
+
+
+def _line(rt, start, direction, length):
+    """line(start, direction, length) as the builtin's closure computes it."""
+    length = as_size(length, "length of the line")
+    out = []
+    here = start
+    while here is not None and len(out) < length:
+        out.append(here)
+        here = grid_step(rt, here, direction, 1)
+    return out
 
 
 def _best(pairs, pick):
@@ -546,7 +591,7 @@ def _best(pairs, pick):
     return [x for x, v in pairs if v == top]
 
 
-HELPERS["_best"] = _best
+HELPERS.update(_best=_best, _line=_line, grid_step=grid_step)
 
 
 # ── the cache of compiled modules ──

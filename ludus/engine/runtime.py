@@ -98,11 +98,9 @@ class Runtime:
         return name if key is None else f"{name}@{key}"
 
     def get_var(self, name: str, key=None):
-        spec = self.game.vars[name]
-        k = self.var_key(name, key)
-        v = self.state["vars"].get(k, _MISSING)
+        v = self.state["vars"].get(name if key is None else f"{name}@{key}", _MISSING)
         if v is _MISSING:
-            return spec.initial(self, key)
+            return self.game.vars[name].initial(self, key)
         return v
 
     def set_var(self, name: str, key, value) -> None:
@@ -160,18 +158,18 @@ class Runtime:
         return str(place)
 
     def token_count(self, token: str, owner=None, place=None) -> int:
-        tokens = self.state["tokens"]
+        pk = None
         if place is not None:
             pk = place if place.__class__ is str else self.place_key(place)  # a space's name, mostly
             if owner is not None:
-                return tokens.get(f"{token}|{owner}|{pk}", 0)
+                return self.state["tokens"].get(f"{token}|{owner}|{pk}", 0)
             if self.game.tokens.get(token, 0) is None:
                 # a token no seat owns has one count per place: look it up, do not scan
-                return tokens.get(f"{token}||{pk}", 0)
+                return self.state["tokens"].get(f"{token}||{pk}", 0)
         index = self.tix
         if index is None:
             index = self.tix = self._token_index()
-        return index.get((token, None if owner is None else str(owner), None if place is None else self.place_key(place)), 0)
+        return index.get((token, None if owner is None else str(owner), pk), 0)
 
     def _token_index(self) -> dict:
         """Totals of every token by (token, owner, place), by (token, None, place), by (token,
