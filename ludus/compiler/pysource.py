@@ -31,6 +31,7 @@ from ..engine.display import display
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
+from ..language.symbols import elem_type
 from .builtins import adjacent, grid_step
 from .decisions import _cost_refusal
 
@@ -198,9 +199,12 @@ class SourceGen:
             self.env_passed = True
         if decl.label is not None:
             shown = self.template(decl.label)
-        else:
-            shown = f"{self.const(label)}(rt, env)"
-            self.env_passed = True
+        else:  # the action's name and its values displayed, as the label closure does
+            words = [repr(decl.name)]
+            for i, p in enumerate(decl.params):
+                typ = elem_type(self.comp.c.types.get(id(p.source), "any"))
+                words.append(self.shown(f"_p{i}", typ))
+            shown = f"' '.join([{', '.join(words)}])"
         piece(tail)
         self.locals = {}
         # the last piece that hands env on: parameters bound before it are set in env
@@ -370,15 +374,18 @@ class SourceGen:
                 continue
             src = self.sub(p)
             typ = self.comp.c.types.get(id(p), "any")
-            plain_int = typ != "seat" and not typ.startswith("entity")
-            plain_str = typ != "zone"
-            shown = f"display(rt, _v, {typ!r})"
-            if plain_str:
-                shown = f"(_v if _v.__class__ is str and '@' not in _v else {shown})"
-            if plain_int:
-                shown = f"(str(_v) if _v.__class__ is int else {shown})"
-            parts.append(f"((_v := {src}), {shown})[1]")
+            parts.append(f"((_v := {src}), {self.shown('_v', typ)})[1]")
         return f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
+
+    @staticmethod
+    def shown(v: str, typ: str) -> str:
+        """display(rt, v, typ), with plain numbers and texts shown as they are without a call."""
+        shown = f"display(rt, {v}, {typ!r})"
+        if typ != "zone":
+            shown = f"({v} if {v}.__class__ is str and '@' not in {v} else {shown})"
+        if typ != "seat" and not typ.startswith("entity"):
+            shown = f"(str({v}) if {v}.__class__ is int else {shown})"
+        return shown
 
     def fixed_props(self, fname: str) -> str | None:
         """The name of a constant {space: value} for a property written as a literal, or for

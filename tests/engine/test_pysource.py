@@ -126,3 +126,112 @@ def test_without_a_home_folder_the_game_loads_and_nothing_is_cached(tmp_path, mo
     path = tmp_path / "g.ludus"
     path.write_text(SOURCE, encoding="utf-8")
     assert ludus.load(path).new_match(2).legal_actions() == ["take from A (2 there)", "take from B (1 there)"]
+
+
+# ── fast paths: each gives what the closure gives, value and error alike ──
+
+LOCALS = '''game "Locals"
+players 2
+counter coins per seat start 3
+token Stone
+board land:
+    region A adjacent to B
+    region B adjacent to A, C
+    region C adjacent to B
+group places = A, B, C
+piece Pawn
+define near(r) = [a for a in adjacent(r)]
+action Look(r in places, k in [1, 2]):
+    label "{r}/{k}: {[a for a in adjacent(r) where Stone at a + k > 1]} | {count(x for x in places where abs(Stone at x - k) > 0)} | {sum(Stone at x + 1 for x in places)} | {[[y for y in near(x) where y != r] for x in places where x != r]} | {[r for r in places where r != A]} | {r.parent} {r.label} {r.kind} | {Pawn at r} | {[p.loc for p in Pawn at r]} {[p.owner for p in Pawn at r]} {[p.name for p in Pawn at r]}"
+    require r in [A, B, C] and size([x for x in places]) == 3
+action Pay(k in [1, 2, 3, 4]):
+    cost k coins
+action Plain(r in places, k in [1, 2]):
+    require Stone at r - k >= 0 and Stone at r + k < 4
+action Give(s in seats, p in Pawn at A):
+    require true
+flow:
+    add 2 Stone to A
+    add 1 Stone to C
+    create Pawn at A for P1
+    turn P1:
+        offer Look, Pay, Plain, Give
+    win P1
+'''
+
+
+def _both(tmp_path, monkeypatch, source):
+    """legal_actions() of a new match (or its error), generated and with the closures."""
+    path = tmp_path / "g.ludus"
+    path.write_text(source, encoding="utf-8")
+    out = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        game = ludus.load(path)
+        listing = [a.enumerate for a in game.actions.values() if a.enumerate is not None]
+        assert bool(listing) == enabled
+        assert all(f.__code__.co_filename == GENERATED for f in listing)
+        try:
+            out.append(game.new_match(2).legal_actions())
+        except RuleError as err:
+            out.append(str(err))
+    assert out[0] == out[1]
+    return out[0]
+
+
+def test_locals_in_listings_and_comprehensions_read_as_the_closures_do(tmp_path, monkeypatch):
+    # nested comprehensions, a closure (abs) reading a comprehension's variable and an action's
+    # parameter, a variable that shadows a parameter, a define, a cost read in env, labels
+    # written out and the default label of an action (seats and pieces displayed)
+    shown = _both(tmp_path, monkeypatch, LOCALS)
+    assert shown[:2] == [
+        "A/1: nothing | 2 | 6 | C, B | B, C | none A region | P1 Pawn in A | A P1 Pawn",
+        "A/2: B | 2 | 6 | C, B | B, C | none A region | P1 Pawn in A | A P1 Pawn"]
+    assert shown[2] == "B/1: A, C | 2 | 6 | nothing, nothing | B, C | none B region | nothing | nothing nothing nothing"
+    assert shown[6:] == ["Pay 1", "Pay 2", "Pay 3", "Plain A 1", "Plain C 1",
+                         "Give P1 P1 Pawn in A", "Give P2 P1 Pawn in A"]
+
+
+def test_a_listing_sets_env_only_for_code_that_reads_it(tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text(LOCALS, encoding="utf-8")
+    game = ludus.load(path)
+    m = game.new_match(2)
+    from ludus.engine.runtime import Runtime
+
+    rt = Runtime(game, m.state, [])
+    for name, left in [("Plain", {}), ("Pay", {"k": 4})]:  # Pay's cost is read in env
+        env = {"$cur": 0, "$act": 0}
+        game.actions[name].enumerate(rt, env, 0, [], [])
+        assert env == {"$cur": 0, "$act": 0, **left}
+
+
+@pytest.mark.parametrize(("hole", "message"), [
+    ("{first(Pawn at B).loc}", "cannot read 'loc' of none"),
+    ("{first(Pawn at B).owner}", "cannot read 'owner' of none"),
+    ("{first([r for r in places where Stone at r > 5]).parent}", "none is not a space"),
+    ("{first([r for r in places where Stone at r > 5]).label}", "none is not a space"),
+    ("{size(line(r, east, 2))}", "'A' is not a cell of a grid board"),
+    ("{step(r, north)}", "'A' is not a cell of a grid board"),
+])
+def test_a_fast_path_fails_with_the_closures_error(tmp_path, monkeypatch, hole, message):
+    shown = _both(tmp_path, monkeypatch, LOCALS.replace('label "{r}/{k}: ', f'label "{hole} '))
+    offer = LOCALS.splitlines().index("        offer Look, Pay, Plain, Give") + 1
+    assert shown == f"{tmp_path / 'g.ludus'}:{offer}:9: error: {message}"
+
+
+def test_lines_and_steps_on_a_grid_as_the_closures_give_them(tmp_path, monkeypatch):
+    source = '''game "Grid"
+players 2
+board field grid 3 by 2
+action Look(c in cells, d in [east, north, northeast]):
+    label "{c} {d}: {line(c, d, 3)} / {step(c, d)} / {size(line(c, d, 2))}"
+flow:
+    turn P1:
+        offer Look
+    win P1
+'''
+    shown = _both(tmp_path, monkeypatch, source)
+    assert len(shown) == 18
+    assert shown[0] == "a1 east: a1, b1, c1 / b1 / 2"
+    assert "a1 northeast: a1, b2 / b2 / 2" in shown
