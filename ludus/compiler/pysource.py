@@ -31,6 +31,7 @@ from ..engine.display import display
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
+from ..language.limits import MAX_WORK
 from ..language.symbols import elem_type
 from .builtins import adjacent, grid_step
 from .decisions import _cost_refusal
@@ -101,6 +102,22 @@ def _field(rt, eid, fname):
     return rt.field(eid, fname)
 
 
+def _field_of(rt, eid, fname, table):
+    """_field, with the value a card or piece writes as a literal taken from `table`."""
+    try:
+        e = rt.state["ents"][eid]
+        f = e.get("f")
+        d = e["d"]
+    except (IndexError, TypeError, KeyError, AttributeError):  # not a card or piece: _field says why
+        return _field(rt, eid, fname)
+    if f is not None and fname in f:
+        return f[fname]
+    v = table.get(d, _MISSING)
+    if v is _MISSING:
+        return rt.game.static_field(rt, eid, d, fname)
+    return v
+
+
 _ENTITY_KEYS = {"owner": "o", "loc": "l", "name": "d"}  # attributes stored as they are read
 
 
@@ -120,9 +137,9 @@ class _Missing:
 _MISSING = _Missing()
 
 HELPERS = {
-    "RuleError": RuleError, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
+    "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_ent_key": _ent_key, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -285,13 +302,18 @@ class SourceGen:
             tok = self.locals.get(res[1], f"env[{res[1]!r}]") if res[2] else repr(res[1])
             owner = self.sub(node.of) if node.of is not None else "None"
             place = self.sub(node.at) if node.at is not None else "None"
-            return f"rt.token_count({tok}, {owner}, {place})"
+            if res[2] or node.at is None or res[1] not in self.comp.sym.tokens:
+                return f"rt.token_count({tok}, {owner}, {place})"
+            return self.token_count(res[1], node.of is not None and owner, place)
         if tag == "entity_attr":
             fast = _ENTITY_KEYS.get(res[1])
             if fast is not None:
                 return f"_ent_key(rt, {self.sub(node.obj)}, {fast!r}, {res[1]!r})"
             return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r})"
         if tag == "field":
+            table = self.literal_fields(res[1])
+            if table is not None:
+                return f"_field_of(rt, {self.sub(node.obj)}, {res[1]!r}, {table})"
             return f"_field(rt, {self.sub(node.obj)}, {res[1]!r})"
         if tag in ("space_attr", "space_prop"):
             table = self.fixed_props(res[1])
@@ -407,6 +429,38 @@ class SourceGen:
             cache[fname] = self.const(table) if table else None
         return cache[fname]
 
+    def token_count(self, token: str, owner: str | bool, place: str) -> str:
+        """rt.token_count(token, owner, place) for a token named in the rules and a place given,
+        its common cases written out: a space's count read from the state, or from the index of
+        totals when it is built; anything else (an entity as the place, none) calls it."""
+        k = self.count = self.count + 1
+        o, p = f"_o{k}", f"_p{k}x"  # names of their own: owner and place may hold token counts too
+        call = f"rt.token_count({token!r}, {o if owner else 'None'}, {p})"
+        if owner:
+            head = f"{token}|".replace("{", "{{").replace("}", "}}")
+            return (f"(rt.state['tokens'].get(f'{head}{{{o}}}|{{{p}}}', 0) "
+                    f"if (({o} := {owner}), ({p} := {place}))[1].__class__ is str and {o} is not None else {call})")
+        if self.comp.sym.tokens[token].per is None:  # no seat owns it: one count per place
+            return (f"(rt.state['tokens'].get({token + '||'!r} + {p}, 0) "
+                    f"if ({p} := {place}).__class__ is str else {call})")
+        return (f"(_ix.get(({token!r}, None, {p}), 0) "
+                f"if ({p} := {place}).__class__ is str and (_ix := rt.tix) is not None else {call})")
+
+    def literal_fields(self, fname: str) -> str | None:
+        """The name of a constant {card or piece name: value} of a property the card or piece
+        writes as a literal, or None; read only when the entity has not set it in the state."""
+        cache = self.__dict__.setdefault("_fields", {})
+        if fname not in cache:
+            table = {}
+            for name, decl in self.comp.sym.entities.items():
+                for p in decl.props:  # the last one written is the one compiled
+                    if p.name == fname and p.name != "copies" and isinstance(p.value, (n.Number, n.String)):
+                        table[name] = p.value.value
+                    elif p.name == fname:
+                        table.pop(name, None)
+            cache[fname] = self.const(table) if table else None
+        return cache[fname]
+
     def sub(self, node) -> str:
         """Source for a sub-expression: generated, or a call of its closure."""
         src = self.gen(node)
@@ -474,8 +528,8 @@ class SourceGen:
             "list": ("out = []", f"out.append({elem})", "return out"),
             "count": ("acc = 0", "acc += 1", "return acc"),
             "sum": ("acc = 0", f"acc += {summed}", "return acc"),
-            "any": ("pass", f"if bool({elem}) == True:\n{{i}}    return True", "return False"),
-            "all": ("pass", f"if bool({elem}) == False:\n{{i}}    return False", "return True"),
+            "any": ("pass", f"if bool({elem}) == True:\n    return True", "return False"),
+            "all": ("pass", f"if bool({elem}) == False:\n    return False", "return True"),
             "first": ("pass", f"return {elem}", "return None"),
             "max": ("values = []", f"values.append({elem})", "return max(values, default=0)"),
             "min": ("values = []", f"values.append({elem})", "return min(values, default=0)"),
@@ -483,21 +537,28 @@ class SourceGen:
             "least": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, min)"),
         }[agg]
         start, step, end = body
+        # an expression is one line of source (texts are written with repr), so a newline in
+        # `step` is one of the two above, before a line to indent like the first
         params = "".join(f", {v}" for v in outer.values())
-        head = f"def {name}(rt, env{params}):\n    items = {src}\n    rt.charge(len(items))\n"
+        head = (f"def {name}(rt, env{params}):\n    items = {src}\n"
+                "    rt.work += len(items)\n"
+                "    if rt.work > MAX_WORK:\n"
+                "        rt.charge(0)\n")  # rt.charge(len(items)) written out: it raises the error
         if agg == "count" and cond is None:
             self.lines.append(head + "    return len(items)\n")
         elif not in_env:
             i = " " * 12
+            lines = step.replace("\n", "\n" + i)
             self.lines.append(
                 head
                 + f"    {start}\n"
                 f"    for {xv} in items:\n"
                 f"        {test}\n"
-                f"{i}{step.format(i=i)}\n"
+                f"{i}{lines}\n"
                 f"    {end}\n")
         else:
             i = " " * 16
+            lines = step.replace("\n", "\n" + i)
             var = repr(comp.var)
             self.lines.append(
                 head
@@ -507,7 +568,7 @@ class SourceGen:
                 f"        for {xv} in items:\n"
                 f"            env[{var}] = {xv}\n"
                 f"            {test}\n"
-                f"{i}{step.format(i=i)}\n"
+                f"{i}{lines}\n"
                 f"    finally:\n"
                 f"        if saved is _MISSING:\n"
                 f"            env.pop({var}, None)\n"

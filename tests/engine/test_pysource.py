@@ -235,3 +235,65 @@ flow:
     assert len(shown) == 18
     assert shown[0] == "a1 east: a1, b1, c1 / b1 / 2"
     assert "a1 northeast: a1, b2 / b2 / 2" in shown
+
+
+COUNTS = '''game "Counts"
+players 2
+token Stone
+token Coin per seat
+board land:
+    region A adjacent to B
+    region B adjacent to A
+kind Char:
+    power: number
+    luck: number = 2
+piece Hero is Char:
+    power 3
+piece Ghost is Char:
+    power 1 + 1
+action Look(r in [A, B], s in seats):
+    label "{r} {s}: {Stone at r} {Coin at r} {Coin of s at r} {Coin of s at first(Hero at A)} {Coin at first(Hero at A)} {Stone at first(Hero at A)} | {[c.power for c in Chars]} {[c.luck for c in Chars]}"
+flow:
+    add 2 Stone to A
+    add 2 Coin of P2 to A
+    add 1 Coin of P1 to A
+    add 4 Coin of P2 to B
+    create Hero at A for P1
+    create Hero at B for P2
+    create Ghost at B for P2
+    add 5 Coin of P2 to first(Hero at A)
+    add 7 Stone to first(Hero at A)
+    increase first(Hero at B).power by 4
+    turn P1:
+        offer Look
+    remove 2 Coin from A
+    turn P1:
+        offer Look
+    win P1
+'''
+
+
+def test_token_counts_and_properties_read_as_the_closures_do(tmp_path, monkeypatch):
+    # token counts at a space (owned or not, with or without an owner) and at a piece; a
+    # property written as a literal, one computed, one set in the state, a kind's default
+    path = tmp_path / "g.ludus"
+    path.write_text(COUNTS, encoding="utf-8")
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        m = ludus.load(path).new_match(2)
+        first = m.legal_actions()
+        m.apply(0)
+        seen.append((first, m.legal_actions()))
+    assert seen[0] == seen[1]
+    first, then = seen[0]
+    assert first == ["A P1: 2 3 1 0 5 7 | 3, 7, 2 2, 2, 2", "A P2: 2 3 2 5 5 7 | 3, 7, 2 2, 2, 2",
+                     "B P1: 0 4 0 0 5 7 | 3, 7, 2 2, 2, 2", "B P2: 0 4 4 5 5 7 | 3, 7, 2 2, 2, 2"]
+    # removing without an owner takes from the owners in the order of their keys: P1 first
+    assert then[:2] == ["A P1: 2 1 0 0 5 7 | 3, 7, 2 2, 2, 2", "A P2: 2 1 1 5 5 7 | 3, 7, 2 2, 2, 2"]
+
+
+def test_a_property_of_none_fails_as_the_closure_does(tmp_path, monkeypatch):
+    source = COUNTS.replace("{[c.power for c in Chars]}", "{first(Hero at B).power} {first(Ghost at A).power}")
+    shown = _both(tmp_path, monkeypatch, source)
+    assert shown.endswith("error: cannot read 'power' of none")
