@@ -155,6 +155,7 @@ class SourceGen:
         self.ns["_defines"] = comp.game.defines
         self.ns["_values"] = comp.game.values
         self.ns["_kind_tree"] = comp.game.kind_tree
+        self.ns["_lines"] = {}  # the lines on the game's grid found so far: see _line
         self.ns["_bodies"] = self.bodies = {}  # define name -> (parameter names, body function)
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
@@ -370,7 +371,7 @@ class SourceGen:
         if tag == "builtin_fn" and res[1] == "step" and len(node.args) == 2:
             return f"grid_step(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, 1)"
         if tag == "builtin_fn" and res[1] == "line" and len(node.args) == 3:
-            return f"_line(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, {self.sub(node.args[2])})"
+            return f"_line(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, {self.sub(node.args[2])}, _lines)"
         if (tag == "builtin_fn" and res[1] == "first" and len(node.args) == 1
                 and isinstance(node.args[0], n.Comprehension)):
             # first([e for x in L where C]) stops at the first x that passes C, as the list's
@@ -641,14 +642,24 @@ _BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that 
 }
 
 
-def _line(rt, start, direction, length):
-    """line(start, direction, length) as the builtin's closure computes it."""
-    length = as_size(length, "length of the line")
+def _line(rt, start, direction, length, known):
+    """line(start, direction, length) as the builtin's closure computes it. A game's grid never
+    changes, so each line found is kept in `known` (the game's own) and copied when asked again."""
+    key = (start, direction, length)
+    if start.__class__ is str and direction.__class__ is str and length.__class__ is int:
+        found = known.get(key)
+        if found is not None:
+            return list(found)
+    else:
+        key = None
     out = []
     here = start
-    while here is not None and len(out) < length:
+    size = as_size(length, "length of the line")
+    while here is not None and len(out) < size:
         out.append(here)
         here = grid_step(rt, here, direction, 1)
+    if key is not None:
+        known[key] = tuple(out)
     return out
 
 

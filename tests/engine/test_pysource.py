@@ -225,7 +225,7 @@ def test_lines_and_steps_on_a_grid_as_the_closures_give_them(tmp_path, monkeypat
 players 2
 board field grid 3 by 2
 action Look(c in cells, d in [east, north, northeast]):
-    label "{c} {d}: {line(c, d, 3)} / {step(c, d)} / {size(line(c, d, 2))}"
+    label "{c} {d}: {line(c, d, 3)} / {step(c, d)} / {size(line(c, d, 2))} / {line(c, d, 3)}"
 flow:
     turn P1:
         offer Look
@@ -233,8 +233,8 @@ flow:
 '''
     shown = _both(tmp_path, monkeypatch, source)
     assert len(shown) == 18
-    assert shown[0] == "a1 east: a1, b1, c1 / b1 / 2"
-    assert "a1 northeast: a1, b2 / b2 / 2" in shown
+    assert shown[0] == "a1 east: a1, b1, c1 / b1 / 2 / a1, b1, c1"  # the second time, as it was kept
+    assert "a1 northeast: a1, b2 / b2 / 2 / a1, b2" in shown
 
 
 COUNTS = '''game "Counts"
