@@ -480,6 +480,8 @@ class SourceGen:
         if op == "+":
             if self.is_int(node.left) and self.is_int(node.right):  # _add's sum of two numbers
                 return f"in_range({a} + {b}, 'the sum')"
+            if self.is_list(node.left) and self.is_list(node.right):  # _add's two lists joined
+                return f"({a} + {b})"
             return f"_add({a}, {b})"
         left, right = repr(f"left of '{op}'"), repr(f"right of '{op}'")
 
@@ -596,9 +598,19 @@ class SourceGen:
         would hand it back as it is: a list written out, a comprehension, a list of names."""
         if isinstance(node, (n.ListLit, n.Comprehension)):
             return True
+        if isinstance(node, n.BinOp):
+            return node.op == "+" and self.is_list(node.left) and self.is_list(node.right)
+        if isinstance(node, n.CondExpr):
+            return self.is_list(node.then) and self.is_list(node.other)
         res = self.comp.c.res.get(id(node))
         if res is None:
             return False
+        if res[0] == "define":  # its value is its body's; a define that reaches itself counts as no list
+            seen = self.__dict__.setdefault("_list_defines", {})
+            if res[1] not in seen:
+                seen[res[1]] = False
+                seen[res[1]] = self.is_list(self.comp.sym.defines[res[1]].value)
+            return seen[res[1]]
         if res[0] == "builtin":
             return res[1] in ("seats", "spaces")
         if res[0] == "builtin_fn" and res[1] in ("line", "adjacent"):  # as generated above

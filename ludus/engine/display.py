@@ -69,6 +69,8 @@ def interchangeable(rt, a, b) -> bool:
 def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> tuple[list[str], list]:
     """Drop options that repeat an earlier one exactly (same label, interchangeable value), then
     give the remaining repeated labels ' #2', ' #3' in order."""
+    if len(set(labels)) == len(labels):  # no label repeated, the common case: nothing to drop
+        return list(labels), list(values)
     keep_l, keep_v = [], []
     kept: dict[str, list] = {}  # label -> values kept under it, so only same-label options are compared
     for label, value in zip(labels, values, strict=True):

@@ -142,7 +142,7 @@ group places = A, B, C
 piece Pawn
 define near(r) = [a for a in adjacent(r)]
 action Look(r in places, k in [1, 2]):
-    label "{r}/{k}: {[a for a in adjacent(r) where Stone at a + k > 1]} | {count(x for x in places where abs(Stone at x - k) > 0)} | {sum(Stone at x + 1 for x in places)} | {[[y for y in near(x) where y != r] for x in places where x != r]} | {[r for r in places where r != A]} | {r.parent} {r.label} {r.kind} | {Pawn at r} | {[p.loc for p in Pawn at r]} {[p.owner for p in Pawn at r]} {[p.name for p in Pawn at r]}"
+    label "{r}/{k}: {[a for a in adjacent(r) where Stone at a + k > 1]} | {count(x for x in places where abs(Stone at x - k) > 0)} | {sum(Stone at x + 1 for x in places)} | {[[y for y in near(x) where y != r] for x in places where x != r]} | {[r for r in places where r != A]} | {r.parent} {r.label} {r.kind} | {Pawn at r} | {[p.loc for p in Pawn at r]} {[p.owner for p in Pawn at r]} {[p.name for p in Pawn at r]} | {[A] + near(r)} {size(near(r) + [B])} {B in (if k > 1 then near(r) else [C])}"
     require r in [A, B, C] and size([x for x in places]) == 3
 action Pay(k in [1, 2, 3, 4]):
     cost k coins
@@ -185,9 +185,10 @@ def test_locals_in_listings_and_comprehensions_read_as_the_closures_do(tmp_path,
     # written out and the default label of an action (seats and pieces displayed)
     shown = _both(tmp_path, monkeypatch, LOCALS)
     assert shown[:2] == [
-        "A/1: nothing | 2 | 6 | C, B | B, C | none A region | P1 Pawn in A | A P1 Pawn",
-        "A/2: B | 2 | 6 | C, B | B, C | none A region | P1 Pawn in A | A P1 Pawn"]
-    assert shown[2] == "B/1: A, C | 2 | 6 | nothing, nothing | B, C | none B region | nothing | nothing nothing nothing"
+        "A/1: nothing | 2 | 6 | C, B | B, C | none A region | P1 Pawn in A | A P1 Pawn | A, B 2 no",
+        "A/2: B | 2 | 6 | C, B | B, C | none A region | P1 Pawn in A | A P1 Pawn | A, B 2 yes"]
+    assert shown[2] == ("B/1: A, C | 2 | 6 | nothing, nothing | B, C | none B region | nothing | nothing nothing nothing"
+                        " | A, A, C 3 no")
     assert shown[6:] == ["Pay 1", "Pay 2", "Pay 3", "Plain A 1", "Plain C 1",
                          "Give P1 P1 Pawn in A", "Give P2 P1 Pawn in A"]
 
