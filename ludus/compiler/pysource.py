@@ -33,7 +33,7 @@ from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, spa
 from ..language import nodes as n
 from ..language.limits import MAX_WORK
 from ..language.symbols import elem_type
-from .builtins import adjacent, grid_step
+from .builtins import DIRECTIONS, adjacent, grid_step
 from .decisions import _cost_refusal
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
@@ -155,7 +155,6 @@ class SourceGen:
         self.ns["_defines"] = comp.game.defines
         self.ns["_values"] = comp.game.values
         self.ns["_kind_tree"] = comp.game.kind_tree
-        self.ns["_lines"] = {}  # the lines on the game's grid found so far: see _line
         self.ns["_bodies"] = self.bodies = {}  # define name -> (parameter names, body function)
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
@@ -256,6 +255,8 @@ class SourceGen:
     def finish(self) -> None:
         if not self.stubs:
             return
+        game = self.comp.game
+        self.ns["_rays"] = grid_rays(game.grid, game.grid_at) if game.grid else {}
         source = "".join(self.lines)
         code = _cached_compile(source)
         # The module is not run: its functions' code objects are taken from its constants. The
@@ -371,7 +372,7 @@ class SourceGen:
         if tag == "builtin_fn" and res[1] == "step" and len(node.args) == 2:
             return f"grid_step(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, 1)"
         if tag == "builtin_fn" and res[1] == "line" and len(node.args) == 3:
-            return f"_line(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, {self.sub(node.args[2])}, _lines)"
+            return f"_line(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, {self.sub(node.args[2])}, _rays)"
         if (tag == "builtin_fn" and res[1] == "first" and len(node.args) == 1
                 and isinstance(node.args[0], n.Comprehension)):
             # first([e for x in L where C]) stops at the first x that passes C, as the list's
@@ -654,25 +655,35 @@ _BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that 
 }
 
 
-def _line(rt, start, direction, length, known):
-    """line(start, direction, length) as the builtin's closure computes it. A game's grid never
-    changes, so each line found is kept in `known` (the game's own) and copied when asked again."""
-    key = (start, direction, length)
-    if start.__class__ is str and direction.__class__ is str and length.__class__ is int:
-        found = known.get(key)
-        if found is not None:
-            return list(found)
-    else:
-        key = None
+def _line(rt, start, direction, length, rays):
+    """line(start, direction, length) as the builtin's closure computes it: from a cell in a
+    direction, the start of `rays` {(cell, direction): the cells from it to the board's edge},
+    the game's grid worked out at load; anything else steps as the closure does, to its error."""
+    size = as_size(length, "length of the line")
+    if start.__class__ is str and direction.__class__ is str:
+        ray = rays.get((start, direction))
+        if ray is not None:
+            return list(ray[:size])
     out = []
     here = start
-    size = as_size(length, "length of the line")
     while here is not None and len(out) < size:
         out.append(here)
         here = grid_step(rt, here, direction, 1)
-    if key is not None:
-        known[key] = tuple(out)
     return out
+
+
+def grid_rays(grid: dict, grid_at: dict) -> dict:
+    """{(cell, direction): (cell, the next, ... the last before the edge)} of a grid board."""
+    rays = {}
+    for cell, (col, row) in grid.items():
+        for d, (dx, dy) in DIRECTIONS.items():
+            ray, here, k = [], cell, 0
+            while here is not None:
+                ray.append(here)
+                k += 1
+                here = grid_at.get((col + dx * k, row + dy * k))
+            rays[(cell, d)] = tuple(ray)
+    return rays
 
 
 def _best(pairs, pick):

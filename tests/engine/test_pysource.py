@@ -234,7 +234,7 @@ flow:
 '''
     shown = _both(tmp_path, monkeypatch, source)
     assert len(shown) == 18
-    assert shown[0] == "a1 east: a1, b1, c1 / b1 / 2 / a1, b1, c1"  # the second time, as it was kept
+    assert shown[0] == "a1 east: a1, b1, c1 / b1 / 2 / a1, b1, c1"  # the same line twice
     assert "a1 northeast: a1, b2 / b2 / 2 / a1, b2" in shown
 
 
