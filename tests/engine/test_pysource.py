@@ -298,3 +298,21 @@ def test_a_property_of_none_fails_as_the_closure_does(tmp_path, monkeypatch):
     source = COUNTS.replace("{[c.power for c in Chars]}", "{first(Hero at B).power} {first(Ghost at A).power}")
     shown = _both(tmp_path, monkeypatch, source)
     assert shown.endswith("error: cannot read 'power' of none")
+
+
+@pytest.mark.parametrize(("hole", "message"), [
+    ('{line(c, "up", 2)}', "'up' is not a direction (north, south, east, west, northeast, northwest, southeast, southwest)"),
+    ("{line(c, d, -1)} {line(c, d, true)}", "the length of the line should be a number, and it is True"),
+])
+def test_a_line_that_cannot_be_drawn_fails_as_the_closure_does(tmp_path, monkeypatch, hole, message):
+    source = f'''game "Grid"
+players 2
+board field grid 3 by 2
+action Look(c in cells, d in [east, north]):
+    label "{hole}"
+flow:
+    turn P1:
+        offer Look
+    win P1
+'''
+    assert _both(tmp_path, monkeypatch, source).endswith(f"error: {message}")
