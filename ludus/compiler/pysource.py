@@ -130,6 +130,14 @@ def _ent_key(rt, eid, key, attr):
         return entity_attr(rt, eid, attr)
 
 
+def _ent_kind(rt, eid, kinds):
+    """entity_attr(rt, eid, 'kind'), the kind of each card and piece taken from `kinds`."""
+    try:
+        return kinds[rt.state["ents"][eid]["d"]]
+    except (IndexError, TypeError, KeyError):
+        return entity_attr(rt, eid, "kind")
+
+
 class _Missing:
     pass
 
@@ -139,7 +147,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -308,6 +316,11 @@ class SourceGen:
                 return f"rt.token_count({tok}, {owner}, {place})"
             return self.token_count(res[1], node.of is not None and owner, place)
         if tag == "entity_attr":
+            if res[1] == "kind":
+                kinds = self.__dict__.get("_kinds")
+                if kinds is None:
+                    kinds = self._kinds = self.const({name: d.kind for name, d in comp.sym.entities.items()})
+                return f"_ent_kind(rt, {self.sub(node.obj)}, {kinds})"
             fast = _ENTITY_KEYS.get(res[1])
             if fast is not None:
                 return f"_ent_key(rt, {self.sub(node.obj)}, {fast!r}, {res[1]!r})"
@@ -333,10 +346,10 @@ class SourceGen:
         sym = comp.sym
         if tag == "var":
             if sym.vars[res[1]].per == "seat":
-                return f"rt.get_var({res[1]!r}, env.get('$act'))"
-            return f"rt.get_var({res[1]!r})"
+                return self.get_var(res[1], "env.get('$act')")
+            return self.get_var(res[1], None)
         if tag == "var_of":
-            return f"rt.get_var({res[1]!r}, {self.sub(node.of)})"
+            return self.get_var(res[1], self.sub(node.of))
         if tag == "value":
             return f"_values[{res[1]!r}](rt, {{'$cur': env.get('$cur'), '$act': env.get('$act')}})"
         if tag in ("space", "defname", "token", "trackname"):
@@ -447,6 +460,19 @@ class SourceGen:
                     f"if ({p} := {place}).__class__ is str else {call})")
         return (f"(_ix.get(({token!r}, None, {p}), 0) "
                 f"if ({p} := {place}).__class__ is str and (_ix := rt.tix) is not None else {call})")
+
+    def get_var(self, name: str, key: str | None) -> str:
+        """rt.get_var(name, key); a var declared with no start is read from the state at once,
+        with the value VarSpec.initial gives it when the state has none."""
+        decl = self.comp.sym.vars[name]
+        if decl.start is not None:
+            return f"rt.get_var({name!r}, {key})" if key is not None else f"rt.get_var({name!r})"
+        unset = {"counter": 0, "flag": False}.get(decl.kind)  # as VarSpec.initial
+        if key is None:
+            return f"rt.state['vars'].get({name!r}, {unset!r})"
+        k = self.count = self.count + 1
+        at = f"{name}@".replace("{", "{{").replace("}", "}}")
+        return f"rt.state['vars'].get({name!r} if (_k{k} := {key}) is None else f'{at}{{_k{k}}}', {unset!r})"
 
     def literal_fields(self, fname: str) -> str | None:
         """The name of a constant {card or piece name: value} of a property the card or piece

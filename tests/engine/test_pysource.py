@@ -316,3 +316,46 @@ flow:
     win P1
 '''
     assert _both(tmp_path, monkeypatch, source).endswith(f"error: {message}")
+
+
+def test_vars_never_set_read_their_start_as_the_closures_do(tmp_path, monkeypatch):
+    source = '''game "Vars"
+players 2
+counter coins per seat
+counter gems per seat start 2
+flag ruined per region
+flag over
+var leader: seat
+board land:
+    region A adjacent to B
+    region B adjacent to A
+kind Char:
+    power: number
+piece Hero is Char:
+    power 3
+action Look(r in [A, B]):
+    label "{r}: {coins} {coins of P2} {gems} {ruined of r} {over} {leader} | {[h.kind for h in Hero at r]} {[h.power for h in Hero at r]}"
+flow:
+    create Hero at A for P1
+    turn P1:
+        offer Look
+    increase coins of P2 by 4
+    set ruined of B to true
+    set over to true
+    set leader to P2
+    turn P1:
+        offer Look
+    win P1
+'''
+    path = tmp_path / "g.ludus"
+    path.write_text(source, encoding="utf-8")
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        m = ludus.load(path).new_match(2)
+        first = m.legal_actions()
+        m.apply(0)
+        seen.append((first, m.legal_actions()))
+    assert seen[0] == seen[1]
+    assert seen[0] == (["A: 0 0 2 no no none | Char 3", "B: 0 0 2 no no none | nothing nothing"],
+                       ["A: 0 4 2 no yes P2 | Char 3", "B: 0 4 2 yes yes P2 | nothing nothing"])
