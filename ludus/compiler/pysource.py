@@ -138,6 +138,21 @@ def _ent_kind(rt, eid, kinds):
         return entity_attr(rt, eid, "kind")
 
 
+def _dyn_attr(rt, v, fname, env):
+    """A property of a card, a piece or a space, whichever `v` is: the closure's `dyn`."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return rt.field(v, fname)
+    if isinstance(v, str) and v in rt.game.spaces:
+        return space_attr(rt, v, fname, env)
+    raise RuleError(f"{v!r} has no property '{fname}'")
+
+
+def _top(rt, v):
+    """top(cards), as the builtin's closure: the first, or none."""
+    cards = as_list(rt, v)
+    return cards[0] if cards else None
+
+
 class _Missing:
     pass
 
@@ -147,7 +162,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -344,6 +359,12 @@ class SourceGen:
         if tag == "builtin":
             return _BUILTIN_NAMES.get(res[1])
         sym = comp.sym
+        if tag == "seat" and res[1] < sym.min_players:  # a seat every match has: never refused
+            return repr(res[1])
+        if tag == "dynamic_attr":  # space_attr's env: a space's property reads no rule's local
+            return f"_dyn_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+        if tag == "builtin_fn" and res[1] == "top" and len(node.args) == 1:
+            return f"_top(rt, {self.sub(node.args[0])})"
         if tag == "var":
             if sym.vars[res[1]].per == "seat":
                 return self.get_var(res[1], "env.get('$act')")

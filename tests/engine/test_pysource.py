@@ -359,3 +359,40 @@ flow:
     assert seen[0] == seen[1]
     assert seen[0] == (["A: 0 0 2 no no none | Char 3", "B: 0 0 2 no no none | nothing nothing"],
                        ["A: 0 4 2 no yes P2 | Char 3", "B: 0 4 2 yes yes P2 | nothing nothing"])
+
+
+DYNAMIC = '''game "Dynamic"
+players 2 to 3
+seats Red, Blue, Green
+board land:
+    region A adjacent to B
+    region B adjacent to A
+    space C in A
+kind Char:
+    power: number
+piece Hero is Char:
+    power 3
+define prop(x, f) = if f == 1 then x.power else x.parent
+action Look(r in [A, B, C]):
+    label "{r}: {prop(top(Hero at A), 1)} {prop(r, 2)} {top(Hero at r)} {top([])} {Red} {Blue} {[s for s in seats where s != Blue]}"
+flow:
+    create Hero at A for Red
+    turn Red:
+        offer Look
+    win Red
+'''
+
+
+@pytest.mark.parametrize(("hole", "message"), [
+    ("", None),
+    ('{prop("z", 2)}', "'z' has no property 'parent'"),
+    ("{prop(7, 1)}", "no card or piece #7"),
+    ("{Green}", "seat 'Green' is not in a 2-player match"),
+])
+def test_properties_of_anything_tops_and_seats_as_the_closures_give_them(tmp_path, monkeypatch, hole, message):
+    shown = _both(tmp_path, monkeypatch, DYNAMIC.replace('label "{r}: ', f'label "{hole}{{r}}: '))
+    if message is None:
+        assert shown == ["A: 3 none Red Hero in A none Red Blue Red", "B: 3 none none none Red Blue Red",
+                         "C: 3 A none none Red Blue Red"]
+    else:
+        assert shown.endswith(f"error: {message}")
