@@ -497,16 +497,26 @@ class SourceGen:
 
     def literal_fields(self, fname: str) -> str | None:
         """The name of a constant {card or piece name: value} of a property the card or piece
-        writes as a literal, or None; read only when the entity has not set it in the state."""
+        writes as a literal, or its kind gives as a literal default or no default (none), as
+        Game.static_field reads them; None when there is none. Read only when the entity has
+        not set the property in the state."""
         cache = self.__dict__.setdefault("_fields", {})
         if fname not in cache:
+            sym = self.comp.sym
             table = {}
-            for name, decl in self.comp.sym.entities.items():
-                for p in decl.props:  # the last one written is the one compiled
-                    if p.name == fname and p.name != "copies" and isinstance(p.value, (n.Number, n.String)):
-                        table[name] = p.value.value
-                    elif p.name == fname:
-                        table.pop(name, None)
+            for name, decl in sym.entities.items():
+                written = [p for p in decl.props if p.name == fname and p.name != "copies"]
+                if written:  # the last one written is the one compiled
+                    if isinstance(written[-1].value, (n.Number, n.String)):
+                        table[name] = written[-1].value.value
+                    continue
+                field = sym.fields_of(decl.kind).get(fname) if decl.kind in sym.kinds else None
+                if field is None or fname == "copies":
+                    continue  # static_field's error
+                if field[1] is None:
+                    table[name] = None
+                elif isinstance(field[1], (n.Number, n.String)):
+                    table[name] = field[1].value
             cache[fname] = self.const(table) if table else None
         return cache[fname]
 

@@ -248,12 +248,13 @@ board land:
 kind Char:
     power: number
     luck: number = 2
+    rank: number = 1 + 2
 piece Hero is Char:
     power 3
 piece Ghost is Char:
     power 1 + 1
 action Look(r in [A, B], s in seats):
-    label "{r} {s}: {Stone at r} {Coin at r} {Coin of s at r} {Coin of s at first(Hero at A)} {Coin at first(Hero at A)} {Stone at first(Hero at A)} | {[c.power for c in Chars]} {[c.luck for c in Chars]}"
+    label "{r} {s}: {Stone at r} {Coin at r} {Coin of s at r} {Coin of s at first(Hero at A)} {Coin at first(Hero at A)} {Stone at first(Hero at A)} | {[c.power for c in Chars]} {[c.luck for c in Chars]} {[c.rank for c in Chars]}"
 flow:
     add 2 Stone to A
     add 2 Coin of P2 to A
@@ -265,6 +266,7 @@ flow:
     add 5 Coin of P2 to first(Hero at A)
     add 7 Stone to first(Hero at A)
     increase first(Hero at B).power by 4
+    increase first(Hero at B).luck by 1
     turn P1:
         offer Look
     remove 2 Coin from A
@@ -288,10 +290,10 @@ def test_token_counts_and_properties_read_as_the_closures_do(tmp_path, monkeypat
         seen.append((first, m.legal_actions()))
     assert seen[0] == seen[1]
     first, then = seen[0]
-    assert first == ["A P1: 2 3 1 0 5 7 | 3, 7, 2 2, 2, 2", "A P2: 2 3 2 5 5 7 | 3, 7, 2 2, 2, 2",
-                     "B P1: 0 4 0 0 5 7 | 3, 7, 2 2, 2, 2", "B P2: 0 4 4 5 5 7 | 3, 7, 2 2, 2, 2"]
+    assert first == ["A P1: 2 3 1 0 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3", "A P2: 2 3 2 5 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3",
+                     "B P1: 0 4 0 0 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3", "B P2: 0 4 4 5 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3"]
     # removing without an owner takes from the owners in the order of their keys: P1 first
-    assert then[:2] == ["A P1: 2 1 0 0 5 7 | 3, 7, 2 2, 2, 2", "A P2: 2 1 1 5 5 7 | 3, 7, 2 2, 2, 2"]
+    assert then[:2] == ["A P1: 2 1 0 0 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3", "A P2: 2 1 1 5 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3"]
 
 
 def test_a_property_of_none_fails_as_the_closure_does(tmp_path, monkeypatch):
