@@ -31,7 +31,7 @@ from ..engine.display import display
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
-from ..language.limits import MAX_WORK
+from ..language.limits import MAX_LIST, MAX_WORK
 from ..language.symbols import elem_type
 from .builtins import DIRECTIONS, adjacent, grid_step
 from .decisions import _cost_refusal
@@ -227,12 +227,12 @@ class SourceGen:
             pieces.append((lines, self.env_passed))
             self.env_passed = False
 
-        tests = [self.sub(r) for r in stage_nodes[0]]
+        tests = [self.test(r) for r in stage_nodes[0]]
         piece([f"if not {t}:" for t in tests])
         for i, p in enumerate(decl.params):
             piece([f"for _p{i} in {self.listed(p.source)}:"])
             self.locals[p.name] = f"_p{i}"
-            piece([f"if not {self.sub(r)}:" for r in stage_nodes[i + 1]])
+            piece([f"if not {self.test(r)}:" for r in stage_nodes[i + 1]])
         tail = []
         if bound:
             tail.append(f"if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
@@ -307,7 +307,7 @@ class SourceGen:
         if isinstance(node, n.Neg):
             return f"(-as_int({self.sub(node.operand)}, 'operand'))"
         if isinstance(node, n.CondExpr):
-            return f"({self.sub(node.then)} if {self.sub(node.cond)} else {self.sub(node.other)})"
+            return f"({self.sub(node.then)} if {self.test(node.cond)} else {self.sub(node.other)})"
         if isinstance(node, n.BinOp):
             return self.binop(node)
         if isinstance(node, n.Comprehension):
@@ -372,6 +372,9 @@ class SourceGen:
         if tag == "var_of":
             return self.get_var(res[1], self.sub(node.of))
         if tag == "value":
+            decl = sym.values[res[1]]
+            if type(decl.value) in (n.Number, n.String, n.Bool):
+                return repr(decl.value.value)  # a value written as a literal is that literal
             return f"_values[{res[1]!r}](rt, {{'$cur': env.get('$cur'), '$act': env.get('$act')}})"
         if tag in ("space", "defname", "token", "trackname"):
             return repr(res[1])
@@ -520,6 +523,15 @@ class SourceGen:
             cache[fname] = self.const(table) if table else None
         return cache[fname]
 
+    def test(self, node) -> str:
+        """Source for a condition, read only for its truth: `and`, `or` and `not` as Python's,
+        which test each side's truth as bool() does, in the same order, stopping as early."""
+        if isinstance(node, n.BinOp) and node.op in ("and", "or"):
+            return f"({self.test(node.left)} {node.op} {self.test(node.right)})"
+        if isinstance(node, n.Not):
+            return f"(not {self.test(node.operand)})"
+        return self.sub(node)
+
     def sub(self, node) -> str:
         """Source for a sub-expression: generated, or a call of its closure."""
         src = self.gen(node)
@@ -577,9 +589,12 @@ class SourceGen:
         self.locals = {**outer, comp.var: xv}
         inner = self.env_passed
         self.env_passed = False
-        cond = self.sub(comp.cond) if comp.cond is not None else None
+        cond = self.test(comp.cond) if comp.cond is not None else None
         simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
-        elem = xv if agg == "list" and simple else self.sub(comp.elem)
+        if agg in ("any", "all"):
+            elem = self.test(comp.elem)
+        else:
+            elem = xv if agg == "list" and simple else self.sub(comp.elem)
         in_env = self.env_passed
         self.locals = outer
         self.env_passed = passed or inner or in_env
@@ -589,8 +604,8 @@ class SourceGen:
             "list": ("out = []", f"out.append({elem})", "return out"),
             "count": ("acc = 0", "acc += 1", "return acc"),
             "sum": ("acc = 0", f"acc += {summed}", "return acc"),
-            "any": ("pass", f"if bool({elem}) == True:\n    return True", "return False"),
-            "all": ("pass", f"if bool({elem}) == False:\n    return False", "return True"),
+            "any": ("pass", f"if {elem}:\n    return True", "return False"),
+            "all": ("pass", f"if not {elem}:\n    return False", "return True"),
             "first": ("pass", f"return {elem}", "return None"),
             "max": ("values = []", f"values.append({elem})", "return max(values, default=0)"),
             "min": ("values = []", f"values.append({elem})", "return min(values, default=0)"),
@@ -646,6 +661,8 @@ class SourceGen:
             return self.const(list(self.comp.sym.groups[res[1]].members))
         if res is not None and res[0] == "space_kind":
             return self.const(list(self.comp.sym.space_kinds[res[1]]))
+        if res is not None and res[0] == "builtin" and res[1] == "seats":
+            return "range(rt.state['nseats'])"
         return self.as_listed(self.sub(node), node)
 
     def as_listed(self, src: str, node) -> str:
@@ -693,6 +710,9 @@ class SourceGen:
             return False
         if res[0] == "tokens":
             return True  # a count kept in the state, or 0
+        if res[0] == "value":  # a value written as a number
+            v = self.comp.sym.values[res[1]].value
+            return type(v) is n.Number and type(v.value) is int
         if res[0] == "builtin":
             return res[1] == "players"
         if res[0] == "builtin_fn":
@@ -716,7 +736,7 @@ def _line(rt, start, direction, length, rays):
     """line(start, direction, length) as the builtin's closure computes it: from a cell in a
     direction, the start of `rays` {(cell, direction): the cells from it to the board's edge},
     the game's grid worked out at load; anything else steps as the closure does, to its error."""
-    size = as_size(length, "length of the line")
+    size = length if length.__class__ is int and 0 <= length <= MAX_LIST else as_size(length, "length of the line")
     if start.__class__ is str and direction.__class__ is str:
         ray = rays.get((start, direction))
         if ray is not None:

@@ -398,3 +398,29 @@ def test_properties_of_anything_tops_and_seats_as_the_closures_give_them(tmp_pat
                          "C: 3 A none none Red Blue Red"]
     else:
         assert shown.endswith(f"error: {message}")
+
+
+def test_conditions_values_and_seats_as_the_closures_read_them(tmp_path, monkeypatch):
+    # and/or/not in requirements, `where` and any/all; values written as literals; seats
+    # listed for a loop
+    source = '''game "Truth"
+players 2
+token Stone
+value limit = 2
+value word = "w"
+value many = limit + 1
+board land:
+    region A adjacent to B
+    region B adjacent to A
+action Look(r in [A, B], k in [0, 1, 2, 3]):
+    label "{r} {k} {word}: {any(Stone at x > k for x in [A, B])} {all(Stone at x >= k or x == B for x in [A, B])} {[x for x in [A, B] where not (Stone at x > 0 and k < 2)]} {count(s for s in seats where s != P1 or k > 1)} {many}"
+    require (Stone at r > 0 or k > 0) and not (k > limit and r == B)
+flow:
+    add 2 Stone to A
+    turn P1:
+        offer Look
+    win P1
+'''
+    shown = _both(tmp_path, monkeypatch, source)
+    assert shown == ["A 0 w: yes yes B 1 3", "A 1 w: yes yes B 1 3", "A 2 w: no yes A, B 2 3",
+                     "A 3 w: no no A, B 2 3", "B 1 w: yes yes B 1 3", "B 2 w: no yes A, B 2 3"]
