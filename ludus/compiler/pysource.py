@@ -9,8 +9,16 @@ that closure's own sub-expressions are generated again: the two kinds mix freely
 
 Each generated function does exactly what the closures do, in the same order, with the same
 checks and the same error messages (the checks are the same helpers: `as_int`, `as_list`,
-`in_range`, ...). The closures stay the reference: `LUDUS_CLOSURES=1` in the environment turns
-generation off, and the seeded playout digests (tests/engine/test_playouts.py) hold either way.
+`in_range`, ...), except checks that cannot fail (`is_int`, `is_list`: as_int of a count, as_list
+of a list written out). The closures stay the reference: `LUDUS_CLOSURES=1` in the environment
+turns generation off, and the seeded playout digests (tests/engine/test_playouts.py) hold either
+way; tests/engine/test_pysource.py compares each fast path's value and error with the closure's.
+
+A comprehension's variable and an action's parameters are Python locals of the generated
+function (`self.locals`). Closures read locals from the env dict, so a local is also set in env
+(and a comprehension's saved and restored there, as the closure does) only when code in its
+scope hands env on to a closure (`self.env_passed`). A define reads only `$cur`, `$act` and
+`this` from env, and a space's property no local at all.
 
 `ExpressionCompiler.expr` hands out a function at once, as before; its body is filled in when the
 whole game has been compiled (`finish`), from one module compiled in one go. The compiled module
