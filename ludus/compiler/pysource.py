@@ -174,6 +174,8 @@ HELPERS = {
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
+_NO_LOCALS = types.MappingProxyType({})  # read only: a scope that holds no Python locals
+
 _AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
 
 
@@ -210,7 +212,7 @@ class SourceGen:
 
     def function(self, node):
         """A function (rt, env) for `node`, filled in by `finish`; None to use the closure."""
-        self.locals = {}
+        self.locals = _NO_LOCALS
         src = self.gen(node)
         if src is None:
             return None
@@ -512,23 +514,31 @@ class SourceGen:
         Game.static_field reads them; None when there is none. Read only when the entity has
         not set the property in the state."""
         cache = self.__dict__.setdefault("_fields", {})
-        if fname not in cache:
+        if fname in cache:
+            return cache[fname]
+        entities = self.__dict__.get("_entity_fields")
+        if entities is None:  # each entity's properties (the last one written wins) and its kind's fields
             sym = self.comp.sym
-            table = {}
-            for name, decl in sym.entities.items():
-                written = [p for p in decl.props if p.name == fname and p.name != "copies"]
-                if written:  # the last one written is the one compiled
-                    if isinstance(written[-1].value, (n.Number, n.String)):
-                        table[name] = written[-1].value.value
-                    continue
-                field = sym.fields_of(decl.kind).get(fname) if decl.kind in sym.kinds else None
-                if field is None or fname == "copies":
-                    continue  # static_field's error
-                if field[1] is None:
+            kinds = {k: sym.fields_of(k) for k in sym.kinds}
+            entities = self._entity_fields = [
+                (name, {p.name: p.value for p in decl.props}, kinds.get(decl.kind, {}))
+                for name, decl in sym.entities.items()]
+        table = {}
+        literal = (n.Number, n.String)
+        for name, written, fields in entities:
+            value = written.get(fname)
+            if value is not None:
+                if isinstance(value, literal):
+                    table[name] = value.value
+            elif fname in fields:  # static_field reads the kind's default
+                default = fields[fname][1]
+                if default is None:
                     table[name] = None
-                elif isinstance(field[1], (n.Number, n.String)):
-                    table[name] = field[1].value
-            cache[fname] = self.const(table) if table else None
+                elif isinstance(default, literal):
+                    table[name] = default.value
+        if fname == "copies":  # never a property read from the entity (see Compiler._compile)
+            table = {}
+        cache[fname] = self.const(table) if table else None
         return cache[fname]
 
     def test(self, node) -> str:
