@@ -211,9 +211,15 @@ class SourceGen:
     # ── entry ──
 
     def function(self, node):
-        """A function (rt, env) for `node`, filled in by `finish`; None to use the closure."""
-        self.locals = _NO_LOCALS
-        src = self.gen(node)
+        """A function (rt, env) for `node`, filled in by `finish`; None to use the closure. It
+        may be asked for while another is being generated (a closure's sub-expressions, see
+        `sub`): that one's locals are kept aside meanwhile."""
+        saved = self.locals, self.env_passed
+        self.locals, self.env_passed = _NO_LOCALS, False
+        try:
+            src = self.gen(node)
+        finally:
+            self.locals, self.env_passed = saved
         if src is None:
             return None
         name = self._name("e")

@@ -424,3 +424,18 @@ flow:
     shown = _both(tmp_path, monkeypatch, source)
     assert shown == ["A 0 w: yes yes B 1 3", "A 1 w: yes yes B 1 3", "A 2 w: no yes A, B 2 3",
                      "A 3 w: no no A, B 2 3", "B 1 w: yes yes B 1 3", "B 2 w: no yes A, B 2 3"]
+
+
+def test_a_closure_among_a_listings_parameters_keeps_the_ones_bound_before_it(tmp_path, monkeypatch):
+    # seats_from() is a closure whose argument is generated on its own while the listing is
+    # being generated; `k`, bound before it, is read after it
+    source = '''game "Nested"
+players 2
+action Pick(k in [1, 2], s in seats_from(P2), t in [k, k + 1]):
+    require abs(k - 3) > 0 and t > k
+flow:
+    turn P1:
+        offer Pick
+    win P1
+'''
+    assert _both(tmp_path, monkeypatch, source) == ["Pick 1 P2 2", "Pick 1 P1 2", "Pick 2 P2 3", "Pick 2 P1 3"]
