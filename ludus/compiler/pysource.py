@@ -9,8 +9,16 @@ that closure's own sub-expressions are generated again: the two kinds mix freely
 
 Each generated function does exactly what the closures do, in the same order, with the same
 checks and the same error messages (the checks are the same helpers: `as_int`, `as_list`,
-`in_range`, ...). The closures stay the reference: `LUDUS_CLOSURES=1` in the environment turns
-generation off, and the seeded playout digests (tests/engine/test_playouts.py) hold either way.
+`in_range`, ...), except checks that cannot fail (`is_int`, `is_list`: as_int of a count, as_list
+of a list written out). The closures stay the reference: `LUDUS_CLOSURES=1` in the environment
+turns generation off, and the seeded playout digests (tests/engine/test_playouts.py) hold either
+way; tests/engine/test_pysource.py compares each fast path's value and error with the closure's.
+
+A comprehension's variable and an action's parameters are Python locals of the generated
+function (`self.locals`). Closures read locals from the env dict, so a local is also set in env
+(and a comprehension's saved and restored there, as the closure does) only when code in its
+scope hands env on to a closure (`self.env_passed`). A define reads only `$cur`, `$act` and
+`this` from env, and a space's property no local at all.
 
 `ExpressionCompiler.expr` hands out a function at once, as before; its body is filled in when the
 whole game has been compiled (`finish`), from one module compiled in one go. The compiled module
@@ -29,9 +37,11 @@ from pathlib import Path
 
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, entity_attr, in_range, space_attr, text_in_range
+from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
-from .builtins import adjacent
+from ..language.limits import MAX_LIST, MAX_WORK
+from ..language.symbols import elem_type
+from .builtins import DIRECTIONS, adjacent, grid_step
 from .decisions import _cost_refusal
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
@@ -98,18 +108,61 @@ def _define(rt, env, defines, bodies, name, values, per_seat):
     return result
 
 
-def _fixed_costs_ok(rt, fixed, seat):
-    for need, counter in fixed:
-        per = rt.game.vars[counter].per
-        if as_int(need, "cost") > rt.get_var(counter, seat if per == "seat" else None):
-            return False
-    return True
-
-
 def _field(rt, eid, fname):
     if eid is None:
         raise RuleError(f"cannot read '{fname}' of none")
     return rt.field(eid, fname)
+
+
+def _field_of(rt, eid, fname, table):
+    """_field, with the value a card or piece writes as a literal taken from `table`."""
+    try:
+        e = rt.state["ents"][eid]
+        f = e.get("f")
+        d = e["d"]
+    except (IndexError, TypeError, KeyError, AttributeError):  # not a card or piece: _field says why
+        return _field(rt, eid, fname)
+    if f is not None and fname in f:
+        return f[fname]
+    v = table.get(d, _MISSING)
+    if v is _MISSING:
+        return rt.game.static_field(rt, eid, d, fname)
+    return v
+
+
+_ENTITY_KEYS = {"owner": "o", "loc": "l", "name": "d"}  # attributes stored as they are read
+
+
+def _ent_key(rt, eid, key, attr):
+    """entity_attr for an attribute kept in the entity's dict; any failure goes to entity_attr
+    for its error."""
+    try:
+        return rt.state["ents"][eid][key]
+    except (IndexError, TypeError, KeyError):
+        return entity_attr(rt, eid, attr)
+
+
+def _ent_kind(rt, eid, kinds):
+    """entity_attr(rt, eid, 'kind'), the kind of each card and piece taken from `kinds`."""
+    try:
+        return kinds[rt.state["ents"][eid]["d"]]
+    except (IndexError, TypeError, KeyError):
+        return entity_attr(rt, eid, "kind")
+
+
+def _dyn_attr(rt, v, fname, env):
+    """A property of a card, a piece or a space, whichever `v` is: the closure's `dyn`."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return rt.field(v, fname)
+    if isinstance(v, str) and v in rt.game.spaces:
+        return space_attr(rt, v, fname, env)
+    raise RuleError(f"{v!r} has no property '{fname}'")
+
+
+def _top(rt, v):
+    """top(cards), as the builtin's closure: the first, or none."""
+    cards = as_list(rt, v)
+    return cards[0] if cards else None
 
 
 class _Missing:
@@ -119,11 +172,13 @@ class _Missing:
 _MISSING = _Missing()
 
 HELPERS = {
-    "RuleError": RuleError, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
+    "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
-    "adjacent": adjacent, "_fixed_costs_ok": _fixed_costs_ok, "_cost_refusal": _cost_refusal,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
+    "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
+
+_NO_LOCALS = types.MappingProxyType({})  # read only: a scope that holds no Python locals
 
 _AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
 
@@ -141,6 +196,12 @@ class SourceGen:
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
         self.count = 0
+        # rule locals held in Python locals of the function being generated: name -> Python name
+        self.locals: dict[str, str] = {}
+        # whether the source generated since the flag was last cleared hands `env` on to code
+        # that may read any local from it (a closure, a space's property): then the locals it
+        # could read must be in env too
+        self.env_passed = False
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -154,8 +215,15 @@ class SourceGen:
     # ── entry ──
 
     def function(self, node):
-        """A function (rt, env) for `node`, filled in by `finish`; None to use the closure."""
-        src = self.gen(node)
+        """A function (rt, env) for `node`, filled in by `finish`; None to use the closure. It
+        may be asked for while another is being generated (a closure's sub-expressions, see
+        `sub`): that one's locals are kept aside meanwhile."""
+        saved = self.locals, self.env_passed
+        self.locals, self.env_passed = _NO_LOCALS, False
+        try:
+            src = self.gen(node)
+        finally:
+            self.locals, self.env_passed = saved
         if src is None:
             return None
         name = self._name("e")
@@ -167,30 +235,58 @@ class SourceGen:
     def enumerator(self, decl, stage_nodes: list, label, fixed: list, bound: list):
         """One function that lists an action's options, as OfferSpec.instances and its labels
         do: the fixed costs first, each requirement at its stage, costs that read parameters on
-        each whole binding, then the label and the value of each binding that passes. The
-        parameters are bound in one env dict, each loop setting its own."""
+        each whole binding, then the label and the value of each binding that passes. Each
+        parameter is a Python local `_p<i>`; it is also set in the env dict only when code after
+        its loop hands env on (a closure, a bound cost, a space's property)."""
         name = self._name("act")
+        self.locals = {}
+        self.env_passed = False
+        pieces = []  # (lines at their depth, whether they hand env on)
+
+        def piece(lines):
+            pieces.append((lines, self.env_passed))
+            self.env_passed = False
+
+        tests = [self.test(r) for r in stage_nodes[0]]
+        piece([f"if not {t}:" for t in tests])
+        for i, p in enumerate(decl.params):
+            piece([f"for _p{i} in {self.listed(p.source)}:"])
+            self.locals[p.name] = f"_p{i}"
+            piece([f"if not {self.test(r)}:" for r in stage_nodes[i + 1]])
+        tail = []
+        if bound:
+            tail.append(f"if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
+            self.env_passed = True
+        if decl.label is not None:
+            shown = self.template(decl.label)
+        else:  # the action's name and its values displayed, as the label closure does
+            words = [repr(decl.name)]
+            for i, p in enumerate(decl.params):
+                typ = elem_type(self.comp.c.types.get(id(p.source), "any"))
+                words.append(self.shown(f"_p{i}", typ))
+            shown = f"' '.join([{', '.join(words)}])"
+        piece(tail)
+        self.locals = {}
+        # the last piece that hands env on: parameters bound before it are set in env
+        last = max([k for k, (_, passed) in enumerate(pieces) if passed], default=-1)
         out = [f"def {name}(rt, env, seat, labels, values):"]
         ind = "    "
-        if fixed:
-            out.append(f"{ind}if not _fixed_costs_ok(rt, {self.const(fixed)}, seat):")
+        for need, counter in fixed:  # as OfferSpec.instances checks them: `need` is a number written in the rules
+            key = "seat" if self.comp.sym.vars[counter].per == "seat" else "None"
+            out.append(f"{ind}if {need!r} > rt.get_var({counter!r}, {key}):")
             out.append(f"{ind}    return")
         leave = "return"
-        for r in stage_nodes[0]:
-            out.append(f"{ind}if not {self.sub(r)}:")
-            out.append(f"{ind}    {leave}")
-        for i, p in enumerate(decl.params):
-            out.append(f"{ind}for _p{i} in as_list(rt, {self.sub(p.source)}):")
-            ind += "    "
-            leave = "continue"
-            out.append(f"{ind}env[{p.name!r}] = _p{i}")
-            for r in stage_nodes[i + 1]:
-                out.append(f"{ind}if not {self.sub(r)}:")
-                out.append(f"{ind}    {leave}")
-        if bound:
-            out.append(f"{ind}if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
-            out.append(f"{ind}    {leave}")
-        shown = self.template(decl.label) if decl.label is not None else f"{self.const(label)}(rt, env)"
+        for k, (lines, _) in enumerate(pieces):
+            for line in lines:
+                out.append(ind + line)
+                if line.startswith("for "):
+                    ind += "    "
+                    leave = "continue"
+                    i = (k - 1) // 2
+                    if k < last:
+                        out.append(f"{ind}env[{decl.params[i].name!r}] = _p{i}")
+                else:
+                    out.append(f"{ind}    {leave}")
         out.append(f"{ind}labels.append({shown})")
         args = ", ".join(f"_p{i}" for i in range(len(decl.params)))
         out.append(f"{ind}values.append([{decl.name!r}, [{args}]])")
@@ -211,6 +307,8 @@ class SourceGen:
     def finish(self) -> None:
         if not self.stubs:
             return
+        game = self.comp.game
+        self.ns["_rays"] = grid_rays(game.grid, game.grid_at) if game.grid else {}
         source = "".join(self.lines)
         code = _cached_compile(source)
         # The module is not run: its functions' code objects are taken from its constants. The
@@ -238,7 +336,7 @@ class SourceGen:
         if isinstance(node, n.Neg):
             return f"(-as_int({self.sub(node.operand)}, 'operand'))"
         if isinstance(node, n.CondExpr):
-            return f"({self.sub(node.then)} if {self.sub(node.cond)} else {self.sub(node.other)})"
+            return f"({self.sub(node.then)} if {self.test(node.cond)} else {self.sub(node.other)})"
         if isinstance(node, n.BinOp):
             return self.binop(node)
         if isinstance(node, n.Comprehension):
@@ -250,34 +348,62 @@ class SourceGen:
             return None
         tag = res[0]
         if tag == "local":
+            if res[1] in self.locals:
+                return self.locals[res[1]]
             name = repr(res[1])
             return f"(env[{name}] if {name} in env else _nolocal({name}))"
         if tag == "tokens":
-            tok = f"env[{res[1]!r}]" if res[2] else repr(res[1])
+            tok = self.locals.get(res[1], f"env[{res[1]!r}]") if res[2] else repr(res[1])
             owner = self.sub(node.of) if node.of is not None else "None"
             place = self.sub(node.at) if node.at is not None else "None"
-            return f"rt.token_count({tok}, {owner}, {place})"
+            if res[2] or node.at is None or res[1] not in self.comp.sym.tokens:
+                return f"rt.token_count({tok}, {owner}, {place})"
+            return self.token_count(res[1], node.of is not None and owner, place)
         if tag == "entity_attr":
+            if res[1] == "kind":
+                kinds = self.__dict__.get("_kinds")
+                if kinds is None:
+                    kinds = self._kinds = self.const({name: d.kind for name, d in comp.sym.entities.items()})
+                return f"_ent_kind(rt, {self.sub(node.obj)}, {kinds})"
+            fast = _ENTITY_KEYS.get(res[1])
+            if fast is not None:
+                return f"_ent_key(rt, {self.sub(node.obj)}, {fast!r}, {res[1]!r})"
             return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r})"
         if tag == "field":
+            table = self.literal_fields(res[1])
+            if table is not None:
+                return f"_field_of(rt, {self.sub(node.obj)}, {res[1]!r}, {table})"
             return f"_field(rt, {self.sub(node.obj)}, {res[1]!r})"
         if tag in ("space_attr", "space_prop"):
             table = self.fixed_props(res[1])
             if table:
                 # a property every space that has it gives as a plain number or text: read it
                 # from a table; any other space goes through space_attr as before
-                return f"({table}[_s] if (_s := {self.sub(node.obj)}) in {table} else space_attr(rt, _s, {res[1]!r}, env))"
-            return f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+                src = (f"({table}[_s] if (_s := {self.sub(node.obj)}).__class__ is str and _s in {table} "
+                       f"else space_attr(rt, _s, {res[1]!r}, env))")
+            else:
+                src = f"space_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+            # a property is checked at the top level: it reads no local of a rule from env
+            return src
         if tag == "builtin":
             return _BUILTIN_NAMES.get(res[1])
         sym = comp.sym
+        if tag == "seat" and res[1] < sym.min_players:  # a seat every match has: never refused
+            return repr(res[1])
+        if tag == "dynamic_attr":  # space_attr's env: a space's property reads no rule's local
+            return f"_dyn_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+        if tag == "builtin_fn" and res[1] == "top" and len(node.args) == 1:
+            return f"_top(rt, {self.sub(node.args[0])})"
         if tag == "var":
             if sym.vars[res[1]].per == "seat":
-                return f"rt.get_var({res[1]!r}, env.get('$act'))"
-            return f"rt.get_var({res[1]!r})"
+                return self.get_var(res[1], "env.get('$act')")
+            return self.get_var(res[1], None)
         if tag == "var_of":
-            return f"rt.get_var({res[1]!r}, {self.sub(node.of)})"
+            return self.get_var(res[1], self.sub(node.of))
         if tag == "value":
+            decl = sym.values[res[1]]
+            if type(decl.value) in (n.Number, n.String, n.Bool):
+                return repr(decl.value.value)  # a value written as a literal is that literal
             return f"_values[{res[1]!r}](rt, {{'$cur': env.get('$cur'), '$act': env.get('$act')}})"
         if tag in ("space", "defname", "token", "trackname"):
             return repr(res[1])
@@ -304,11 +430,15 @@ class SourceGen:
             place = self.sub(node.at) if node.at is not None else "None"
             return f"rt.entities_of({kinds}, {defname}, {owner}, {place})"
         if tag == "builtin_fn" and res[1] in ("size", "count") and len(node.args) == 1:
-            return f"len(as_list(rt, {self.sub(node.args[0])}))"
+            return f"len({self.listed(node.args[0])})"
         if tag == "builtin_fn" and res[1] == "adjacent" and len(node.args) in (1, 2):
             if len(node.args) == 2:
                 return f"adjacent(rt, {self.sub(node.args[0])}, as_list(rt, {self.sub(node.args[1])}))"
             return f"adjacent(rt, {self.sub(node.args[0])})"
+        if tag == "builtin_fn" and res[1] == "step" and len(node.args) == 2:
+            return f"grid_step(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, 1)"
+        if tag == "builtin_fn" and res[1] == "line" and len(node.args) == 3:
+            return f"_line(rt, {self.sub(node.args[0])}, {self.sub(node.args[1])}, {self.sub(node.args[2])}, _rays)"
         if (tag == "builtin_fn" and res[1] == "first" and len(node.args) == 1
                 and isinstance(node.args[0], n.Comprehension)):
             # first([e for x in L where C]) stops at the first x that passes C, as the list's
@@ -319,6 +449,8 @@ class SourceGen:
         if tag == "define":
             args = "".join(f"{self.sub(a)}, " for a in getattr(node, "args", ()))
             per_seat = not comp.define_seat_free(res[1])
+            if "this" in self.locals:  # a define reads `this` from env
+                self.env_passed = True
             return f"_define(rt, env, _defines, _bodies, {res[1]!r}, ({args}), {per_seat})"
         return None
 
@@ -332,21 +464,28 @@ class SourceGen:
                 continue
             src = self.sub(p)
             typ = self.comp.c.types.get(id(p), "any")
-            plain_int = typ != "seat" and not typ.startswith("entity")
-            plain_str = typ != "zone"
-            shown = f"display(rt, _v, {typ!r})"
-            if plain_str:
-                shown = f"(_v if _v.__class__ is str and '@' not in _v else {shown})"
-            if plain_int:
-                shown = f"(str(_v) if _v.__class__ is int else {shown})"
-            parts.append(f"((_v := {src}), {shown})[1]")
+            parts.append(f"((_v := {src}), {self.shown('_v', typ)})[1]")
         return f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
 
+    @staticmethod
+    def shown(v: str, typ: str) -> str:
+        """display(rt, v, typ), with plain numbers and texts shown as they are without a call."""
+        shown = f"display(rt, {v}, {typ!r})"
+        if typ != "zone":
+            shown = f"({v} if {v}.__class__ is str and '@' not in {v} else {shown})"
+        if typ != "seat" and not typ.startswith("entity"):
+            shown = f"(str({v}) if {v}.__class__ is int else {shown})"
+        return shown
+
     def fixed_props(self, fname: str) -> str | None:
-        """The name of a constant {space: value} for a property written as a literal, or None."""
-        if fname in ("name", "label", "kind", "parent"):
-            return None
+        """The name of a constant {space: value} for a property written as a literal, or for
+        what space_attr reads from the space's declaration; None when there is none."""
         cache = self.__dict__.setdefault("_props", {})
+        if fname not in cache and fname in ("name", "label", "kind", "parent"):
+            table = {name: getattr(sp, fname) for name, sp in self.comp.sym.spaces.items()}
+            if fname == "label":
+                table = {name: label or name for name, label in table.items()}
+            cache[fname] = self.const(table) if table else None
         if fname not in cache:
             table = {}
             for sp in self.comp.sym.spaces.values():
@@ -358,11 +497,84 @@ class SourceGen:
             cache[fname] = self.const(table) if table else None
         return cache[fname]
 
+    def token_count(self, token: str, owner: str | bool, place: str) -> str:
+        """rt.token_count(token, owner, place) for a token named in the rules and a place given,
+        its common cases written out: a space's count read from the state, or from the index of
+        totals when it is built; anything else (an entity as the place, none) calls it."""
+        k = self.count = self.count + 1
+        o, p = f"_o{k}", f"_p{k}x"  # names of their own: owner and place may hold token counts too
+        call = f"rt.token_count({token!r}, {o if owner else 'None'}, {p})"
+        if owner:
+            head = f"{token}|".replace("{", "{{").replace("}", "}}")
+            return (f"(rt.state['tokens'].get(f'{head}{{{o}}}|{{{p}}}', 0) "
+                    f"if (({o} := {owner}), ({p} := {place}))[1].__class__ is str and {o} is not None else {call})")
+        if self.comp.sym.tokens[token].per is None:  # no seat owns it: one count per place
+            return (f"(rt.state['tokens'].get({token + '||'!r} + {p}, 0) "
+                    f"if ({p} := {place}).__class__ is str else {call})")
+        return (f"(_ix.get(({token!r}, None, {p}), 0) "
+                f"if ({p} := {place}).__class__ is str and (_ix := rt.tix) is not None else {call})")
+
+    def get_var(self, name: str, key: str | None) -> str:
+        """rt.get_var(name, key); a var declared with no start is read from the state at once,
+        with the value VarSpec.initial gives it when the state has none."""
+        decl = self.comp.sym.vars[name]
+        if decl.start is not None:
+            return f"rt.get_var({name!r}, {key})" if key is not None else f"rt.get_var({name!r})"
+        unset = {"counter": 0, "flag": False}.get(decl.kind)  # as VarSpec.initial
+        if key is None:
+            return f"rt.state['vars'].get({name!r}, {unset!r})"
+        k = self.count = self.count + 1
+        at = f"{name}@".replace("{", "{{").replace("}", "}}")
+        return f"rt.state['vars'].get({name!r} if (_k{k} := {key}) is None else f'{at}{{_k{k}}}', {unset!r})"
+
+    def literal_fields(self, fname: str) -> str | None:
+        """The name of a constant {card or piece name: value} of a property the card or piece
+        writes as a literal, or its kind gives as a literal default or no default (none), as
+        Game.static_field reads them; None when there is none. Read only when the entity has
+        not set the property in the state."""
+        cache = self.__dict__.setdefault("_fields", {})
+        if fname in cache:
+            return cache[fname]
+        entities = self.__dict__.get("_entity_fields")
+        if entities is None:  # each entity's properties (the last one written wins) and its kind's fields
+            sym = self.comp.sym
+            kinds = {k: sym.fields_of(k) for k in sym.kinds}
+            entities = self._entity_fields = [
+                (name, {p.name: p.value for p in decl.props}, kinds.get(decl.kind, {}))
+                for name, decl in sym.entities.items()]
+        table = {}
+        literal = (n.Number, n.String)
+        for name, written, fields in entities:
+            value = written.get(fname)
+            if value is not None:
+                if isinstance(value, literal):
+                    table[name] = value.value
+            elif fname in fields:  # static_field reads the kind's default
+                default = fields[fname][1]
+                if default is None:
+                    table[name] = None
+                elif isinstance(default, literal):
+                    table[name] = default.value
+        if fname == "copies":  # never a property read from the entity (see Compiler._compile)
+            table = {}
+        cache[fname] = self.const(table) if table else None
+        return cache[fname]
+
+    def test(self, node) -> str:
+        """Source for a condition, read only for its truth: `and`, `or` and `not` as Python's,
+        which test each side's truth as bool() does, in the same order, stopping as early."""
+        if isinstance(node, n.BinOp) and node.op in ("and", "or"):
+            return f"({self.test(node.left)} {node.op} {self.test(node.right)})"
+        if isinstance(node, n.Not):
+            return f"(not {self.test(node.operand)})"
+        return self.sub(node)
+
     def sub(self, node) -> str:
         """Source for a sub-expression: generated, or a call of its closure."""
         src = self.gen(node)
         if src is not None:
             return src
+        self.env_passed = True
         return f"{self.const(self.comp.closure(node))}(rt, env)"
 
     def binop(self, node) -> str:
@@ -373,12 +585,16 @@ class SourceGen:
         if op == "or":
             return f"(bool({a}) or bool({b}))"
         if op == "+":
+            if self.is_int(node.left) and self.is_int(node.right):  # _add's sum of two numbers
+                return f"in_range({a} + {b}, 'the sum')"
+            if self.is_list(node.left) and self.is_list(node.right):  # _add's two lists joined
+                return f"({a} + {b})"
             return f"_add({a}, {b})"
         left, right = repr(f"left of '{op}'"), repr(f"right of '{op}'")
 
         def num(src, node, what):
-            # a number written in the rules needs no check
-            return src if type(node) is n.Number else f"as_int({src}, {what})"
+            # a value that is a number whatever the state holds needs no check
+            return src if self.is_int(node) else f"as_int({src}, {what})"
         x, y = num(a, node.left, left), num(b, node.right, right)
         if op == "-":
             return f"in_range({x} - {y}, 'the difference')"
@@ -391,58 +607,156 @@ class SourceGen:
         if op in ("<", "<=", ">", ">="):
             return f"({x} {op} {y})"
         if op == "in":
-            return f"({a} in as_list(rt, {b}))"
+            return f"({a} in {self.as_listed(b, node.right)})"
         if op == "not in":
-            return f"({a} not in as_list(rt, {b}))"
+            return f"({a} not in {self.as_listed(b, node.right)})"
         raise AssertionError(op)
 
     def aggregate(self, comp: n.Comprehension, agg: str) -> str:
-        """An aggregate as its own generated function: the same loop as the closure's."""
-        var = repr(comp.var)
-        src = self.sub(comp.source)
-        cond = self.sub(comp.cond) if comp.cond is not None else None
-        simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
-        elem = "x" if agg == "list" and simple else self.sub(comp.elem)
+        """An aggregate as its own generated function: the same loop as the closure's. The
+        locals held in Python locals where it is called are handed to it as arguments; its own
+        variable is the Python local `x<k>`, and is set in env (saved and restored around the
+        loop, as the closure does) only when its test or element hands env on."""
+        outer = self.locals
+        passed = self.env_passed
+        self.env_passed = False
         name = self._name("a")
+        xv = f"x{self.count}"
+        src = self.listed(comp.source)
+        self.locals = {**outer, comp.var: xv}
+        inner = self.env_passed
+        self.env_passed = False
+        cond = self.test(comp.cond) if comp.cond is not None else None
+        simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
+        if agg in ("any", "all"):
+            elem = self.test(comp.elem)
+        else:
+            elem = xv if agg == "list" and simple else self.sub(comp.elem)
+        in_env = self.env_passed
+        self.locals = outer
+        self.env_passed = passed or inner or in_env
         test = f"if {cond}:" if cond is not None else "if True:"
+        summed = elem if self.is_int(comp.elem) else f"as_int({elem}, 'summed value')"
         body = {
             "list": ("out = []", f"out.append({elem})", "return out"),
             "count": ("acc = 0", "acc += 1", "return acc"),
-            "sum": ("acc = 0", f"acc += as_int({elem}, 'summed value')", "return acc"),
-            "any": ("pass", f"if bool({elem}) == True:\n                    return True", "return False"),
-            "all": ("pass", f"if bool({elem}) == False:\n                    return False", "return True"),
+            "sum": ("acc = 0", f"acc += {summed}", "return acc"),
+            "any": ("pass", f"if {elem}:\n    return True", "return False"),
+            "all": ("pass", f"if not {elem}:\n    return False", "return True"),
             "first": ("pass", f"return {elem}", "return None"),
             "max": ("values = []", f"values.append({elem})", "return max(values, default=0)"),
             "min": ("values = []", f"values.append({elem})", "return min(values, default=0)"),
-            "most": ("pairs = []", f"pairs.append((x, {elem}))", "return _best(pairs, max)"),
-            "least": ("pairs = []", f"pairs.append((x, {elem}))", "return _best(pairs, min)"),
+            "most": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, max)"),
+            "least": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, min)"),
         }[agg]
         start, step, end = body
+        # an expression is one line of source (texts are written with repr), so a newline in
+        # `step` is one of the two above, before a line to indent like the first
+        params = "".join(f", {v}" for v in outer.values())
+        head = (f"def {name}(rt, env{params}):\n    items = {src}\n"
+                "    rt.work += len(items)\n"
+                "    if rt.work > MAX_WORK:\n"
+                "        rt.charge(0)\n")  # rt.charge(len(items)) written out: it raises the error
         if agg == "count" and cond is None:
+            self.lines.append(head + "    return len(items)\n")
+        elif not in_env:
+            i = " " * 12
+            lines = step.replace("\n", "\n" + i)
             self.lines.append(
-                f"def {name}(rt, env):\n"
-                f"    items = as_list(rt, {src})\n"
-                f"    rt.charge(len(items))\n"
-                f"    return len(items)\n")
-            return f"{name}(rt, env)"
-        self.lines.append(
-            f"def {name}(rt, env):\n"
-            f"    items = as_list(rt, {src})\n"
-            f"    rt.charge(len(items))\n"
-            f"    saved = env.get({var}, _MISSING)\n"
-            f"    {start}\n"
-            f"    try:\n"
-            f"        for x in items:\n"
-            f"            env[{var}] = x\n"
-            f"            {test}\n"
-            f"                {step}\n"
-            f"    finally:\n"
-            f"        if saved is _MISSING:\n"
-            f"            env.pop({var}, None)\n"
-            f"        else:\n"
-            f"            env[{var}] = saved\n"
-            f"    {end}\n")
-        return f"{name}(rt, env)"
+                head
+                + f"    {start}\n"
+                f"    for {xv} in items:\n"
+                f"        {test}\n"
+                f"{i}{lines}\n"
+                f"    {end}\n")
+        else:
+            i = " " * 16
+            lines = step.replace("\n", "\n" + i)
+            var = repr(comp.var)
+            self.lines.append(
+                head
+                + f"    saved = env.get({var}, _MISSING)\n"
+                f"    {start}\n"
+                f"    try:\n"
+                f"        for {xv} in items:\n"
+                f"            env[{var}] = {xv}\n"
+                f"            {test}\n"
+                f"{i}{lines}\n"
+                f"    finally:\n"
+                f"        if saved is _MISSING:\n"
+                f"            env.pop({var}, None)\n"
+                f"        else:\n"
+                f"            env[{var}] = saved\n"
+                f"    {end}\n")
+        return f"{name}(rt, env{params})"
+
+    def listed(self, node) -> str:
+        """Source for a list to loop over or measure, never changed nor handed on: as_list of the
+        value, as the closures do; a group or the spaces of a kind is read without a copy."""
+        res = self.comp.c.res.get(id(node))
+        if res is not None and res[0] == "group":
+            return self.const(list(self.comp.sym.groups[res[1]].members))
+        if res is not None and res[0] == "space_kind":
+            return self.const(list(self.comp.sym.space_kinds[res[1]]))
+        if res is not None and res[0] == "builtin" and res[1] == "seats":
+            return "range(rt.state['nseats'])"
+        return self.as_listed(self.sub(node), node)
+
+    def as_listed(self, src: str, node) -> str:
+        return src if self.is_list(node) else f"as_list(rt, {src})"
+
+    def is_list(self, node) -> bool:
+        """Whether the generated value of `node` is a list whatever the state holds, so as_list
+        would hand it back as it is: a list written out, a comprehension, a list of names."""
+        if isinstance(node, (n.ListLit, n.Comprehension)):
+            return True
+        if isinstance(node, n.BinOp):
+            return node.op == "+" and self.is_list(node.left) and self.is_list(node.right)
+        if isinstance(node, n.CondExpr):
+            return self.is_list(node.then) and self.is_list(node.other)
+        res = self.comp.c.res.get(id(node))
+        if res is None:
+            return False
+        if res[0] == "define":  # its value is its body's; a define that reaches itself counts as no list
+            seen = self.__dict__.setdefault("_list_defines", {})
+            if res[1] not in seen:
+                seen[res[1]] = False
+                seen[res[1]] = self.is_list(self.comp.sym.defines[res[1]].value)
+            return seen[res[1]]
+        if res[0] == "builtin":
+            return res[1] in ("seats", "spaces")
+        if res[0] == "builtin_fn" and res[1] in ("line", "adjacent"):  # as generated above
+            return len(node.args) in ((3,) if res[1] == "line" else (1, 2))
+        return res[0] in ("group", "space_kind", "entity_kind", "pieces")
+
+    def is_int(self, node) -> bool:
+        """Whether the generated value of `node` is a number (an int, never a bool) whatever the
+        state holds, so as_int would hand it back as it is."""
+        if type(node) is n.Number:
+            return type(node.value) is int
+        if isinstance(node, n.Neg):
+            return True
+        if isinstance(node, n.BinOp):
+            if node.op == "+":
+                return self.is_int(node.left) and self.is_int(node.right)
+            return node.op in ("-", "*", "/", "%")
+        if isinstance(node, n.CondExpr):
+            return self.is_int(node.then) and self.is_int(node.other)
+        res = self.comp.c.res.get(id(node))
+        if res is None:
+            return False
+        if res[0] == "tokens":
+            return True  # a count kept in the state, or 0
+        if res[0] == "value":  # a value written as a number
+            v = self.comp.sym.values[res[1]].value
+            return type(v) is n.Number and type(v.value) is int
+        if res[0] == "builtin":
+            return res[1] == "players"
+        if res[0] == "builtin_fn":
+            return res[1] in ("size", "count") and len(node.args) == 1
+        if res[0] == "aggregate":
+            return res[1] in ("count", "sum")
+        return False
 
 
 _BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that read the env or state
@@ -450,7 +764,40 @@ _BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that 
     "actor": "env.get('$act')",
     "seats": "list(range(rt.state['nseats']))",
     "players": "rt.state['nseats']",
+    "spaces": "list(rt.game.spaces)",
+    **{d: repr(d) for d in ("north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest")},
 }
+
+
+def _line(rt, start, direction, length, rays):
+    """line(start, direction, length) as the builtin's closure computes it: from a cell in a
+    direction, the start of `rays` {(cell, direction): the cells from it to the board's edge},
+    the game's grid worked out at load; anything else steps as the closure does, to its error."""
+    size = length if length.__class__ is int and 0 <= length <= MAX_LIST else as_size(length, "length of the line")
+    if start.__class__ is str and direction.__class__ is str:
+        ray = rays.get((start, direction))
+        if ray is not None:
+            return list(ray[:size])
+    out = []
+    here = start
+    while here is not None and len(out) < size:
+        out.append(here)
+        here = grid_step(rt, here, direction, 1)
+    return out
+
+
+def grid_rays(grid: dict, grid_at: dict) -> dict:
+    """{(cell, direction): (cell, the next, ... the last before the edge)} of a grid board."""
+    rays = {}
+    for cell, (col, row) in grid.items():
+        for d, (dx, dy) in DIRECTIONS.items():
+            ray, here, k = [], cell, 0
+            while here is not None:
+                ray.append(here)
+                k += 1
+                here = grid_at.get((col + dx * k, row + dy * k))
+            rays[(cell, d)] = tuple(ray)
+    return rays
 
 
 def _best(pairs, pick):
@@ -460,7 +807,7 @@ def _best(pairs, pick):
     return [x for x, v in pairs if v == top]
 
 
-HELPERS["_best"] = _best
+HELPERS.update(_best=_best, _line=_line, grid_step=grid_step)
 
 
 # ── the cache of compiled modules ──

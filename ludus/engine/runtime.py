@@ -218,18 +218,18 @@ class Runtime:
         return str(place)
 
     def token_count(self, token: str, owner=None, place=None) -> int:
-        tokens = self.state["tokens"]
+        pk = None
         if place is not None:
             pk = place if place.__class__ is str else self.place_key(place)  # a space's name, mostly
             if owner is not None:
-                return tokens.get(f"{token}|{owner}|{pk}", 0)
+                return self.state["tokens"].get(f"{token}|{owner}|{pk}", 0)
             if self.game.tokens.get(token, 0) is None:
                 # a token no seat owns has one count per place: look it up, do not scan
-                return tokens.get(f"{token}||{pk}", 0)
+                return self.state["tokens"].get(f"{token}||{pk}", 0)
         index = self.tix
         if index is None:
             index = self.tix = self._token_index()
-        return index.get((token, None if owner is None else str(owner), None if place is None else self.place_key(place)), 0)
+        return index.get((token, None if owner is None else str(owner), pk), 0)
 
     def _token_index(self) -> dict:
         """Totals of every token by (token, owner, place), by (token, None, place), by (token,
@@ -282,12 +282,16 @@ class Runtime:
         return removed
 
     def _owners_at(self, token: str, pk: str) -> list:
-        out = []
-        for key in sorted(self.state["tokens"]):
-            t, o, p = key.split("|", 2)
-            if t == token and p == pk:
-                out.append(int(o) if o else None)
-        return out
+        """The owners of `token` at `pk`, in the order of their keys (only those are sorted)."""
+        head = f"{token}|"
+        keys = []
+        for key in self.state["tokens"]:
+            if key.startswith(head):
+                t, o, p = key.split("|", 2)
+                if t == token and p == pk:
+                    keys.append(key)
+        keys.sort()
+        return [int(o) if o else None for o in (key.split("|", 2)[1] for key in keys)]
 
     # entities (cards and pieces) and the places that hold them
 
@@ -401,24 +405,27 @@ class Runtime:
             # only what stands at the place, in the order of ids as the full scan gives
             if pk == "removed":
                 return out
-            for eid in sorted(self.state["places"].get(pk, ())):
+            here = self.state["places"].get(pk, ())
+            defs = self.game.defs
+            for eid in (here if len(here) < 2 else sorted(here)):
                 e = ents[eid]
                 if e is None or e["l"] != pk:
                     continue
                 if defname is not None and e["d"] != defname:
                     continue
-                if kinds is not None and self.game.defs[e["d"]].kind not in kinds:
+                if kinds is not None and defs[e["d"]].kind not in kinds:
                     continue
                 if owner is not None and e["o"] != owner:
                     continue
                 out.append(eid)
             return out
+        defs = self.game.defs
         for eid, e in enumerate(ents):
             if e is None or e["l"] is None or e["l"] == "removed":  # out of the game
                 continue
             if defname is not None and e["d"] != defname:
                 continue
-            if kinds is not None and self.game.defs[e["d"]].kind not in kinds:
+            if kinds is not None and defs[e["d"]].kind not in kinds:
                 continue
             if owner is not None and e["o"] != owner:
                 continue

@@ -126,3 +126,316 @@ def test_without_a_home_folder_the_game_loads_and_nothing_is_cached(tmp_path, mo
     path = tmp_path / "g.ludus"
     path.write_text(SOURCE, encoding="utf-8")
     assert ludus.load(path).new_match(2).legal_actions() == ["take from A (2 there)", "take from B (1 there)"]
+
+
+# ── fast paths: each gives what the closure gives, value and error alike ──
+
+LOCALS = '''game "Locals"
+players 2
+counter coins per seat start 3
+token Stone
+board land:
+    region A adjacent to B
+    region B adjacent to A, C
+    region C adjacent to B
+group places = A, B, C
+piece Pawn
+define near(r) = [a for a in adjacent(r)]
+action Look(r in places, k in [1, 2]):
+    label "{r}/{k}: {[a for a in adjacent(r) where Stone at a + k > 1]} | {count(x for x in places where abs(Stone at x - k) > 0)} | {sum(Stone at x + 1 for x in places)} | {[[y for y in near(x) where y != r] for x in places where x != r]} | {[r for r in places where r != A]} | {r.parent} {r.label} {r.kind} | {Pawn at r} | {[p.loc for p in Pawn at r]} {[p.owner for p in Pawn at r]} {[p.name for p in Pawn at r]} | {[A] + near(r)} {size(near(r) + [B])} {B in (if k > 1 then near(r) else [C])}"
+    require r in [A, B, C] and size([x for x in places]) == 3
+action Pay(k in [1, 2, 3, 4]):
+    cost k coins
+action Plain(r in places, k in [1, 2]):
+    require Stone at r - k >= 0 and Stone at r + k < 4
+action Give(s in seats, p in Pawn at A):
+    require true
+flow:
+    add 2 Stone to A
+    add 1 Stone to C
+    create Pawn at A for P1
+    turn P1:
+        offer Look, Pay, Plain, Give
+    win P1
+'''
+
+
+def _both(tmp_path, monkeypatch, source):
+    """legal_actions() of a new match (or its error), generated and with the closures."""
+    path = tmp_path / "g.ludus"
+    path.write_text(source, encoding="utf-8")
+    out = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        game = ludus.load(path)
+        listing = [a.enumerate for a in game.actions.values() if a.enumerate is not None]
+        assert bool(listing) == enabled
+        assert all(f.__code__.co_filename == GENERATED for f in listing)
+        try:
+            out.append(game.new_match(2).legal_actions())
+        except RuleError as err:
+            out.append(str(err))
+    assert out[0] == out[1]
+    return out[0]
+
+
+def test_locals_in_listings_and_comprehensions_read_as_the_closures_do(tmp_path, monkeypatch):
+    # nested comprehensions, a closure (abs) reading a comprehension's variable and an action's
+    # parameter, a variable that shadows a parameter, a define, a cost read in env, labels
+    # written out and the default label of an action (seats and pieces displayed)
+    shown = _both(tmp_path, monkeypatch, LOCALS)
+    assert shown[:2] == [
+        "A/1: nothing | 2 | 6 | C, B | B, C | none A region | P1 Pawn in A | A P1 Pawn | A, B 2 no",
+        "A/2: B | 2 | 6 | C, B | B, C | none A region | P1 Pawn in A | A P1 Pawn | A, B 2 yes"]
+    assert shown[2] == ("B/1: A, C | 2 | 6 | nothing, nothing | B, C | none B region | nothing | nothing nothing nothing"
+                        " | A, A, C 3 no")
+    assert shown[6:] == ["Pay 1", "Pay 2", "Pay 3", "Plain A 1", "Plain C 1",
+                         "Give P1 P1 Pawn in A", "Give P2 P1 Pawn in A"]
+
+
+def test_a_listing_sets_env_only_for_code_that_reads_it(tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text(LOCALS, encoding="utf-8")
+    game = ludus.load(path)
+    m = game.new_match(2)
+    from ludus.engine.runtime import Runtime
+
+    rt = Runtime(game, m.state, [])
+    for name, left in [("Plain", {}), ("Pay", {"k": 4})]:  # Pay's cost is read in env
+        env = {"$cur": 0, "$act": 0}
+        game.actions[name].enumerate(rt, env, 0, [], [])
+        assert env == {"$cur": 0, "$act": 0, **left}
+
+
+@pytest.mark.parametrize(("hole", "message"), [
+    ("{first(Pawn at B).loc}", "cannot read 'loc' of none"),
+    ("{first(Pawn at B).owner}", "cannot read 'owner' of none"),
+    ("{first([r for r in places where Stone at r > 5]).parent}", "none is not a space"),
+    ("{first([r for r in places where Stone at r > 5]).label}", "none is not a space"),
+    ("{size(line(r, east, 2))}", "'A' is not a cell of a grid board"),
+    ("{step(r, north)}", "'A' is not a cell of a grid board"),
+])
+def test_a_fast_path_fails_with_the_closures_error(tmp_path, monkeypatch, hole, message):
+    shown = _both(tmp_path, monkeypatch, LOCALS.replace('label "{r}/{k}: ', f'label "{hole} '))
+    offer = LOCALS.splitlines().index("        offer Look, Pay, Plain, Give") + 1
+    assert shown == f"{tmp_path / 'g.ludus'}:{offer}:9: error: {message}"
+
+
+def test_lines_and_steps_on_a_grid_as_the_closures_give_them(tmp_path, monkeypatch):
+    source = '''game "Grid"
+players 2
+board field grid 3 by 2
+action Look(c in cells, d in [east, north, northeast]):
+    label "{c} {d}: {line(c, d, 3)} / {step(c, d)} / {size(line(c, d, 2))} / {line(c, d, 3)}"
+flow:
+    turn P1:
+        offer Look
+    win P1
+'''
+    shown = _both(tmp_path, monkeypatch, source)
+    assert len(shown) == 18
+    assert shown[0] == "a1 east: a1, b1, c1 / b1 / 2 / a1, b1, c1"  # the same line twice
+    assert "a1 northeast: a1, b2 / b2 / 2 / a1, b2" in shown
+
+
+COUNTS = '''game "Counts"
+players 2
+token Stone
+token Coin per seat
+board land:
+    region A adjacent to B
+    region B adjacent to A
+kind Char:
+    power: number
+    luck: number = 2
+    rank: number = 1 + 2
+piece Hero is Char:
+    power 3
+piece Ghost is Char:
+    power 1 + 1
+action Look(r in [A, B], s in seats):
+    label "{r} {s}: {Stone at r} {Coin at r} {Coin of s at r} {Coin of s at first(Hero at A)} {Coin at first(Hero at A)} {Stone at first(Hero at A)} | {[c.power for c in Chars]} {[c.luck for c in Chars]} {[c.rank for c in Chars]}"
+flow:
+    add 2 Stone to A
+    add 2 Coin of P2 to A
+    add 1 Coin of P1 to A
+    add 4 Coin of P2 to B
+    create Hero at A for P1
+    create Hero at B for P2
+    create Ghost at B for P2
+    add 5 Coin of P2 to first(Hero at A)
+    add 7 Stone to first(Hero at A)
+    increase first(Hero at B).power by 4
+    increase first(Hero at B).luck by 1
+    turn P1:
+        offer Look
+    remove 2 Coin from A
+    turn P1:
+        offer Look
+    win P1
+'''
+
+
+def test_token_counts_and_properties_read_as_the_closures_do(tmp_path, monkeypatch):
+    # token counts at a space (owned or not, with or without an owner) and at a piece; a
+    # property written as a literal, one computed, one set in the state, a kind's default
+    path = tmp_path / "g.ludus"
+    path.write_text(COUNTS, encoding="utf-8")
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        m = ludus.load(path).new_match(2)
+        first = m.legal_actions()
+        m.apply(0)
+        seen.append((first, m.legal_actions()))
+    assert seen[0] == seen[1]
+    first, then = seen[0]
+    assert first == ["A P1: 2 3 1 0 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3", "A P2: 2 3 2 5 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3",
+                     "B P1: 0 4 0 0 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3", "B P2: 0 4 4 5 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3"]
+    # removing without an owner takes from the owners in the order of their keys: P1 first
+    assert then[:2] == ["A P1: 2 1 0 0 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3", "A P2: 2 1 1 5 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3"]
+
+
+def test_a_property_of_none_fails_as_the_closure_does(tmp_path, monkeypatch):
+    source = COUNTS.replace("{[c.power for c in Chars]}", "{first(Hero at B).power} {first(Ghost at A).power}")
+    shown = _both(tmp_path, monkeypatch, source)
+    assert shown.endswith("error: cannot read 'power' of none")
+
+
+@pytest.mark.parametrize(("hole", "message"), [
+    ('{line(c, "up", 2)}', "'up' is not a direction (north, south, east, west, northeast, northwest, southeast, southwest)"),
+    ("{line(c, d, -1)} {line(c, d, true)}", "the length of the line should be a number, and it is True"),
+])
+def test_a_line_that_cannot_be_drawn_fails_as_the_closure_does(tmp_path, monkeypatch, hole, message):
+    source = f'''game "Grid"
+players 2
+board field grid 3 by 2
+action Look(c in cells, d in [east, north]):
+    label "{hole}"
+flow:
+    turn P1:
+        offer Look
+    win P1
+'''
+    assert _both(tmp_path, monkeypatch, source).endswith(f"error: {message}")
+
+
+def test_vars_never_set_read_their_start_as_the_closures_do(tmp_path, monkeypatch):
+    source = '''game "Vars"
+players 2
+counter coins per seat
+counter gems per seat start 2
+flag ruined per region
+flag over
+var leader: seat
+board land:
+    region A adjacent to B
+    region B adjacent to A
+kind Char:
+    power: number
+piece Hero is Char:
+    power 3
+action Look(r in [A, B]):
+    label "{r}: {coins} {coins of P2} {gems} {ruined of r} {over} {leader} | {[h.kind for h in Hero at r]} {[h.power for h in Hero at r]}"
+flow:
+    create Hero at A for P1
+    turn P1:
+        offer Look
+    increase coins of P2 by 4
+    set ruined of B to true
+    set over to true
+    set leader to P2
+    turn P1:
+        offer Look
+    win P1
+'''
+    path = tmp_path / "g.ludus"
+    path.write_text(source, encoding="utf-8")
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        m = ludus.load(path).new_match(2)
+        first = m.legal_actions()
+        m.apply(0)
+        seen.append((first, m.legal_actions()))
+    assert seen[0] == seen[1]
+    assert seen[0] == (["A: 0 0 2 no no none | Char 3", "B: 0 0 2 no no none | nothing nothing"],
+                       ["A: 0 4 2 no yes P2 | Char 3", "B: 0 4 2 yes yes P2 | nothing nothing"])
+
+
+DYNAMIC = '''game "Dynamic"
+players 2 to 3
+seats Red, Blue, Green
+board land:
+    region A adjacent to B
+    region B adjacent to A
+    space C in A
+kind Char:
+    power: number
+piece Hero is Char:
+    power 3
+define prop(x, f) = if f == 1 then x.power else x.parent
+action Look(r in [A, B, C]):
+    label "{r}: {prop(top(Hero at A), 1)} {prop(r, 2)} {top(Hero at r)} {top([])} {Red} {Blue} {[s for s in seats where s != Blue]}"
+flow:
+    create Hero at A for Red
+    turn Red:
+        offer Look
+    win Red
+'''
+
+
+@pytest.mark.parametrize(("hole", "message"), [
+    ("", None),
+    ('{prop("z", 2)}', "'z' has no property 'parent'"),
+    ("{prop(7, 1)}", "no card or piece #7"),
+    ("{Green}", "seat 'Green' is not in a 2-player match"),
+])
+def test_properties_of_anything_tops_and_seats_as_the_closures_give_them(tmp_path, monkeypatch, hole, message):
+    shown = _both(tmp_path, monkeypatch, DYNAMIC.replace('label "{r}: ', f'label "{hole}{{r}}: '))
+    if message is None:
+        assert shown == ["A: 3 none Red Hero in A none Red Blue Red", "B: 3 none none none Red Blue Red",
+                         "C: 3 A none none Red Blue Red"]
+    else:
+        assert shown.endswith(f"error: {message}")
+
+
+def test_conditions_values_and_seats_as_the_closures_read_them(tmp_path, monkeypatch):
+    # and/or/not in requirements, `where` and any/all; values written as literals; seats
+    # listed for a loop
+    source = '''game "Truth"
+players 2
+token Stone
+value limit = 2
+value word = "w"
+value many = limit + 1
+board land:
+    region A adjacent to B
+    region B adjacent to A
+action Look(r in [A, B], k in [0, 1, 2, 3]):
+    label "{r} {k} {word}: {any(Stone at x > k for x in [A, B])} {all(Stone at x >= k or x == B for x in [A, B])} {[x for x in [A, B] where not (Stone at x > 0 and k < 2)]} {count(s for s in seats where s != P1 or k > 1)} {many}"
+    require (Stone at r > 0 or k > 0) and not (k > limit and r == B)
+flow:
+    add 2 Stone to A
+    turn P1:
+        offer Look
+    win P1
+'''
+    shown = _both(tmp_path, monkeypatch, source)
+    assert shown == ["A 0 w: yes yes B 1 3", "A 1 w: yes yes B 1 3", "A 2 w: no yes A, B 2 3",
+                     "A 3 w: no no A, B 2 3", "B 1 w: yes yes B 1 3", "B 2 w: no yes A, B 2 3"]
+
+
+def test_a_closure_among_a_listings_parameters_keeps_the_ones_bound_before_it(tmp_path, monkeypatch):
+    # seats_from() is a closure whose argument is generated on its own while the listing is
+    # being generated; `k`, bound before it, is read after it
+    source = '''game "Nested"
+players 2
+action Pick(k in [1, 2], s in seats_from(P2), t in [k, k + 1]):
+    require abs(k - 3) > 0 and t > k
+flow:
+    turn P1:
+        offer Pick
+    win P1
+'''
+    assert _both(tmp_path, monkeypatch, source) == ["Pick 1 P2 2", "Pick 1 P1 2", "Pick 2 P2 3", "Pick 2 P1 3"]
