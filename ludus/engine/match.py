@@ -160,6 +160,12 @@ class Match:
 
     def apply_fast(self, index: int) -> None:
         """Apply by index without keeping undo history: for simulations that never undo."""
+        if self.history and self.history[-1][3] is not None:
+            # an undo after this still takes back the last `apply` and everything since, as it
+            # did when every entry was a whole state; a journal only undoes its own move
+            before, log_len, label, journal = self.history[-1]
+            whole = _put_back(copy_state(self._state), before, journal)
+            self.history[-1] = (marshal.dumps(whole), log_len, label, None)
         vm.answer(self.game, self._state, self.log, index)
 
     def why_not(self, label: str) -> str | None:

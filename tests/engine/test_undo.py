@@ -109,3 +109,16 @@ def test_a_state_put_in_from_outside_keeps_undo_exact(tmp_path):
     for before in reversed(seen):
         match.undo()
         assert _exact(match) == before
+
+
+def test_undo_after_fast_moves_takes_back_the_last_apply_and_everything_since():
+    game = ludus.load(ROOT / "games/uprising.ludus")
+    match = game.new_match(2, seed=7)
+    rng = random.Random(7)
+    match.apply(rng.choice(match.legal_actions()))
+    after_first = _exact(match)
+    match.apply(rng.choice(match.legal_actions()))
+    for _ in range(6):  # a simulation's moves: no history of their own
+        match.apply_fast(rng.randrange(len(match.legal_actions())))
+    match.undo()
+    assert _exact(match) == after_first
