@@ -40,6 +40,11 @@ class Game:
     define_fixed: frozenset = frozenset()  # defines that read no state: kept for the whole match
     fixed_values: dict = field(factory=dict)  # seat count -> {define: {key: value}} of those
     carried: tuple = (None, None)  # (state, memo): the last match state run, and its defines' values
+    # the cards every match starts with, in id order (Match.new makes them from `defs`), and for
+    # each (kinds, card name) asked by Runtime.entities_of, the ids among them that match
+    box_names: tuple | None = None
+    box_index: dict = field(factory=dict)
+    box_checked: object = None  # the `ents` list last found to start with those cards
     rule_params: dict = field(factory=dict)
     actions: dict = field(factory=dict)
     codes: dict = field(factory=dict)

@@ -13,7 +13,7 @@ import marshal
 from ..language.limits import MAX_FILE_BYTES
 from . import vm
 from .display import display
-from .runtime import Journal, RuleError, copy_state
+from .runtime import Journal, RuleError, box_cards, copy_state
 from .saved import Damaged, validate_state
 from .view import view_state
 
@@ -81,12 +81,10 @@ class Match:
             "rng": (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & ((1 << 64) - 1),
             "tracks": {name: {"pos": t.start, "start": t.start} for name, t in game.tracks.items()},
         }
-        for d in sorted(game.defs.values(), key=lambda d: d.order):
-            if d.word == "card":
-                for _ in range(d.copies):
-                    eid = len(state["ents"])
-                    state["ents"].append({"d": d.name, "o": None, "l": "box"})
-                    state["places"].setdefault("box", []).append(eid)
+        for name in box_cards(game):
+            eid = len(state["ents"])
+            state["ents"].append({"d": name, "o": None, "l": "box"})
+            state["places"].setdefault("box", []).append(eid)
         match = cls(game, state, [], seed)
         vm.start(game, state, match.log)
         return match

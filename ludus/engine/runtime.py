@@ -55,6 +55,13 @@ def rng_below(state: dict, n: int) -> int:
             return v % n
 
 
+def box_cards(game) -> list[str]:
+    """The name of each card a new match makes, in id order: every copy of every card, in the
+    order the game declares them. All start in the box."""
+    return [d.name for d in sorted(game.defs.values(), key=lambda d: d.order) if d.word == "card"
+            for _ in range(d.copies)]
+
+
 # ───────────────────────── the undo journal ─────────────────────────
 
 
@@ -420,6 +427,40 @@ class Runtime:
                 out.append(eid)
             return out
         defs = self.game.defs
+        # the cards a match starts with never change name: their ids by kind and name come from
+        # a table made once per game, and only the pieces created since are scanned. A state
+        # whose first cards are not those (a saved match edited by hand) is scanned whole.
+        game = self.game
+        names = game.box_names
+        if names is None:
+            names = game.box_names = tuple(box_cards(game))
+        start = len(names)
+        if game.box_checked is not ents and len(ents) >= start and all(
+                ents[i] is not None and ents[i]["d"] == names[i] for i in range(start)):
+            game.box_checked = ents  # this list of this state, checked once
+        if game.box_checked is ents:
+            found = game.box_index.get((kinds, defname))
+            if found is None:
+                found = game.box_index[(kinds, defname)] = tuple(
+                    i for i, d in enumerate(names)
+                    if (defname is None or d == defname) and (kinds is None or defs[d].kind in kinds))
+            for eid in found:
+                e = ents[eid]
+                if e["l"] is None or e["l"] == "removed" or (owner is not None and e["o"] != owner):
+                    continue
+                out.append(eid)
+            for eid in range(start, len(ents)):
+                e = ents[eid]
+                if e is None or e["l"] is None or e["l"] == "removed":
+                    continue
+                if defname is not None and e["d"] != defname:
+                    continue
+                if kinds is not None and defs[e["d"]].kind not in kinds:
+                    continue
+                if owner is not None and e["o"] != owner:
+                    continue
+                out.append(eid)
+            return out
         for eid, e in enumerate(ents):
             if e is None or e["l"] is None or e["l"] == "removed":  # out of the game
                 continue
