@@ -430,6 +430,79 @@ class StatementCompiler:
         g.define_unknown = unknown
         g.define_drops = {dep: tuple(names) + unknown for dep, names in readers.items()}
         g.define_fixed = frozenset(name for name, d in deps.items() if d == frozenset())
+        # a define that reads a token only at a place it is given: a change of that token at
+        # one place drops only its values for that place (Runtime.touch_at)
+        places: dict = {}
+        for name in self.sym.defines:
+            offset = 1 if self.define_seat_free(name) else 3  # the memo key's parts before the arguments
+            for token, index in (self.token_places(name) or {}).items():
+                if index is not None:
+                    places.setdefault(token, {})[name] = offset + index
+        g.define_token_places = places
+
+    def token_places(self, name: str) -> dict | None:
+        """For each token a define reads: the index of its parameter that every read of the token
+        takes its place from (`Follower of s at r`, or another define handed that parameter where
+        it reads the token so), else None. None for the whole when the define reads anything
+        this cannot follow (a property, a value, a var's start expression, tokens named by a
+        local, a token total with no place): then every change of any token drops it whole."""
+        cache = self.__dict__.setdefault("_token_places", {})
+        if name in cache:
+            return cache[name]
+        cache[name] = None  # while it is worked out: a define that reaches itself is not followed
+        decl = self.sym.defines[name]
+        params = [p.name for p in decl.params or ()]
+        found: dict = {}
+        sym = self.sym
+
+        def param_at(node):
+            res = self.c.res.get(id(node))
+            if res is not None and res[0] == "local" and res[1] in params:
+                return params.index(res[1])
+            return None
+
+        def read(token, index) -> None:
+            if token in found and found[token] != index:
+                found[token] = None
+            else:
+                found.setdefault(token, index)
+
+        def walk(x) -> bool:  # noqa: C901
+            cls = x.__class__
+            if cls is tuple or cls is list:
+                return all(walk(i) for i in x)
+            if not attrs.has(cls):
+                return True
+            if cls is n.Comprehension and x.var in params:
+                return False  # a loop's name hides a parameter: not followed
+            res = self.c.res.get(id(x))
+            if res is not None:
+                tag = res[0]
+                if tag == "tokens":
+                    if res[2]:
+                        return False
+                    read(res[1], param_at(x.at) if x.at is not None else None)
+                elif tag == "define":
+                    inner = self.token_places(res[1])
+                    if inner is None:
+                        return False
+                    args = getattr(x, "args", ())
+                    for token, j in inner.items():
+                        read(token, param_at(args[j]) if j is not None and j < len(args) else None)
+                elif tag in ("var", "var_of", "var_of2"):
+                    start = sym.vars[res[1]].start
+                    if start is not None and not isinstance(start, (n.Number, n.String, n.Bool)):
+                        return False
+                elif tag not in ("local", "trackname", "token", "group", "space_kind", "space", "defname",
+                                 "seat", "builtin", "seat_name", "zone", "zone_of", "pieces", "entity_kind",
+                                 "entity_attr", "track", "track_attr", "aggregate", "builtin_fn"):
+                    return False  # it leads to expressions written elsewhere (properties, values)
+            return all(walk(getattr(x, f.name)) for f in attrs.fields(cls) if f.name != "span")
+
+        import attrs
+
+        cache[name] = found if walk(decl.value) else None
+        return cache[name]
 
     def define_dependencies(self, name: str) -> frozenset | None:
         """What a define's value may depend on, as the names the runtime reports changes under

@@ -249,21 +249,44 @@ class Runtime:
                 index[k] = get(k, 0) + count
         return index
 
-    def _tokens_changed(self, token: str) -> None:
+    def _tokens_changed(self, token: str, pk: str) -> None:
         self.tix = None
-        self.touch(token)
+        self.touch_at(token, pk)
+
+    def touch_at(self, token: str, pk: str) -> None:
+        """touch(token) for a change of the token at one place (its key `pk`): a define that
+        reads the token only at a place it is given loses only its values for this place."""
+        memo = self.memo
+        if not memo:
+            return
+        places = self.game.define_token_places.get(token)
+        if not places or self.game.define_drops is None:
+            self.touch(token)
+            return
+        drops = self.game.define_drops.get(token)
+        for d in self.game.define_unknown if drops is None else drops:
+            known = memo.get(d)
+            if not known:
+                continue
+            at = places.get(d)
+            if at is None:
+                del memo[d]
+                continue
+            for key in [k for k in known if _same_place(k[at], pk)]:
+                del known[key]
 
     def add_tokens(self, token: str, owner, place, amount: int) -> None:
         if amount < 0:
             raise RuleError(f"cannot add {amount} tokens")
-        key = f"{token}|{'' if owner is None else owner}|{self.place_key(place)}"
+        pk = self.place_key(place)
+        key = f"{token}|{'' if owner is None else owner}|{pk}"
         tokens = self.state["tokens"]
         total = tokens.get(key, 0) + amount
         if total > MAX_NUMBER:
             raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
         tokens[key] = total
         self.changed.add(token)
-        self._tokens_changed(token)
+        self._tokens_changed(token, pk)
         if tokens[key] == 0:
             del tokens[key]
 
@@ -279,7 +302,7 @@ class Runtime:
             take = have if amount is None else min(have, amount - removed)
             if take:
                 self.changed.add(token)
-                self._tokens_changed(token)
+                self._tokens_changed(token, pk)
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
@@ -526,6 +549,16 @@ class Runtime:
                     shown = f"{shown} of {self.seat_name(int(seat))}"
                 raise RuleError(f"the forced order for '{shown}' names '{name}', which is not (or no longer) in it")
         return out + pool
+
+
+def _same_place(value, pk: str) -> bool:
+    """Whether a define's argument names the place whose tokens are kept under `pk` (see
+    place_key); True when it cannot be told, so the value is dropped."""
+    if value.__class__ is str:
+        return value == pk
+    if value.__class__ is int:
+        return f"#{value}" == pk
+    return True
 
 
 class _Missing:

@@ -207,3 +207,47 @@ def test_a_start_value_a_kind_default_and_a_space_property_count_as_read(tmp_pat
     m.apply("0")
     m.apply("0")
     assert [e["text"] for e in m.log if e["t"] == "log"] == ["1 0 0", "2 3 2", "3 6 4"]
+
+
+PLACES = '''game "Places"
+players 2
+board land:
+    region North adjacent to South
+    region South adjacent to North
+token Stone
+define stones_at(r) = sum(Stone at r for x in [1, 2, 3, 4, 5, 6, 7])
+define everywhere = sum(Stone at r for r in [North, South])
+flow:
+    repeat 6 times:
+        turn P1:
+            choose n from 0 to 2 "{stones_at(North)} {stones_at(South)} {everywhere}"
+            if n == 1:
+                add 1 Stone to North
+            if n == 2:
+                add 1 Stone to South
+    win P1
+'''
+
+
+@pytest.fixture
+def places(tmp_path):
+    path = tmp_path / "places.ludus"
+    path.write_text(PLACES, encoding="utf-8")
+    return ludus.load(path)
+
+
+def test_a_token_change_at_one_place_keeps_a_define_s_values_for_other_places(places, runs):
+    m = places.new_match(2)
+    assert m.pending["prompt"] == "P1: 0 0 0"
+    assert places.define_token_places["Stone"] == {"stones_at": 1}  # the key's part after `this`
+    first = runs[0]
+    assert first == 2  # stones_at(North) and stones_at(South)
+    m.apply("1")  # a stone in the North: only stones_at(North) is worked out again
+    assert m.pending["prompt"] == "P1: 7 0 1"  # seven times the stones there, by the sum
+    assert runs[0] == first + 1
+    m.apply("2")
+    assert m.pending["prompt"] == "P1: 7 7 2"
+    assert runs[0] == first + 2
+    m.apply("0")  # nothing changes
+    assert m.pending["prompt"] == "P1: 7 7 2"
+    assert runs[0] == first + 2
