@@ -449,11 +449,11 @@ class Runtime:
                     continue
                 out.append(eid)
             return out
-        defs = self.game.defs
         # the cards a match starts with never change name: their ids by kind and name come from
         # a table made once per game, and only the pieces created since are scanned. A state
         # whose first cards are not those (a saved match edited by hand) is scanned whole.
         game = self.game
+        defs = game.defs
         names = game.box_names
         if names is None:
             names = game.box_names = tuple(box_cards(game))
@@ -461,6 +461,7 @@ class Runtime:
         if game.box_checked is not ents and len(ents) >= start and all(
                 ents[i] is not None and ents[i]["d"] == names[i] for i in range(start)):
             game.box_checked = ents  # this list of this state, checked once
+        scan = range(len(ents))
         if game.box_checked is ents:
             found = game.box_index.get((kinds, defname))
             if found is None:
@@ -472,19 +473,9 @@ class Runtime:
                 if e["l"] is None or e["l"] == "removed" or (owner is not None and e["o"] != owner):
                     continue
                 out.append(eid)
-            for eid in range(start, len(ents)):
-                e = ents[eid]
-                if e is None or e["l"] is None or e["l"] == "removed":
-                    continue
-                if defname is not None and e["d"] != defname:
-                    continue
-                if kinds is not None and defs[e["d"]].kind not in kinds:
-                    continue
-                if owner is not None and e["o"] != owner:
-                    continue
-                out.append(eid)
-            return out
-        for eid, e in enumerate(ents):
+            scan = range(start, len(ents))
+        for eid in scan:
+            e = ents[eid]
             if e is None or e["l"] is None or e["l"] == "removed":  # out of the game
                 continue
             if defname is not None and e["d"] != defname:
@@ -492,8 +483,6 @@ class Runtime:
             if kinds is not None and defs[e["d"]].kind not in kinds:
                 continue
             if owner is not None and e["o"] != owner:
-                continue
-            if pk is not None and e["l"] != pk:
                 continue
             out.append(eid)
         return out
