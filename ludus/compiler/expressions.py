@@ -8,6 +8,7 @@ from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, as_track, entity_attr, in_range, pair_key, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.symbols import elem_type
+from .pysource import define_value
 from .specs import _MISSING, ActionSpec, Code
 
 
@@ -291,52 +292,10 @@ class ExpressionCompiler:
             # a define that reads no seat is remembered once for every seat
             per_seat = not self.define_seat_free(name)
             defines = g.defines
-
-            if not args:
-                def call_define0(rt, env):
-                    memo = rt.memo
-                    if memo is None:
-                        return defines[name](rt, (), env)
-                    key = (env.get("$act"), env.get("$cur"), env.get("this")) if per_seat else env.get("this")
-                    known = memo.get(name)
-                    if known is None:
-                        known = memo[name] = {}
-                    elif key in known:
-                        return known[key]
-                    logged = len(rt.log)
-                    result = defines[name](rt, (), env)
-                    if len(rt.log) == logged:
-                        known[key] = result
-                    return result
-                return call_define0
+            no_bodies: dict = {}  # the closure's own wrapper, in g.defines, runs the body
 
             def call_define(rt, env):
-                values = [a(rt, env) for a in args]
-                memo = rt.memo
-                if memo is None:
-                    return g.defines[name](rt, values, env)
-                for v in values:
-                    if v.__class__ is bool or v.__class__ is list:
-                        # true is 1 to a dict, and a list is no key: not remembered
-                        return g.defines[name](rt, values, env)
-                if per_seat:
-                    key = (env.get("$act"), env.get("$cur"), env.get("this"), *values)
-                else:
-                    key = (env.get("this"), *values)
-                known = memo.get(name)
-                if known is None:
-                    known = memo[name] = {}
-                try:
-                    return known[key]
-                except KeyError:
-                    pass
-                except TypeError:  # an argument that is no key
-                    return g.defines[name](rt, values, env)
-                logged = len(rt.log)
-                result = g.defines[name](rt, values, env)
-                if len(rt.log) == logged:  # a define that warned (top(...) ran short) warns each time
-                    known[key] = result
-                return result
+                return define_value(rt, env, defines, no_bodies, name, [a(rt, env) for a in args], per_seat)
             return call_define
         if tag == "builtin":
             return _BUILTIN_NAMES[res[1]]

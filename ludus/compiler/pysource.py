@@ -70,9 +70,11 @@ def _div(x, y, op):
     return x // y if op == "/" else x % y
 
 
-def _define(rt, env, defines, bodies, name, values, per_seat):
-    """A define's value, remembered in `rt.memo[name]` as `call_define` in expressions.py does
-    (the same keys, so generated and closure calls share what is remembered)."""
+def define_value(rt, env, defines, bodies, name, values, per_seat):
+    """A define's value, remembered in `rt.memo[name]`: called as `_define` by generated code,
+    and by the closures of expressions.py (with no `bodies`), so both keep one table per define
+    under the same keys. Arguments that are a bool or a list are not remembered (true is 1 to a
+    dict; a list is no key)."""
     memo = rt.memo
     if memo is None:
         return defines[name](rt, values, env)
@@ -174,7 +176,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_define": _define, "display": display, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_define": define_value, "display": display, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
