@@ -11,6 +11,16 @@ DIRECTIONS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0)
               "northeast": (1, 1), "northwest": (-1, 1), "southeast": (1, -1), "southwest": (-1, -1)}
 
 
+def walk_line(rt, start, direction, length: int) -> list:
+    """line(): up to `length` cells from `start` stepping in `direction`, stopping at the edge."""
+    out = []
+    here = start
+    while here is not None and len(out) < length:
+        out.append(here)
+        here = grid_step(rt, here, direction, 1)
+    return out
+
+
 def grid_step(rt, cell, direction, steps: int):
     """The cell `steps` away in a direction on a grid board, or none past its edge."""
     where = rt.game.grid.get(cell) if isinstance(cell, str) else None
@@ -64,13 +74,7 @@ def compile_builtin(comp, node, name: str):
 
         def line(rt, env):
             start, direction = a0(rt, env), a1(rt, env)
-            length = as_size(a2(rt, env), "length of the line")
-            out = []
-            here = start
-            while here is not None and len(out) < length:
-                out.append(here)
-                here = grid_step(rt, here, direction, 1)
-            return out
+            return walk_line(rt, start, direction, as_size(a2(rt, env), "length of the line"))
         return line
     if name == "forward":
         # the first seat sits at row 1 and moves north; every other seat moves south

@@ -41,7 +41,7 @@ from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, spa
 from ..language import nodes as n
 from ..language.limits import MAX_LIST, MAX_WORK
 from ..language.symbols import elem_type
-from .builtins import DIRECTIONS, adjacent, grid_step
+from .builtins import DIRECTIONS, adjacent, grid_step, walk_line
 from .decisions import _cost_refusal
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
@@ -780,12 +780,7 @@ def _line(rt, start, direction, length, rays):
         ray = rays.get((start, direction))
         if ray is not None:
             return list(ray[:size])
-    out = []
-    here = start
-    while here is not None and len(out) < size:
-        out.append(here)
-        here = grid_step(rt, here, direction, 1)
-    return out
+    return walk_line(rt, start, direction, size)
 
 
 def grid_rays(grid: dict, grid_at: dict) -> dict:

@@ -179,6 +179,22 @@ def _both(tmp_path, monkeypatch, source):
     return out[0]
 
 
+def _both_after_a_move(tmp_path, monkeypatch, source):
+    """The options of a new match and after its first one is taken, generated and with the
+    closures (they must be the same)."""
+    path = tmp_path / "g.ludus"
+    path.write_text(source, encoding="utf-8")
+    seen = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        m = ludus.load(path).new_match(2)
+        first = m.legal_actions()
+        m.apply(0)
+        seen.append((first, m.legal_actions()))
+    assert seen[0] == seen[1]
+    return seen[0]
+
+
 def test_locals_in_listings_and_comprehensions_read_as_the_closures_do(tmp_path, monkeypatch):
     # nested comprehensions, a closure (abs) reading a comprehension's variable and an action's
     # parameter, a variable that shadows a parameter, a define, a cost read in env, labels
@@ -279,17 +295,7 @@ flow:
 def test_token_counts_and_properties_read_as_the_closures_do(tmp_path, monkeypatch):
     # token counts at a space (owned or not, with or without an owner) and at a piece; a
     # property written as a literal, one computed, one set in the state, a kind's default
-    path = tmp_path / "g.ludus"
-    path.write_text(COUNTS, encoding="utf-8")
-    seen = []
-    for enabled in (True, False):
-        monkeypatch.setattr(pysource, "ENABLED", enabled)
-        m = ludus.load(path).new_match(2)
-        first = m.legal_actions()
-        m.apply(0)
-        seen.append((first, m.legal_actions()))
-    assert seen[0] == seen[1]
-    first, then = seen[0]
+    first, then = _both_after_a_move(tmp_path, monkeypatch, COUNTS)
     assert first == ["A P1: 2 3 1 0 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3", "A P2: 2 3 2 5 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3",
                      "B P1: 0 4 0 0 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3", "B P2: 0 4 4 5 5 7 | 3, 7, 2 2, 3, 2 3, 3, 3"]
     # removing without an owner takes from the owners in the order of their keys: P1 first
@@ -349,17 +355,7 @@ flow:
         offer Look
     win P1
 '''
-    path = tmp_path / "g.ludus"
-    path.write_text(source, encoding="utf-8")
-    seen = []
-    for enabled in (True, False):
-        monkeypatch.setattr(pysource, "ENABLED", enabled)
-        m = ludus.load(path).new_match(2)
-        first = m.legal_actions()
-        m.apply(0)
-        seen.append((first, m.legal_actions()))
-    assert seen[0] == seen[1]
-    assert seen[0] == (["A: 0 0 2 no no none | Char 3", "B: 0 0 2 no no none | nothing nothing"],
+    assert _both_after_a_move(tmp_path, monkeypatch, source) == (["A: 0 0 2 no no none | Char 3", "B: 0 0 2 no no none | nothing nothing"],
                        ["A: 0 4 2 no yes P2 | Char 3", "B: 0 4 2 yes yes P2 | nothing nothing"])
 
 
