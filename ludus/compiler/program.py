@@ -11,7 +11,7 @@ from ..engine.runtime import NOT_FIXED
 from ..language import nodes as n
 from ..language.checker import Checked
 from .expressions import ExpressionCompiler
-from .specs import Code, DefSpec, SpaceSpec, TrackSpec, VarSpec, ZoneSpec
+from .specs import Code, DefSpec, SpaceSpec, TrackSpec, VarSpec, ZoneSpec, unset_value
 from .statements import StatementCompiler
 
 
@@ -52,10 +52,9 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 self.expr(decl.low) if decl.low is not None else None,
                 self.expr(decl.high) if decl.high is not None else None,
                 decl.resets, decl.visibility,
-                _literal(decl.start), _literal(decl.low), _literal(decl.high),
+                unset_value(decl.kind) if decl.start is None else _literal(decl.start),
+                _literal(decl.low), _literal(decl.high),
             )
-            if decl.start is None:
-                g.vars[name].fixed_start = {"counter": 0, "flag": False}.get(decl.kind)
         for name, decl in sym.zones.items():
             g.zones[name] = ZoneSpec(name, decl.per, decl.visibility, decl.refill)
         for name in ("box", "removed"):

@@ -43,6 +43,7 @@ from ..language.limits import MAX_LIST, MAX_WORK
 from ..language.symbols import elem_type
 from .builtins import DIRECTIONS, adjacent, grid_step, walk_line
 from .decisions import _cost_refusal
+from .specs import unset_value
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
 CACHE_FORMAT = 1
@@ -522,7 +523,7 @@ class SourceGen:
         decl = self.comp.sym.vars[name]
         if decl.start is not None:
             return f"rt.get_var({name!r}, {key})" if key is not None else f"rt.get_var({name!r})"
-        unset = {"counter": 0, "flag": False}.get(decl.kind)  # as VarSpec.initial
+        unset = unset_value(decl.kind)
         if key is None:
             return f"rt.state['vars'].get({name!r}, {unset!r})"
         k = self.count = self.count + 1

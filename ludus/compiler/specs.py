@@ -10,6 +10,11 @@ from ..language.symbols import per_keys
 _MISSING = object()
 
 
+def unset_value(kind: str):
+    """What a var declared with no start holds until set: 0 for a counter, no for a flag, else none."""
+    return {"counter": 0, "flag": False}.get(kind)
+
+
 @define
 class VarSpec:
     name: str
@@ -37,10 +42,8 @@ class VarSpec:
         return {"seat": key, "$act": key if keys[:1] == ("seat",) else 0, "$cur": 0}
 
     def initial(self, rt: Runtime, key):
-        if self.fixed_start is not NOT_FIXED:
+        if self.fixed_start is not NOT_FIXED:  # always so when no start is written (program.py)
             return self.fixed_start
-        if self.start is None:
-            return {"counter": 0, "flag": False}.get(self.kind)
         return self.start(rt, self.env(key))
 
 
