@@ -37,6 +37,7 @@ class Game:
     define_drops: dict | None = None
     define_unknown: tuple = ()
     move_drops: dict = field(factory=dict)  # (from, to) -> what a move drops, filled as it goes
+    move_marks: dict = field(factory=dict)  # (from, to) -> (names changed, seat of `to` or None)
     define_fixed: frozenset = frozenset()  # defines that read no state: kept for the whole match
     define_token_places: dict = field(factory=dict)  # token -> {define: key index of its place}
     fixed_values: dict = field(factory=dict)  # seat count -> {define: {key: value}} of those
@@ -53,6 +54,9 @@ class Game:
     watched: set = field(factory=set)
     anytime: list = field(factory=list)
     becomes: list = field(factory=list)  # (condition, code id, names it reads or None, span)
+    # every name an 'at any time' block reads; None when any change must check (a block whose
+    # reads are unknown, or a 'when ... becomes true')
+    anytime_watch: frozenset | None = None
     payoff: object = None  # fn(rt, env) of `payoff EXPR`, with env["seat"] the seat
     grid: dict = field(factory=dict)  # cell name -> (column, row), for a grid board
     grid_at: dict = field(factory=dict)  # (column, row) -> cell name

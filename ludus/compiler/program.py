@@ -130,6 +130,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             cid = f"at any time #{i + 1}"
             self.block_code(cid, "at any time", a.body)
             g.anytime.append((cid, self.dependencies(a.body)))
+        if not g.becomes and all(deps is not None for _cid, deps in g.anytime):
+            g.anytime_watch = frozenset().union(*(deps for _cid, deps in g.anytime))
         body = (sym.setup.body if sym.setup else ()) + (sym.flow.body if sym.flow else ())
         self.block_code("flow", "flow", body)
 

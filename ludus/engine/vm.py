@@ -108,6 +108,9 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
     codes = game.codes
     steps = 0
     anytime = bool(game.anytime) or bool(game.becomes)
+    # the names 'at any time' reads: a change to none of them checks nothing, so the run goes on
+    # (they stay in rt.changed, which the next check intersects with each block's reads)
+    watch = game.anytime_watch
     while stack and state["result"] is None and state["pending"] is None:
         frame = stack[-1]
         code = codes[frame["c"]]
@@ -128,7 +131,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
                     frame["pc"] = pc + 1
                     op[1](rt, env)
                     pc += 1
-                    if rt.events or (anytime and rt.changed):
+                    if rt.events or (anytime and rt.changed and (watch is None or not watch.isdisjoint(rt.changed))):
                         _after_change(rt, env, frame)
                         break
                 elif kind == JUMP:

@@ -55,6 +55,16 @@ def test_at_any_time_ends_the_game_as_soon_as_it_holds(tmp_path):
     assert var(m, "n") == 3
 
 
+def test_at_any_time_holds_at_once_among_changes_it_does_not_read(tmp_path):
+    # changes to `other` do not check the condition (it does not read it); the change of `n`
+    # that makes it hold, read through a define, ends the game before the next statement
+    m = play(tmp_path, "counter n\ncounter other\ndefine done = n >= 3\nat any time:\n    if done:\n        win P2",
+             "repeat 10 times:\n    increase other by 1\n    increase n by 1\n    increase other by 1\nwin P1")
+    assert m.result["winners"] == ["P2"]
+    assert (var(m, "n"), var(m, "other")) == (3, 5)
+    assert m.game.anytime_watch == frozenset({"n"})
+
+
 def test_alternate_until_all_pass(tmp_path):
     m = play(tmp_path, "counter turns per seat",
              "alternate s in seats until all pass:\n    turn s:\n        increase turns of s by 1\n"
