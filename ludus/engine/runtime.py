@@ -351,16 +351,22 @@ class Runtime:
         return list(self.state["places"].get(zone, ()))
 
     def move_entity(self, eid: int, dest: str, bottom: bool = False) -> None:
-        e = self.ent(eid)
         state, journal = self.state, self.journal
+        try:
+            e = state["ents"][eid]
+        except (IndexError, TypeError):
+            e = None
+        if e is None:
+            raise RuleError(f"no card or piece #{eid}")
         if journal is not None:
             journal.ent(state, eid)
         places = state["places"]
         src = e["l"]
+        game = self.game
         memo = self.memo
         if memo:
             # touch("$ents"), touch("@" + each zone) in one: moves are the commonest change
-            drops = self.game.move_drops.get((src, dest))
+            drops = game.move_drops.get((src, dest))
             if drops is None:
                 drops = self._move_drops(src, dest)
             for d in drops:
@@ -368,10 +374,15 @@ class Runtime:
                     del memo[d]
         if src is not None:
             lst = places.get(src)
-            if lst and eid in lst:
-                if journal is not None:
-                    journal.place(state, src)
-                lst.remove(eid)
+            if lst:
+                try:
+                    i = lst.index(eid)
+                except ValueError:
+                    pass
+                else:
+                    if journal is not None:
+                        journal.place(state, src)
+                    del lst[i]
         if journal is not None:
             journal.place(state, dest)
         lst = places.get(dest)
@@ -386,13 +397,12 @@ class Runtime:
             del e["rev"]
         if "see" in e:
             del e["see"]
-        changed = self.changed
-        changed.add("$ents")
-        changed.add(src.partition("@")[0] if src else "")
-        name, at, seat = dest.partition("@")
-        changed.add(name)
-        if at and name in self.game.zones:  # a seat's zone: what moves in is that seat's
-            e["o"] = int(seat)
+        marks = game.move_marks.get((src, dest))
+        if marks is None:
+            marks = _move_marks(game, src, dest)
+        self.changed.update(marks[0])
+        if marks[1] is not None:  # a seat's zone: what moves in is that seat's
+            e["o"] = marks[1]
 
     def _move_drops(self, src, dest: str) -> tuple:
         game = self.game
@@ -538,6 +548,16 @@ class Runtime:
                     shown = f"{shown} of {self.seat_name(int(seat))}"
                 raise RuleError(f"the forced order for '{shown}' names '{name}', which is not (or no longer) in it")
         return out + pool
+
+
+def _move_marks(game, src, dest: str) -> tuple:
+    """What a move from `src` to `dest` adds to Runtime.changed, and the seat whose zone `dest`
+    is (None if it is no seat's zone): worked out once per pair of places."""
+    name, at, seat = dest.partition("@")
+    marks = game.move_marks[(src, dest)] = (
+        ("$ents", src.partition("@")[0] if src else "", name),
+        int(seat) if at and name in game.zones else None)
+    return marks
 
 
 def _same_place(value, pk: str) -> bool:
