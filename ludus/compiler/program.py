@@ -37,7 +37,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         try:
             self._compile()
             if self.pygen is not None:
+                from .regions import fuse
+                regions = fuse(self.game, self.pygen)
                 self.pygen.finish()
+                regions.install()
         finally:
             self.pygen = self.pystmts = None
 

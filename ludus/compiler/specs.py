@@ -100,6 +100,11 @@ class Code:
     label: str
     ops: list = field(factory=list)
     spans: list = field(factory=list)
+    # where each compound statement starts: its kind and extent (statements.py), for regions.py
+    shapes: dict = field(factory=dict)
+    # the instructions vm.run follows: `ops` with generated regions at their first instruction
+    # (regions.py); None: `ops` as they are
+    fast: list | None = None
 
 
 @define

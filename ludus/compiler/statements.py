@@ -249,12 +249,14 @@ class StatementCompiler:
         self.emit(O.PASS, s.span)
 
     def s_Break(self, s: n.Break) -> None:
+        start = self.here()
         patches, scopes, is_alt = self.loops[-1]
         for _ in range(scopes):
             self.emit(O.UNSCOPE, s.span)
         if is_alt:
             self.emit(O.ALT_POP, s.span)
         patches.append(self.emit(O.JUMP, s.span, -1))
+        self.code.shapes[start] = ("break", self.here())
 
     def s_Win(self, s: n.Win) -> None:
         self.emit(O.WIN, s.span, self.expr(s.seats))
@@ -284,37 +286,43 @@ class StatementCompiler:
         self.emit(O.CALL, s.span, f"rule {s.name}", bind)
 
     def s_If(self, s: n.If) -> None:
-        ends = []
+        start = self.here()
+        branches = []
         for cond, body in s.branches:
             jf = self.emit(O.JUMPF, cond.span, self.expr(cond), -1)
             self.stmts(body)
-            ends.append(self.emit(O.JUMP, None, -1))
+            branches.append((jf, self.emit(O.JUMP, None, -1)))
             self.patch(jf, self.here())
         if s.otherwise:
             self.stmts(s.otherwise)
-        for e in ends:
-            self.patch(e, self.here())
+        for _jf, end in branches:
+            self.patch(end, self.here())
+        # for regions.py: each branch's test and closing jump; after the last, the `else`
+        self.code.shapes[start] = ("if", self.here(), tuple(branches))
 
     def loop(self, s, var_label: str | None, init, head, body: tuple, is_alt: bool = False, label_fn=None,
              scope_kind: str = "loop") -> None:
         """Every loop's shape: `init(slot)`, then `head(slot)` that jumps out when done, the body,
         and a jump back to the head. `break` jumps to the end, closing what the body opened."""
         slot = self.new_slot()
+        start = self.here()
         init(slot)
         top = self.here()
         exit_at = head(slot)
-        if var_label:
-            self.emit(O.SCOPE, s.span, scope_kind, var_label, label_fn)
+        scope_at = self.emit(O.SCOPE, s.span, scope_kind, var_label, label_fn) if var_label else None
+        body_at = self.here()
         patches: list = []
         self.loops.append((patches, 1 if var_label else 0, is_alt))
         self.stmts(body)
         self.loops.pop()
-        if var_label:
-            self.emit(O.UNSCOPE, None)
-        self.emit(O.JUMP, None, top)
+        unscope_at = self.emit(O.UNSCOPE, None) if var_label else None
+        back = self.emit(O.JUMP, None, top)
         self.patch(exit_at, self.here())
         for p in patches:
             self.patch(p, self.here())
+        # for regions.py: where the loop's parts are (the body ends at the UNSCOPE or the jump back)
+        self.code.shapes[start] = ("loop", self.here(), top, scope_at, body_at,
+                                   back if unscope_at is None else unscope_at, back)
 
     def s_For(self, s: n.For) -> None:
         var = s.var
@@ -360,11 +368,12 @@ class StatementCompiler:
     def scoped(self, s, kind: str, label: str, fn, body: tuple) -> None:
         """A turn or phase: open its scope, run the body, close it; a `break` from a loop
         around it closes it too, so the enclosing loop counts it while the body compiles."""
-        self.emit(O.SCOPE, s.span, kind, label, fn)
+        start = self.emit(O.SCOPE, s.span, kind, label, fn)
         self._count_scope(+1)
         self.stmts(body)
         self._count_scope(-1)
         self.emit(O.UNSCOPE, None)
+        self.code.shapes[start] = ("scope", self.here())
 
     def _count_scope(self, delta: int) -> None:
         if self.loops:

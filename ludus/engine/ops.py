@@ -21,5 +21,6 @@ ALT_POP = 17  #                  leave an alternate loop early
 PASS = 18  #                     the seat taking this turn passes
 RESOLVE = 19  # card, handler    run a card's effect
 DRAW = 20  # amount, src, dst, game
+FUSED = 21  # fn                 a run of the above compiled to one function (compiler/regions.py)
 
 NAMES = {v: k for k, v in dict(globals()).items() if k.isupper() and isinstance(v, int)}

@@ -15,6 +15,7 @@ from .ops import (
     DRAW,
     END,
     EXEC,
+    FUSED,
     ITER,
     JUMP,
     JUMPF,
@@ -114,7 +115,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
     while stack and state["result"] is None and state["pending"] is None:
         frame = stack[-1]
         code = codes[frame["c"]]
-        ops = code.ops
+        ops = code.fast if code.fast is not None else code.ops
         env = frame["env"]
         pc = frame["pc"]
         try:
@@ -151,6 +152,20 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
                 elif kind == ITER:
                     env[op[1]] = [list(op[2](rt, env)), 0]
                     pc += 1
+                elif kind == FUSED:
+                    # a run of statements in one call (compiler/regions.py): it counts its own
+                    # steps, and leaves the frame where it stopped, as the instructions would
+                    frame["pc"] = pc
+                    steps = op[1](rt, frame, env, steps - 1, budget)
+                    pc = frame["pc"]
+                    if rt.events or (anytime and rt.changed and (watch is None or not watch.isdisjoint(rt.changed))):
+                        top = stack[-1]
+                        _after_change(rt, top["env"], top)
+                        kind = EXEC
+                        break
+                    if stack[-1] is not frame or state["result"] is not None:
+                        kind = EXEC
+                        break
                 else:
                     steps -= 1  # counted again below
                     break

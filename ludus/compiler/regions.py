@@ -1,0 +1,361 @@
+"""Runs of instructions that cannot wait, compiled to one Python function each.
+
+vm.run executes a block one instruction at a time: fetch, dispatch on the opcode, call. Most of
+a block never waits for anyone: a loop over the seats that counts their followers, an `if` that
+moves a card, a rule that pays and draws. Such a run of statements becomes here one generated
+function, with the loops and branches written as Python `while` and `if`, which vm.run calls
+through a FUSED instruction put at the run's first instruction in `Code.fast` (`Code.ops` stay
+as they are, for every other reader).
+
+The function does what the instructions it replaces do, in the same order and on the same plain
+data: loop positions stay in the frame's env as `[items, next index]`, scopes are opened and
+closed in `state["scopes"]`, steps are counted for the step budget. So it can stop after any
+statement and leave the frame exactly as the VM would have left it there, and the VM goes on from
+that instruction. It stops:
+- after a statement that fired a trigger or changed what 'at any time' reads (the VM runs those
+  next, as it does after any statement);
+- at a call of a rule or an effect it cannot run itself (it pushes the frame first, as CALL and
+  RESOLVE do) and where a called rule stopped;
+- where the game ended (`win`, `lose`, `end game`), with the frame at that instruction.
+A rule whose whole body is one such run, and that calls no rule that calls it back, is called
+directly (its frame pushed and popped as CALL and RET would); so is a card's effect.
+
+Only the step budget's error may name another line of the same loop: the budget is checked at
+each loop's jump back rather than at every instruction.
+"""
+
+from __future__ import annotations
+
+from ..engine import ops as O
+from ..engine.runtime import RuleError
+from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _scope, _span_near, _unscope
+
+# instructions a region runs itself; CALL and RESOLVE too, when the rule or effect can be called
+_LEAVES = {O.EXEC, O.DRAW, O.SHUFFLE, O.WIN, O.LOSE, O.END, O.CALL, O.RESOLVE}
+
+
+class _NotHere(Exception):
+    """A part of a block that no region can hold."""
+
+
+def fuse(game, pygen):
+    """Regions for every block of `game`, written into `pygen` (the game's generated module,
+    compiled and cached with its expressions); call `install` on the result once `pygen` is
+    finished, to give the blocks their `fast` instructions."""
+    gen = _Gen(game, pygen)
+    # blocks whose whole body is one region: rules, effects, actions and triggers, called
+    # directly. A rule qualifies once every rule it calls does, so a rule that calls itself,
+    # even through others, never does.
+    while True:
+        grown = False
+        for cid, code in gen.blocks:
+            if cid not in gen.callable and gen.whole(code):
+                gen.callable[cid] = len(code.ops) - 1
+                grown = True
+        if not grown:
+            break
+    for cid, code in gen.blocks:
+        gen.block(cid, code)
+    return gen
+
+
+class _Gen:
+    def __init__(self, game, pygen) -> None:
+        self.game = game
+        self.blocks = sorted(game.codes.items())
+        self.pygen = pygen
+        self.fast: dict = {}
+        self.callable: dict = {}  # rule code id -> index of its RET
+        self.entries: dict = {}  # code id -> its whole-body function, once compiled
+        self.entry_names: dict = {}
+        self.consts: dict = {}  # id(object) -> its name in the namespace
+        self.ns = pygen.ns  # the names below start with _rg_, which pysource's never do
+        self.ns.update({
+            "_rg_RuleError": RuleError, "_rg_FAILURES": _FAILURES, "_rg_located": _located,
+            "_rg_span_near": _span_near, "_rg_scope": _scope, "_rg_unscope": _unscope, "_rg_finish": _finish,
+            "_rg_draw": _draw, "_rg_entries": self.entries, "_rg_defs": game.defs,
+            "_rg_watch": game.anytime_watch, "_rg_ret": self.callable,
+        })
+        self.count = 0
+        # after a statement: does the VM have work first (triggers, 'at any time')?
+        anytime = bool(game.anytime) or bool(game.becomes)
+        if anytime:
+            self.check = "rt.events or (rt.changed and (_rg_watch is None or not _rg_watch.isdisjoint(rt.changed)))"
+        elif game.watched:
+            self.check = "rt.events"
+        else:
+            self.check = None
+
+    def const(self, obj) -> str:
+        name = self.consts.get(id(obj))
+        if name is None:
+            name = self.consts[id(obj)] = f"_rg_k{len(self.consts)}"
+            self.ns[name] = obj
+        return name
+
+    # ── which parts can be a region ──
+
+    def items(self, code, a: int, b: int) -> list:
+        """The statements of the sequence [a, b): (start, end) of each."""
+        out = []
+        k = a
+        while k < b:
+            shape = code.shapes.get(k)
+            end = k + 1 if shape is None else shape[1]
+            out.append((k, end))
+            k = end
+        return out
+
+    def fits(self, code, a: int, b: int, in_loop: bool = False) -> bool:
+        """Whether the statement [a, b) can be part of a region (`in_loop`: inside a loop of the
+        same region, where a `break` may be)."""
+        shape = code.shapes.get(a)
+        op = code.ops[a]
+        if shape is None:
+            if b != a + 1 or op[0] not in _LEAVES:
+                return False
+            if op[0] == O.CALL:
+                return op[1] in self.callable
+            return True
+        kind = shape[0]
+        if kind == "break":
+            return in_loop and all(code.ops[k][0] == O.UNSCOPE for k in range(a, b - 1))
+        if kind == "if":
+            _end, branches = shape[1], shape[2]
+            parts = [(jf + 1, je) for jf, je in branches] + [(branches[-1][1] + 1, b)]
+            return all(self.seq_fits(code, x, y, in_loop) for x, y in parts)
+        if kind == "scope":
+            return self.seq_fits(code, a + 1, b - 1, in_loop)
+        if kind == "loop":
+            _end, top, _scope_at, body_at, body_end, _back = shape[1:]
+            if code.ops[top][0] not in (O.NEXT, O.JUMPF) or (top != a and code.ops[a][0] != O.ITER):
+                return False
+            return self.seq_fits(code, body_at, body_end, True)
+        return False
+
+    def seq_fits(self, code, a: int, b: int, in_loop: bool = False) -> bool:
+        return all(self.fits(code, x, y, in_loop) for x, y in self.items(code, a, b))
+
+    def whole(self, code) -> bool:
+        """Whether everything but the closing RET is one region."""
+        last = len(code.ops) - 1
+        return last > 0 and code.ops[last][0] == O.RET and self.seq_fits(code, 0, last)
+
+    # ── regions of one block ──
+
+    def block(self, cid: str, code) -> None:
+        fast = list(code.ops)
+        if cid in self.callable:
+            name = self.function(cid, code, 0, len(code.ops) - 1)
+            self.entry_names[cid] = name
+            fast[0] = (O.FUSED, name)
+        else:
+            self.regions(cid, code, 0, len(code.ops), fast)
+        if any(op[0] == O.FUSED for op in fast):
+            self.fast[cid] = fast
+
+    def regions(self, cid, code, a: int, b: int, fast: list) -> None:
+        """Regions for the runs of the sequence [a, b) that fit, and within the parts that do not."""
+        run: list = []
+
+        def close():
+            if run and self.worth(code, run[0][0], run[-1][1]):
+                fast[run[0][0]] = (O.FUSED, self.function(cid, code, run[0][0], run[-1][1]))
+            run.clear()
+
+        for x, y in self.items(code, a, b):
+            if self.fits(code, x, y):
+                run.append((x, y))
+                continue
+            close()
+            shape = code.shapes.get(x)
+            if shape is None or shape[0] == "break":
+                continue
+            if shape[0] == "if":
+                branches = shape[2]
+                for jf, je in branches:
+                    self.regions(cid, code, jf + 1, je, fast)
+                self.regions(cid, code, branches[-1][1] + 1, y, fast)
+            elif shape[0] == "scope":
+                self.regions(cid, code, x + 1, y - 1, fast)
+            elif shape[0] == "loop":
+                self.regions(cid, code, shape[4], shape[5], fast)
+        close()
+
+    def worth(self, code, a: int, b: int) -> bool:
+        """A region of one plain statement would only add a call."""
+        return b - a > 1 or code.ops[a][0] in (O.CALL, O.RESOLVE)
+
+    # ── source ──
+
+    def function(self, cid: str, code, a: int, b: int) -> str:
+        self.count += 1
+        name = f"_rg_r{self.count}"
+        self.code_name = self.const(code)
+        out = [f"def {name}(rt, frame, env, n, budget):",
+               "    state = rt.state",
+               "    stack = state['stack']",
+               f"    pc = {a}",
+               "    try:"]
+        self.seq(code, a, b, out, 2)
+        out += ["    except _rg_FAILURES as exc:",
+                "        frame['pc'] = pc",
+                f"        raise _rg_located(exc, {self.code_name}, pc) from None",
+                f"    frame['pc'] = {b}",
+                "    return n",
+                ""]
+        self.pygen.lines.append("\n".join(out) + "\n")
+        return name
+
+    def install(self) -> None:
+        """Once the module is compiled: each block's `fast` instructions, and the whole-body
+        functions of the blocks called directly."""
+        ns = self.ns
+        for cid, fast in self.fast.items():
+            self.game.codes[cid].fast = [(O.FUSED, ns[op[1]]) if op[0] == O.FUSED else op for op in fast]
+        for cid in self.callable:
+            self.entries[cid] = ns[self.entry_names[cid]]
+
+    def seq(self, code, a: int, b: int, out: list, depth: int) -> None:
+        items = self.items(code, a, b)
+        if not items:
+            out.append("    " * depth + "pass")
+        for x, y in items:
+            self.item(code, x, y, out, depth)
+
+    def item(self, code, a: int, b: int, out: list, d: int) -> None:  # noqa: C901 - one case a shape
+        ind = "    " * d
+        shape = code.shapes.get(a)
+        if shape is None:
+            self.leaf(code, a, out, d)
+            return
+        kind = shape[0]
+        if kind == "break":
+            for k in range(a, b - 1):
+                out.append(f"{ind}pc = {k}; _rg_unscope(rt, env)")
+            out.append(f"{ind}n += {b - a}")
+            out.append(f"{ind}break")
+        elif kind == "if":
+            branches = shape[2]
+            for i, (jf, je) in enumerate(branches):
+                out.append(f"{ind}pc = {jf}; n += 1")
+                out.append(f"{ind}if {self.const(code.ops[jf][1])}(rt, env):")
+                self.seq(code, jf + 1, je, out, d + 1)
+                out.append(f"{ind}    n += 1")
+                out.append(f"{ind}else:")
+                d += 1
+                ind = "    " * d
+                if i == len(branches) - 1:
+                    self.seq(code, je + 1, b, out, d)
+        elif kind == "scope":
+            out.append(f"{ind}pc = {a}; _rg_scope(rt, env, {self.const(code.ops[a])}); n += 1")
+            self.seq(code, a + 1, b - 1, out, d)
+            out.append(f"{ind}pc = {b - 1}; _rg_unscope(rt, env); n += 1")
+        elif kind == "loop":
+            _end, top, scope_at, body_at, body_end, back = shape[1:]
+            head = code.ops[top]
+            if head[0] == O.NEXT:
+                slot, var = head[1], head[2]
+                init = code.ops[a]
+                it = f"it{a}"  # each loop its own local: loops nest
+                out.append(f"{ind}pc = {a}; {it} = env[{slot!r}] = [list({self.const(init[2])}(rt, env)), 0]; n += 1")
+                out.append(f"{ind}while True:")
+                out.append(f"{ind}    pc = {top}; n += 1")
+                out.append(f"{ind}    if {it}[1] >= len({it}[0]):")
+                out.append(f"{ind}        del env[{slot!r}]")
+                out.append(f"{ind}        break")
+                if var is not None:
+                    out.append(f"{ind}    env[{var!r}] = {it}[0][{it}[1]]")
+                out.append(f"{ind}    {it}[1] += 1")
+            else:  # while COND
+                out.append(f"{ind}while True:")
+                out.append(f"{ind}    pc = {top}; n += 1")
+                out.append(f"{ind}    if not {self.const(head[1])}(rt, env):")
+                out.append(f"{ind}        break")
+            if scope_at is not None:
+                out.append(f"{ind}    pc = {scope_at}; _rg_scope(rt, env, {self.const(code.ops[scope_at])}); n += 1")
+            self.seq(code, body_at, body_end, out, d + 1)
+            if scope_at is not None:
+                out.append(f"{ind}    pc = {body_end}; _rg_unscope(rt, env); n += 1")
+            out.append(f"{ind}    n += 1")
+            out.append(f"{ind}    if n > budget:")
+            out.append(f"{ind}        raise _rg_RuleError(f\"the rules ran {{budget}} steps without asking for a decision: \"")
+            out.append(f"{ind}                        {self.label(code)!r} \" seems to loop forever\", "
+                       f"_rg_span_near({self.code_name}, {back}))")
+        else:  # pragma: no cover - fits() lets no other shape in
+            raise _NotHere(kind)
+
+    def label(self, code) -> str:
+        return f"'{code.label}'"
+
+    def leaf(self, code, k: int, out: list, d: int) -> None:
+        ind = "    " * d
+        op = code.ops[k]
+        kind = op[0]
+        stop = f"{ind}    frame['pc'] = {k + 1}\n{ind}    return n"
+        if kind == O.EXEC:
+            out.append(f"{ind}pc = {k}; {self.const(op[1])}(rt, env); n += 1")
+            if self.check is not None:
+                out.append(f"{ind}if {self.check}:")
+                out.append(stop)
+        elif kind == O.DRAW:
+            out.append(f"{ind}pc = {k}; _rg_draw(rt, env, {self.const(op)}); n += 1")
+            if self.check is not None:
+                out.append(f"{ind}if {self.check}:")
+                out.append(stop)
+        elif kind == O.SHUFFLE:
+            zone, into = self.const(op[1]), (self.const(op[2]) if op[2] is not None else None)
+            out.append(f"{ind}pc = {k}; n += 1; zone = {zone}(rt, env)")
+            if into is not None:
+                out.append(f"{ind}into = {into}(rt, env)")
+                out.append(f"{ind}for eid in rt.zone_cards(zone):")
+                out.append(f"{ind}    rt.move_entity(eid, into)")
+                out.append(f"{ind}zone = into")
+            out.append(f"{ind}rt.shuffle(zone)")
+        elif kind in (O.WIN, O.LOSE):
+            reason = _reason(code, k)
+            out.append(f"{ind}pc = {k}; n += 1")
+            out.append(f"{ind}_rg_finish(rt, {self.const(op[1])}(rt, env), {kind == O.WIN}, {reason!r})")
+            out.append(f"{ind}frame['pc'] = {k}")
+            out.append(f"{ind}return n")
+        elif kind == O.END:
+            reason = _reason(code, k)
+            out.append(f"{ind}pc = {k}; n += 1")
+            out.append(f"{ind}state['result'] = {{'winners': [], 'losers': list(range(state['nseats'])), 'reason': {reason!r}}}")
+            out.append(f"{ind}frame['pc'] = {k}")
+            out.append(f"{ind}return n")
+        elif kind == O.CALL:
+            out.append(f"{ind}pc = {k}; n += 1")
+            out.append(f"{ind}e = {{'$cur': env.get('$cur'), '$act': env.get('$act')}}")
+            out.append(f"{ind}e.update({self.const(op[2])}(rt, env))")
+            self.enter(repr(op[1]), f"_rg_entries[{op[1]!r}]", self.callable[op[1]], k, out, d)
+        elif kind == O.RESOLVE:
+            out.append(f"{ind}pc = {k}; n += 1")
+            out.append(f"{ind}eid = {self.const(op[1])}(rt, env)")
+            out.append(f"{ind}if eid is not None:")
+            out.append(f"{ind}    cid = _rg_defs[rt.ent(eid)['d']].handlers.get({op[2]!r})")
+            out.append(f"{ind}    if cid is not None:")
+            out.append(f"{ind}        e = {{'this': eid, '$cur': env.get('$cur'), '$act': env.get('$act')}}")
+            self.enter("cid", "_rg_entries.get(cid)", None, k, out, d + 2)
+        else:  # pragma: no cover - fits() lets no other instruction in
+            raise _NotHere(kind)
+
+    def enter(self, cid: str, fn: str, ret, k: int, out: list, d: int) -> None:
+        """Push the called block's frame; run it here when it is one region, else leave it to the VM."""
+        ind = "    " * d
+        out.append(f"{ind}f = {{'c': {cid}, 'pc': 0, 'env': e}}")
+        out.append(f"{ind}stack.append(f)")
+        out.append(f"{ind}fn = {fn}")
+        if ret is None:  # an effect: known only when it runs
+            out.append(f"{ind}if fn is None:")
+            out.append(f"{ind}    frame['pc'] = {k + 1}")
+            out.append(f"{ind}    return n")
+            ret = "_rg_ret[cid]"
+        out.append(f"{ind}n = fn(rt, f, e, n, budget)")
+        cond = f"f['pc'] != {ret} or state['result'] is not None or stack[-1] is not f"
+        if self.check is not None:
+            cond += f" or {self.check}"
+        out.append(f"{ind}if {cond}:")
+        out.append(f"{ind}    frame['pc'] = {k + 1}")
+        out.append(f"{ind}    return n")
+        out.append(f"{ind}stack.pop(); n += 1")

@@ -1,0 +1,224 @@
+"""Regions (compiler/regions.py): runs of statements compiled to one function must leave every
+state, log and move exactly as the instructions one at a time do. Each test plays the same
+seeded matches twice, with regions and with every block's `fast` instructions taken away, and
+compares each position's whole saved form."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ludus
+from ludus.engine import ops as O
+from tests.helpers import game_from_text
+
+HEAD = 'game "R"\nplayers 2 to 3\n'
+
+LOOPS = HEAD + """
+counter n
+counter m per seat
+var last start 0
+zone deck
+zone hand per seat
+card "Pebble":
+    copies 6
+
+rule tally(k):
+    repeat k times:
+        increase n by 1
+
+rule busy:
+    for each s in seats:
+        turn s:
+            for i in 1 to 4:
+                if i == 3 and s == P2:
+                    break
+                elif i == 2:
+                    increase m of s by 2
+                else:
+                    increase m of s by 1
+                tally(i)
+    let k = 0
+    while k < 5:
+        set k to k + 1
+        if k == 4:
+            break
+        set last to k
+    log "busy: {n} {last}"
+
+rule countdown(k):
+    if k > 0:
+        increase n by 1
+        countdown(k - 1)
+
+setup:
+    move box to deck
+    shuffle deck
+
+flow:
+    for round in 1 to 3:
+        busy()
+        countdown(2)
+        # a loop in the flow's own frame, which then waits: its position is saved with it
+        for i in 1 to 2:
+            increase n by i
+        for each s in seats:
+            turn s:
+                choose x from [1, 2, 3] "how many?"
+                increase m of s by x
+                draw 1 from deck into hand of s
+    end game
+"""
+
+TRIGGERS = HEAD + """
+counter n
+counter seen
+counter fame per seat
+track heat from 0 to 5 start 0:
+    end Boil from 4 to 5
+
+when n changes:
+    increase seen by 10 * old + new
+
+when heat enters Boil:
+    choose who from seats "who cools it?"
+    increase fame of who by 1
+    set heat to 0
+
+ANYTIME
+
+rule heat_up:
+    for i in 1 to 3:
+        increase n by 1
+        increase heat by 1
+        increase seen by 1
+
+flow:
+    repeat 20 times:
+        heat_up()
+        choose x from [0, 1] "extra?"
+        increase heat by x
+    end game
+"""
+ANYTIME = """at any time:
+    for each s in seats:
+        if fame of s >= 3:
+            win s
+"""
+
+EFFECTS = HEAD + """
+counter coins per seat
+zone deck
+zone hand per seat
+kind Thing:
+    worth: number
+
+card "Coin" is Thing:
+    copies 5
+    worth 1
+
+card "Bag" is Thing:
+    copies 3
+    worth 2
+    on play:
+        for each s in seats:
+            gain 1 coins for s
+
+card "Oracle" is Thing:
+    copies 2
+    worth 0
+    on play:
+        choose k from [1, 2] "how much?"
+        gain k coins
+
+setup:
+    move box to deck
+    shuffle deck
+
+flow:
+    repeat 4 times:
+        for each s in seats:
+            turn s:
+                draw 2 from deck into hand of s
+                for each c in hand of s:
+                    gain c.worth coins
+                    resolve play of c
+                move hand of s to deck
+                shuffle deck
+    win most(coins of s for s in seats)
+"""
+
+
+def _without_regions(game) -> None:
+    for code in game.codes.values():
+        code.fast = None
+
+
+def _fused(game) -> set:
+    return {cid for cid, code in game.codes.items()
+            if code.fast is not None and any(op[0] == O.FUSED for op in code.fast)}
+
+
+def _trace(game, seed: int) -> list:
+    match = game.new_match(2, seed=seed)
+    rng = random.Random(seed)
+    trace = [match.to_json()]
+    while not match.is_over and len(trace) < 500:
+        match.apply(rng.choice(match.legal_actions()))
+        trace.append(match.to_json())
+    return trace
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (LOOPS, {"rule busy", "rule tally", "flow"}),
+    (TRIGGERS.replace("ANYTIME", ANYTIME), {"rule heat_up", "when n #1"}),
+    (TRIGGERS.replace("ANYTIME", ""), {"rule heat_up", "when n #1"}),
+    (EFFECTS, {"card Bag: on play", "flow"}),
+])
+def test_regions_play_exactly_as_the_instructions_do(tmp_path, text, expected):
+    game = game_from_text(tmp_path, text)
+    assert expected <= _fused(game)  # the regions are there, so the comparison tests them
+    with_regions = [_trace(game, seed) for seed in range(6)]
+    _without_regions(game)
+    assert [_trace(game, seed) for seed in range(6)] == with_regions
+
+
+def test_a_rule_that_calls_itself_is_not_called_directly(tmp_path):
+    game = game_from_text(tmp_path, LOOPS)
+    called = {op[1] for code in game.codes.values() for op in code.fast or () if op[0] == O.CALL}
+    # busy and tally run inside the flow's regions; countdown keeps its CALL
+    assert "rule countdown" in called and "rule busy" not in called
+
+
+def test_a_trigger_runs_before_the_next_statement_of_a_region(tmp_path):
+    game = game_from_text(tmp_path, TRIGGERS.replace("ANYTIME", ""))
+    match = game.new_match(2, seed=1)
+    # first heat_up: n goes 0->1, 1->2, 2->3; each change adds 10*old+new before the next
+    # statement adds its 1
+    assert match.state["vars"]["seen"] == (1 + 1) + (12 + 1) + (23 + 1)
+
+
+@pytest.mark.parametrize("regions", [True, False])
+def test_an_error_inside_a_region_is_located_at_its_statement(tmp_path, regions):
+    text = HEAD + "counter n\nrule r:\n    for i in 1 to 3:\n        increase n by 1\n        set n to 6 / (2 - i)\nflow:\n    r()\n    end game\n"
+    game = game_from_text(tmp_path, text)
+    if not regions:
+        _without_regions(game)
+    with pytest.raises(ludus.RuleError, match="division by zero") as err:
+        game.new_match(2)
+    assert str(err.value).startswith(f"{tmp_path / 'game.ludus'}:7:")
+
+
+@pytest.mark.parametrize("regions", [True, False])
+def test_an_endless_loop_in_a_region_stops_at_the_step_budget(tmp_path, regions):
+    text = HEAD + "counter n\nrule spin:\n    let k = 0\n    while k >= 0:\n        set k to k + 1\nflow:\n    spin()\n    end game\n"
+    game = game_from_text(tmp_path, text)
+    assert regions is False or "rule spin" in _fused(game)
+    if not regions:
+        _without_regions(game)
+    with pytest.raises(ludus.RuleError, match="'rule spin' seems to loop forever") as err:
+        game.new_match(2)
+    # a line of the loop: the budget runs out on some instruction of it (regions check it at the
+    # jump back, so at the last line of the body)
+    assert str(err.value).startswith((f"{tmp_path / 'game.ludus'}:6:", f"{tmp_path / 'game.ludus'}:7:"))
