@@ -27,6 +27,7 @@ each loop's jump back rather than at every instruction.
 from __future__ import annotations
 
 from ..engine import ops as O
+from ..engine.display import display
 from ..engine.runtime import RuleError
 from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _scope, _span_near, _unscope
 
@@ -74,7 +75,7 @@ class _Gen:
             "_rg_RuleError": RuleError, "_rg_FAILURES": _FAILURES, "_rg_located": _located,
             "_rg_span_near": _span_near, "_rg_scope": _scope, "_rg_unscope": _unscope, "_rg_finish": _finish,
             "_rg_draw": _draw, "_rg_entries": self.entries, "_rg_defs": game.defs,
-            "_rg_watch": game.anytime_watch, "_rg_ret": self.callable,
+            "_rg_watch": game.anytime_watch, "_rg_ret": self.callable, "_rg_display": display,
         })
         self.count = 0
         # after a statement: does the VM have work first (triggers, 'at any time')?
@@ -127,7 +128,7 @@ class _Gen:
         if kind == "scope":
             return self.seq_fits(code, a + 1, b - 1, in_loop)
         if kind == "loop":
-            _end, top, _scope_at, body_at, body_end, _back = shape[1:]
+            _end, top, _scope_at, body_at, body_end, _back, _label_of = shape[1:]
             if code.ops[top][0] not in (O.NEXT, O.JUMPF) or (top != a and code.ops[a][0] != O.ITER):
                 return False
             return self.seq_fits(code, body_at, body_end, True)
@@ -248,11 +249,11 @@ class _Gen:
                 if i == len(branches) - 1:
                     self.seq(code, je + 1, b, out, d)
         elif kind == "scope":
-            out.append(f"{ind}pc = {a}; _rg_scope(rt, env, {self.const(code.ops[a])}); n += 1")
+            out.append(f"{ind}pc = {a}; {self.opening(code.ops[a], None)}; n += 1")
             self.seq(code, a + 1, b - 1, out, d)
-            out.append(f"{ind}pc = {b - 1}; _rg_unscope(rt, env); n += 1")
+            out.append(f"{ind}pc = {b - 1}; {self.closing(code.ops[a])}; n += 1")
         elif kind == "loop":
-            _end, top, scope_at, body_at, body_end, back = shape[1:]
+            _end, top, scope_at, body_at, body_end, back, label_of = shape[1:]
             head = code.ops[top]
             if head[0] == O.NEXT:
                 slot, var = head[1], head[2]
@@ -273,10 +274,10 @@ class _Gen:
                 out.append(f"{ind}    if not {self.const(head[1])}(rt, env):")
                 out.append(f"{ind}        break")
             if scope_at is not None:
-                out.append(f"{ind}    pc = {scope_at}; _rg_scope(rt, env, {self.const(code.ops[scope_at])}); n += 1")
+                out.append(f"{ind}    pc = {scope_at}; {self.opening(code.ops[scope_at], label_of)}; n += 1")
             self.seq(code, body_at, body_end, out, d + 1)
             if scope_at is not None:
-                out.append(f"{ind}    pc = {body_end}; _rg_unscope(rt, env); n += 1")
+                out.append(f"{ind}    pc = {body_end}; {self.closing(code.ops[scope_at])}; n += 1")
             out.append(f"{ind}    n += 1")
             out.append(f"{ind}    if n > budget:")
             out.append(f"{ind}        raise _rg_RuleError(f\"the rules ran {{budget}} steps without asking for a decision: \"")
@@ -284,6 +285,25 @@ class _Gen:
                        f"_rg_span_near({self.code_name}, {back}))")
         else:  # pragma: no cover - fits() lets no other shape in
             raise _NotHere(kind)
+
+    def opening(self, op, label_of) -> str:
+        """vm._scope for the SCOPE instruction `op`, written out when it is a phase or a loop
+        whose label is a variable shown as `display` shows it."""
+        _, kind, label, fn = op
+        if kind == "phase" and fn is None:
+            return f"state['scopes'].append({{'k': 'phase', 'n': {label!r}}})"
+        if kind in ("each", "loop") and label_of is not None:
+            var, vtype = label_of
+            return (f"state['scopes'].append({{'k': {kind!r}, 'n': {label!r}, "
+                    f"'v': _rg_display(rt, env.get({var!r}), {vtype!r})}})")
+        return f"_rg_scope(rt, env, {self.const(op)})"
+
+    def closing(self, op) -> str:
+        """vm._unscope for the scope `op` opened: a pop, unless it is a turn or resets a var."""
+        _, kind, label, _fn = op
+        if kind == "turn" or any(spec.resets == label for spec in self.game.vars.values()):
+            return "_rg_unscope(rt, env)"
+        return "state['scopes'].pop()"
 
     def label(self, code) -> str:
         return f"'{code.label}'"

@@ -301,7 +301,7 @@ class StatementCompiler:
         self.code.shapes[start] = ("if", self.here(), tuple(branches))
 
     def loop(self, s, var_label: str | None, init, head, body: tuple, is_alt: bool = False, label_fn=None,
-             scope_kind: str = "loop") -> None:
+             scope_kind: str = "loop", label_of: tuple | None = None) -> None:
         """Every loop's shape: `init(slot)`, then `head(slot)` that jumps out when done, the body,
         and a jump back to the head. `break` jumps to the end, closing what the body opened."""
         slot = self.new_slot()
@@ -321,8 +321,9 @@ class StatementCompiler:
         for p in patches:
             self.patch(p, self.here())
         # for regions.py: where the loop's parts are (the body ends at the UNSCOPE or the jump back)
+        # (`label_of`: the variable and type `label_fn` shows)
         self.code.shapes[start] = ("loop", self.here(), top, scope_at, body_at,
-                                   back if unscope_at is None else unscope_at, back)
+                                   back if unscope_at is None else unscope_at, back, label_of)
 
     def s_For(self, s: n.For) -> None:
         var = s.var
@@ -339,7 +340,7 @@ class StatementCompiler:
         vtype = "number" if s.end is not None else elem_type(self.c.types.get(id(s.source), "any"))
         self.loop(s, var, lambda slot: self.emit(O.ITER, s.span, slot, source),
                   lambda slot: self.emit(O.NEXT, s.span, slot, var, -1), s.body,
-                  label_fn=lambda rt, env: display(rt, env.get(var), vtype),
+                  label_fn=lambda rt, env: display(rt, env.get(var), vtype), label_of=(var, vtype),
                   # a counted loop ('round 3') says where play is; a loop over a list is a label only
                   scope_kind="loop" if s.end is not None else "each")
 
