@@ -121,8 +121,7 @@ class StatementSource:
                 "    raise RuleError('cards and pieces move to a zone or a space, not onto a card')",
                 "if st_target is None:",
                 "    raise RuleError(\"cannot move to 'none'\")",
-                f"for st_eid in as_entities(rt, {self.sub(s.what)}):",
-                f"    rt.move_entity(st_eid, st_target, {s.bottom!r})"]
+                f"rt.move_entities(as_entities(rt, {self.sub(s.what)}), st_target, {s.bottom!r})"]
 
     def g_Create(self, s: n.Create):
         owner = self.sub(s.owner) if s.owner is not None else "env.get('$act')"

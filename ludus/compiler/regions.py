@@ -328,8 +328,7 @@ class _Gen:
             out.append(f"{ind}pc = {k}; n += 1; zone = {zone}(rt, env)")
             if into is not None:
                 out.append(f"{ind}into = {into}(rt, env)")
-                out.append(f"{ind}for eid in rt.zone_cards(zone):")
-                out.append(f"{ind}    rt.move_entity(eid, into)")
+                out.append(f"{ind}rt.move_entities(rt.zone_cards(zone), into)")
                 out.append(f"{ind}zone = into")
             out.append(f"{ind}rt.shuffle(zone)")
         elif kind in (O.WIN, O.LOSE):

@@ -131,8 +131,7 @@ class StatementCompiler:
                 raise RuleError("cards and pieces move to a zone or a space, not onto a card")
             if target is None:
                 raise RuleError("cannot move to 'none'")
-            for eid in as_entities(rt, what(rt, env)):
-                rt.move_entity(eid, target, bottom)
+            rt.move_entities(as_entities(rt, what(rt, env)), target, bottom)
         self.exec(s, run)
 
     def s_Draw(self, s: n.Draw) -> None:

@@ -226,8 +226,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
                 zone = op[1](rt, env)
                 if op[2] is not None:
                     into = op[2](rt, env)
-                    for eid in rt.zone_cards(zone):
-                        rt.move_entity(eid, into)
+                    rt.move_entities(rt.zone_cards(zone), into)
                     zone = into
                 rt.shuffle(zone)
                 frame["pc"] = pc + 1
@@ -548,8 +547,7 @@ def _draw(rt: Runtime, env: dict, op) -> None:
         cards = rt.state["places"].get(src)
         if not cards and spec is not None and spec.refill:
             refill = f"{spec.refill}@{seat}" if seat else spec.refill
-            for eid in rt.zone_cards(refill):
-                rt.move_entity(eid, src)
+            rt.move_entities(rt.zone_cards(refill), src)
             if rt.state["places"].get(src):
                 rt.shuffle(src)
             cards = rt.state["places"].get(src)

@@ -1,0 +1,70 @@
+"""Runtime.move_entities moves a list of cards exactly as move_entity one card at a time does:
+the same places in the same order, the same owners, the same names marked changed, the same
+define values dropped, and a journal that undoes it."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from ludus.engine.runtime import Journal, Runtime
+from tests.helpers import game_from_text
+
+TEXT = """game "M"
+players 2
+zone deck
+zone hand per seat
+zone pile
+card "Stone":
+    copies 9
+define in_pile = size(pile)
+define in_deck = size(deck)
+setup:
+    move box to deck
+flow:
+    end game
+"""
+
+
+def _runtime(game, state):
+    rt = Runtime(game, state, [], Journal(len(state["ents"])))
+    rt.memo = {"in_pile": {(None,): 0}, "in_deck": {(None,): 9}}
+    return rt
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_moving_a_list_is_moving_each_card_in_turn(tmp_path, seed):
+    game = game_from_text(tmp_path, TEXT)
+    start = game.new_match(2, seed=seed).state
+    rng = random.Random(seed)
+    # spread the cards over places first, one of them out of every place
+    spread = copy.deepcopy(start)
+    rt = Runtime(game, spread, [])
+    for eid in range(9):
+        rt.move_entity(eid, rng.choice(["deck", "pile", "hand@0", "hand@1"]), rng.random() < 0.5)
+    spread["places"][spread["ents"][4]["l"]].remove(4)
+    spread["ents"][4]["l"] = None
+    cards = [rng.randrange(9) for _ in range(rng.randrange(2, 8))]  # repeats, and cards already there
+    dest, bottom = rng.choice(["pile", "hand@1", "deck"]), rng.random() < 0.5
+
+    one, many = copy.deepcopy(spread), copy.deepcopy(spread)
+    rt_one, rt_many = _runtime(game, one), _runtime(game, many)
+    for eid in cards:
+        rt_one.move_entity(eid, dest, bottom)
+    rt_many.move_entities(cards, dest, bottom)
+    assert many == one
+    assert rt_many.changed == rt_one.changed
+    assert rt_many.memo == rt_one.memo
+    rt_many.journal.restore(many)
+    assert many["ents"] == spread["ents"] and {k: v for k, v in many["places"].items() if v} == {
+        k: v for k, v in spread["places"].items() if v}
+
+
+def test_moving_no_card_makes_no_place(tmp_path):
+    game = game_from_text(tmp_path, TEXT)
+    state = game.new_match(2).state
+    before = copy.deepcopy(state)
+    Runtime(game, state, []).move_entities([], "hand@0")
+    assert state == before
