@@ -81,10 +81,12 @@ class Match:
             "rng": (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & ((1 << 64) - 1),
             "tracks": {name: {"pos": t.start, "start": t.start} for name, t in game.tracks.items()},
         }
-        for name in box_cards(game):
-            eid = len(state["ents"])
-            state["ents"].append({"d": name, "o": None, "l": "box"})
-            state["places"].setdefault("box", []).append(eid)
+        names = game.box_names
+        if names is None:
+            names = game.box_names = tuple(box_cards(game))
+        if names:
+            state["ents"] = [{"d": name, "o": None, "l": "box"} for name in names]
+            state["places"]["box"] = list(range(len(names)))
         match = cls(game, state, [], seed)
         vm.start(game, state, match.log)
         return match
