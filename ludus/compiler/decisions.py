@@ -47,16 +47,20 @@ class OfferSpec:
                     values.append([name, [local[p] for p, _, _ in action.params]])
         finally:
             rt.memo = saved
+        # merge_options hands back labels that are all different, in lists of their own
         labels, values = merge_options(rt, labels, values, True)
         if self.stop_label is not None:
+            repeated = self.stop_label in labels
             labels.append(self.stop_label)
             values.append(None)
+            if repeated:
+                labels = unique_labels(labels)
         if not labels:
             if self.bind:
                 env[self.bind] = "none"
             return None
         prompt = f"{rt.seat_name(seat)}: take an action"
-        return {"kind": "offer", "seat": seat, "prompt": prompt, "options": unique_labels(labels), "values": values}
+        return {"kind": "offer", "seat": seat, "prompt": prompt, "options": labels, "values": values}
 
     def explain(self, rt, env, seat, text: str) -> str | None:
         """Why the move labelled `text` is not offered: the first `require` that fails or the

@@ -65,6 +65,14 @@ def test_at_any_time_holds_at_once_among_changes_it_does_not_read(tmp_path):
     assert m.game.anytime_watch == frozenset({"n"})
 
 
+def test_an_else_option_with_an_actions_label_is_told_apart(tmp_path):
+    m = play(tmp_path, "counter rests per seat\naction Rest:\n    gain 1 rests",
+             'offer Rest else "Rest" as got\noffer Rest as got\nend game')
+    assert m.legal_actions() == ["Rest", "Rest #2"]
+    m.apply("Rest #2")  # the else: no rest taken
+    assert var(m, "rests", 0) == 0 and m.legal_actions() == ["Rest"]
+
+
 def test_alternate_until_all_pass(tmp_path):
     m = play(tmp_path, "counter turns per seat",
              "alternate s in seats until all pass:\n    turn s:\n        increase turns of s by 1\n"
