@@ -36,7 +36,7 @@ import types
 from pathlib import Path
 
 from ..engine.display import display
-from ..engine.runtime import RuleError
+from ..engine.runtime import RuleError, index_places
 from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.limits import MAX_LIST, MAX_WORK
@@ -71,21 +71,30 @@ def _div(x, y, op):
     return x // y if op == "/" else x % y
 
 
-def define_value(rt, env, defines, bodies, name, values, per_seat):
-    """A define's value, remembered in `rt.memo[name]`: called as `_define` by generated code,
-    and by the closures of expressions.py (with no `bodies`), so both keep one table per define
-    under the same keys. Arguments that are a bool or a list are not remembered (true is 1 to a
-    dict; a list is no key)."""
+def memo_key(values, per_seat: bool, env):
+    """A define's key in its table `rt.memo[name]`: its arguments, after who acts and whose turn
+    it is when its value depends on them (per_seat); a single argument is its own key. `this`
+    is no part of it: the checker refuses `this` in a define. The generated functions of
+    `SourceGen.define_header` write the same keys."""
+    if per_seat:
+        return (env.get("$act"), env.get("$cur"), *values)
+    if len(values) == 1:
+        return values[0]
+    return tuple(values)
+
+
+def define_value(rt, env, defines, name, values, per_seat):
+    """A define's value, remembered in `rt.memo[name]`, as the closures of expressions.py ask
+    for it (generated code calls the define's own function, written by SourceGen, which keeps
+    the same table under the same keys). Arguments that are a bool or a list are not remembered
+    (true is 1 to a dict; a list is no key)."""
     memo = rt.memo
     if memo is None:
         return defines[name](rt, values, env)
     for v in values:
         if v.__class__ is bool or v.__class__ is list:
             return defines[name](rt, values, env)
-    if per_seat:
-        key = (env.get("$act"), env.get("$cur"), env.get("this"), *values)
-    else:
-        key = (env.get("this"), *values)
+    key = memo_key(values, per_seat, env)
     known = memo.get(name)
     if known is None:
         known = memo[name] = {}
@@ -96,17 +105,12 @@ def define_value(rt, env, defines, bodies, name, values, per_seat):
     if found is not _MISSING:
         return found
     logged = len(rt.log)
-    entry = bodies.get(name)  # what the define's wrapper (expressions.define) does, written out here
-    if entry is not None:
-        local = {"$cur": env.get("$cur"), "$act": env.get("$act")}
-        if "this" in env:
-            local["this"] = env["this"]
-        local.update(zip(entry[0], values, strict=False))
-        result = entry[1](rt, local)
-    else:
-        result = defines[name](rt, values, env)
+    result = defines[name](rt, values, env)
     if len(rt.log) == logged:
         # nothing changes the state while a define runs, so `known` is still this define's table
+        at = rt.game.define_place_args.get(name)
+        if at:
+            index_places(known, key, values, at)
         known[key] = result
     return result
 
@@ -177,7 +181,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_define": define_value, "display": display, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "display": display, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -195,7 +199,9 @@ class SourceGen:
         self.ns["_defines"] = comp.game.defines
         self.ns["_values"] = comp.game.values
         self.ns["_kind_tree"] = comp.game.kind_tree
-        self.ns["_bodies"] = self.bodies = {}  # define name -> (parameter names, body function)
+        # define name -> [its function's name, its body's, the indexes of arguments some call
+        # may hand a bool or a list]: written by `finish`, when every call is known
+        self.defines: dict[str, list] = {}
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
         self.count = 0
@@ -310,6 +316,7 @@ class SourceGen:
     def finish(self) -> None:
         if not self.stubs:
             return
+        self.define_functions()
         game = self.comp.game
         self.ns["_rays"] = grid_rays(game.grid, game.grid_at) if game.grid else {}
         source = "".join(self.lines)
@@ -323,6 +330,97 @@ class SourceGen:
         for name, body in bodies.items():
             self.ns[name] = types.FunctionType(body, self.ns, name)
         self.lines, self.stubs = [], []
+
+    # ── defines ──
+
+    def define_functions(self) -> None:
+        """Each define that generated code calls, as two functions: its body, with its
+        parameters as Python locals, and the lookup of its remembered value, which knows its
+        key's layout. The bodies first: they may call defines not called before."""
+        done: set = set()
+        while len(done) < len(self.defines):
+            for name in [d for d in self.defines if d not in done]:
+                done.add(name)
+                self.define_body(name)
+        for name in self.defines:
+            self.define_header(name)
+
+    def define_body(self, name: str) -> None:
+        """b<k>(rt, env, *args): what the define's wrapper (expressions.define) computes. The
+        env handed in is the caller's, which holds the same `$cur` and `$act`; the wrapper's own
+        env (those, `this`, the parameters) is made only when the body reads anything else
+        from env or hands it on."""
+        fn, body, _ = self.defines[name]
+        decl = self.comp.sym.defines[name]
+        params = [p.name for p in decl.params or ()]
+        args = [f"_a{i}" for i in range(len(params))]
+        saved = self.locals, self.env_passed
+        self.locals, self.env_passed = dict(zip(params, args, strict=True)), False
+        first = len(self.lines)
+        try:
+            src = self.sub(decl.value)
+            passed = self.env_passed
+        finally:
+            self.locals, self.env_passed = saved
+        head = f"def {body}(rt, env{''.join(', ' + a for a in args)}):\n"
+        # a local read from env (none but the parameters should be) counts as handing env on
+        written = "".join([src, *self.lines[first:]])
+        if passed or "env[" in written or "_nolocal(" in written:
+            own = ", ".join(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))
+            head += ("    local = {'$cur': env.get('$cur'), '$act': env.get('$act')}\n"
+                     "    if 'this' in env:\n"
+                     "        local['this'] = env['this']\n"
+                     f"    local.update({{{own}}})\n"
+                     "    env = local\n")
+        self.lines.append(head + f"    return {src}\n")
+
+    def define_header(self, name: str) -> None:
+        """d<k>(rt, env, *args): the define's value, remembered in `rt.memo[name]` under the key
+        memo_key makes (the closures' define_value reads and writes the same table), as
+        define_value does it, with this define's layout written in: its arity, whether its key
+        holds the seats, which arguments may be a bool or a list, and which are indexed by place."""
+        fn, body, unsure = self.defines[name]
+        decl = self.comp.sym.defines[name]
+        args = [f"_a{i}" for i in range(len(decl.params or ()))]
+        call = f"{body}(rt, env{''.join(', ' + a for a in args)})"
+        skip = "".join(f" or {args[i]}.__class__ is bool or {args[i]}.__class__ is list" for i in sorted(unsure))
+        if not self.comp.define_seat_free(name):
+            key = f"(env.get('$act'), env.get('$cur'), {''.join(a + ', ' for a in args)})"
+        elif len(args) == 1:
+            key = args[0]
+        else:
+            key = f"({''.join(a + ', ' for a in args)})"
+        at = self.comp.place_args(name) if hasattr(self.comp, "place_args") else ()
+        store = f"        _index_places(known, key, ({''.join(a + ', ' for a in args)}), {at!r})\n" if at else ""
+        self.lines.append(
+            f"def {fn}(rt, env{''.join(', ' + a for a in args)}):\n"
+            f"    memo = rt.memo\n"
+            f"    if memo is None{skip}:\n"
+            f"        return {call}\n"
+            f"    key = {key}\n"
+            f"    known = memo.get({name!r})\n"
+            f"    if known is None:\n"
+            f"        known = memo[{name!r}] = {{}}\n"
+            f"    try:\n"
+            f"        found = known.get(key, _MISSING)\n"
+            f"    except TypeError:\n"
+            f"        return {call}\n"
+            f"    if found is not _MISSING:\n"
+            f"        return found\n"
+            f"    logged = len(rt.log)\n"
+            f"    result = {call}\n"
+            f"    if len(rt.log) == logged:\n"
+            f"{store}"
+            f"        known[key] = result\n"
+            f"    return result\n")
+
+    def plain_key(self, node) -> bool:
+        """Whether an argument's value is never a bool nor a list, so a define's lookup need not
+        test it: a number or a text written out or computed as one, a space or a seat named."""
+        if self.is_int(node) or isinstance(node, n.String):
+            return True
+        res = self.comp.c.res.get(id(node))
+        return res is not None and res[0] == "space"
 
     # ── expressions to source ──
 
@@ -450,11 +548,13 @@ class SourceGen:
         if tag == "aggregate" and res[1] in _AGGREGATES:
             return self.aggregate(node.comp, res[1])
         if tag == "define":
-            args = "".join(f"{self.sub(a)}, " for a in getattr(node, "args", ()))
-            per_seat = not comp.define_seat_free(res[1])
-            if "this" in self.locals:  # a define reads `this` from env
-                self.env_passed = True
-            return f"_define(rt, env, _defines, _bodies, {res[1]!r}, ({args}), {per_seat})"
+            args = getattr(node, "args", ())
+            info = self.defines.get(res[1])
+            if info is None:
+                k = self.count = self.count + 1
+                info = self.defines[res[1]] = [f"d{k}", f"b{k}", set()]
+            info[2].update(i for i, a in enumerate(args) if not self.plain_key(a))
+            return f"{info[0]}(rt, env{''.join(f', {self.sub(a)}' for a in args)})"
         return None
 
     def template(self, t: n.Template) -> str:
