@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+import re
 import sys
 import types
 from pathlib import Path
@@ -149,6 +150,14 @@ def _ent_key(rt, eid, key, attr):
         return entity_attr(rt, eid, attr)
 
 
+def _ent_get(rt, eid, key):
+    """What `_ent_key` reads, or _MISSING where it would go to entity_attr (see enumerator)."""
+    try:
+        return rt.state["ents"][eid][key]
+    except (IndexError, TypeError, KeyError):
+        return _MISSING
+
+
 def _ent_kind(rt, eid, kinds):
     """entity_attr(rt, eid, 'kind'), the kind of each card and piece taken from `kinds`."""
     try:
@@ -181,7 +190,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "display": display, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "display": display, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -211,6 +220,13 @@ class SourceGen:
         # that may read any local from it (a closure, a space's property): then the locals it
         # could read must be in env too
         self.env_passed = False
+        # while an aggregate's test and element are generated: {source: name} of values that
+        # cannot change in its loop and cannot fail, set once before the loop (see `hoist`)
+        self.pre: dict[str, str] | None = None
+        self.varying: tuple = ()  # the locals that change in the loops of the function being generated
+        # while a listing is generated: {(parameter, key): [name, reads, attribute]} of what a
+        # parameter's card or piece keeps in its dict, read once a turn of its loop when read twice
+        self.ents: dict | None = None
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -227,12 +243,12 @@ class SourceGen:
         """A function (rt, env) for `node`, filled in by `finish`; None to use the closure. It
         may be asked for while another is being generated (a closure's sub-expressions, see
         `sub`): that one's locals are kept aside meanwhile."""
-        saved = self.locals, self.env_passed
-        self.locals, self.env_passed = _NO_LOCALS, False
+        saved = self.locals, self.env_passed, self.pre, self.ents
+        self.locals, self.env_passed, self.pre, self.ents = _NO_LOCALS, False, None, None
         try:
             src = self.gen(node)
         finally:
-            self.locals, self.env_passed = saved
+            self.locals, self.env_passed, self.pre, self.ents = saved
         if src is None:
             return None
         name = self._name("e")
@@ -250,6 +266,8 @@ class SourceGen:
         name = self._name("act")
         self.locals = {}
         self.env_passed = False
+        self.pre, self.varying = {}, tuple(f"_p{i}" for i in range(len(decl.params)))
+        self.ents = {}
         pieces = []  # (lines at their depth, whether they hand env on)
 
         def piece(lines):
@@ -276,10 +294,30 @@ class SourceGen:
             shown = f"' '.join([{', '.join(words)}])"
         piece(tail)
         self.locals = {}
+        pre, self.pre, self.varying = self.pre, None, ()
+        ents, self.ents = self.ents, None
+        # A parameter's owner, place or name read twice or more is read once a turn of its loop,
+        # where the loop sets it, without a failure (_ent_get); each read that finds nothing
+        # there fails as _ent_key would, where it did. A placeholder stands for each read until
+        # the count is known: "\0name\0" is in no source written by repr.
+        marks, reads = {}, {}
+        for (obj, fast), (var, count, attr) in ents.items():
+            if count > 1:
+                marks[f"\0{var}\0"] = f"({var} if {var} is not _MISSING else entity_attr(rt, {obj}, {attr!r}))"
+                reads.setdefault(obj, []).append(f"{var} = _ent_get(rt, {obj}, {fast!r})")
+            else:
+                marks[f"\0{var}\0"] = f"_ent_key(rt, {obj}, {fast!r}, {attr!r})"
+
+        def marked(line):
+            if "\0" not in line:
+                return line
+            return re.sub("\0[^\0]*\0", lambda m: marks[m.group(0)], line)
+        shown = marked(shown)
         # the last piece that hands env on: parameters bound before it are set in env
         last = max([k for k, (_, passed) in enumerate(pieces) if passed], default=-1)
         out = [f"def {name}(rt, env, seat, labels, values):"]
         ind = "    "
+        out.extend(f"{ind}{var} = {value}" for value, var in pre.items())
         for need, counter in fixed:  # as OfferSpec.instances checks them: `need` is a number written in the rules
             key = "seat" if self.comp.sym.vars[counter].per == "seat" else "None"
             out.append(f"{ind}if {need!r} > rt.get_var({counter!r}, {key}):")
@@ -287,13 +325,14 @@ class SourceGen:
         leave = "return"
         for k, (lines, _) in enumerate(pieces):
             for line in lines:
-                out.append(ind + line)
+                out.append(ind + marked(line))
                 if line.startswith("for "):
                     ind += "    "
                     leave = "continue"
                     i = (k - 1) // 2
                     if k < last:
                         out.append(f"{ind}env[{decl.params[i].name!r}] = _p{i}")
+                    out.extend(ind + read for read in reads.get(f"_p{i}", ()))
                 else:
                     out.append(f"{ind}    {leave}")
         out.append(f"{ind}labels.append({shown})")
@@ -354,14 +393,14 @@ class SourceGen:
         decl = self.comp.sym.defines[name]
         params = [p.name for p in decl.params or ()]
         args = [f"_a{i}" for i in range(len(params))]
-        saved = self.locals, self.env_passed
-        self.locals, self.env_passed = dict(zip(params, args, strict=True)), False
+        saved = self.locals, self.env_passed, self.pre, self.ents
+        self.locals, self.env_passed, self.pre, self.ents = dict(zip(params, args, strict=True)), False, None, None
         first = len(self.lines)
         try:
             src = self.sub(decl.value)
             passed = self.env_passed
         finally:
-            self.locals, self.env_passed = saved
+            self.locals, self.env_passed, self.pre, self.ents = saved
         head = f"def {body}(rt, env{''.join(', ' + a for a in args)}):\n"
         # a local read from env (none but the parameters should be) counts as handing env on
         written = "".join([src, *self.lines[first:]])
@@ -468,7 +507,13 @@ class SourceGen:
                 return f"_ent_kind(rt, {self.sub(node.obj)}, {kinds})"
             fast = _ENTITY_KEYS.get(res[1])
             if fast is not None:
-                return f"_ent_key(rt, {self.sub(node.obj)}, {fast!r}, {res[1]!r})"
+                obj = self.sub(node.obj)
+                if self.ents is not None and obj in self.varying:  # see `enumerator`
+                    k = self.count = self.count + 1
+                    slot = self.ents.setdefault((obj, fast), [f"_e{k}", 0, res[1]])
+                    slot[1] += 1
+                    return f"\0{slot[0]}\0"
+                return f"_ent_key(rt, {obj}, {fast!r}, {res[1]!r})"
             return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r})"
         if tag == "field":
             table = self.literal_fields(res[1])
@@ -487,7 +532,8 @@ class SourceGen:
             # a property is checked at the top level: it reads no local of a rule from env
             return src
         if tag == "builtin":
-            return _BUILTIN_NAMES.get(res[1])
+            src = _BUILTIN_NAMES.get(res[1])
+            return self.hoist(src) if src in _SEATS_READ else src
         sym = comp.sym
         if tag == "seat" and res[1] < sym.min_players:  # a seat every match has: never refused
             return repr(res[1])
@@ -497,7 +543,7 @@ class SourceGen:
             return f"_top(rt, {self.sub(node.args[0])})"
         if tag == "var":
             if sym.vars[res[1]].per == "seat":
-                return self.get_var(res[1], "env.get('$act')")
+                return self.get_var(res[1], self.hoist("env.get('$act')"))
             return self.get_var(res[1], None)
         if tag == "var_of":
             return self.get_var(res[1], self.sub(node.of))
@@ -505,13 +551,15 @@ class SourceGen:
             decl = sym.values[res[1]]
             if type(decl.value) in (n.Number, n.String, n.Bool):
                 return repr(decl.value.value)  # a value written as a literal is that literal
-            return f"_values[{res[1]!r}](rt, {{'$cur': env.get('$cur'), '$act': env.get('$act')}})"
+            cur, act = self.hoist("env.get('$cur')"), self.hoist("env.get('$act')")
+            return f"_values[{res[1]!r}](rt, {{'$cur': {cur}, '$act': {act}}})"
         if tag in ("space", "defname", "token", "trackname"):
             return repr(res[1])
         if tag == "zone":
             decl = sym.zones.get(res[1])
             if decl is not None and decl.per == "seat":
-                return f"({res[1] + '@'!r} + format(env.get('$act')))"
+                act = self.hoist("env.get('$act')")
+                return f"({res[1] + '@'!r} + format({act}))"
             return repr(res[1])
         if tag == "zone_of":
             return f"({res[1] + '@'!r} + format({self.sub(node.of)}))"
@@ -606,13 +654,27 @@ class SourceGen:
         totals when it is built; anything else (an entity as the place, none) calls it."""
         k = self.count = self.count + 1
         o, p = f"_o{k}", f"_p{k}x"  # names of their own: owner and place may hold token counts too
+        if owner or self.comp.sym.tokens[token].per is None:
+            tokens = self.hoist("rt.state['tokens']")
+        if owner and owner in self.locals.values():  # a local: read as it is, nothing to keep aside
+            o = owner
+        elif owner and owner in (self.pre or {}).values():  # who acts or whose turn it is, kept in a local
+            o = owner
+        if o == owner:
+            if self.pre is not None and owner not in self.varying:
+                # a local of an enclosing scope cannot change in the loop: the key's start is made once
+                head = f"{token}|".replace("{", "{{").replace("}", "}}")
+                start = self.hoist(f"(f'{head}{{{o}}}|' if {o} is not None else None)")
+                return (f"({tokens}.get({start} + {p}, 0) if ({p} := {place}).__class__ is str "
+                        f"and {start} is not None else rt.token_count({token!r}, {o}, {p}))")
         call = f"rt.token_count({token!r}, {o if owner else 'None'}, {p})"
         if owner:
             head = f"{token}|".replace("{", "{{").replace("}", "}}")
-            return (f"(rt.state['tokens'].get(f'{head}{{{o}}}|{{{p}}}', 0) "
-                    f"if (({o} := {owner}), ({p} := {place}))[1].__class__ is str and {o} is not None else {call})")
+            both = f"({p} := {place})" if o == owner else f"(({o} := {owner}), ({p} := {place}))[1]"
+            return (f"({tokens}.get(f'{head}{{{o}}}|{{{p}}}', 0) "
+                    f"if {both}.__class__ is str and {o} is not None else {call})")
         if self.comp.sym.tokens[token].per is None:  # no seat owns it: one count per place
-            return (f"(rt.state['tokens'].get({token + '||'!r} + {p}, 0) "
+            return (f"({tokens}.get({token + '||'!r} + {p}, 0) "
                     f"if ({p} := {place}).__class__ is str else {call})")
         return (f"(_ix.get(({token!r}, None, {p}), 0) "
                 f"if ({p} := {place}).__class__ is str and (_ix := rt.tix) is not None else {call})")
@@ -725,16 +787,22 @@ class SourceGen:
         self.env_passed = False
         name = self._name("a")
         xv = f"x{self.count}"
+        outer_pre = self.pre, self.varying, self.ents
+        self.pre, self.varying, self.ents = {}, (xv,), None
         src = self.listed(comp.source)
         self.locals = {**outer, comp.var: xv}
         inner = self.env_passed
         self.env_passed = False
-        cond = self.test(comp.cond) if comp.cond is not None else None
-        simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
-        if agg in ("any", "all"):
-            elem = self.test(comp.elem)
-        else:
-            elem = xv if agg == "list" and simple else self.sub(comp.elem)
+        try:
+            cond = self.test(comp.cond) if comp.cond is not None else None
+            simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
+            if agg in ("any", "all"):
+                elem = self.test(comp.elem)
+            else:
+                elem = xv if agg == "list" and simple else self.sub(comp.elem)
+            pre = "".join(f"    {name} = {value}\n" for value, name in self.pre.items())
+        finally:
+            self.pre, self.varying, self.ents = outer_pre
         in_env = self.env_passed
         self.locals = outer
         self.env_passed = passed or inner or in_env
@@ -756,7 +824,7 @@ class SourceGen:
         # an expression is one line of source (texts are written with repr), so a newline in
         # `step` is one of the two above, before a line to indent like the first
         params = "".join(f", {v}" for v in outer.values())
-        head = (f"def {name}(rt, env{params}):\n    items = {src}\n"
+        head = (f"def {name}(rt, env{params}):\n{pre}    items = {src}\n"
                 "    rt.work += len(items)\n"
                 "    if rt.work > MAX_WORK:\n"
                 "        rt.charge(0)\n")  # rt.charge(len(items)) written out: it raises the error
@@ -806,7 +874,26 @@ class SourceGen:
         return self.as_listed(self.sub(node), node)
 
     def as_listed(self, src: str, node) -> str:
-        return src if self.is_list(node) else f"as_list(rt, {src})"
+        """as_list(rt, src), with a list handed back as it is without a call."""
+        if self.is_list(node):
+            return src
+        if src.isidentifier():
+            return f"({src} if {src}.__class__ is list else as_list(rt, {src}))"
+        k = self.count = self.count + 1
+        return f"(_l{k} if (_l{k} := {src}).__class__ is list else as_list(rt, _l{k}))"
+
+    def hoist(self, value: str) -> str:
+        """The name of a local set to `value` before the loop of the aggregate being generated,
+        or `value` itself outside one. Only for a value that cannot fail nor change while the
+        loop runs (the state's tables, a text made from a local of an enclosing scope): an empty
+        loop may compute it for nothing, and nothing else can tell."""
+        if self.pre is None:
+            return value
+        name = self.pre.get(value)
+        if name is None:
+            k = self.count = self.count + 1
+            name = self.pre[value] = f"_h{k}"
+        return name
 
     def is_list(self, node) -> bool:
         """Whether the generated value of `node` is a list whatever the state holds, so as_list
@@ -861,6 +948,8 @@ class SourceGen:
             return res[1] in ("count", "sum")
         return False
 
+
+_SEATS_READ = ("env.get('$cur')", "env.get('$act')")  # never changed while a listing or an aggregate runs
 
 _BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that read the env or state
     "current": "env.get('$cur')",
