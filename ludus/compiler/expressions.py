@@ -51,6 +51,13 @@ class ExpressionCompiler:
         return render
 
     def define(self, decl: n.DefineDecl):
+        gen = getattr(self, "pygen", None)
+        if gen is not None:  # the generated body, with its parameters as Python locals
+            generated = gen.define_body_function(decl.name)
+
+            def call_body(rt, args, env):
+                return generated(rt, env, *args)  # the checker counted the arguments
+            return call_body
         body = self.expr(decl.value)
         params = [p.name for p in decl.params or ()]
 

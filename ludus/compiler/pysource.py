@@ -209,7 +209,8 @@ class SourceGen:
         self.ns["_values"] = comp.game.values
         self.ns["_kind_tree"] = comp.game.kind_tree
         # define name -> [its function's name, its body's, the indexes of arguments some call
-        # may hand a bool or a list]: written by `finish`, when every call is known
+        # may hand a bool or a list, whether generated code calls it]: written by `finish`,
+        # when every call is known
         self.defines: dict[str, list] = {}
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
@@ -372,6 +373,23 @@ class SourceGen:
 
     # ── defines ──
 
+    def define_info(self, name: str) -> list:
+        info = self.defines.get(name)
+        if info is None:
+            k = self.count = self.count + 1
+            info = self.defines[name] = [f"d{k}", f"b{k}", set(), False]
+        return info
+
+    def define_body_function(self, name: str):
+        """The function b<k>(rt, env, *args) of a define's body (see define_body), filled in by
+        `finish`: what the define's wrapper (expressions.define) calls."""
+        body = self.define_info(name)[1]
+        stub = self.ns.get(body)
+        if stub is None:
+            stub = self.ns[body] = types.FunctionType(_not_ready.__code__, self.ns, body)
+            self.stubs.append((body, stub))
+        return stub
+
     def define_functions(self) -> None:
         """Each define that generated code calls, as two functions: its body, with its
         parameters as Python locals, and the lookup of its remembered value, which knows its
@@ -381,15 +399,16 @@ class SourceGen:
             for name in [d for d in self.defines if d not in done]:
                 done.add(name)
                 self.define_body(name)
-        for name in self.defines:
-            self.define_header(name)
+        for name, info in self.defines.items():
+            if info[3]:
+                self.define_header(name)
 
     def define_body(self, name: str) -> None:
         """b<k>(rt, env, *args): what the define's wrapper (expressions.define) computes. The
         env handed in is the caller's, which holds the same `$cur` and `$act`; the wrapper's own
         env (those, `this`, the parameters) is made only when the body reads anything else
         from env or hands it on."""
-        fn, body, _ = self.defines[name]
+        body = self.defines[name][1]
         decl = self.comp.sym.defines[name]
         params = [p.name for p in decl.params or ()]
         args = [f"_a{i}" for i in range(len(params))]
@@ -418,7 +437,7 @@ class SourceGen:
         memo_key makes (the closures' define_value reads and writes the same table), as
         define_value does it, with this define's layout written in: its arity, whether its key
         holds the seats, which arguments may be a bool or a list, and which are indexed by place."""
-        fn, body, unsure = self.defines[name]
+        fn, body, unsure, _ = self.defines[name]
         decl = self.comp.sym.defines[name]
         args = [f"_a{i}" for i in range(len(decl.params or ()))]
         call = f"{body}(rt, env{''.join(', ' + a for a in args)})"
@@ -429,8 +448,11 @@ class SourceGen:
             key = args[0]
         else:
             key = f"({''.join(a + ', ' for a in args)})"
-        at = self.comp.place_args(name) if hasattr(self.comp, "place_args") else ()
-        store = f"        _index_places(known, key, ({''.join(a + ', ' for a in args)}), {at!r})\n" if at else ""
+        # which arguments name a place is worked out with the tables of Runtime.touch, when a
+        # match first runs: looked up on a miss, which runs the body anyway
+        store = (f"        at = rt.game.define_place_args.get({name!r})\n"
+                 f"        if at:\n"
+                 f"            _index_places(known, key, ({''.join(a + ', ' for a in args)}), at)\n")
         self.lines.append(
             f"def {fn}(rt, env{''.join(', ' + a for a in args)}):\n"
             f"    memo = rt.memo\n"
@@ -597,11 +619,9 @@ class SourceGen:
             return self.aggregate(node.comp, res[1])
         if tag == "define":
             args = getattr(node, "args", ())
-            info = self.defines.get(res[1])
-            if info is None:
-                k = self.count = self.count + 1
-                info = self.defines[res[1]] = [f"d{k}", f"b{k}", set()]
+            info = self.define_info(res[1])
             info[2].update(i for i, a in enumerate(args) if not self.plain_key(a))
+            info[3] = True
             return f"{info[0]}(rt, env{''.join(f', {self.sub(a)}' for a in args)})"
         return None
 
@@ -789,7 +809,9 @@ class SourceGen:
         xv = f"x{self.count}"
         outer_pre = self.pre, self.varying, self.ents
         self.pre, self.varying, self.ents = {}, (xv,), None
-        src = self.listed(comp.source)
+        res = self.comp.c.res.get(id(comp.source))
+        nested = res is not None and res[0] == "value" and agg not in ("most", "least") and self.only_looped(comp)
+        src = self.listed(comp.source, nested)
         self.locals = {**outer, comp.var: xv}
         inner = self.env_passed
         self.env_passed = False
@@ -861,10 +883,26 @@ class SourceGen:
                 f"    {end}\n")
         return f"{name}(rt, env{params})"
 
-    def listed(self, node) -> str:
+    def listed(self, node, nested: bool = False) -> str:
         """Source for a list to loop over or measure, never changed nor handed on: as_list of the
-        value, as the closures do; a group or the spaces of a kind is read without a copy."""
+        value, as the closures do; a group or the spaces of a kind is read without a copy, and
+        so is a value written as a list of constants (`value columns = [1, 2, 3]`), built anew
+        by its function each time it is read. A list of such lists only when `nested`: its
+        lists are then the loop's elements, which must be looped over or measured too."""
         res = self.comp.c.res.get(id(node))
+        if res is not None and res[0] == "value":
+            found = self.__dict__.setdefault("_constants", {}).get(res[1])
+            if found is None:  # (its name, whether it is a list of lists) or (None, None)
+                value = self.constant(self.comp.sym.values[res[1]].value)
+                found = (None, None)
+                if value.__class__ is list and all(v.__class__ is not list for v in value):
+                    found = (self.const(value), False)
+                elif value.__class__ is list and all(
+                        v.__class__ is list and all(w.__class__ is not list for w in v) for v in value):
+                    found = (self.const(value), True)
+                self._constants[res[1]] = found
+            if found[0] is not None and (nested or not found[1]):
+                return found[0]
         if res is not None and res[0] == "group":
             return self.const(list(self.comp.sym.groups[res[1]].members))
         if res is not None and res[0] == "space_kind":
@@ -872,6 +910,51 @@ class SourceGen:
         if res is not None and res[0] == "builtin" and res[1] == "seats":
             return "range(rt.state['nseats'])"
         return self.as_listed(self.sub(node), node)
+
+    def constant(self, node):
+        """The value of an expression that is the same in every match and can never fail (a
+        number, a text, true, false, none, a space's name, a list of these), else _MISSING."""
+        if isinstance(node, (n.Number, n.String, n.Bool)):
+            return node.value
+        if isinstance(node, n.NoneLit):
+            return None
+        if isinstance(node, n.ListLit):
+            items = [self.constant(i) for i in node.items]
+            return _MISSING if any(i is _MISSING for i in items) else items
+        res = self.comp.c.res.get(id(node))
+        if res is not None and res[0] == "space":
+            return res[1]
+        return _MISSING
+
+    def only_looped(self, comp: n.Comprehension) -> bool:
+        """Whether a comprehension's variable is only the list another comprehension loops over,
+        or what size() or count() measures: then a list it holds is never handed on."""
+        import attrs
+
+        var = comp.var
+        allowed: set = set()
+        uses: list = []
+
+        def walk(x) -> None:
+            if isinstance(x, (tuple, list)):
+                for i in x:
+                    walk(i)
+                return
+            if not attrs.has(type(x)):
+                return
+            if isinstance(x, n.Comprehension):
+                allowed.add(id(x.source))
+            res = self.comp.c.res.get(id(x))
+            if res is not None and res[0] == "builtin_fn" and res[1] in ("size", "count") and len(x.args) == 1:
+                allowed.add(id(x.args[0]))
+            if isinstance(x, n.Name) and res == ("local", var):
+                uses.append(id(x))
+            for f in attrs.fields(type(x)):
+                if f.name != "span":
+                    walk(getattr(x, f.name))
+
+        walk([comp.cond, comp.elem])
+        return all(u in allowed for u in uses)
 
     def as_listed(self, src: str, node) -> str:
         """as_list(rt, src), with a list handed back as it is without a call."""

@@ -479,3 +479,43 @@ def test_a_read_made_once_a_loop_fails_where_it_failed(tmp_path, monkeypatch):
     shown = _both(tmp_path, monkeypatch, HOISTED.replace("OFFER", "Move, Ghost"))
     offer = HOISTED.splitlines().index("        offer OFFER") + 1
     assert shown == f"{tmp_path / 'g.ludus'}:{offer}:9: error: cannot read 'loc' of none"
+
+
+CONSTANTS = '''game "Constants"
+players 2
+token Stone per seat
+board land:
+    region A adjacent to B
+    region B adjacent to A, C
+    region C adjacent to B
+value nums = [1, 2, 3]
+value rows = [[A, B], [B, C], [C]]
+define full(s) = any(all(Stone of s at r > 0 for r in row) for row in rows)
+define sizes = [size(row) for row in rows]
+define copied = [row for row in rows where size(row) > 1]
+action Pick(k in nums):
+    label "{k}: {full(P1)} {full(P2)} {sizes} {copied} {sum(x for x in nums)}"
+flow:
+    add 1 Stone of P1 to C
+    add 1 Stone of P2 to A
+    add 1 Stone of P2 to B
+    turn P1:
+        offer Pick
+    win P1
+'''
+
+
+def test_a_value_written_as_constants_is_read_without_building_it(tmp_path, monkeypatch):
+    shown = _both(tmp_path, monkeypatch, CONSTANTS)
+    assert shown == [f"{k}: yes yes 2, 2, 1 A, B, B, C 6" for k in (1, 2, 3)]
+    monkeypatch.setattr(pysource, "ENABLED", True)
+    game = ludus.load(tmp_path / "g.ludus")  # count the calls of each value's function
+    calls = {"nums": 0, "rows": 0}
+    for name in calls:
+        def counted(rt, env, fn=game.values[name], name=name):
+            calls[name] += 1
+            return fn(rt, env)
+        game.values[name] = counted
+    assert game.new_match(2).legal_actions() == shown
+    # looped over or measured: never built; `copied` hands its rows on, so it builds its own
+    assert calls == {"nums": 0, "rows": 1}
