@@ -14,7 +14,7 @@ import pytest
 
 import ludus
 from ludus.compiler import pysource
-from ludus.engine.runtime import Runtime
+from ludus.engine.runtime import PLACES, Runtime
 
 SOURCE = '''game "Keys"
 players 2
@@ -126,3 +126,18 @@ def test_a_token_change_at_one_place_drops_the_values_for_that_place_only(game, 
     m.apply("2")  # a mark on a card: only marks_on of that card again
     assert m.pending["prompt"] == "P1: 1 0 0 1 1"
     assert (runs[5], runs[6]) == (stones + 2, marks + 1)
+
+
+def test_generated_code_and_the_closures_keep_the_same_keys(game):
+    from ludus.engine import vm
+
+    m = game.new_match(2)
+    memo = vm.memo_for(game, m.state)  # the values kept for the match's state
+    assert set(memo["stones_of"]) - {PLACES} == {(0, "North"), (0, "South"), (1, "North")}  # two arguments: a tuple
+    assert set(memo["marks_on"]) - {PLACES} == {card_id(m, "Ruby"), card_id(m, "Opal")}  # one: itself
+    assert set(memo["doubled"]) == {(0, 0), (1, 1)}  # who acts and whose turn it is, then no argument
+    assert set(memo["sevens"]) == {()}
+
+
+def card_id(m, name: str) -> int:
+    return next(i for i, e in enumerate(m.state["ents"]) if e["d"] == name)
