@@ -17,8 +17,11 @@ way; tests/engine/test_pysource.py compares each fast path's value and error wit
 A comprehension's variable and an action's parameters are Python locals of the generated
 function (`self.locals`). Closures read locals from the env dict, so a local is also set in env
 (and a comprehension's saved and restored there, as the closure does) only when code in its
-scope hands env on to a closure (`self.env_passed`). A define reads only `$cur`, `$act` and
-`this` from env, and a space's property no local at all.
+scope hands env on to a closure (`self.env_passed`). A define reads only `$cur` and `$act` from
+env, and a space's property no local at all. Each define called from generated code is two
+functions: d<k>, the lookup of its remembered value under a key whose layout it knows, and b<k>,
+its body with its parameters as Python locals (see `define_functions`). In a listing or an
+aggregate, what cannot fail nor change in a loop is read once before it (see `hoist`).
 
 `ExpressionCompiler.expr` hands out a function at once, as before; its body is filled in when the
 whole game has been compiled (`finish`), from one module compiled in one go. The compiled module
