@@ -51,11 +51,15 @@ class ExpressionCompiler:
         return render
 
     def define(self, decl: n.DefineDecl):
+        gen = getattr(self, "pygen", None)
+        if gen is not None:  # the generated body, with its parameters as Python locals
+            generated = gen.define_body_function(decl.name)
+
+            def call_body(rt, args, env):
+                return generated(rt, env, *args)  # the checker counted the arguments
+            return call_body
         body = self.expr(decl.value)
         params = [p.name for p in decl.params or ()]
-        gen = getattr(self, "pygen", None)
-        if gen is not None:
-            gen.bodies[decl.name] = (params, body)
 
         def call(rt, args, env):
             local = {"$cur": env.get("$cur"), "$act": env.get("$act")}
@@ -292,10 +296,9 @@ class ExpressionCompiler:
             # a define that reads no seat is remembered once for every seat
             per_seat = not self.define_seat_free(name)
             defines = g.defines
-            no_bodies: dict = {}  # the closure's own wrapper, in g.defines, runs the body
 
             def call_define(rt, env):
-                return define_value(rt, env, defines, no_bodies, name, [a(rt, env) for a in args], per_seat)
+                return define_value(rt, env, defines, name, [a(rt, env) for a in args], per_seat)
             return call_define
         if tag == "builtin":
             return _BUILTIN_NAMES[res[1]]

@@ -39,7 +39,8 @@ class Game:
     move_drops: dict = field(factory=dict)  # (from, to) -> what a move drops, filled as it goes
     move_marks: dict = field(factory=dict)  # (from, to) -> (names changed, seat of `to` or None)
     define_fixed: frozenset = frozenset()  # defines that read no state: kept for the whole match
-    define_token_places: dict = field(factory=dict)  # token -> {define: key index of its place}
+    define_token_places: dict = field(factory=dict)  # token -> {define: index of the argument that is its place}
+    define_place_args: dict = field(factory=dict)  # define -> indexes of its arguments some token is read at
     fixed_values: dict = field(factory=dict)  # seat count -> {define: {key: value}} of those
     carried: tuple = (None, None)  # (state, memo): the last match state run, and its defines' values
     # the cards every match starts with, in id order (Match.new makes them from `defs`), and for

@@ -17,8 +17,11 @@ way; tests/engine/test_pysource.py compares each fast path's value and error wit
 A comprehension's variable and an action's parameters are Python locals of the generated
 function (`self.locals`). Closures read locals from the env dict, so a local is also set in env
 (and a comprehension's saved and restored there, as the closure does) only when code in its
-scope hands env on to a closure (`self.env_passed`). A define reads only `$cur`, `$act` and
-`this` from env, and a space's property no local at all.
+scope hands env on to a closure (`self.env_passed`). A define reads only `$cur` and `$act` from
+env, and a space's property no local at all. Each define called from generated code is two
+functions: d<k>, the lookup of its remembered value under a key whose layout it knows, and b<k>,
+its body with its parameters as Python locals (see `define_functions`). In a listing or an
+aggregate, what cannot fail nor change in a loop is read once before it (see `hoist`).
 
 `ExpressionCompiler.expr` hands out a function at once, as before; its body is filled in when the
 whole game has been compiled (`finish`), from one module compiled in one go. The compiled module
@@ -31,12 +34,13 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+import re
 import sys
 import types
 from pathlib import Path
 
 from ..engine.display import display
-from ..engine.runtime import RuleError
+from ..engine.runtime import RuleError, index_places
 from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.limits import MAX_LIST, MAX_WORK
@@ -71,21 +75,30 @@ def _div(x, y, op):
     return x // y if op == "/" else x % y
 
 
-def define_value(rt, env, defines, bodies, name, values, per_seat):
-    """A define's value, remembered in `rt.memo[name]`: called as `_define` by generated code,
-    and by the closures of expressions.py (with no `bodies`), so both keep one table per define
-    under the same keys. Arguments that are a bool or a list are not remembered (true is 1 to a
-    dict; a list is no key)."""
+def memo_key(values, per_seat: bool, env):
+    """A define's key in its table `rt.memo[name]`: its arguments, after who acts and whose turn
+    it is when its value depends on them (per_seat); a single argument is its own key. `this`
+    is no part of it: the checker refuses `this` in a define. The generated functions of
+    `SourceGen.define_header` write the same keys."""
+    if per_seat:
+        return (env.get("$act"), env.get("$cur"), *values)
+    if len(values) == 1:
+        return values[0]
+    return tuple(values)
+
+
+def define_value(rt, env, defines, name, values, per_seat):
+    """A define's value, remembered in `rt.memo[name]`, as the closures of expressions.py ask
+    for it (generated code calls the define's own function, written by SourceGen, which keeps
+    the same table under the same keys). Arguments that are a bool or a list are not remembered
+    (true is 1 to a dict; a list is no key)."""
     memo = rt.memo
     if memo is None:
         return defines[name](rt, values, env)
     for v in values:
         if v.__class__ is bool or v.__class__ is list:
             return defines[name](rt, values, env)
-    if per_seat:
-        key = (env.get("$act"), env.get("$cur"), env.get("this"), *values)
-    else:
-        key = (env.get("this"), *values)
+    key = memo_key(values, per_seat, env)
     known = memo.get(name)
     if known is None:
         known = memo[name] = {}
@@ -96,17 +109,12 @@ def define_value(rt, env, defines, bodies, name, values, per_seat):
     if found is not _MISSING:
         return found
     logged = len(rt.log)
-    entry = bodies.get(name)  # what the define's wrapper (expressions.define) does, written out here
-    if entry is not None:
-        local = {"$cur": env.get("$cur"), "$act": env.get("$act")}
-        if "this" in env:
-            local["this"] = env["this"]
-        local.update(zip(entry[0], values, strict=False))
-        result = entry[1](rt, local)
-    else:
-        result = defines[name](rt, values, env)
+    result = defines[name](rt, values, env)
     if len(rt.log) == logged:
         # nothing changes the state while a define runs, so `known` is still this define's table
+        at = rt.game.define_place_args.get(name)
+        if at:
+            index_places(known, key, values, at)
         known[key] = result
     return result
 
@@ -145,6 +153,14 @@ def _ent_key(rt, eid, key, attr):
         return entity_attr(rt, eid, attr)
 
 
+def _ent_get(rt, eid, key):
+    """What `_ent_key` reads, or _MISSING where it would go to entity_attr (see enumerator)."""
+    try:
+        return rt.state["ents"][eid][key]
+    except (IndexError, TypeError, KeyError):
+        return _MISSING
+
+
 def _ent_kind(rt, eid, kinds):
     """entity_attr(rt, eid, 'kind'), the kind of each card and piece taken from `kinds`."""
     try:
@@ -177,7 +193,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_define": define_value, "display": display, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "display": display, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -195,7 +211,10 @@ class SourceGen:
         self.ns["_defines"] = comp.game.defines
         self.ns["_values"] = comp.game.values
         self.ns["_kind_tree"] = comp.game.kind_tree
-        self.ns["_bodies"] = self.bodies = {}  # define name -> (parameter names, body function)
+        # define name -> [its function's name, its body's, the indexes of arguments some call
+        # may hand a bool or a list, whether generated code calls it]: written by `finish`,
+        # when every call is known
+        self.defines: dict[str, list] = {}
         self.lines: list[str] = []
         self.stubs: list[tuple[str, types.FunctionType]] = []
         self.count = 0
@@ -205,6 +224,13 @@ class SourceGen:
         # that may read any local from it (a closure, a space's property): then the locals it
         # could read must be in env too
         self.env_passed = False
+        # while an aggregate's test and element are generated: {source: name} of values that
+        # cannot change in its loop and cannot fail, set once before the loop (see `hoist`)
+        self.pre: dict[str, str] | None = None
+        self.varying: tuple = ()  # the locals that change in the loops of the function being generated
+        # while a listing is generated: {(parameter, key): [name, reads, attribute]} of what a
+        # parameter's card or piece keeps in its dict, read once a turn of its loop when read twice
+        self.ents: dict | None = None
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -221,12 +247,12 @@ class SourceGen:
         """A function (rt, env) for `node`, filled in by `finish`; None to use the closure. It
         may be asked for while another is being generated (a closure's sub-expressions, see
         `sub`): that one's locals are kept aside meanwhile."""
-        saved = self.locals, self.env_passed
-        self.locals, self.env_passed = _NO_LOCALS, False
+        saved = self.locals, self.env_passed, self.pre, self.ents
+        self.locals, self.env_passed, self.pre, self.ents = _NO_LOCALS, False, None, None
         try:
             src = self.gen(node)
         finally:
-            self.locals, self.env_passed = saved
+            self.locals, self.env_passed, self.pre, self.ents = saved
         if src is None:
             return None
         name = self._name("e")
@@ -244,6 +270,8 @@ class SourceGen:
         name = self._name("act")
         self.locals = {}
         self.env_passed = False
+        self.pre, self.varying = {}, tuple(f"_p{i}" for i in range(len(decl.params)))
+        self.ents = {}
         pieces = []  # (lines at their depth, whether they hand env on)
 
         def piece(lines):
@@ -270,10 +298,30 @@ class SourceGen:
             shown = f"' '.join([{', '.join(words)}])"
         piece(tail)
         self.locals = {}
+        pre, self.pre, self.varying = self.pre, None, ()
+        ents, self.ents = self.ents, None
+        # A parameter's owner, place or name read twice or more is read once a turn of its loop,
+        # where the loop sets it, without a failure (_ent_get); each read that finds nothing
+        # there fails as _ent_key would, where it did. A placeholder stands for each read until
+        # the count is known: "\0name\0" is in no source written by repr.
+        marks, reads = {}, {}
+        for (obj, fast), (var, count, attr) in ents.items():
+            if count > 1:
+                marks[f"\0{var}\0"] = f"({var} if {var} is not _MISSING else entity_attr(rt, {obj}, {attr!r}))"
+                reads.setdefault(obj, []).append(f"{var} = _ent_get(rt, {obj}, {fast!r})")
+            else:
+                marks[f"\0{var}\0"] = f"_ent_key(rt, {obj}, {fast!r}, {attr!r})"
+
+        def marked(line):
+            if "\0" not in line:
+                return line
+            return re.sub("\0[^\0]*\0", lambda m: marks[m.group(0)], line)
+        shown = marked(shown)
         # the last piece that hands env on: parameters bound before it are set in env
         last = max([k for k, (_, passed) in enumerate(pieces) if passed], default=-1)
         out = [f"def {name}(rt, env, seat, labels, values):"]
         ind = "    "
+        out.extend(f"{ind}{var} = {value}" for value, var in pre.items())
         for need, counter in fixed:  # as OfferSpec.instances checks them: `need` is a number written in the rules
             key = "seat" if self.comp.sym.vars[counter].per == "seat" else "None"
             out.append(f"{ind}if {need!r} > rt.get_var({counter!r}, {key}):")
@@ -281,13 +329,14 @@ class SourceGen:
         leave = "return"
         for k, (lines, _) in enumerate(pieces):
             for line in lines:
-                out.append(ind + line)
+                out.append(ind + marked(line))
                 if line.startswith("for "):
                     ind += "    "
                     leave = "continue"
                     i = (k - 1) // 2
                     if k < last:
                         out.append(f"{ind}env[{decl.params[i].name!r}] = _p{i}")
+                    out.extend(ind + read for read in reads.get(f"_p{i}", ()))
                 else:
                     out.append(f"{ind}    {leave}")
         out.append(f"{ind}labels.append({shown})")
@@ -310,6 +359,7 @@ class SourceGen:
     def finish(self) -> None:
         if not self.stubs:
             return
+        self.define_functions()
         game = self.comp.game
         self.ns["_rays"] = grid_rays(game.grid, game.grid_at) if game.grid else {}
         source = "".join(self.lines)
@@ -323,6 +373,118 @@ class SourceGen:
         for name, body in bodies.items():
             self.ns[name] = types.FunctionType(body, self.ns, name)
         self.lines, self.stubs = [], []
+
+    # ── defines ──
+
+    def define_info(self, name: str) -> list:
+        info = self.defines.get(name)
+        if info is None:
+            k = self.count = self.count + 1
+            info = self.defines[name] = [f"d{k}", f"b{k}", set(), False]
+        return info
+
+    def define_body_function(self, name: str):
+        """The function b<k>(rt, env, *args) of a define's body (see define_body), filled in by
+        `finish`: what the define's wrapper (expressions.define) calls."""
+        body = self.define_info(name)[1]
+        stub = self.ns.get(body)
+        if stub is None:
+            stub = self.ns[body] = types.FunctionType(_not_ready.__code__, self.ns, body)
+            self.stubs.append((body, stub))
+        return stub
+
+    def define_functions(self) -> None:
+        """Each define that generated code calls, as two functions: its body, with its
+        parameters as Python locals, and the lookup of its remembered value, which knows its
+        key's layout. The bodies first: they may call defines not called before."""
+        done: set = set()
+        while len(done) < len(self.defines):
+            for name in [d for d in self.defines if d not in done]:
+                done.add(name)
+                self.define_body(name)
+        for name, info in self.defines.items():
+            if info[3]:
+                self.define_header(name)
+
+    def define_body(self, name: str) -> None:
+        """b<k>(rt, env, *args): what the define's wrapper (expressions.define) computes. The
+        env handed in is the caller's, which holds the same `$cur` and `$act`; the wrapper's own
+        env (those, `this`, the parameters) is made only when the body reads anything else
+        from env or hands it on."""
+        body = self.defines[name][1]
+        decl = self.comp.sym.defines[name]
+        params = [p.name for p in decl.params or ()]
+        args = [f"_a{i}" for i in range(len(params))]
+        saved = self.locals, self.env_passed, self.pre, self.ents
+        self.locals, self.env_passed, self.pre, self.ents = dict(zip(params, args, strict=True)), False, None, None
+        first = len(self.lines)
+        try:
+            src = self.sub(decl.value)
+            passed = self.env_passed
+        finally:
+            self.locals, self.env_passed, self.pre, self.ents = saved
+        head = f"def {body}(rt, env{''.join(', ' + a for a in args)}):\n"
+        # a local read from env (none but the parameters should be) counts as handing env on
+        written = "".join([src, *self.lines[first:]])
+        if passed or "env[" in written or "_nolocal(" in written:
+            own = ", ".join(f"{p!r}: {a}" for p, a in zip(params, args, strict=True))
+            head += ("    local = {'$cur': env.get('$cur'), '$act': env.get('$act')}\n"
+                     "    if 'this' in env:\n"
+                     "        local['this'] = env['this']\n"
+                     f"    local.update({{{own}}})\n"
+                     "    env = local\n")
+        self.lines.append(head + f"    return {src}\n")
+
+    def define_header(self, name: str) -> None:
+        """d<k>(rt, env, *args): the define's value, remembered in `rt.memo[name]` under the key
+        memo_key makes (the closures' define_value reads and writes the same table), as
+        define_value does it, with this define's layout written in: its arity, whether its key
+        holds the seats, which arguments may be a bool or a list, and which are indexed by place."""
+        fn, body, unsure, _ = self.defines[name]
+        decl = self.comp.sym.defines[name]
+        args = [f"_a{i}" for i in range(len(decl.params or ()))]
+        call = f"{body}(rt, env{''.join(', ' + a for a in args)})"
+        skip = "".join(f" or {args[i]}.__class__ is bool or {args[i]}.__class__ is list" for i in sorted(unsure))
+        if not self.comp.define_seat_free(name):
+            key = f"(env.get('$act'), env.get('$cur'), {''.join(a + ', ' for a in args)})"
+        elif len(args) == 1:
+            key = args[0]
+        else:
+            key = f"({''.join(a + ', ' for a in args)})"
+        # which arguments name a place is worked out with the tables of Runtime.touch, when a
+        # match first runs: looked up on a miss, which runs the body anyway
+        store = (f"        at = rt.game.define_place_args.get({name!r})\n"
+                 f"        if at:\n"
+                 f"            _index_places(known, key, ({''.join(a + ', ' for a in args)}), at)\n")
+        self.lines.append(
+            f"def {fn}(rt, env{''.join(', ' + a for a in args)}):\n"
+            f"    memo = rt.memo\n"
+            f"    if memo is None{skip}:\n"
+            f"        return {call}\n"
+            f"    key = {key}\n"
+            f"    known = memo.get({name!r})\n"
+            f"    if known is None:\n"
+            f"        known = memo[{name!r}] = {{}}\n"
+            f"    try:\n"
+            f"        found = known.get(key, _MISSING)\n"
+            f"    except TypeError:\n"
+            f"        return {call}\n"
+            f"    if found is not _MISSING:\n"
+            f"        return found\n"
+            f"    logged = len(rt.log)\n"
+            f"    result = {call}\n"
+            f"    if len(rt.log) == logged:\n"
+            f"{store}"
+            f"        known[key] = result\n"
+            f"    return result\n")
+
+    def plain_key(self, node) -> bool:
+        """Whether an argument's value is never a bool nor a list, so a define's lookup need not
+        test it: a number or a text written out or computed as one, a space or a seat named."""
+        if self.is_int(node) or isinstance(node, n.String):
+            return True
+        res = self.comp.c.res.get(id(node))
+        return res is not None and res[0] == "space"
 
     # ── expressions to source ──
 
@@ -370,7 +532,13 @@ class SourceGen:
                 return f"_ent_kind(rt, {self.sub(node.obj)}, {kinds})"
             fast = _ENTITY_KEYS.get(res[1])
             if fast is not None:
-                return f"_ent_key(rt, {self.sub(node.obj)}, {fast!r}, {res[1]!r})"
+                obj = self.sub(node.obj)
+                if self.ents is not None and obj in self.varying:  # see `enumerator`
+                    k = self.count = self.count + 1
+                    slot = self.ents.setdefault((obj, fast), [f"_e{k}", 0, res[1]])
+                    slot[1] += 1
+                    return f"\0{slot[0]}\0"
+                return f"_ent_key(rt, {obj}, {fast!r}, {res[1]!r})"
             return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r})"
         if tag == "field":
             table = self.literal_fields(res[1])
@@ -389,7 +557,8 @@ class SourceGen:
             # a property is checked at the top level: it reads no local of a rule from env
             return src
         if tag == "builtin":
-            return _BUILTIN_NAMES.get(res[1])
+            src = _BUILTIN_NAMES.get(res[1])
+            return self.hoist(src) if src in _SEATS_READ else src
         sym = comp.sym
         if tag == "seat" and res[1] < sym.min_players:  # a seat every match has: never refused
             return repr(res[1])
@@ -399,7 +568,7 @@ class SourceGen:
             return f"_top(rt, {self.sub(node.args[0])})"
         if tag == "var":
             if sym.vars[res[1]].per == "seat":
-                return self.get_var(res[1], "env.get('$act')")
+                return self.get_var(res[1], self.hoist("env.get('$act')"))
             return self.get_var(res[1], None)
         if tag == "var_of":
             return self.get_var(res[1], self.sub(node.of))
@@ -407,13 +576,15 @@ class SourceGen:
             decl = sym.values[res[1]]
             if type(decl.value) in (n.Number, n.String, n.Bool):
                 return repr(decl.value.value)  # a value written as a literal is that literal
-            return f"_values[{res[1]!r}](rt, {{'$cur': env.get('$cur'), '$act': env.get('$act')}})"
+            cur, act = self.hoist("env.get('$cur')"), self.hoist("env.get('$act')")
+            return f"_values[{res[1]!r}](rt, {{'$cur': {cur}, '$act': {act}}})"
         if tag in ("space", "defname", "token", "trackname"):
             return repr(res[1])
         if tag == "zone":
             decl = sym.zones.get(res[1])
             if decl is not None and decl.per == "seat":
-                return f"({res[1] + '@'!r} + format(env.get('$act')))"
+                act = self.hoist("env.get('$act')")
+                return f"({res[1] + '@'!r} + format({act}))"
             return repr(res[1])
         if tag == "zone_of":
             return f"({res[1] + '@'!r} + format({self.sub(node.of)}))"
@@ -450,11 +621,11 @@ class SourceGen:
         if tag == "aggregate" and res[1] in _AGGREGATES:
             return self.aggregate(node.comp, res[1])
         if tag == "define":
-            args = "".join(f"{self.sub(a)}, " for a in getattr(node, "args", ()))
-            per_seat = not comp.define_seat_free(res[1])
-            if "this" in self.locals:  # a define reads `this` from env
-                self.env_passed = True
-            return f"_define(rt, env, _defines, _bodies, {res[1]!r}, ({args}), {per_seat})"
+            args = getattr(node, "args", ())
+            info = self.define_info(res[1])
+            info[2].update(i for i, a in enumerate(args) if not self.plain_key(a))
+            info[3] = True
+            return f"{info[0]}(rt, env{''.join(f', {self.sub(a)}' for a in args)})"
         return None
 
     def template(self, t: n.Template) -> str:
@@ -506,13 +677,27 @@ class SourceGen:
         totals when it is built; anything else (an entity as the place, none) calls it."""
         k = self.count = self.count + 1
         o, p = f"_o{k}", f"_p{k}x"  # names of their own: owner and place may hold token counts too
+        if owner or self.comp.sym.tokens[token].per is None:
+            tokens = self.hoist("rt.state['tokens']")
+        if owner and owner in self.locals.values():  # a local: read as it is, nothing to keep aside
+            o = owner
+        elif owner and owner in (self.pre or {}).values():  # who acts or whose turn it is, kept in a local
+            o = owner
+        if o == owner:
+            if self.pre is not None and owner not in self.varying:
+                # a local of an enclosing scope cannot change in the loop: the key's start is made once
+                head = f"{token}|".replace("{", "{{").replace("}", "}}")
+                start = self.hoist(f"(f'{head}{{{o}}}|' if {o} is not None else None)")
+                return (f"({tokens}.get({start} + {p}, 0) if ({p} := {place}).__class__ is str "
+                        f"and {start} is not None else rt.token_count({token!r}, {o}, {p}))")
         call = f"rt.token_count({token!r}, {o if owner else 'None'}, {p})"
         if owner:
             head = f"{token}|".replace("{", "{{").replace("}", "}}")
-            return (f"(rt.state['tokens'].get(f'{head}{{{o}}}|{{{p}}}', 0) "
-                    f"if (({o} := {owner}), ({p} := {place}))[1].__class__ is str and {o} is not None else {call})")
+            both = f"({p} := {place})" if o == owner else f"(({o} := {owner}), ({p} := {place}))[1]"
+            return (f"({tokens}.get(f'{head}{{{o}}}|{{{p}}}', 0) "
+                    f"if {both}.__class__ is str and {o} is not None else {call})")
         if self.comp.sym.tokens[token].per is None:  # no seat owns it: one count per place
-            return (f"(rt.state['tokens'].get({token + '||'!r} + {p}, 0) "
+            return (f"({tokens}.get({token + '||'!r} + {p}, 0) "
                     f"if ({p} := {place}).__class__ is str else {call})")
         return (f"(_ix.get(({token!r}, None, {p}), 0) "
                 f"if ({p} := {place}).__class__ is str and (_ix := rt.tix) is not None else {call})")
@@ -625,16 +810,24 @@ class SourceGen:
         self.env_passed = False
         name = self._name("a")
         xv = f"x{self.count}"
-        src = self.listed(comp.source)
+        outer_pre = self.pre, self.varying, self.ents
+        self.pre, self.varying, self.ents = {}, (xv,), None
+        res = self.comp.c.res.get(id(comp.source))
+        nested = res is not None and res[0] == "value" and agg not in ("most", "least") and self.only_looped(comp)
+        src = self.listed(comp.source, nested)
         self.locals = {**outer, comp.var: xv}
         inner = self.env_passed
         self.env_passed = False
-        cond = self.test(comp.cond) if comp.cond is not None else None
-        simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
-        if agg in ("any", "all"):
-            elem = self.test(comp.elem)
-        else:
-            elem = xv if agg == "list" and simple else self.sub(comp.elem)
+        try:
+            cond = self.test(comp.cond) if comp.cond is not None else None
+            simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
+            if agg in ("any", "all"):
+                elem = self.test(comp.elem)
+            else:
+                elem = xv if agg == "list" and simple else self.sub(comp.elem)
+            pre = "".join(f"    {name} = {value}\n" for value, name in self.pre.items())
+        finally:
+            self.pre, self.varying, self.ents = outer_pre
         in_env = self.env_passed
         self.locals = outer
         self.env_passed = passed or inner or in_env
@@ -656,7 +849,7 @@ class SourceGen:
         # an expression is one line of source (texts are written with repr), so a newline in
         # `step` is one of the two above, before a line to indent like the first
         params = "".join(f", {v}" for v in outer.values())
-        head = (f"def {name}(rt, env{params}):\n    items = {src}\n"
+        head = (f"def {name}(rt, env{params}):\n{pre}    items = {src}\n"
                 "    rt.work += len(items)\n"
                 "    if rt.work > MAX_WORK:\n"
                 "        rt.charge(0)\n")  # rt.charge(len(items)) written out: it raises the error
@@ -693,10 +886,26 @@ class SourceGen:
                 f"    {end}\n")
         return f"{name}(rt, env{params})"
 
-    def listed(self, node) -> str:
+    def listed(self, node, nested: bool = False) -> str:
         """Source for a list to loop over or measure, never changed nor handed on: as_list of the
-        value, as the closures do; a group or the spaces of a kind is read without a copy."""
+        value, as the closures do; a group or the spaces of a kind is read without a copy, and
+        so is a value written as a list of constants (`value columns = [1, 2, 3]`), built anew
+        by its function each time it is read. A list of such lists only when `nested`: its
+        lists are then the loop's elements, which must be looped over or measured too."""
         res = self.comp.c.res.get(id(node))
+        if res is not None and res[0] == "value":
+            found = self.__dict__.setdefault("_constants", {}).get(res[1])
+            if found is None:  # (its name, whether it is a list of lists) or (None, None)
+                value = self.constant(self.comp.sym.values[res[1]].value)
+                found = (None, None)
+                if value.__class__ is list and all(v.__class__ is not list for v in value):
+                    found = (self.const(value), False)
+                elif value.__class__ is list and all(
+                        v.__class__ is list and all(w.__class__ is not list for w in v) for v in value):
+                    found = (self.const(value), True)
+                self._constants[res[1]] = found
+            if found[0] is not None and (nested or not found[1]):
+                return found[0]
         if res is not None and res[0] == "group":
             return self.const(list(self.comp.sym.groups[res[1]].members))
         if res is not None and res[0] == "space_kind":
@@ -705,8 +914,72 @@ class SourceGen:
             return "range(rt.state['nseats'])"
         return self.as_listed(self.sub(node), node)
 
+    def constant(self, node):
+        """The value of an expression that is the same in every match and can never fail (a
+        number, a text, true, false, none, a space's name, a list of these), else _MISSING."""
+        if isinstance(node, (n.Number, n.String, n.Bool)):
+            return node.value
+        if isinstance(node, n.NoneLit):
+            return None
+        if isinstance(node, n.ListLit):
+            items = [self.constant(i) for i in node.items]
+            return _MISSING if any(i is _MISSING for i in items) else items
+        res = self.comp.c.res.get(id(node))
+        if res is not None and res[0] == "space":
+            return res[1]
+        return _MISSING
+
+    def only_looped(self, comp: n.Comprehension) -> bool:
+        """Whether a comprehension's variable is only the list another comprehension loops over,
+        or what size() or count() measures: then a list it holds is never handed on."""
+        import attrs
+
+        var = comp.var
+        allowed: set = set()
+        uses: list = []
+
+        def walk(x) -> None:
+            if isinstance(x, (tuple, list)):
+                for i in x:
+                    walk(i)
+                return
+            if not attrs.has(type(x)):
+                return
+            if isinstance(x, n.Comprehension):
+                allowed.add(id(x.source))
+            res = self.comp.c.res.get(id(x))
+            if res is not None and res[0] == "builtin_fn" and res[1] in ("size", "count") and len(x.args) == 1:
+                allowed.add(id(x.args[0]))
+            if isinstance(x, n.Name) and res == ("local", var):
+                uses.append(id(x))
+            for f in attrs.fields(type(x)):
+                if f.name != "span":
+                    walk(getattr(x, f.name))
+
+        walk([comp.cond, comp.elem])
+        return all(u in allowed for u in uses)
+
     def as_listed(self, src: str, node) -> str:
-        return src if self.is_list(node) else f"as_list(rt, {src})"
+        """as_list(rt, src), with a list handed back as it is without a call."""
+        if self.is_list(node):
+            return src
+        if src.isidentifier():
+            return f"({src} if {src}.__class__ is list else as_list(rt, {src}))"
+        k = self.count = self.count + 1
+        return f"(_l{k} if (_l{k} := {src}).__class__ is list else as_list(rt, _l{k}))"
+
+    def hoist(self, value: str) -> str:
+        """The name of a local set to `value` before the loop of the aggregate being generated,
+        or `value` itself outside one. Only for a value that cannot fail nor change while the
+        loop runs (the state's tables, a text made from a local of an enclosing scope): an empty
+        loop may compute it for nothing, and nothing else can tell."""
+        if self.pre is None:
+            return value
+        name = self.pre.get(value)
+        if name is None:
+            k = self.count = self.count + 1
+            name = self.pre[value] = f"_h{k}"
+        return name
 
     def is_list(self, node) -> bool:
         """Whether the generated value of `node` is a list whatever the state holds, so as_list
@@ -761,6 +1034,8 @@ class SourceGen:
             return res[1] in ("count", "sum")
         return False
 
+
+_SEATS_READ = ("env.get('$cur')", "env.get('$act')")  # never changed while a listing or an aggregate runs
 
 _BUILTIN_NAMES = {  # the builtin names of expressions.py's _BUILTIN_NAMES that read the env or state
     "current": "env.get('$cur')",

@@ -443,11 +443,16 @@ class StatementCompiler:
         # one place drops only its values for that place (Runtime.touch_at)
         places: dict = {}
         for name in self.sym.defines:
-            offset = 1 if self.define_seat_free(name) else 3  # the memo key's parts before the arguments
             for token, index in (self.token_places(name) or {}).items():
                 if index is not None:
-                    places.setdefault(token, {})[name] = offset + index
+                    places.setdefault(token, {})[name] = index
         g.define_token_places = places
+        g.define_place_args = {name: self.place_args(name) for name in self.sym.defines if self.place_args(name)}
+
+    def place_args(self, name: str) -> tuple:
+        """The indexes of a define's arguments that some token is read at (see token_places):
+        its remembered values are indexed by the places these name (runtime.index_places)."""
+        return tuple(sorted({i for i in (self.token_places(name) or {}).values() if i is not None}))
 
     def token_places(self, name: str) -> dict | None:
         """For each token a define reads: the index of its parameter that every read of the token

@@ -255,7 +255,8 @@ class Runtime:
 
     def touch_at(self, token: str, pk: str) -> None:
         """touch(token) for a change of the token at one place (its key `pk`): a define that
-        reads the token only at a place it is given loses only its values for this place."""
+        reads the token only at a place it is given loses only its values for this place, found
+        in its table's index of keys by place (see `index_places`), with no scan of its keys."""
         memo = self.memo
         if not memo:
             return
@@ -269,11 +270,15 @@ class Runtime:
             if not known:
                 continue
             at = places.get(d)
-            if at is None:
+            index = known.get(PLACES) if at is not None else None
+            if index is None:  # no index of this table by that argument: drop it whole
                 del memo[d]
                 continue
-            for key in [k for k in known if _same_place(k[at], pk)]:
-                del known[key]
+            for group in ((at, pk), (at, None)):  # None: values at a place that cannot be told
+                keys = index.pop(group, None)
+                if keys:
+                    for key in keys:
+                        known.pop(key, None)  # gone already when listed under another argument
 
     def add_tokens(self, token: str, owner, place, amount: int) -> None:
         if amount < 0:
@@ -623,14 +628,28 @@ def _move_marks(game, src, dest: str) -> tuple:
     return marks
 
 
-def _same_place(value, pk: str) -> bool:
-    """Whether a define's argument names the place whose tokens are kept under `pk` (see
-    place_key); True when it cannot be told, so the value is dropped."""
-    if value.__class__ is str:
-        return value == pk
-    if value.__class__ is int:
-        return f"#{value}" == pk
-    return True
+class _Places:
+    pass
+
+
+PLACES = _Places()  # the key, in a define's table of values, of its index of keys by place
+
+
+def index_places(known: dict, key, values, at: tuple) -> None:
+    """List a define's new remembered `key` under the place each of its arguments `at` (their
+    indexes) names, as Runtime.touch_at looks them up: a space's name, `#id` for a card or
+    piece (as place_key writes it), None for any other value (dropped by every change)."""
+    index = known.get(PLACES)
+    if index is None:
+        index = known[PLACES] = {}
+    for i in at:
+        v = values[i]
+        group = (i, v if v.__class__ is str else f"#{v}" if v.__class__ is int else None)
+        keys = index.get(group)
+        if keys is None:
+            index[group] = [key]
+        else:
+            keys.append(key)
 
 
 class _Missing:

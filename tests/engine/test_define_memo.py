@@ -239,7 +239,7 @@ def places(tmp_path):
 def test_a_token_change_at_one_place_keeps_a_define_s_values_for_other_places(places, runs):
     m = places.new_match(2)
     assert m.pending["prompt"] == "P1: 0 0 0"
-    assert places.define_token_places["Stone"] == {"stones_at": 1}  # the key's part after `this`
+    assert places.define_token_places["Stone"] == {"stones_at": 0}  # its first argument is the place
     first = runs[0]
     assert first == 2  # stones_at(North) and stones_at(South)
     m.apply("1")  # a stone in the North: only stones_at(North) is worked out again

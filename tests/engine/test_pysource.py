@@ -435,3 +435,87 @@ flow:
     win P1
 '''
     assert _both(tmp_path, monkeypatch, source) == ["Pick 1 P2 2", "Pick 1 P1 2", "Pick 2 P2 3", "Pick 2 P1 3"]
+
+
+HOISTED = '''game "Hoisted"
+players 2
+token Coin per seat
+board land:
+    region A adjacent to B
+    region B adjacent to A
+group places = A, B
+piece Pawn
+define coins_of(s) = sum(Coin of s at r for r in places)
+define mine = [r for r in places where Coin of actor at r > 0]
+action Move(p in Pawn of actor, r in places):
+    label "{p.loc} to {r} ({coins_of(p.owner)} {coins_of(none)} {mine} {[x for x in places where Coin of p.owner at x > 1]})"
+    require p.loc != r and p.owner == actor
+action Ghost(p in [first(Pawn of P2)]):
+    label "{p.loc} {p.loc}"
+action Nobody(p in Pawn at B):
+    require p.loc != B
+    label "{p.loc}"
+flow:
+    add 1 Coin of P1 to A
+    add 2 Coin of P1 to B
+    add 4 Coin of P2 to B
+    create Pawn at A for P1
+    create Pawn at B for P1
+    turn P1:
+        offer OFFER
+    win P1
+'''
+
+
+def test_reads_made_once_a_loop_give_what_the_closures_give(tmp_path, monkeypatch):
+    # a piece's place read twice in one listing (read once where its loop sets it), an
+    # empty loop that reads nothing, a token count whose owner is the loop's constant (none or a
+    # seat), and who acts, kept in a local
+    shown = _both(tmp_path, monkeypatch, HOISTED.replace("OFFER", "Move, Nobody"))
+    assert shown == ["A to B (3 7 A, B B)", "B to A (3 7 A, B B)"]
+
+
+def test_a_read_made_once_a_loop_fails_where_it_failed(tmp_path, monkeypatch):
+    shown = _both(tmp_path, monkeypatch, HOISTED.replace("OFFER", "Move, Ghost"))
+    offer = HOISTED.splitlines().index("        offer OFFER") + 1
+    assert shown == f"{tmp_path / 'g.ludus'}:{offer}:9: error: cannot read 'loc' of none"
+
+
+CONSTANTS = '''game "Constants"
+players 2
+token Stone per seat
+board land:
+    region A adjacent to B
+    region B adjacent to A, C
+    region C adjacent to B
+value nums = [1, 2, 3]
+value rows = [[A, B], [B, C], [C]]
+define full(s) = any(all(Stone of s at r > 0 for r in row) for row in rows)
+define sizes = [size(row) for row in rows]
+define copied = [row for row in rows where size(row) > 1]
+action Pick(k in nums):
+    label "{k}: {full(P1)} {full(P2)} {sizes} {copied} {sum(x for x in nums)}"
+flow:
+    add 1 Stone of P1 to C
+    add 1 Stone of P2 to A
+    add 1 Stone of P2 to B
+    turn P1:
+        offer Pick
+    win P1
+'''
+
+
+def test_a_value_written_as_constants_is_read_without_building_it(tmp_path, monkeypatch):
+    shown = _both(tmp_path, monkeypatch, CONSTANTS)
+    assert shown == [f"{k}: yes yes 2, 2, 1 A, B, B, C 6" for k in (1, 2, 3)]
+    monkeypatch.setattr(pysource, "ENABLED", True)
+    game = ludus.load(tmp_path / "g.ludus")  # count the calls of each value's function
+    calls = {"nums": 0, "rows": 0}
+    for name in calls:
+        def counted(rt, env, fn=game.values[name], name=name):
+            calls[name] += 1
+            return fn(rt, env)
+        game.values[name] = counted
+    assert game.new_match(2).legal_actions() == shown
+    # looped over or measured: never built; `copied` hands its rows on, so it builds its own
+    assert calls == {"nums": 0, "rows": 1}
