@@ -10,8 +10,12 @@ import random
 import pytest
 
 import ludus
+from ludus.compiler.pysource import ENABLED
 from ludus.engine import ops as O
 from tests.helpers import game_from_text
+
+# regions are generated code: LUDUS_CLOSURES=1 turns them off with the rest of it
+pytestmark = pytest.mark.skipif(not ENABLED, reason="generated code is off (LUDUS_CLOSURES=1)")
 
 HEAD = 'game "R"\nplayers 2 to 3\n'
 
