@@ -239,18 +239,26 @@ class Runtime:
         return index.get((token, None if owner is None else str(owner), pk), 0)
 
     def _token_index(self) -> dict:
-        """Totals of every token by (token, owner, place), by (token, None, place), by (token,
-        owner, None) and by (token, None, None): built once, dropped when tokens change."""
+        """Totals of every token by (token, None, place), by (token, owner, None) and by (token,
+        None, None): built when first asked, kept with the define values (under TIX in
+        `memo`, so it lasts as long as they do: see vm.memo_for), and kept up to date by every
+        change of a token (`_tokens_changed`)."""
         index: dict = {}
         get = index.get
         for key, count in self.state["tokens"].items():
             t, o, p = key.split("|", 2)
             for k in ((t, None, p), (t, o, None), (t, None, None)):
                 index[k] = get(k, 0) + count
+        if self.memo is not None:
+            self.memo[TIX] = index
         return index
 
-    def _tokens_changed(self, token: str, pk: str) -> None:
-        self.tix = None
+    def _tokens_changed(self, token: str, owner, pk: str, delta: int) -> None:
+        index = self.tix
+        if index is not None:
+            get = index.get
+            for k in ((token, None, pk), (token, "" if owner is None else str(owner), None), (token, None, None)):
+                index[k] = get(k, 0) + delta
         self.touch_at(token, pk)
 
     def touch_at(self, token: str, pk: str) -> None:
@@ -291,7 +299,7 @@ class Runtime:
             raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
         tokens[key] = total
         self.changed.add(token)
-        self._tokens_changed(token, pk)
+        self._tokens_changed(token, owner, pk, amount)
         if tokens[key] == 0:
             del tokens[key]
 
@@ -307,7 +315,7 @@ class Runtime:
             take = have if amount is None else min(have, amount - removed)
             if take:
                 self.changed.add(token)
-                self._tokens_changed(token, pk)
+                self._tokens_changed(token, o, pk, -take)
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
@@ -650,6 +658,9 @@ def index_places(known: dict, key, values, at: tuple) -> None:
             index[group] = [key]
         else:
             keys.append(key)
+
+
+TIX = "$tix"  # the key of the token totals (Runtime.tix) among the define values: no define's name
 
 
 class _Missing:

@@ -30,7 +30,7 @@ from .ops import (
     UNSCOPE,
     WIN,
 )
-from .runtime import RuleError, Runtime
+from .runtime import TIX, RuleError, Runtime
 from .values import as_int, as_list
 
 STEP_BUDGET = 200_000
@@ -80,6 +80,7 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, 
     pending = state["pending"]
     rt = Runtime(game, state, log, journal)
     rt.memo = memo_for(game, state)  # the answer's own changes drop what they must
+    rt.tix = rt.memo.get(TIX)
     frame = state["stack"][-1]
     code = game.codes[frame["c"]]
     op = code.ops[frame["pc"]]
@@ -105,6 +106,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
     # defines keep their values until what they read changes (Runtime.touch), from one run to
     # the next of the same state
     rt.memo = memo_for(game, state)
+    rt.tix = rt.memo.get(TIX)  # the token totals, kept as the define values are
     stack = state["stack"]
     codes = game.codes
     steps = 0
