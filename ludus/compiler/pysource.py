@@ -323,8 +323,8 @@ class SourceGen:
         ind = "    "
         out.extend(f"{ind}{var} = {value}" for value, var in pre.items())
         for need, counter in fixed:  # as OfferSpec.instances checks them: `need` is a number written in the rules
-            key = "seat" if self.comp.sym.vars[counter].per == "seat" else "None"
-            out.append(f"{ind}if {need!r} > rt.get_var({counter!r}, {key}):")
+            have = self.get_var(counter, "seat" if self.comp.sym.vars[counter].per == "seat" else None)
+            out.append(f"{ind}if {need!r} > {have}:")
             out.append(f"{ind}    return")
         leave = "return"
         for k, (lines, _) in enumerate(pieces):
@@ -703,12 +703,17 @@ class SourceGen:
                 f"if ({p} := {place}).__class__ is str and (_ix := rt.tix) is not None else {call})")
 
     def get_var(self, name: str, key: str | None) -> str:
-        """rt.get_var(name, key); a var declared with no start is read from the state at once,
-        with the value VarSpec.initial gives it when the state has none."""
+        """rt.get_var(name, key); a var declared with no start, or whose start is a constant
+        (`start 0`, `start starting_money` with `value starting_money = 3`), is read from the
+        state at once, with the value VarSpec.initial gives it when the state has none."""
         decl = self.comp.sym.vars[name]
-        if decl.start is not None:
+        unset = unset_value(decl.kind) if decl.start is None else self.constant(decl.start)
+        if unset is _MISSING:  # a start that names a value written as a number, a text, yes or no
+            res = self.comp.c.res.get(id(decl.start))
+            if res is not None and res[0] == "value":
+                unset = self.constant(self.comp.sym.values[res[1]].value)
+        if unset is _MISSING or unset.__class__ is list:  # a start to work out (VarSpec.initial)
             return f"rt.get_var({name!r}, {key})" if key is not None else f"rt.get_var({name!r})"
-        unset = unset_value(decl.kind)
         if key is None:
             return f"rt.state['vars'].get({name!r}, {unset!r})"
         k = self.count = self.count + 1

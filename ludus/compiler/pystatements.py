@@ -75,7 +75,7 @@ class StatementSource:
             key = self.sub(s.seat) if s.seat is not None else "env.get('$act')"
         else:
             key = "None"
-        lines = [f"st_key = {key}", f"st_have = rt.get_var({name!r}, st_key)", f"st_value = {amount}"]
+        lines = [f"st_key = {key}", f"st_have = {self.gen.get_var(name, 'st_key')}", f"st_value = {amount}"]
         if s.op == "pay":
             return [*lines,
                     "if st_value > st_have:",
