@@ -42,10 +42,11 @@ class Match:
         self.log = log
         self.seed = seed
         # One entry per move: (kept, log length before, action, journal). With a journal, `kept`
-        # is the state before the move without its cards, pieces and places (marshal bytes), and
-        # the journal holds those the move changed as they were: so a move costs a copy of the
-        # small part of the state and of what it touched, not of every card. Without one, `kept`
-        # is the whole state before. Both are immutable, so clones share them safely.
+        # is the state before the move without the parts a journal keeps (cards, pieces, places,
+        # variables, tokens, tracks: marshal bytes), and the journal holds what the move changed
+        # of those as it was: so a move costs a copy of the small rest of the state and of what
+        # it touched. Without one, `kept` is the whole state before. Both are immutable, so
+        # clones share them safely.
         self.history: list[tuple[bytes, int, str, Journal | None]] = []
         self.moves: list[str] = []
 
@@ -139,7 +140,7 @@ class Match:
                 raise IllegalAction(action, list(options), closest(action, options)) from None
         label = options[index]
         state, log_len = self._state, len(self.log)
-        before = marshal.dumps({**state, "ents": None, "places": None})
+        before = marshal.dumps({**state, **_JOURNALED})
         journal = Journal(len(state["ents"]))
         if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
             # every decision is in the log, as the actions taken already are: a `choose` answer,
@@ -319,12 +320,16 @@ class Match:
         return match
 
 
+_JOURNALED = dict.fromkeys(("ents", "places", "vars", "tokens", "tracks"))  # left out of `kept`
+
+
 def _put_back(state: dict, before: bytes, journal: Journal | None) -> dict:
     """The state before a move, from the state after it (changed in place) and its history entry."""
     old = marshal.loads(before)
     if journal is not None:
         journal.restore(state)
         old["ents"], old["places"] = state["ents"], state["places"]
+        old["vars"], old["tokens"], old["tracks"] = state["vars"], state["tokens"], state["tracks"]
     return old
 
 

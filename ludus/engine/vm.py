@@ -484,7 +484,10 @@ def _unscope(rt: Runtime, env: dict) -> None:
         gone = [k for k in variables if k == name or k.startswith(prefix)]
         if gone:
             rt.touch(name)  # back to its start value
+        journal = rt.journal
         for key in gone:
+            if journal is not None:
+                journal.var(variables, key)
             del variables[key]
 
 
