@@ -139,6 +139,7 @@ class Journal:
                     variables[key] = marshal.loads(kept) if kept.__class__ is bytes else kept
         if self.tokens is not None:
             tokens = state["tokens"]
+            forget_token_keys(tokens)
             for key, kept in self.tokens.items():
                 if kept is ABSENT:
                     tokens.pop(key, None)
@@ -349,7 +350,8 @@ class Runtime:
         pk = self.place_key(place)
         key = f"{token}|{'' if owner is None else owner}|{pk}"
         tokens = self.state["tokens"]
-        total = tokens.get(key, 0) + amount
+        have = tokens.get(key)
+        total = (have or 0) + amount
         if total > MAX_NUMBER:
             raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
         if self.journal is not None:
@@ -359,6 +361,8 @@ class Runtime:
         self._tokens_changed(token, pk)
         if tokens[key] == 0:
             del tokens[key]
+        elif have is None and _KEYS[0] is tokens:
+            _KEYS[1].setdefault((token, pk), set()).add(key)
 
     def remove_tokens(self, token: str, owner, place, amount: int | None) -> int:
         """Remove up to `amount` (all when None); returns how many were removed."""
@@ -378,6 +382,8 @@ class Runtime:
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
+                    if _KEYS[0] is tokens:
+                        _KEYS[1][(token, pk)].discard(key)
                 removed += take
             if amount is not None and removed >= amount:
                 break
@@ -385,15 +391,17 @@ class Runtime:
 
     def _owners_at(self, token: str, pk: str) -> list:
         """The owners of `token` at `pk`, in the order of their keys (only those are sorted)."""
-        head = f"{token}|"
-        keys = []
-        for key in self.state["tokens"]:
-            if key.startswith(head):
-                t, o, p = key.split("|", 2)
-                if t == token and p == pk:
-                    keys.append(key)
-        keys.sort()
-        return [int(o) if o else None for o in (key.split("|", 2)[1] for key in keys)]
+        tokens = self.state["tokens"]
+        if _KEYS[0] is not tokens:
+            index: dict = {}
+            for key in tokens:
+                t, _o, p = key.split("|", 2)
+                index.setdefault((t, p), set()).add(key)
+            _KEYS[0], _KEYS[1] = tokens, index
+        keys = _KEYS[1].get((token, pk))
+        if not keys:
+            return []
+        return [int(o) if o else None for o in (key.split("|", 2)[1] for key in sorted(keys))]
 
     # entities (cards and pieces) and the places that hold them
 
@@ -620,6 +628,19 @@ def _same_place(value, pk: str) -> bool:
     if value.__class__ is int:
         return f"#{value}" == pk
     return True
+
+
+# The token keys of one tokens table by (token, place key), for a removal without an owner
+# (`_owners_at`) that would otherwise scan every key: made at the first such removal, kept up to
+# date by add_tokens and remove_tokens, and dropped (`forget_token_keys`) when the table changes
+# any other way. [table, {(token, place key): {key, ...}}]
+_KEYS: list = [None, None]
+
+
+def forget_token_keys(tokens: dict | None = None) -> None:
+    """Drop the token keys kept for `tokens` (None: for any table): it changed without Runtime."""
+    if tokens is None or _KEYS[0] is tokens:
+        _KEYS[0] = _KEYS[1] = None
 
 
 class _Missing:

@@ -29,7 +29,7 @@ from .ops import (
     UNSCOPE,
     WIN,
 )
-from .runtime import RuleError, Runtime
+from .runtime import RuleError, Runtime, forget_token_keys
 from .values import as_int, as_list
 
 STEP_BUDGET = 200_000
@@ -410,8 +410,10 @@ def memo_for(game, state: dict) -> dict:
 
 
 def forget(game) -> None:
-    """Drop the define values kept for the last state run: its data changed without Runtime."""
+    """Drop the define values (and token keys) kept for the last state run: its data changed
+    without Runtime."""
     game.carried = (None, None)
+    forget_token_keys()
 
 
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
