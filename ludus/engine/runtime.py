@@ -76,10 +76,11 @@ class Journal:
     immutable (bytes, tuples, numbers, strings), so clones may share them. A variable or token
     key that did not exist is kept as ABSENT; the tables a move did not change stay None."""
 
-    __slots__ = ("count", "ents", "places", "vars", "tokens", "tracks")
+    __slots__ = ("count", "ents", "places", "vars", "tokens", "tracks", "offer")
 
     def __init__(self, count: int) -> None:
         self.count = count  # len(state["ents"]) before the move: later ones were created by it
+        self.offer = False  # the pending offer is not kept: Match lists it again (_offer_again)
         self.ents: dict[int, bytes] = {}
         self.places: dict[str, tuple | None] = {}  # None: the place had no list yet
         self.vars: dict | None = None

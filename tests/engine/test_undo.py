@@ -258,3 +258,45 @@ def test_a_move_that_fails_after_changing_vars_tokens_and_tracks_leaves_them_as_
     assert _exact(match) == before
     assert _keyed(match) == keyed
     assert match.history == []
+
+
+def test_an_offer_the_engine_listed_is_listed_again_on_undo_not_kept():
+    game = ludus.load(ROOT / "games/uprising.ludus")
+    match = game.new_match(2, seed=1)
+    rng = random.Random(1)
+    for _ in range(30):
+        match.apply(rng.choice(match.legal_actions()))
+    offers = [entry for entry in match.history if entry[3].offer]
+    assert len(offers) > 20
+    assert all(marshal.loads(before)["pending"] is None for before, *_ in offers)
+    # the undo test above compares the offers listed again with those the moves answered
+
+
+PURSE = """
+game "Purse"
+players 2
+counter coins per seat
+action Earn:
+    increase coins by 3
+action Spend:
+    require coins >= 3
+    decrease coins by 3
+flow:
+    repeat 4 times:
+        for each s in seats:
+            turn s:
+                offer Earn, Spend
+"""
+
+
+def test_an_offer_in_a_state_put_in_from_outside_is_kept_as_it_is(tmp_path):
+    game = game_from_text(tmp_path, PURSE)
+    match = game.new_match(2)
+    assert match.legal_actions() == ["Earn"]
+    # the same offer object in a state with coins now: listed again, it would offer Spend too
+    match.state = {**match.state, "vars": {"coins@0": 5}}
+    before = _exact(match)
+    match.apply("Earn")
+    match.undo()
+    assert _exact(match) == before
+    assert match.legal_actions() == ["Earn"]
