@@ -300,3 +300,14 @@ def test_an_offer_in_a_state_put_in_from_outside_is_kept_as_it_is(tmp_path):
     match.undo()
     assert _exact(match) == before
     assert match.legal_actions() == ["Earn"]
+
+
+def test_answering_one_part_of_a_choice_leaves_the_decision_asked_as_it_was(tmp_path):
+    game = game_from_text(tmp_path, LEDGER)
+    match = game.new_match(2)
+    match.apply("Pick")
+    match.apply("3")
+    asked = match.pending
+    kept = json.dumps(asked)
+    match.apply("1")  # the second of two: `picked` grows in the answer, not in the decision
+    assert json.dumps(asked) == kept and asked["picked"] == [3]
