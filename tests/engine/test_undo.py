@@ -311,3 +311,16 @@ def test_answering_one_part_of_a_choice_leaves_the_decision_asked_as_it_was(tmp_
     kept = json.dumps(asked)
     match.apply("1")  # the second of two: `picked` grows in the answer, not in the decision
     assert json.dumps(asked) == kept and asked["picked"] == [3]
+
+
+def test_undo_after_an_effect_run_apart_ends_gives_back_the_effect_waiting():
+    # Position runs a card's effect on a stack of its own and, when the effect has returned,
+    # puts the flow's stack back in place: the answer's journal keeps every frame of the effect
+    game = ludus.load(ROOT / "examples/market-town.ludus")
+    position = Position(game, 2, seed=5)
+    position.resolve("Town Crier", "Basil")
+    waiting = _exact(position.match)
+    position.answer("Square")
+    assert position.match.legal_actions() != ["Docks", "Square", "Hill"]  # the flow's offer again
+    position.match.undo()
+    assert _exact(position.match) == waiting
