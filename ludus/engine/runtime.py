@@ -362,8 +362,10 @@ class Runtime:
         self._tokens_changed(token, pk)
         if tokens[key] == 0:
             del tokens[key]
-        elif have is None and _KEYS[0] is tokens:
-            _KEYS[1].setdefault((token, pk), set()).add(key)
+        elif have is None:
+            kept = _keys
+            if kept[0] is tokens:
+                kept[1].setdefault((token, pk), set()).add(key)
 
     def remove_tokens(self, token: str, owner, place, amount: int | None) -> int:
         """Remove up to `amount` (all when None); returns how many were removed."""
@@ -383,8 +385,9 @@ class Runtime:
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
-                    if _KEYS[0] is tokens:
-                        _KEYS[1][(token, pk)].discard(key)
+                    kept = _keys
+                    if kept[0] is tokens:
+                        kept[1][(token, pk)].discard(key)
                 removed += take
             if amount is not None and removed >= amount:
                 break
@@ -392,14 +395,16 @@ class Runtime:
 
     def _owners_at(self, token: str, pk: str) -> list:
         """The owners of `token` at `pk`, in the order of their keys (only those are sorted)."""
+        global _keys
         tokens = self.state["tokens"]
-        if _KEYS[0] is not tokens:
-            index: dict = {}
+        table, index = _keys
+        if table is not tokens:
+            index = {}
             for key in tokens:
                 t, _o, p = key.split("|", 2)
                 index.setdefault((t, p), set()).add(key)
-            _KEYS[0], _KEYS[1] = tokens, index
-        keys = _KEYS[1].get((token, pk))
+            _keys = (tokens, index)
+        keys = index.get((token, pk))
         if not keys:
             return []
         return [int(o) if o else None for o in (key.split("|", 2)[1] for key in sorted(keys))]
@@ -634,14 +639,16 @@ def _same_place(value, pk: str) -> bool:
 # The token keys of one tokens table by (token, place key), for a removal without an owner
 # (`_owners_at`) that would otherwise scan every key: made at the first such removal, kept up to
 # date by add_tokens and remove_tokens, and dropped (`forget_token_keys`) when the table changes
-# any other way. [table, {(token, place key): {key, ...}}]
-_KEYS: list = [None, None]
+# any other way. (table, {(token, place key): {key, ...}}), replaced whole and read once per
+# use, so matches run in threads at once only ever change their own table's index.
+_keys: tuple = (None, None)
 
 
 def forget_token_keys(tokens: dict | None = None) -> None:
     """Drop the token keys kept for `tokens` (None: for any table): it changed without Runtime."""
-    if tokens is None or _KEYS[0] is tokens:
-        _KEYS[0] = _KEYS[1] = None
+    global _keys
+    if tokens is None or _keys[0] is tokens:
+        _keys = (None, None)
 
 
 class _Missing:
