@@ -1,8 +1,8 @@
 """One playthrough of a game: current seat, legal actions, apply, undo, views and JSON.
 
 The small fixed API (after OpenSpiel's State) that the REPL, replays, tests, the simulator and
-bots all use. `apply` works on a copy of the state, so a rejected or failing move leaves the
-match exactly as it was.
+bots all use. `apply` keeps what a move changes (see `history`), so a rejected or failing move
+leaves the match exactly as it was, and undo gives back the state before it.
 """
 
 from __future__ import annotations
