@@ -253,7 +253,7 @@ class ChooseSpec:
         if value is None:
             env[self.bind] = picked
             return None
-        picked.append(value)
+        picked = [*picked, value]  # a new list: the decision answered stays as it was asked
         remaining = [v for v in pending["pool"] if v != value]
         if len(picked) >= pending["limit"] or not remaining:
             env[self.bind] = picked

@@ -740,12 +740,7 @@ class StatementCompiler:
             tname, attr = res[1], res[2]
             if attr != "start":
                 raise AssertionError("only a track's start can move")
-            spec = self.game.tracks[tname]
-
-            def set_start(rt, env, v):
-                rt.touch(tname)
-                rt.state["tracks"][tname]["start"] = max(spec.low, min(spec.high, as_int(v, "start")))
-            return set_start
+            return lambda rt, env, v: rt.set_track_start(tname, as_int(v, "start"))
         if tag in ("field", "dynamic_attr"):
             obj, fname = self.expr(node.obj), node.name
 

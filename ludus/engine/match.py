@@ -1,8 +1,8 @@
 """One playthrough of a game: current seat, legal actions, apply, undo, views and JSON.
 
 The small fixed API (after OpenSpiel's State) that the REPL, replays, tests, the simulator and
-bots all use. `apply` works on a copy of the state, so a rejected or failing move leaves the
-match exactly as it was.
+bots all use. `apply` keeps what a move changes (see `history`), so a rejected or failing move
+leaves the match exactly as it was, and undo gives back the state before it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import marshal
 from ..language.limits import MAX_FILE_BYTES
 from . import vm
 from .display import display
-from .runtime import Journal, RuleError, box_cards, copy_state
+from .runtime import Journal, RuleError, Runtime, box_cards, copy_state
 from .saved import Damaged, validate_state
 from .view import view_state
 
@@ -42,12 +42,16 @@ class Match:
         self.log = log
         self.seed = seed
         # One entry per move: (kept, log length before, action, journal). With a journal, `kept`
-        # is the state before the move without its cards, pieces and places (marshal bytes), and
-        # the journal holds those the move changed as they were: so a move costs a copy of the
-        # small part of the state and of what it touched, not of every card. Without one, `kept`
-        # is the whole state before. Both are immutable, so clones share them safely.
+        # is the state before the move without the parts a journal keeps (cards, pieces, places,
+        # variables, tokens, tracks: marshal bytes), and the journal holds what the move changed
+        # of those as it was: so a move costs a copy of the small rest of the state and of what
+        # it touched. Without one, `kept` is the whole state before. Both are immutable, so
+        # clones share them safely.
         self.history: list[tuple[bytes, int, str, Journal | None]] = []
         self.moves: list[str] = []
+        # the pending decision the engine left in this very state after its last move, while it
+        # is still there: an offer of actions is listed again on undo instead of being kept
+        self._made = None
 
     @property
     def state(self) -> dict:
@@ -58,8 +62,10 @@ class Match:
         # A journal undoes a move on the state the move left; a state put in its place from
         # outside (a test's position, a probe's work copy) may differ in any card, so the
         # journals are turned into whole states first, worked out backwards from this one.
-        if new is not self._state and any(entry[3] is not None for entry in self.history):
-            self._keep_whole()
+        if new is not self._state:
+            if any(entry[3] is not None for entry in self.history):
+                self._keep_whole()
+            self._made = None
         self._state = new
 
     # ── construction ──
@@ -89,6 +95,7 @@ class Match:
             state["places"]["box"] = list(range(len(names)))
         match = cls(game, state, [], seed)
         vm.start(game, state, match.log)
+        match._made = state["pending"]
         return match
 
     # ── the fixed API ──
@@ -141,8 +148,14 @@ class Match:
                 raise IllegalAction(action, list(options), closest(action, options)) from None
         label = options[index]
         state, log_len = self._state, len(self.log)
-        before = marshal.dumps({**state, "ents": None, "places": None})
         journal = Journal(len(state["ents"]))
+        if pending is self._made and pending["kind"] == "offer":
+            # an offer the engine listed from this state, unchanged since: listed again on undo
+            # (from the state undo gives back, which it was listed from) rather than copied now
+            journal.offer = True
+            before = marshal.dumps({**state, **_OFFERED})
+        else:
+            before = marshal.dumps({**state, **_JOURNALED})
         if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
             # every decision is in the log, as the actions taken already are: a `choose` answer,
             # a yes or no, an offer's `else`
@@ -151,12 +164,13 @@ class Match:
             vm.answer(self.game, state, self.log, index, journal=journal)
         except BaseException:
             # the move failed halfway: put the state back as it was, so apply stays atomic
-            self._state = _put_back(state, before, journal)
+            self._state = _put_back(self.game, state, before, journal, pending)
             vm.forget(self.game)  # remembered define values follow the state (vm.memo_for)
             del self.log[log_len:]
             raise
         self.history.append((before, log_len, label, journal))
         self.moves.append(label)
+        self._made = state["pending"]
 
     def apply_fast(self, index: int) -> None:
         """Apply by index without keeping undo history: for simulations that never undo."""
@@ -164,9 +178,10 @@ class Match:
             # an undo after this still takes back the last `apply` and everything since, as it
             # did when every entry was a whole state; a journal only undoes its own move
             before, log_len, label, journal = self.history[-1]
-            whole = _put_back(copy_state(self._state), before, journal)
+            whole = _put_back(self.game, copy_state(self._state), before, journal)
             self.history[-1] = (marshal.dumps(whole), log_len, label, None)
         vm.answer(self.game, self._state, self.log, index)
+        self._made = self._state["pending"]
 
     def why_not(self, label: str) -> str | None:
         """Why a move that is not legal now is refused, when an offered action would have that
@@ -190,7 +205,8 @@ class Match:
         if not self.history:
             raise IndexError("nothing to undo")
         before, log_len, label, journal = self.history.pop()
-        self._state = _put_back(self._state, before, journal)
+        self._state = _put_back(self.game, self._state, before, journal)
+        self._made = self._state["pending"] if journal is not None and journal.offer else None
         vm.forget(self.game)
         del self.log[log_len:]
         self.moves.pop()
@@ -201,7 +217,7 @@ class Match:
         work = copy_state(self._state)
         entries = []
         for before, log_len, label, journal in reversed(self.history):
-            work = _put_back(work, before, journal)
+            work = _put_back(self.game, work, before, journal)
             entries.append((before if journal is None else marshal.dumps(work), log_len, label, None))
         self.history = entries[::-1]
 
@@ -209,6 +225,8 @@ class Match:
         other = Match(self.game, copy_state(self._state), list(self.log), self.seed)
         other.history = list(self.history)
         other.moves = list(self.moves)
+        if self._made is not None and self._made is self._state["pending"]:
+            other._made = other._state["pending"]
         return other
 
     def force(self, sides: int, *values: int) -> None:
@@ -321,13 +339,29 @@ class Match:
         return match
 
 
-def _put_back(state: dict, before: bytes, journal: Journal | None) -> dict:
-    """The state before a move, from the state after it (changed in place) and its history entry."""
+_JOURNALED = dict.fromkeys(("ents", "places", "vars", "tokens", "tracks"))  # left out of `kept`
+_OFFERED = dict.fromkeys((*_JOURNALED, "pending"))
+
+
+def _put_back(game, state: dict, before: bytes, journal: Journal | None, pending=None) -> dict:
+    """The state before a move, from the state after it (changed in place) and its history entry;
+    `pending`: the offer the move answered, when the caller still holds it."""
     old = marshal.loads(before)
     if journal is not None:
         journal.restore(state)
         old["ents"], old["places"] = state["ents"], state["places"]
+        old["vars"], old["tokens"], old["tracks"] = state["vars"], state["tokens"], state["tracks"]
+        if journal.offer:
+            old["pending"] = pending if pending is not None else _offer_again(game, old)
     return old
+
+
+def _offer_again(game, state: dict) -> dict:
+    """The offer of actions the flow waits on in `state`, listed as the engine listed it: from
+    the same state, by the same spec, so the same labels and values in the same order."""
+    frame = state["stack"][-1]
+    spec = game.codes[frame["c"]].ops[frame["pc"]][1]
+    return spec.start(Runtime(game, state, []), dict(frame["env"]))
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:

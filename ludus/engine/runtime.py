@@ -66,20 +66,26 @@ def box_cards(game) -> list[str]:
 
 
 class Journal:
-    """What one move changed among the cards, pieces and places, kept as it was before the move's
-    first change to it: so a move is undone without a copy of the whole state.
+    """What one move changed among the cards, pieces, places, variables, tokens and tracks, kept
+    as it was before the move's first change to it: so a move is undone without a copy of them.
 
-    Cards and pieces are most of a state (Votes for Women: 6.5 of 10 KiB) and a move touches a
-    few of them; the rest of the state is small and is kept whole by `Match.apply`. Every change
-    to `state["ents"]` or `state["places"]` goes through a Runtime method that calls `ent` or
-    `place` here first. Kept values are immutable (bytes, tuples), so clones may share them."""
+    They are most of a state (Votes for Women: 8 of 10 KiB) and a move touches a few of them; the
+    rest of the state is small and is kept whole by `Match.apply`. Every change to
+    `state["ents"]`, `["places"]`, `["vars"]`, `["tokens"]` or `["tracks"]` goes through a Runtime
+    method that calls `ent`, `place`, `var`, `token` or `track` here first. Kept values are
+    immutable (bytes, tuples, numbers, strings), so clones may share them. A variable or token
+    key that did not exist is kept as ABSENT; the tables a move did not change stay None."""
 
-    __slots__ = ("count", "ents", "places")
+    __slots__ = ("count", "ents", "places", "vars", "tokens", "tracks", "offer")
 
     def __init__(self, count: int) -> None:
         self.count = count  # len(state["ents"]) before the move: later ones were created by it
+        self.offer = False  # the pending offer is not kept: Match lists it again (_offer_again)
         self.ents: dict[int, bytes] = {}
         self.places: dict[str, tuple | None] = {}  # None: the place had no list yet
+        self.vars: dict | None = None
+        self.tokens: dict | None = None
+        self.tracks: dict | None = None
 
     def ent(self, state: dict, eid: int) -> None:
         if eid < self.count and eid not in self.ents:
@@ -90,8 +96,32 @@ class Journal:
             cards = state["places"].get(key)
             self.places[key] = None if cards is None else tuple(cards)
 
+    def var(self, variables: dict, key: str) -> None:
+        kept = self.vars
+        if kept is None:
+            kept = self.vars = {}
+        if key not in kept:
+            old = variables.get(key, ABSENT)
+            # a list or table value as bytes, so no later change to the live one reaches it
+            kept[key] = old if old.__class__ in _FLAT else marshal.dumps(old)
+
+    def token(self, tokens: dict, key: str) -> None:
+        kept = self.tokens
+        if kept is None:
+            kept = self.tokens = {}
+        if key not in kept:
+            kept[key] = tokens.get(key, ABSENT)
+
+    def track(self, tracks: dict, name: str) -> None:
+        kept = self.tracks
+        if kept is None:
+            kept = self.tracks = {}
+        if name not in kept:
+            t = tracks[name]
+            kept[name] = (t["pos"], t["start"])
+
     def restore(self, state: dict) -> None:
-        """Put the cards, pieces and places back as they were before the move, in place."""
+        """Put what the move changed back as it was before the move, in place."""
         ents, places = state["ents"], state["places"]
         del ents[self.count:]
         for eid, kept in self.ents.items():
@@ -101,6 +131,30 @@ class Journal:
                 places.pop(key, None)
             else:
                 places[key] = list(kept)
+        if self.vars is not None:
+            variables = state["vars"]
+            for key, kept in self.vars.items():
+                if kept is ABSENT:
+                    variables.pop(key, None)
+                else:
+                    variables[key] = marshal.loads(kept) if kept.__class__ is bytes else kept
+        if self.tokens is not None:
+            tokens = state["tokens"]
+            forget_token_keys(tokens)
+            for key, kept in self.tokens.items():
+                if kept is ABSENT:
+                    tokens.pop(key, None)
+                else:
+                    tokens[key] = kept
+        if self.tracks is not None:
+            tracks = state["tracks"]
+            for name, (pos, start) in self.tracks.items():
+                t = tracks[name]
+                t["pos"], t["start"] = pos, start
+
+
+ABSENT = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()  # a key the move created
+_FLAT = frozenset({int, str, bool, float, type(None), type(ABSENT)})
 
 
 # ───────────────────────── the runtime ─────────────────────────
@@ -191,7 +245,11 @@ class Runtime:
         if old == value:
             return
         self.touch(name)
-        self.state["vars"][name if key is None else f"{name}@{key}"] = value
+        k = name if key is None else f"{name}@{key}"
+        variables = self.state["vars"]
+        if self.journal is not None:
+            self.journal.var(variables, k)
+        variables[k] = value
         self.changed.add(name)
         if name in self.watched:
             self.events.append((name, key, old, value))
@@ -204,15 +262,27 @@ class Runtime:
     def set_track(self, name: str, value: int) -> None:
         spec = self.game.tracks[name]
         value = max(spec.low, min(spec.high, value))
-        t = self.state["tracks"][name]
+        tracks = self.state["tracks"]
+        t = tracks[name]
         old = t["pos"]
         if old == value:
             return
         self.touch(name)
+        if self.journal is not None:
+            self.journal.track(tracks, name)
         t["pos"] = value
         self.changed.add(name)
         if name in self.watched:
             self.events.append((name, None, old, value))
+
+    def set_track_start(self, name: str, value: int) -> None:
+        """Move where a track starts (its marker stays), within the track."""
+        spec = self.game.tracks[name]
+        self.touch(name)
+        tracks = self.state["tracks"]
+        if self.journal is not None:
+            self.journal.track(tracks, name)
+        tracks[name]["start"] = max(spec.low, min(spec.high, value))
 
     # tokens, keyed "Token|owner|place"
 
@@ -294,14 +364,21 @@ class Runtime:
         pk = self.place_key(place)
         key = f"{token}|{'' if owner is None else owner}|{pk}"
         tokens = self.state["tokens"]
-        total = tokens.get(key, 0) + amount
+        have = tokens.get(key)
+        total = (have or 0) + amount
         if total > MAX_NUMBER:
             raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
+        if self.journal is not None:
+            self.journal.token(tokens, key)
         tokens[key] = total
         self.changed.add(token)
         self._tokens_changed(token, owner, pk, amount)
         if tokens[key] == 0:
             del tokens[key]
+        elif have is None:
+            kept = _keys
+            if kept[0] is tokens:
+                kept[1].setdefault((token, pk), set()).add(key)
 
     def remove_tokens(self, token: str, owner, place, amount: int | None) -> int:
         """Remove up to `amount` (all when None); returns how many were removed."""
@@ -316,9 +393,14 @@ class Runtime:
             if take:
                 self.changed.add(token)
                 self._tokens_changed(token, o, pk, -take)
+                if self.journal is not None:
+                    self.journal.token(tokens, key)
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
+                    kept = _keys
+                    if kept[0] is tokens:
+                        kept[1][(token, pk)].discard(key)
                 removed += take
             if amount is not None and removed >= amount:
                 break
@@ -326,15 +408,19 @@ class Runtime:
 
     def _owners_at(self, token: str, pk: str) -> list:
         """The owners of `token` at `pk`, in the order of their keys (only those are sorted)."""
-        head = f"{token}|"
-        keys = []
-        for key in self.state["tokens"]:
-            if key.startswith(head):
-                t, o, p = key.split("|", 2)
-                if t == token and p == pk:
-                    keys.append(key)
-        keys.sort()
-        return [int(o) if o else None for o in (key.split("|", 2)[1] for key in keys)]
+        global _keys
+        tokens = self.state["tokens"]
+        table, index = _keys
+        if table is not tokens:
+            index = {}
+            for key in tokens:
+                t, _o, p = key.split("|", 2)
+                index.setdefault((t, p), set()).add(key)
+            _keys = (tokens, index)
+        keys = index.get((token, pk))
+        if not keys:
+            return []
+        return [int(o) if o else None for o in (key.split("|", 2)[1] for key in sorted(keys))]
 
     # entities (cards and pieces) and the places that hold them
 
@@ -661,6 +747,21 @@ def index_places(known: dict, key, values, at: tuple) -> None:
 
 
 TIX = "$tix"  # the key of the token totals (Runtime.tix) among the define values: no define's name
+
+
+# The token keys of one tokens table by (token, place key), for a removal without an owner
+# (`_owners_at`) that would otherwise scan every key: made at the first such removal, kept up to
+# date by add_tokens and remove_tokens, and dropped (`forget_token_keys`) when the table changes
+# any other way. (table, {(token, place key): {key, ...}}), replaced whole and read once per
+# use, so matches run in threads at once only ever change their own table's index.
+_keys: tuple = (None, None)
+
+
+def forget_token_keys(tokens: dict | None = None) -> None:
+    """Drop the token keys kept for `tokens` (None: for any table): it changed without Runtime."""
+    global _keys
+    if tokens is None or _keys[0] is tokens:
+        _keys = (None, None)
 
 
 class _Missing:

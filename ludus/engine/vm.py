@@ -30,7 +30,7 @@ from .ops import (
     UNSCOPE,
     WIN,
 )
-from .runtime import TIX, RuleError, Runtime
+from .runtime import TIX, RuleError, Runtime, forget_token_keys
 from .values import as_int, as_list
 
 STEP_BUDGET = 200_000
@@ -429,8 +429,10 @@ def memo_for(game, state: dict) -> dict:
 
 
 def forget(game) -> None:
-    """Drop the define values kept for the last state run: its data changed without Runtime."""
+    """Drop the define values (and token keys) kept for the last state run: its data changed
+    without Runtime."""
     game.carried = (None, None)
+    forget_token_keys()
 
 
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,
@@ -503,7 +505,10 @@ def _unscope(rt: Runtime, env: dict) -> None:
         gone = [k for k in variables if k == name or k.startswith(prefix)]
         if gone:
             rt.touch(name)  # back to its start value
+        journal = rt.journal
         for key in gone:
+            if journal is not None:
+                journal.var(variables, key)
             del variables[key]
 
 

@@ -122,3 +122,205 @@ def test_undo_after_fast_moves_takes_back_the_last_apply_and_everything_since():
         match.apply_fast(rng.randrange(len(match.legal_actions())))
     match.undo()
     assert _exact(match) == after_first
+
+
+LEDGER = """
+game "Ledger"
+players 2
+counter coins per seat start 2
+counter spent per seat resets each turn
+var last start 0
+token Follower per seat
+token Unstable
+board land:
+    region Hill
+    region Vale
+track public from -3 to 3 start 0:
+    end Pride from 3 to 3
+    end TheMan from -3 to -3
+action Hire:
+    add 2 Follower to Hill
+    add 1 Unstable to Hill
+    increase spent by 1
+    increase coins by 1
+action Purge:
+    remove all Follower from Hill
+    remove 1 Unstable from Hill
+    set last to 7
+action Push:
+    increase public by 1
+    set public.start to 1
+action Pick:
+    choose xs from [1, 2, 3], up to 2
+    set last to size(xs)
+flow:
+    repeat 4 times:
+        for each s in seats:
+            turn s:
+                offer Hire, Purge, Push, Pick
+                offer Hire, Purge, Push, Pick
+"""
+
+# each move with what it must change: a var set and one reset at the turn's end, tokens added
+# and removed to none (without an owner: every owner's), a track's marker and start, the parts
+# of a `choose ..., up to 2`
+LEDGER_MOVES = ["Hire", "Hire", "Hire", "Purge", "Push", "Push", "Pick", "3", "1", "Pick", "2", "done",
+                "Purge", "Hire", "Push", "Push"]
+
+
+def _keyed(match) -> tuple:
+    state = match.state
+    return dict(state["vars"]), dict(state["tokens"]), {k: dict(v) for k, v in state["tracks"].items()}
+
+
+def test_undo_puts_back_vars_tokens_and_tracks_a_move_changed(tmp_path):
+    game = game_from_text(tmp_path, LEDGER)
+    match = game.new_match(2)
+    seen = []
+    for label in LEDGER_MOVES:
+        seen.append((_exact(match), _keyed(match)))
+        match.apply(label)
+    # the script does what it claims: a reset var deleted, a token key gone, the track's start moved
+    assert "spent@0" in seen[1][1][0] and "spent@0" not in seen[2][1][0]
+    assert "Follower|0|Hill" in seen[3][1][1] and "Follower|0|Hill" not in seen[4][1][1]
+    assert seen[5][1][2]["public"] == {"pos": 1, "start": 1}
+    assert seen[8][0][0] != seen[7][0][0]  # the first pick of two
+    clone = match.clone()
+    for before, keyed in reversed(seen):
+        match.undo()
+        assert _exact(match) == before
+        assert _keyed(match) == keyed
+    for before, _keyed_before in reversed(seen):
+        clone.undo()
+        assert _exact(clone) == before
+
+
+def test_a_move_undone_and_taken_again_changes_the_same(tmp_path):
+    game = game_from_text(tmp_path, LEDGER)
+    match = game.new_match(2)
+    for label in LEDGER_MOVES:
+        match.apply(label)
+        after = _exact(match)
+        match.undo()
+        match.apply(label)
+        assert _exact(match) == after
+
+
+def test_a_move_keeps_the_vars_tokens_and_tracks_it_changed_not_the_tables(tmp_path):
+    game = game_from_text(tmp_path, LEDGER)
+    match = game.new_match(2)
+    for label in LEDGER_MOVES[:3]:
+        match.apply(label)
+    before, _, label, journal = match.history[1]
+    kept = marshal.loads(before)
+    assert kept["vars"] is kept["tokens"] is kept["tracks"] is None
+    # the second Hire: what it added and raised, and the reset at its turn's end, as they were
+    assert journal.tokens == {"Follower|0|Hill": 2, "Unstable||Hill": 1}
+    assert journal.vars == {"spent@0": 1, "coins@0": 3}
+    assert journal.tracks is None
+
+
+FAILING_KEYED = """
+game "Halfway"
+players 2
+counter coins per seat
+counter spent per seat
+token Follower per seat
+token Unstable
+board land:
+    region Hill
+track public from -3 to 3 start 0:
+    end Pride from 3 to 3
+    end TheMan from -3 to -3
+action Gamble:
+    add 2 Follower to Hill
+    remove all Unstable from Hill
+    increase public by 1
+    set public.start to 1
+    increase spent by 1
+    pay 5 coins
+setup:
+    add 1 Unstable to Hill
+flow:
+    repeat 3 times:
+        for each s in seats:
+            turn s:
+                offer Gamble
+"""
+
+
+def test_a_move_that_fails_after_changing_vars_tokens_and_tracks_leaves_them_as_they_were(tmp_path):
+    game = game_from_text(tmp_path, FAILING_KEYED)
+    match = game.new_match(2)
+    before, keyed = _exact(match), _keyed(match)
+    with pytest.raises(ludus.RuleError, match="pay"):
+        match.apply("Gamble")
+    assert _exact(match) == before
+    assert _keyed(match) == keyed
+    assert match.history == []
+
+
+def test_an_offer_the_engine_listed_is_listed_again_on_undo_not_kept():
+    game = ludus.load(ROOT / "games/uprising.ludus")
+    match = game.new_match(2, seed=1)
+    rng = random.Random(1)
+    for _ in range(30):
+        match.apply(rng.choice(match.legal_actions()))
+    offers = [entry for entry in match.history if entry[3].offer]
+    assert len(offers) > 20
+    assert all(marshal.loads(before)["pending"] is None for before, *_ in offers)
+    # the undo test above compares the offers listed again with those the moves answered
+
+
+PURSE = """
+game "Purse"
+players 2
+counter coins per seat
+action Earn:
+    increase coins by 3
+action Spend:
+    require coins >= 3
+    decrease coins by 3
+flow:
+    repeat 4 times:
+        for each s in seats:
+            turn s:
+                offer Earn, Spend
+"""
+
+
+def test_an_offer_in_a_state_put_in_from_outside_is_kept_as_it_is(tmp_path):
+    game = game_from_text(tmp_path, PURSE)
+    match = game.new_match(2)
+    assert match.legal_actions() == ["Earn"]
+    # the same offer object in a state with coins now: listed again, it would offer Spend too
+    match.state = {**match.state, "vars": {"coins@0": 5}}
+    before = _exact(match)
+    match.apply("Earn")
+    match.undo()
+    assert _exact(match) == before
+    assert match.legal_actions() == ["Earn"]
+
+
+def test_answering_one_part_of_a_choice_leaves_the_decision_asked_as_it_was(tmp_path):
+    game = game_from_text(tmp_path, LEDGER)
+    match = game.new_match(2)
+    match.apply("Pick")
+    match.apply("3")
+    asked = match.pending
+    kept = json.dumps(asked)
+    match.apply("1")  # the second of two: `picked` grows in the answer, not in the decision
+    assert json.dumps(asked) == kept and asked["picked"] == [3]
+
+
+def test_undo_after_an_effect_run_apart_ends_gives_back_the_effect_waiting():
+    # Position runs a card's effect on a stack of its own and, when the effect has returned,
+    # puts the flow's stack back in place: the answer's journal keeps every frame of the effect
+    game = ludus.load(ROOT / "examples/market-town.ludus")
+    position = Position(game, 2, seed=5)
+    position.resolve("Town Crier", "Basil")
+    waiting = _exact(position.match)
+    position.answer("Square")
+    assert position.match.legal_actions() != ["Docks", "Square", "Hill"]  # the flow's offer again
+    position.match.undo()
+    assert _exact(position.match) == waiting
