@@ -826,8 +826,10 @@ class SourceGen:
         try:
             cond = self.test(comp.cond) if comp.cond is not None else None
             simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
+            inline = None
             if agg in ("any", "all"):
-                elem = self.test(comp.elem)
+                inline = self.quantifier_inline(comp.elem)
+                elem = self.test(comp.elem) if inline is None else None
             else:
                 elem = xv if agg == "list" and simple else self.sub(comp.elem)
             pre = "".join(f"    {name} = {value}\n" for value, name in self.pre.items())
@@ -850,6 +852,9 @@ class SourceGen:
             "most": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, max)"),
             "least": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, min)"),
         }[agg]
+        if agg in ("any", "all") and inline is not None:  # its element a loop written in
+            lines, found = inline
+            body = ("pass", f"{lines}\nif {'' if agg == 'any' else 'not '}{found}:\n    return {agg == 'any'}", body[2])
         start, step, end = body
         # an expression is one line of source (texts are written with repr), so a newline in
         # `step` is one of the two above, before a line to indent like the first
@@ -890,6 +895,46 @@ class SourceGen:
                 f"            env[{var}] = saved\n"
                 f"    {end}\n")
         return f"{name}(rt, env{params})"
+
+    def quantifier_inline(self, node) -> tuple[str, str] | None:
+        """`any(...)` or `all(...)` as the element of an enclosing any or all (Connect Four's
+        `any(all(Disc of s at c > 0 for c in l) for l in lines)`): its loop written out in the
+        enclosing one's, as (lines, the local holding its value), instead of a function called
+        once an element. The same steps in the same order as its function: the list, its
+        charge, the loop that stops at the first element that decides. None when it reads env
+        (then it is a function, which keeps env as the closure does)."""
+        res = self.comp.c.res.get(id(node))
+        if res is None or res[0] != "aggregate" or res[1] not in ("any", "all") or self.pre is None:
+            return None
+        comp, every = node.comp, res[1] == "all"
+        passed, saved = self.env_passed, (self.locals, self.varying, self.ents)
+        self.env_passed = False
+        k = self.count = self.count + 1
+        xv, items, found = f"x{k}", f"_items{k}", f"_q{k}"
+        self.varying, self.ents = (*self.varying, xv), None
+        try:
+            src_res = self.comp.c.res.get(id(comp.source))
+            nested = src_res is not None and src_res[0] == "value" and self.only_looped(comp)
+            src = self.listed(comp.source, nested)
+            self.locals = {**self.locals, comp.var: xv}
+            cond = self.test(comp.cond) if comp.cond is not None else None
+            elem = self.test(comp.elem)
+        finally:
+            self.locals, self.varying, self.ents = saved
+        used_env, self.env_passed = self.env_passed, passed
+        if used_env:
+            return None
+        lines = [f"{items} = {src}",
+                 f"rt.work += len({items})",
+                 "if rt.work > MAX_WORK:",
+                 "    rt.charge(0)",
+                 f"{found} = {every}",
+                 f"for {xv} in {items}:",
+                 f"    if {cond}:" if cond is not None else "    if True:",
+                 f"        if {'not ' if every else ''}{elem}:",
+                 f"            {found} = {not every}",
+                 "            break"]
+        return "\n".join(lines), found
 
     def listed(self, node, nested: bool = False) -> str:
         """Source for a list to loop over or measure, never changed nor handed on: as_list of the

@@ -519,3 +519,44 @@ def test_a_value_written_as_constants_is_read_without_building_it(tmp_path, monk
     assert game.new_match(2).legal_actions() == shown
     # looped over or measured: never built; `copied` hands its rows on, so it builds its own
     assert calls == {"nums": 0, "rows": 1}
+
+
+QUANTIFIERS = '''game "Quantifiers"
+players 2
+token Stone per seat
+board land:
+    region A adjacent to B
+    region B adjacent to A, C
+    region C adjacent to B
+value rows = [[A, B], [B, C], [C]]
+define full(s) = any(all(Stone of s at r > 0 for r in row) for row in rows)
+define gaps(s) = all(any(Stone of s at r == 0 for r in row where r != C) for row in rows where size(row) > 1)
+define ratio(s) = any(all(4 / (Stone of s at r) > 1 for r in row) for row in rows)
+action Pick(k in [1, 2]):
+    label "{k}: {full(P1)} {full(P2)} {gaps(P1)} {gaps(P2)} RATIO"
+flow:
+    add 1 Stone of P1 to C
+    add 1 Stone of P2 to A
+    add 3 Stone of P2 to B
+    turn P1:
+        offer Pick
+    win P1
+'''
+
+
+def test_a_quantifier_in_a_quantifier_is_one_loop_and_gives_what_the_closures_give(tmp_path, monkeypatch):
+    written = []
+    real = pysource._cached_compile
+    monkeypatch.setattr(pysource, "_cached_compile", lambda source: written.append(source) or real(source))
+    shown = _both(tmp_path, monkeypatch, QUANTIFIERS.replace(" RATIO", ""))
+    assert shown == [f"{k}: yes yes yes no" for k in (1, 2)]
+    # the inner any/all of each of the three defines is written into its enclosing loop (its
+    # value set in a local `_q<k>` before the loop and where it is decided), not a function
+    assert sum(line.strip().startswith("_q") for line in written[0].splitlines()) == 6
+
+
+def test_a_quantifier_in_a_quantifier_fails_where_the_closures_fail(tmp_path, monkeypatch):
+    # P1 has no stone at A: 4 / 0 in the first row, as the closures meet it
+    shown = _both(tmp_path, monkeypatch, QUANTIFIERS.replace("RATIO", "{ratio(P1)}"))
+    line = QUANTIFIERS.splitlines().index("        offer Pick") + 1
+    assert shown == f"{tmp_path / 'g.ludus'}:{line}:9: error: division by zero"
