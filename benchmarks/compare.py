@@ -49,7 +49,7 @@ GAMES = [  # (path, players)
 
 # Runs inside the measuring process, with the tree to measure first on sys.path.
 PROBE = r"""
-import json, random, sys, time, tracemalloc
+import gc, json, random, sys, time, tracemalloc
 tree, path, players, matches, seed0 = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 sys.path.insert(0, tree)
 import ludus
@@ -69,9 +69,11 @@ def play(seed, keep=False):
         n += 1
     return match, n
 
+gc.collect()
 tracemalloc.start()
 before = tracemalloc.get_traced_memory()[0]
 kept, _ = play(seed0)
+gc.collect()  # what the match holds, not garbage that a collection had not reached yet
 memory = tracemalloc.get_traced_memory()[0] - before
 tracemalloc.stop()
 del kept
