@@ -560,3 +560,19 @@ def test_a_quantifier_in_a_quantifier_fails_where_the_closures_fail(tmp_path, mo
     shown = _both(tmp_path, monkeypatch, QUANTIFIERS.replace("RATIO", "{ratio(P1)}"))
     line = QUANTIFIERS.splitlines().index("        offer Pick") + 1
     assert shown == f"{tmp_path / 'g.ludus'}:{line}:9: error: division by zero"
+
+
+def test_a_label_longer_than_texts_may_be_is_refused_as_the_closures_refuse_it(tmp_path, monkeypatch):
+    doubled = "".join(f"define t{i + 1} = t{i} + t{i}\n" for i in range(13))  # 10 * 2**13 characters
+    source = f'''game "Long"
+players 2
+define t0 = "xxxxxxxxxx"
+{doubled}action Shout:
+    label "{{t13}}{{t13}}"
+flow:
+    turn P1:
+        offer Shout
+    win P1
+'''
+    shown = _both(tmp_path, monkeypatch, source)
+    assert shown.endswith("error: the text would be 163,840 characters long, more than ludus allows (100,000)")
