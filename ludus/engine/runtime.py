@@ -450,67 +450,14 @@ class Runtime:
         return list(self.state["places"].get(zone, ()))
 
     def move_entity(self, eid: int, dest: str, bottom: bool = False) -> None:
-        state, journal = self.state, self.journal
-        try:
-            e = state["ents"][eid]
-        except (IndexError, TypeError):
-            e = None
-        if e is None:
-            raise RuleError(f"no card or piece #{eid}")
-        if journal is not None:
-            journal.ent(state, eid)
-        places = state["places"]
-        src = e["l"]
-        game = self.game
-        memo = self.memo
-        if memo:
-            # touch("$ents"), touch("@" + each zone) in one: moves are the commonest change
-            drops = game.move_drops.get((src, dest))
-            if drops is None:
-                drops = self._move_drops(src, dest)
-            for d in drops:
-                if d in memo:
-                    del memo[d]
-        if src is not None:
-            lst = places.get(src)
-            if lst:
-                try:
-                    i = lst.index(eid)
-                except ValueError:
-                    pass
-                else:
-                    if journal is not None:
-                        journal.place(state, src)
-                    del lst[i]
-        if journal is not None:
-            journal.place(state, dest)
-        lst = places.get(dest)
-        if lst is None:
-            lst = places[dest] = []
-        if bottom:
-            lst.append(eid)
-        else:
-            lst.insert(0, eid)
-        e["l"] = dest
-        if "rev" in e:
-            del e["rev"]
-        if "see" in e:
-            del e["see"]
-        marks = game.move_marks.get((src, dest))
-        if marks is None:
-            marks = _move_marks(game, src, dest)
-        self.changed.update(marks[0])
-        if marks[1] is not None:  # a seat's zone: what moves in is that seat's
-            e["o"] = marks[1]
+        self.move_entities((eid,), dest, bottom)
 
     def move_entities(self, eids: list, dest: str, bottom: bool = False) -> None:
-        """move_entity of each of `eids` in turn, with what is the same for every card done once:
-        the destination's journal entry and list, and for each place they come from, the
-        defines dropped and the names marked changed (nothing reads them between two cards)."""
-        if len(eids) < 2:
-            for eid in eids:
-                self.move_entity(eid, dest, bottom)
-            return
+        """Move each of `eids` in turn to the top (or `bottom`) of `dest`, as if one by one, with
+        what is the same for every card done once: the destination's journal entry and list,
+        and for each place they come from, the defines dropped (as touch("$ents") and each
+        zone's would: moves are the commonest change) and the names marked changed (nothing
+        reads them between two cards)."""
         state, journal, game = self.state, self.journal, self.game
         ents, places = state["ents"], state["places"]
         into = None

@@ -1,6 +1,7 @@
-"""Runtime.move_entities moves a list of cards exactly as move_entity one card at a time does:
-the same places in the same order, the same owners, the same names marked changed, the same
-define values dropped, and a journal that undoes it."""
+"""Runtime.move_entities moves a list of cards exactly as moving them one at a time does (what
+it does once for the whole list, it would do for each card): the same places in the same
+order, the same owners, the same names marked changed, the same define values dropped, and a
+journal that undoes it."""
 
 from __future__ import annotations
 
