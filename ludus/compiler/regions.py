@@ -331,16 +331,14 @@ class _Gen:
                 out.append(f"{ind}rt.move_entities(rt.zone_cards(zone), into)")
                 out.append(f"{ind}zone = into")
             out.append(f"{ind}rt.shuffle(zone)")
-        elif kind in (O.WIN, O.LOSE):
+        elif kind in (O.WIN, O.LOSE, O.END):  # the game ends here: the frame stays at this instruction
             reason = _reason(code, k)
             out.append(f"{ind}pc = {k}; n += 1")
-            out.append(f"{ind}_rg_finish(rt, {self.const(op[1])}(rt, env), {kind == O.WIN}, {reason!r})")
-            out.append(f"{ind}frame['pc'] = {k}")
-            out.append(f"{ind}return n")
-        elif kind == O.END:
-            reason = _reason(code, k)
-            out.append(f"{ind}pc = {k}; n += 1")
-            out.append(f"{ind}state['result'] = {{'winners': [], 'losers': list(range(state['nseats'])), 'reason': {reason!r}}}")
+            if kind == O.END:
+                out.append(f"{ind}state['result'] = {{'winners': [], 'losers': list(range(state['nseats'])), "
+                           f"'reason': {reason!r}}}")
+            else:
+                out.append(f"{ind}_rg_finish(rt, {self.const(op[1])}(rt, env), {kind == O.WIN}, {reason!r})")
             out.append(f"{ind}frame['pc'] = {k}")
             out.append(f"{ind}return n")
         elif kind == O.CALL:
