@@ -154,6 +154,28 @@ flow:
 """
 
 
+ENDS = HEAD + """
+counter m per seat
+
+rule check:
+    for each s in seats:
+        if m of s >= 7:
+            win s
+
+flow:
+    repeat 30 times:
+        for each s in seats:
+            turn s:
+                choose x from [1, 2, 3] "how many?"
+                increase m of s by x
+        check()
+        if m of P1 >= 4 and m of P1 == m of P2:
+            log "level at {m of P1}"
+            end game
+    end game
+"""
+
+
 def _without_regions(game) -> None:
     for code in game.codes.values():
         code.fast = None
@@ -179,13 +201,14 @@ def _trace(game, seed: int) -> list:
     (TRIGGERS.replace("ANYTIME", ANYTIME), {"rule heat_up", "when n #1"}),
     (TRIGGERS.replace("ANYTIME", ""), {"rule heat_up", "when n #1"}),
     (EFFECTS, {"card Bag: on play", "flow"}),
+    (ENDS, {"rule check", "flow"}),
 ])
 def test_regions_play_exactly_as_the_instructions_do(tmp_path, text, expected):
     game = game_from_text(tmp_path, text)
     assert expected <= _fused(game)  # the regions are there, so the comparison tests them
-    with_regions = [_trace(game, seed) for seed in range(6)]
+    with_regions = [_trace(game, seed) for seed in range(12)]
     _without_regions(game)
-    assert [_trace(game, seed) for seed in range(6)] == with_regions
+    assert [_trace(game, seed) for seed in range(12)] == with_regions
 
 
 def test_a_rule_that_calls_itself_is_not_called_directly(tmp_path):
