@@ -8,7 +8,7 @@ number of options stays small and every part is one logged, replayable move.
 
 from __future__ import annotations
 
-from ..engine.display import display, merge_options, unique_labels
+from ..engine.display import display, display_all, merge_options, unique_labels
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, magnitude
 from ..language.limits import MAX_OPTIONS
@@ -228,7 +228,7 @@ class ChooseSpec:
         return self.pending(rt, seat, items, [], (need, limit), _question(rt, env, self.question_fn))
 
     def pending(self, rt, seat, items, picked, counts, question):
-        labels, values = merge_options(rt, [display(rt, v, self.elem_type) for v in items], list(items),
+        labels, values = merge_options(rt, display_all(rt, items, self.elem_type), list(items),
                                        self.elem_type.startswith("entity") or self.elem_type == "any")
         if counts is not None and len(picked) >= counts[0]:
             labels.append(DONE)

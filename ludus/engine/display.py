@@ -29,6 +29,22 @@ def display(rt, value, typ: str = "any") -> str:
     return str(value)
 
 
+def display_all(rt, values: list, typ: str = "any") -> list[str]:
+    """[display(rt, v, typ) for v in values], with the common cases written out: a text that
+    names no seat's zone is itself (unless shown as a zone), a whole number is its digits, a
+    seat's name or a card's label."""
+    if typ == "zone":
+        return [display(rt, v, typ) for v in values]
+    if typ == "seat":
+        names = rt.game.seat_names(rt.state["nseats"])
+        return [names[v] if v.__class__ is int and 0 <= v < len(names) else display(rt, v, typ) for v in values]
+    if typ.startswith("entity"):
+        return [v if v.__class__ is str and "@" not in v else
+                entity_label(rt, v) if v.__class__ is int else display(rt, v, typ) for v in values]
+    return [v if v.__class__ is str and "@" not in v else
+            str(v) if v.__class__ is int else display(rt, v, typ) for v in values]
+
+
 def entity_label(rt, eid: int) -> str:
     """A card is its name; a piece on the board also says whose it is and where it stands."""
     e = rt.state["ents"][eid]
