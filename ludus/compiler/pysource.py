@@ -736,7 +736,7 @@ class SourceGen:
                 (name, {p.name: p.value for p in decl.props}, kinds.get(decl.kind, {}))
                 for name, decl in sym.entities.items()]
         table = {}
-        literal = (n.Number, n.String)
+        literal = (n.Number, n.String, n.Bool)
         for name, written, fields in entities:
             value = written.get(fname)
             if value is not None:

@@ -576,3 +576,29 @@ flow:
 '''
     shown = _both(tmp_path, monkeypatch, source)
     assert shown.endswith("error: the text would be 163,840 characters long, more than ludus allows (100,000)")
+
+
+def test_a_yes_or_no_property_and_its_kinds_default_read_as_the_closures_read_them(tmp_path, monkeypatch):
+    source = '''game "Flags"
+players 2
+zone pile
+kind Plan:
+    ready: bool = true
+card "Early" is Plan:
+    ready false
+card "Late" is Plan:
+    copies 2
+card "Odd" is Plan:
+    ready size(pile) > 9
+action Play(c in pile):
+    label "{c.name} {c.ready}"
+    require c.ready or c.name == "Early"
+setup:
+    move box to pile
+flow:
+    turn P1:
+        offer Play
+    win P1
+'''
+    # the two Lates are one option (copies alike); Odd reads its property from the state: not ready
+    assert _both(tmp_path, monkeypatch, source) == ["Late yes", "Early no"]
