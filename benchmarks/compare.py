@@ -16,7 +16,7 @@ Measured through the public API only, as a user's bot would drive a match:
 - warm load: `ludus.load` a second time in the same process, best of 5 (a file built already
   in the process is not parsed again, so this is mostly the checker and the compiler);
 - memory: the bytes Python allocated to keep one finished match with its whole undo history
-  (tracemalloc), for the first seed.
+  (tracemalloc, read after a garbage collection), for the first seed of each round.
 
 A game that exists in only one of the two trees is measured in that tree alone.
 """
