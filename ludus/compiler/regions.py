@@ -35,6 +35,9 @@ from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _scope, _s
 _LEAVES = {O.EXEC, O.DRAW, O.SHUFFLE, O.WIN, O.LOSE, O.END, O.CALL, O.RESOLVE}
 
 
+_MAX_DIRECT = 60  # frames on the stack past which an effect is left to the VM (see `enter`)
+
+
 class _NotHere(Exception):
     """A part of a block that no region can hold."""
 
@@ -66,7 +69,7 @@ class _Gen:
         self.blocks = sorted(game.codes.items())
         self.pygen = pygen
         self.fast: dict = {}
-        self.callable: dict = {}  # rule code id -> index of its RET
+        self.callable: dict = {}  # id of a block called directly -> index of its RET
         self.entries: dict = {}  # code id -> its whole-body function, once compiled
         self.entry_names: dict = {}
         self.consts: dict = {}  # id(object) -> its name in the namespace
@@ -363,8 +366,10 @@ class _Gen:
         out.append(f"{ind}f = {{'c': {cid}, 'pc': 0, 'env': e}}")
         out.append(f"{ind}stack.append(f)")
         out.append(f"{ind}fn = {fn}")
-        if ret is None:  # an effect: known only when it runs
-            out.append(f"{ind}if fn is None:")
+        if ret is None:  # an effect: known only when it runs, and it may resolve effects in
+            # turn without end; past a depth of frames the VM runs them, and its step budget
+            # stops an endless chain as it does without regions
+            out.append(f"{ind}if fn is None or len(stack) > {_MAX_DIRECT}:")
             out.append(f"{ind}    frame['pc'] = {k + 1}")
             out.append(f"{ind}    return n")
             ret = "_rg_ret[cid]"

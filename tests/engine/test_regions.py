@@ -249,3 +249,16 @@ def test_an_endless_loop_in_a_region_stops_at_the_step_budget(tmp_path, regions)
     # a line of the loop: the budget runs out on some instruction of it (regions check it at the
     # jump back, so at the last line of the body)
     assert str(err.value).startswith((f"{tmp_path / 'game.ludus'}:6:", f"{tmp_path / 'game.ludus'}:7:"))
+
+
+@pytest.mark.parametrize("regions", [True, False])
+def test_an_effect_that_resolves_itself_without_end_stops_at_the_step_budget(tmp_path, regions):
+    text = HEAD + ('counter n\nzone pile\ncard "Echo":\n    on play:\n        increase n by 1\n'
+                   '        resolve play of this\nsetup:\n    move box to pile\nflow:\n'
+                   '    resolve play of top(pile)\n    end game\n')
+    game = game_from_text(tmp_path, text)
+    assert regions is False or "card Echo: on play" in _fused(game)
+    if not regions:
+        _without_regions(game)
+    with pytest.raises(ludus.RuleError, match="seems to loop forever"):
+        game.new_match(2)
