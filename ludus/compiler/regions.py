@@ -36,6 +36,7 @@ _LEAVES = {O.EXEC, O.DRAW, O.SHUFFLE, O.WIN, O.LOSE, O.END, O.CALL, O.RESOLVE}
 
 
 _MAX_DIRECT = 60  # frames on the stack past which an effect is left to the VM (see `enter`)
+_MAX_INDENT, _MAX_LOOPS = 80, 15  # the deepest function kept (see `_compilable`)
 
 
 class _NotHere(Exception):
@@ -149,8 +150,8 @@ class _Gen:
 
     def block(self, cid: str, code) -> None:
         fast = list(code.ops)
-        if cid in self.callable:
-            name = self.function(cid, code, 0, len(code.ops) - 1)
+        name = self.function(cid, code, 0, len(code.ops) - 1) if cid in self.callable else None
+        if name is not None:
             self.entry_names[cid] = name
             fast[0] = (O.FUSED, name)
         else:
@@ -164,7 +165,12 @@ class _Gen:
 
         def close():
             if run and self.worth(code, run[0][0], run[-1][1]):
-                fast[run[0][0]] = (O.FUSED, self.function(cid, code, run[0][0], run[-1][1]))
+                name = self.function(cid, code, run[0][0], run[-1][1])
+                if name is not None:
+                    fast[run[0][0]] = (O.FUSED, name)
+                else:  # too deep for one function: regions inside its statements instead
+                    for x, y in run:
+                        self.within(cid, code, x, y, fast)
             run.clear()
 
         for x, y in self.items(code, a, b):
@@ -172,19 +178,23 @@ class _Gen:
                 run.append((x, y))
                 continue
             close()
-            shape = code.shapes.get(x)
-            if shape is None or shape[0] == "break":
-                continue
-            if shape[0] == "if":
-                branches = shape[2]
-                for jf, je in branches:
-                    self.regions(cid, code, jf + 1, je, fast)
-                self.regions(cid, code, branches[-1][1] + 1, y, fast)
-            elif shape[0] == "scope":
-                self.regions(cid, code, x + 1, y - 1, fast)
-            elif shape[0] == "loop":
-                self.regions(cid, code, shape[4], shape[5], fast)
+            self.within(cid, code, x, y, fast)
         close()
+
+    def within(self, cid, code, x: int, y: int, fast: list) -> None:
+        """Regions for the parts of the statement [x, y) that is not one itself."""
+        shape = code.shapes.get(x)
+        if shape is None or shape[0] == "break":
+            return
+        if shape[0] == "if":
+            branches = shape[2]
+            for jf, je in branches:
+                self.regions(cid, code, jf + 1, je, fast)
+            self.regions(cid, code, branches[-1][1] + 1, y, fast)
+        elif shape[0] == "scope":
+            self.regions(cid, code, x + 1, y - 1, fast)
+        elif shape[0] == "loop":
+            self.regions(cid, code, shape[4], shape[5], fast)
 
     def worth(self, code, a: int, b: int) -> bool:
         """A region of one plain statement would only add a call."""
@@ -192,7 +202,9 @@ class _Gen:
 
     # ── source ──
 
-    def function(self, cid: str, code, a: int, b: int) -> str:
+    def function(self, cid: str, code, a: int, b: int) -> str | None:
+        """The name of the generated function of the run [a, b); None when Python could not
+        compile it (nested too deeply: see `_compilable`), and the VM runs those instructions."""
         self.count += 1
         name = f"_rg_r{self.count}"
         self.code_name = self.const(code)
@@ -208,6 +220,8 @@ class _Gen:
                 f"    frame['pc'] = {b}",
                 "    return n",
                 ""]
+        if not _compilable(out):
+            return None
         self.pygen.lines.append("\n".join(out) + "\n")
         return name
 
@@ -217,8 +231,8 @@ class _Gen:
         ns = self.ns
         for cid, fast in self.fast.items():
             self.game.codes[cid].fast = [(O.FUSED, ns[op[1]]) if op[0] == O.FUSED else op for op in fast]
-        for cid in self.callable:
-            self.entries[cid] = ns[self.entry_names[cid]]
+        for cid, name in self.entry_names.items():
+            self.entries[cid] = ns[name]
 
     def seq(self, code, a: int, b: int, out: list, depth: int) -> None:
         items = self.items(code, a, b)
@@ -348,7 +362,7 @@ class _Gen:
             out.append(f"{ind}pc = {k}; n += 1")
             out.append(f"{ind}e = {{'$cur': env.get('$cur'), '$act': env.get('$act')}}")
             out.append(f"{ind}e.update({self.const(op[2])}(rt, env))")
-            self.enter(repr(op[1]), f"_rg_entries[{op[1]!r}]", self.callable[op[1]], k, out, d)
+            self.enter(repr(op[1]), k, out, d)
         elif kind == O.RESOLVE:
             out.append(f"{ind}pc = {k}; n += 1")
             out.append(f"{ind}eid = {self.const(op[1])}(rt, env)")
@@ -356,28 +370,44 @@ class _Gen:
             out.append(f"{ind}    cid = _rg_defs[rt.ent(eid)['d']].handlers.get({op[2]!r})")
             out.append(f"{ind}    if cid is not None:")
             out.append(f"{ind}        e = {{'this': eid, '$cur': env.get('$cur'), '$act': env.get('$act')}}")
-            self.enter("cid", "_rg_entries.get(cid)", None, k, out, d + 2)
+            self.enter("cid", k, out, d + 2)
         else:  # pragma: no cover - fits() lets no other instruction in
             raise _NotHere(kind)
 
-    def enter(self, cid: str, fn: str, ret, k: int, out: list, d: int) -> None:
-        """Push the called block's frame; run it here when it is one region, else leave it to the VM."""
+    def enter(self, cid: str, k: int, out: list, d: int) -> None:
+        """Push the called block's frame (a rule's, or an effect's known only as it runs); run it
+        here when it is one region, else leave it to the VM. A chain of effects may not end (an
+        effect that resolves itself): past a depth of frames the VM runs them, and its step
+        budget stops an endless one as it does without regions."""
         ind = "    " * d
         out.append(f"{ind}f = {{'c': {cid}, 'pc': 0, 'env': e}}")
         out.append(f"{ind}stack.append(f)")
-        out.append(f"{ind}fn = {fn}")
-        if ret is None:  # an effect: known only when it runs, and it may resolve effects in
-            # turn without end; past a depth of frames the VM runs them, and its step budget
-            # stops an endless chain as it does without regions
-            out.append(f"{ind}if fn is None or len(stack) > {_MAX_DIRECT}:")
-            out.append(f"{ind}    frame['pc'] = {k + 1}")
-            out.append(f"{ind}    return n")
-            ret = "_rg_ret[cid]"
+        out.append(f"{ind}fn = _rg_entries.get({cid})")
+        out.append(f"{ind}if fn is None or len(stack) > {_MAX_DIRECT}:")
+        out.append(f"{ind}    frame['pc'] = {k + 1}")
+        out.append(f"{ind}    return n")
         out.append(f"{ind}n = fn(rt, f, e, n, budget)")
-        cond = f"f['pc'] != {ret} or state['result'] is not None or stack[-1] is not f"
+        cond = f"f['pc'] != _rg_ret[{cid}] or state['result'] is not None or stack[-1] is not f"
         if self.check is not None:
             cond += f" or {self.check}"
         out.append(f"{ind}if {cond}:")
         out.append(f"{ind}    frame['pc'] = {k + 1}")
         out.append(f"{ind}    return n")
         out.append(f"{ind}stack.pop(); n += 1")
+
+
+def _compilable(lines: list[str]) -> bool:
+    """Whether Python compiles a function this deep: it refuses more than 100 levels of
+    indentation and more than 20 nested loops and trys. Far fewer are kept, for margin."""
+    loops: list = []  # the indentation of each `while` still open
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        if indent > 4 * _MAX_INDENT:
+            return False
+        while loops and loops[-1] >= indent and line.strip():
+            loops.pop()
+        if line.lstrip().startswith("while "):
+            loops.append(indent)
+            if len(loops) > _MAX_LOOPS:
+                return False
+    return True

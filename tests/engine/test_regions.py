@@ -262,3 +262,18 @@ def test_an_effect_that_resolves_itself_without_end_stops_at_the_step_budget(tmp
         _without_regions(game)
     with pytest.raises(ludus.RuleError, match="seems to loop forever"):
         game.new_match(2)
+
+
+def test_rules_nested_deeper_than_python_compiles_run_as_without_regions(tmp_path):
+    # a chain of 120 `elif`s and 22 loops one in another: no one function can hold either
+    # (Python refuses 100 levels of indentation and 20 nested loops); their parts get regions
+    branches = "".join(f"    {'if' if i == 0 else 'elif'} k == {i}:\n        increase n by {i}\n"
+                       f"        increase n by 1\n" for i in range(120))
+    loops = "".join(f"{'    ' * (i + 1)}for i{i} in 1 to 1:\n" for i in range(22)) + "    " * 23 + "increase n by 1\n"
+    text = HEAD + f"counter n\nrule chain(k):\n{branches}rule nest:\n{loops}flow:\n    chain(50)\n    nest()\n    win P1\n"
+    game = game_from_text(tmp_path, text)
+    assert {"rule chain", "rule nest"} <= _fused(game)
+    with_regions = _trace(game, 1)
+    assert '"n": 52' in with_regions[0]
+    _without_regions(game)
+    assert _trace(game, 1) == with_regions
