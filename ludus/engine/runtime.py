@@ -140,7 +140,6 @@ class Journal:
                     variables[key] = marshal.loads(kept) if kept.__class__ is bytes else kept
         if self.tokens is not None:
             tokens = state["tokens"]
-            forget_token_keys(tokens)
             for key, kept in self.tokens.items():
                 if kept is ABSENT:
                     tokens.pop(key, None)
@@ -376,9 +375,9 @@ class Runtime:
         if tokens[key] == 0:
             del tokens[key]
         elif have is None:
-            kept = _keys
-            if kept[0] is tokens:
-                kept[1].setdefault((token, pk), set()).add(key)
+            index = self.memo.get(KEYS) if self.memo is not None else None
+            if index is not None:
+                index.setdefault((token, pk), set()).add(key)
 
     def remove_tokens(self, token: str, owner, place, amount: int | None) -> int:
         """Remove up to `amount` (all when None); returns how many were removed."""
@@ -398,25 +397,29 @@ class Runtime:
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
-                    kept = _keys
-                    if kept[0] is tokens:
-                        kept[1][(token, pk)].discard(key)
+                    index = self.memo.get(KEYS) if self.memo is not None else None
+                    if index is not None:
+                        index[(token, pk)].discard(key)
                 removed += take
             if amount is not None and removed >= amount:
                 break
         return removed
 
     def _owners_at(self, token: str, pk: str) -> list:
-        """The owners of `token` at `pk`, in the order of their keys (only those are sorted)."""
-        global _keys
-        tokens = self.state["tokens"]
-        table, index = _keys
-        if table is not tokens:
+        """The owners of `token` at `pk`, in the order of their keys (only those are sorted),
+        from an index of the token keys by (token, place key) instead of a scan of every key:
+        made at the first such question, kept with the define values (under KEYS in `memo`, so
+        it lasts as long as they do: see vm.memo_for) and kept up to date by add_tokens and
+        remove_tokens."""
+        memo = self.memo
+        index = memo.get(KEYS) if memo is not None else None
+        if index is None:
             index = {}
-            for key in tokens:
+            for key in self.state["tokens"]:
                 t, _o, p = key.split("|", 2)
                 index.setdefault((t, p), set()).add(key)
-            _keys = (tokens, index)
+            if memo is not None:
+                memo[KEYS] = index
         keys = index.get((token, pk))
         if not keys:
             return []
@@ -693,22 +696,10 @@ def index_places(known: dict, key, values, at: tuple) -> None:
             keys.append(key)
 
 
-TIX = "$tix"  # the key of the token totals (Runtime.tix) among the define values: no define's name
-
-
-# The token keys of one tokens table by (token, place key), for a removal without an owner
-# (`_owners_at`) that would otherwise scan every key: made at the first such removal, kept up to
-# date by add_tokens and remove_tokens, and dropped (`forget_token_keys`) when the table changes
-# any other way. (table, {(token, place key): {key, ...}}), replaced whole and read once per
-# use, so matches run in threads at once only ever change their own table's index.
-_keys: tuple = (None, None)
-
-
-def forget_token_keys(tokens: dict | None = None) -> None:
-    """Drop the token keys kept for `tokens` (None: for any table): it changed without Runtime."""
-    global _keys
-    if tokens is None or _keys[0] is tokens:
-        _keys = (None, None)
+# Among the define values (`memo`), under names no define can have: the token totals
+# (Runtime.tix) and the token keys by (token, place key) (see `_owners_at`).
+TIX = "$tix"
+KEYS = "$keys"
 
 
 class _Missing:

@@ -30,7 +30,7 @@ from .ops import (
     UNSCOPE,
     WIN,
 )
-from .runtime import TIX, RuleError, Runtime, forget_token_keys
+from .runtime import TIX, RuleError, Runtime
 from .values import as_int, as_list
 
 STEP_BUDGET = 200_000
@@ -429,10 +429,9 @@ def memo_for(game, state: dict) -> dict:
 
 
 def forget(game) -> None:
-    """Drop the define values (and token keys) kept for the last state run: its data changed
-    without Runtime."""
+    """Drop the define values (and the token indexes kept with them) of the last state run: its
+    data changed without Runtime."""
     game.carried = (None, None)
-    forget_token_keys()
 
 
 _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueError, AttributeError,

@@ -30,8 +30,9 @@ def _scanned(state, token, pk) -> list:
 def test_owners_at_a_place_agree_with_a_scan_through_adds_removes_and_undo(tmp_path):
     game = game_from_text(tmp_path, GAME)
     rng = random.Random(4)
-    # two states in turn (the index follows one table at a time), owners 0 to 11 ("10" sorts
-    # before "2" as keys do), and a journal put back now and then
+    # two states in turn (the index is kept with one state's define values at a time, as
+    # vm.run keeps them), owners 0 to 11 ("10" sorts before "2" as keys do), and a journal put
+    # back now and then (in place, so the kept values are forgotten, as Match does)
     states = [game.new_match(12).state, game.new_match(12).state]
     journals = [Journal(0), Journal(0)]
     most = 0
@@ -39,6 +40,7 @@ def test_owners_at_a_place_agree_with_a_scan_through_adds_removes_and_undo(tmp_p
         i = rng.randrange(2)
         state = states[i]
         rt = Runtime(game, state, [], journals[i])
+        rt.memo = vm.memo_for(game, state)
         token, pk = rng.choice(["Pawn", "Cube"]), rng.choice(["A", "B"])
         owner = rng.randrange(12) if token == "Pawn" else None
         roll = rng.random()
@@ -49,9 +51,11 @@ def test_owners_at_a_place_agree_with_a_scan_through_adds_removes_and_undo(tmp_p
         elif roll < 0.98:
             journals[i].restore(state)
             journals[i] = Journal(0)
+            vm.forget(game)
         else:
             state["tokens"].clear()  # changed outside the rules, as a test may: they say so
             vm.forget(game)
+        rt.memo = vm.memo_for(game, state)  # what the next run over the state starts from
         for t in ("Pawn", "Cube"):
             for p in ("A", "B"):
                 assert rt._owners_at(t, p) == _scanned(state, t, p), (step, t, p)
