@@ -122,27 +122,13 @@ class ExpressionCompiler:
 
     def locals_read(self, node) -> set:
         """Every local name an expression reads (a loop variable of the same name counts too)."""
-        import attrs
-
         out: set = set()
-
-        def walk(x) -> None:
-            if isinstance(x, (tuple, list)):
-                for i in x:
-                    walk(i)
-                return
-            if not attrs.has(type(x)):
-                return
+        for x in n.each_node(node):
             res = self.c.res.get(id(x))
             if res is not None and res[0] == "local":
                 out.add(res[1])
             if res is not None and res[0] == "tokens" and res[2]:
                 out.add(res[1])
-            for f in attrs.fields(type(x)):
-                if f.name != "span":
-                    walk(getattr(x, f.name))
-
-        walk(node)
         return out
 
     def expr(self, node):

@@ -982,19 +982,10 @@ class SourceGen:
     def only_looped(self, comp: n.Comprehension) -> bool:
         """Whether a comprehension's variable is only the list another comprehension loops over,
         or what size() or count() measures: then a list it holds is never handed on."""
-        import attrs
-
         var = comp.var
         allowed: set = set()
         uses: list = []
-
-        def walk(x) -> None:
-            if isinstance(x, (tuple, list)):
-                for i in x:
-                    walk(i)
-                return
-            if not attrs.has(type(x)):
-                return
+        for x in n.each_node([comp.cond, comp.elem]):
             if isinstance(x, n.Comprehension):
                 allowed.add(id(x.source))
             res = self.comp.c.res.get(id(x))
@@ -1002,11 +993,6 @@ class SourceGen:
                 allowed.add(id(x.args[0]))
             if isinstance(x, n.Name) and res == ("local", var):
                 uses.append(id(x))
-            for f in attrs.fields(type(x)):
-                if f.name != "span":
-                    walk(getattr(x, f.name))
-
-        walk([comp.cond, comp.elem])
         return all(u in allowed for u in uses)
 
     def as_listed(self, src: str, node) -> str:

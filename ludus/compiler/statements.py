@@ -9,8 +9,6 @@ from ..engine.values import as_entities, as_int, as_list, as_seat, as_size, as_t
 from ..language import nodes as n
 from ..language.symbols import elem_type
 
-_NODE_PARTS: dict = {}  # node class -> the names of its fields but the span; None for a non-node
-
 
 class StatementCompiler:
     """Emitting instructions for statements, loops and scopes."""
@@ -384,17 +382,12 @@ class StatementCompiler:
         """Go through an expression's nodes; `visit(res, walk)` is called with each resolved name
         (and the walk, to follow a define's or value's body). False from it ends the walk with
         False; otherwise the walk goes on into every field but the span."""
-        import attrs
-
         def walk(x) -> bool:
-            if isinstance(x, (tuple, list)):
-                return all(walk(i) for i in x)
-            if not attrs.has(type(x)):
-                return True
-            res = self.c.res.get(id(x))
-            if res is not None and visit(res, walk) is False:
-                return False
-            return all(walk(getattr(x, f.name)) for f in attrs.fields(type(x)) if f.name != "span")
+            for node in n.each_node(x):
+                res = self.c.res.get(id(node))
+                if res is not None and visit(res, walk) is False:
+                    return False
+            return True
 
         return walk(node)
 
@@ -481,13 +474,8 @@ class StatementCompiler:
             else:
                 found.setdefault(token, index)
 
-        def walk(x) -> bool:  # noqa: C901
-            cls = x.__class__
-            if cls is tuple or cls is list:
-                return all(walk(i) for i in x)
-            if not attrs.has(cls):
-                return True
-            if cls is n.Comprehension and x.var in params:
+        def follows(x) -> bool:  # one node of the define's value
+            if x.__class__ is n.Comprehension and x.var in params:
                 return False  # a loop's name hides a parameter: not followed
             res = self.c.res.get(id(x))
             if res is not None:
@@ -511,11 +499,9 @@ class StatementCompiler:
                                  "seat", "builtin", "seat_name", "zone", "zone_of", "pieces", "entity_kind",
                                  "entity_attr", "track", "track_attr", "aggregate", "builtin_fn"):
                     return False  # it leads to expressions written elsewhere (properties, values)
-            return all(walk(getattr(x, f.name)) for f in attrs.fields(cls) if f.name != "span")
+            return True
 
-        import attrs
-
-        cache[name] = found if walk(decl.value) else None
+        cache[name] = found if all(follows(x) for x in n.each_node(decl.value)) else None
         return cache[name]
 
     def define_dependencies(self, name: str) -> frozenset | None:
@@ -646,16 +632,8 @@ class StatementCompiler:
                 return True
             return False  # a name this walk does not know: unknown
 
-        def walk(x) -> bool:
+        def step(x) -> bool:  # one node
             cls = x.__class__
-            if cls is tuple or cls is list:
-                return all(walk(i) for i in x)
-            names = parts.get(cls)
-            if names is None:  # the fields of a node class (none for a str, an int, None)
-                names = parts[cls] = (tuple(f.name for f in attrs.fields(cls) if f.name != "span")
-                                      if attrs.has(cls) else None)
-            if names is None:
-                return True
             if cls is n.Template:
                 deps.add("$ents")  # a card shown in a text says where it is
             elif cls is n.Comprehension:
@@ -663,13 +641,11 @@ class StatementCompiler:
             elif cls is n.BinOp and x.op in ("in", "not in"):
                 listed(x.right)
             res = resolved(id(x))
-            if res is not None and not visit(x, res):
-                return False
-            return all(walk(getattr(x, f)) for f in names)
+            return res is None or visit(x, res)
 
-        import attrs
+        def walk(tree) -> bool:
+            return all(step(x) for x in n.each_node(tree))
 
-        parts = _NODE_PARTS
         resolved = self.c.res.get
         return frozenset(deps) if walk(node) else None
 

@@ -5,13 +5,26 @@ The span is excluded from equality so tests can compare trees built from differe
 
 from __future__ import annotations
 
-from attrs import field, frozen
+from attrs import field, fields, frozen, has
 
 from .source import NO_SPAN, Span
 
 
 def _span():
     return field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
+
+
+def each_node(tree):
+    """Every node in `tree` (a node, or a tuple or list of them, nested), each one before the
+    nodes inside it, these in the order of its fields; spans are not entered."""
+    stack = [tree]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(reversed(x))
+        elif has(type(x)):
+            yield x
+            stack.extend(getattr(x, f.name) for f in reversed(fields(type(x))) if f.name != "span")
 
 
 # ───────────────────────── expressions ─────────────────────────
