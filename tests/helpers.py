@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import ludus
@@ -23,3 +24,22 @@ def play_random(match, rng, limit: int = 5000) -> int:
         match.apply(rng.choice(match.legal_actions()))
         steps += 1
     return steps
+
+
+def work_charges(monkeypatch) -> Counter:
+    """Every amount the runtimes' count of work (Runtime.work) grows by, counted from now on: a
+    define's body charges the length of the list it builds, whether its closure charges it or
+    generated code adds it in place, so its runs can be counted by that amount."""
+    from ludus.engine.runtime import Runtime
+
+    count: Counter = Counter()
+    slot = Runtime.__dict__["work"]
+
+    def set_work(self, value):
+        try:
+            count[value - slot.__get__(self)] += 1
+        except AttributeError:  # the first value, set when the runtime is made
+            pass
+        slot.__set__(self, value)
+    monkeypatch.setattr(Runtime, "work", property(slot.__get__, set_work))
+    return count

@@ -8,13 +8,12 @@ list of a length no other list in the game has (`sevens` 7, `stones_of` 5, `mark
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 import ludus
 from ludus.compiler import pysource
-from ludus.engine.runtime import PLACES, Runtime
+from ludus.engine.runtime import PLACES
+from tests.helpers import work_charges
 
 SOURCE = '''game "Keys"
 players 2
@@ -78,17 +77,7 @@ def game(request, tmp_path, monkeypatch):
 def runs(monkeypatch):
     """Every amount of work the runtime has been charged with, counted: a define's body run
     charges the length of its list."""
-    count: Counter = Counter()
-    slot = Runtime.__dict__["work"]
-
-    def set_work(self, value):
-        try:
-            count[value - slot.__get__(self)] += 1
-        except AttributeError:  # the first value, set when the runtime is made
-            pass
-        slot.__set__(self, value)
-    monkeypatch.setattr(Runtime, "work", property(slot.__get__, set_work))
-    return count
+    return work_charges(monkeypatch)
 
 
 def logged(m) -> list[str]:

@@ -10,6 +10,7 @@ import pytest
 
 import ludus
 from ludus.engine.runtime import Runtime
+from tests.helpers import work_charges
 
 SOURCE = '''game "Memo"
 players 2
@@ -52,20 +53,8 @@ def game(tmp_path):
 
 @pytest.fixture
 def runs(monkeypatch):
-    """How many times the body of `sevens` has run so far: each run adds 7 to the runtime's
-    count of work, whether the closure charges it or generated code adds it in place."""
-    count = [0]
-    slot = Runtime.__dict__["work"]
-
-    def set_work(self, value):
-        try:
-            if value - slot.__get__(self) == 7:
-                count[0] += 1
-        except AttributeError:  # the first value, set when the runtime is made
-            pass
-        slot.__set__(self, value)
-    monkeypatch.setattr(Runtime, "work", property(slot.__get__, set_work))
-    return count
+    """runs[7]: how many times the body of `sevens` has run so far (each run charges 7)."""
+    return work_charges(monkeypatch)
 
 
 def logged(m) -> list[str]:
@@ -98,12 +87,12 @@ def test_a_zone_handed_to_a_define_counts_as_read(game):
 
 def test_a_change_to_something_else_keeps_the_value(game, runs):
     m = game.new_match(2)
-    first = runs[0]
+    first = runs[7]
     assert first >= 1
     for _ in range(4):
         m.apply("2")  # only b changes: sevens reads a
     assert m.pending["prompt"] == "P1: sevens is 0"
-    assert runs[0] == first  # not once more, over four decisions and their log lines
+    assert runs[7] == first  # not once more, over four decisions and their log lines
 
 
 def test_a_define_whose_reads_are_unknown_is_read_again_after_any_change(game, runs):
@@ -113,12 +102,12 @@ def test_a_define_whose_reads_are_unknown_is_read_again_after_any_change(game, r
     game.define_drops = {dep: tuple(d for d in names if d != "sevens") + ("sevens",)
                          for dep, names in game.define_drops.items()}
     game.move_drops.clear()
-    before = runs[0]
+    before = runs[7]
     m.apply("2")  # b changes, which sevens does not read as far as anyone can tell
-    assert runs[0] > before
-    again = runs[0]
+    assert runs[7] > before
+    again = runs[7]
     m.apply("0")  # nothing changes: the value is kept
-    assert runs[0] == again
+    assert runs[7] == again
 
 
 def test_undo_and_a_failed_move_leave_no_value_behind(game):
@@ -240,14 +229,14 @@ def test_a_token_change_at_one_place_keeps_a_define_s_values_for_other_places(pl
     m = places.new_match(2)
     assert m.pending["prompt"] == "P1: 0 0 0"
     assert places.define_token_places["Stone"] == {"stones_at": 0}  # its first argument is the place
-    first = runs[0]
+    first = runs[7]
     assert first == 2  # stones_at(North) and stones_at(South)
     m.apply("1")  # a stone in the North: only stones_at(North) is worked out again
     assert m.pending["prompt"] == "P1: 7 0 1"  # seven times the stones there, by the sum
-    assert runs[0] == first + 1
+    assert runs[7] == first + 1
     m.apply("2")
     assert m.pending["prompt"] == "P1: 7 7 2"
-    assert runs[0] == first + 2
+    assert runs[7] == first + 2
     m.apply("0")  # nothing changes
     assert m.pending["prompt"] == "P1: 7 7 2"
-    assert runs[0] == first + 2
+    assert runs[7] == first + 2
