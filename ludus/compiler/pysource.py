@@ -119,6 +119,12 @@ def define_value(rt, env, defines, name, values, per_seat):
     return result
 
 
+def _charged(items: str, src: str) -> list[str]:
+    """Lines that set `items` to the list `src` and charge its length to the runtime's work:
+    rt.charge(len(items)) written out, calling it only to raise the error."""
+    return [f"{items} = {src}", f"rt.work += len({items})", "if rt.work > MAX_WORK:", "    rt.charge(0)"]
+
+
 def _field(rt, eid, fname):
     if eid is None:
         raise RuleError(f"cannot read '{fname}' of none")
@@ -859,10 +865,7 @@ class SourceGen:
         # an expression is one line of source (texts are written with repr), so a newline in
         # `step` is one of the two above, before a line to indent like the first
         params = "".join(f", {v}" for v in outer.values())
-        head = (f"def {name}(rt, env{params}):\n{pre}    items = {src}\n"
-                "    rt.work += len(items)\n"
-                "    if rt.work > MAX_WORK:\n"
-                "        rt.charge(0)\n")  # rt.charge(len(items)) written out: it raises the error
+        head = f"def {name}(rt, env{params}):\n{pre}" + "".join(f"    {line}\n" for line in _charged("items", src))
         if agg == "count" and cond is None:
             self.lines.append(head + "    return len(items)\n")
         elif not in_env:
@@ -924,10 +927,7 @@ class SourceGen:
         used_env, self.env_passed = self.env_passed, passed
         if used_env:
             return None
-        lines = [f"{items} = {src}",
-                 f"rt.work += len({items})",
-                 "if rt.work > MAX_WORK:",
-                 "    rt.charge(0)",
+        lines = [*_charged(items, src),
                  f"{found} = {every}",
                  f"for {xv} in {items}:",
                  f"    if {cond}:" if cond is not None else "    if True:",
