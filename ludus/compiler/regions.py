@@ -28,8 +28,7 @@ from __future__ import annotations
 
 from ..engine import ops as O
 from ..engine.display import display
-from ..engine.runtime import RuleError
-from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _scope, _span_near, _unscope
+from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _scope, _unscope, endless
 
 # instructions a region runs itself; CALL and RESOLVE too, when the rule or effect can be called
 _LEAVES = {O.EXEC, O.DRAW, O.SHUFFLE, O.WIN, O.LOSE, O.END, O.CALL, O.RESOLVE}
@@ -76,8 +75,8 @@ class _Gen:
         self.consts: dict = {}  # id(object) -> its name in the namespace
         self.ns = pygen.ns  # the names below start with _rg_, which pysource's never do
         self.ns.update({
-            "_rg_RuleError": RuleError, "_rg_FAILURES": _FAILURES, "_rg_located": _located,
-            "_rg_span_near": _span_near, "_rg_scope": _scope, "_rg_unscope": _unscope, "_rg_finish": _finish,
+            "_rg_endless": endless, "_rg_FAILURES": _FAILURES, "_rg_located": _located,
+            "_rg_scope": _scope, "_rg_unscope": _unscope, "_rg_finish": _finish,
             "_rg_draw": _draw, "_rg_entries": self.entries, "_rg_defs": game.defs,
             "_rg_watch": game.anytime_watch, "_rg_ret": self.callable, "_rg_display": display,
         })
@@ -297,9 +296,7 @@ class _Gen:
                 out.append(f"{ind}    pc = {body_end}; {self.closing(code.ops[scope_at])}; n += 1")
             out.append(f"{ind}    n += 1")
             out.append(f"{ind}    if n > budget:")
-            out.append(f"{ind}        raise _rg_RuleError(f\"the rules ran {{budget}} steps without asking for a decision: \"")
-            out.append(f"{ind}                        {self.label(code)!r} \" seems to loop forever\", "
-                       f"_rg_span_near({self.code_name}, {back}))")
+            out.append(f"{ind}        raise _rg_endless({self.code_name}, {back}, budget)")
         else:  # pragma: no cover - fits() lets no other shape in
             raise _NotHere(kind)
 
@@ -321,9 +318,6 @@ class _Gen:
         if kind == "turn" or any(spec.resets == label for spec in self.game.vars.values()):
             return "_rg_unscope(rt, env)"
         return "state['scopes'].pop()"
-
-    def label(self, code) -> str:
-        return f"'{code.label}'"
 
     def leaf(self, code, k: int, out: list, d: int) -> None:
         ind = "    " * d

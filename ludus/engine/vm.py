@@ -127,9 +127,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -
                 kind = op[0]
                 steps += 1
                 if steps > budget:
-                    raise RuleError(
-                        f"the rules ran {budget} steps without asking for a decision: "
-                        f"'{code.label}' seems to loop forever", _span_near(code, pc))
+                    raise endless(code, pc, budget)
                 if kind == EXEC:
                     frame["pc"] = pc + 1
                     op[1](rt, env)
@@ -449,6 +447,12 @@ def _located(exc: Exception, code, pc: int) -> RuleError:
     if isinstance(exc, (MemoryError, OverflowError)):
         return RuleError(f"'{code.label}' built something too large to hold ({type(exc).__name__})", _span_near(code, pc))
     return RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}", _span_near(code, pc))
+
+
+def endless(code, pc: int, budget: int) -> RuleError:
+    """The error of a block that ran `budget` steps without a decision, located at `pc`."""
+    return RuleError(f"the rules ran {budget} steps without asking for a decision: "
+                     f"'{code.label}' seems to loop forever", _span_near(code, pc))
 
 
 def _span_near(code, pc: int):
