@@ -553,7 +553,8 @@ def _draw(rt: Runtime, env: dict, op) -> None:
     src, dst = src_fn(rt, env), dst_fn(rt, env)
     name, _, seat = src.partition("@")
     spec = game.zones.get(name)
-    for _ in range(amount):
+    left = amount
+    while left > 0:
         cards = rt.state["places"].get(src)
         if not cards and spec is not None and spec.refill:
             refill = f"{spec.refill}@{seat}" if seat else spec.refill
@@ -563,4 +564,8 @@ def _draw(rt: Runtime, env: dict, op) -> None:
             cards = rt.state["places"].get(src)
         if not cards:
             break
-        rt.move_entity(cards[0], dst)
+        # the top cards one after another, each to the top of `dst`, as one move of them all;
+        # a zone drawn into itself keeps its top card on top, so it moves one at a time
+        taken = cards[:left] if src != dst else cards[:1]
+        rt.move_entities(taken, dst)
+        left -= len(taken)
