@@ -98,11 +98,15 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, 
                 state["stack"].append(result)
     except _FAILURES as exc:  # a RuleError, or a state damaged in a way the saved-match checks missed
         raise _located(exc, code, frame["pc"]) from None
-    run(game, state, log, budget, journal)
+    # the run goes on with this runtime, counted afresh as a new one would be (an answer only
+    # binds names and logs, but the values it read count against no later limit)
+    rt.events, rt.changed, rt.work = [], set(), 0
+    run(game, state, log, budget, journal, rt)
 
 
-def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None) -> None:  # noqa: C901
-    rt = Runtime(game, state, log, journal)
+def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, rt: Runtime | None = None) -> None:  # noqa: C901
+    if rt is None:
+        rt = Runtime(game, state, log, journal)
     # defines keep their values until what they read changes (Runtime.touch), from one run to
     # the next of the same state
     rt.memo = memo_for(game, state)
