@@ -87,7 +87,7 @@ class ExpressionCompiler:
         self.code = Code(cid, f"action {decl.name}")
         self.loops = []
         for c in decl.costs:  # costs are paid first
-            self.s_Change(n.Change("pay", c.counter, c.amount, None, span=c.span))
+            self.stmt(n.Change("pay", c.counter, c.amount, None, span=c.span))
         self.stmts(decl.body)
         self.emit(O.RET, None)
         self.game.codes[cid] = self.code
