@@ -81,23 +81,31 @@ class Journal:
     def __init__(self, count: int) -> None:
         self.count = count  # len(state["ents"]) before the move: later ones were created by it
         self.offer = False  # the pending offer is not kept: Match lists it again (_offer_again)
-        self.ents: dict[int, tuple | bytes] = {}
-        self.places: dict[str, tuple | None] = {}  # None: the place had no list yet
+        # each table made when the move first changes something of its kind, as a history of
+        # many moves keeps them all
+        self.ents: dict[int, tuple | bytes] | None = None
+        self.places: dict[str, tuple | None] | None = None  # a value None: the place had no list yet
         self.vars: dict | None = None
         self.tokens: dict | None = None
         self.tracks: dict | None = None
 
     def ent(self, state: dict, eid: int) -> None:
-        if eid < self.count and eid not in self.ents:
+        kept = self.ents
+        if kept is None:
+            kept = self.ents = {}
+        if eid < self.count and eid not in kept:
             e = state["ents"][eid]
             # the common card, with no fields, reveal or seen-by of its own: its three plain
             # values as a tuple, cheaper to make and to keep than bytes
-            self.ents[eid] = (e["d"], e["o"], e["l"]) if len(e) == 3 and "l" in e else marshal.dumps(e)
+            kept[eid] = (e["d"], e["o"], e["l"]) if len(e) == 3 and "l" in e else marshal.dumps(e)
 
     def place(self, state: dict, key: str) -> None:
-        if key not in self.places:
+        kept = self.places
+        if kept is None:
+            kept = self.places = {}
+        if key not in kept:
             cards = state["places"].get(key)
-            self.places[key] = None if cards is None else tuple(cards)
+            kept[key] = None if cards is None else tuple(cards)
 
     def var(self, variables: dict, key: str) -> None:
         kept = self.vars
@@ -127,13 +135,15 @@ class Journal:
         """Put what the move changed back as it was before the move, in place."""
         ents, places = state["ents"], state["places"]
         del ents[self.count:]
-        for eid, kept in self.ents.items():
-            ents[eid] = {"d": kept[0], "o": kept[1], "l": kept[2]} if kept.__class__ is tuple else marshal.loads(kept)
-        for key, kept in self.places.items():
-            if kept is None:
-                places.pop(key, None)
-            else:
-                places[key] = list(kept)
+        if self.ents is not None:
+            for eid, kept in self.ents.items():
+                ents[eid] = {"d": kept[0], "o": kept[1], "l": kept[2]} if kept.__class__ is tuple else marshal.loads(kept)
+        if self.places is not None:
+            for key, kept in self.places.items():
+                if kept is None:
+                    places.pop(key, None)
+                else:
+                    places[key] = list(kept)
         if self.vars is not None:
             variables = state["vars"]
             for key, kept in self.vars.items():
