@@ -43,10 +43,10 @@ class Match:
         self.seed = seed
         # One entry per move: (kept, log length before, action, journal). With a journal, `kept`
         # is the state before the move without the parts a journal keeps (cards, pieces, places,
-        # variables, tokens, tracks: marshal bytes), and the journal holds what the move changed
-        # of those as it was: so a move costs a copy of the small rest of the state and of what
-        # it touched. Without one, `kept` is the whole state before. Both are immutable, so
-        # clones share them safely.
+        # variables, tokens, tracks), as marshal bytes of its values (see `_kept`), and the
+        # journal holds what the move changed of those as it was: so a move costs a copy of the
+        # small rest of the state and of what it touched. Without one, `kept` is the whole state
+        # before, as marshal bytes of the dict. Both are immutable, so clones share them safely.
         self.history: list[tuple[bytes, int, str, Journal | None]] = []
         self.moves: list[str] = []
         # the pending decision the engine left in this very state after its last move, while it
@@ -153,9 +153,9 @@ class Match:
             # an offer the engine listed from this state, unchanged since: listed again on undo
             # (from the state undo gives back, which it was listed from) rather than copied now
             journal.offer = True
-            before = marshal.dumps({**state, **_OFFERED})
+            before = _kept(state, None)
         else:
-            before = marshal.dumps({**state, **_JOURNALED})
+            before = _kept(state, pending)
         if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
             # every decision is in the log, as the actions taken already are: a `choose` answer,
             # a yes or no, an offer's `else`
@@ -339,20 +339,37 @@ class Match:
         return match
 
 
-_JOURNALED = dict.fromkeys(("ents", "places", "vars", "tokens", "tracks"))  # left out of `kept`
-_OFFERED = dict.fromkeys((*_JOURNALED, "pending"))
+_JOURNALED = frozenset(("ents", "places", "vars", "tokens", "tracks"))  # left out of `kept`
+# the rest of a state, kept as a tuple of values in this order (the keys would double its size)
+_KEPT = ("stack", "scopes", "alts", "result", "forced", "rng", "chance", "nseats")
+_KNOWN = _JOURNALED | set(_KEPT) | {"pending"}
+
+
+def _kept(state: dict, pending) -> bytes:
+    """What a history entry with a journal keeps of the state before a move: `pending` (None
+    when the offer is listed again on undo), any key a game added to the state (a 'becomes true'
+    table), and the values of _KEPT."""
+    extra = {k: v for k, v in state.items() if k not in _KNOWN} if len(state) > len(_KNOWN) else None
+    return marshal.dumps((pending, extra, state["stack"], state["scopes"], state["alts"], state["result"],
+                          state["forced"], state["rng"], state["chance"], state["nseats"]))
 
 
 def _put_back(game, state: dict, before: bytes, journal: Journal | None, pending=None) -> dict:
     """The state before a move, from the state after it (changed in place) and its history entry;
     `pending`: the offer the move answered, when the caller still holds it."""
-    old = marshal.loads(before)
-    if journal is not None:
-        journal.restore(state)
-        old["ents"], old["places"] = state["ents"], state["places"]
-        old["vars"], old["tokens"], old["tracks"] = state["vars"], state["tokens"], state["tracks"]
-        if journal.offer:
-            old["pending"] = pending if pending is not None else _offer_again(game, old)
+    if journal is None:
+        return marshal.loads(before)
+    kept = marshal.loads(before)
+    old = dict(zip(_KEPT, kept[2:], strict=True))
+    if kept[1]:
+        old.update(kept[1])
+    journal.restore(state)
+    old["ents"], old["places"] = state["ents"], state["places"]
+    old["vars"], old["tokens"], old["tracks"] = state["vars"], state["tokens"], state["tracks"]
+    if journal.offer:
+        old["pending"] = pending if pending is not None else _offer_again(game, old)
+    else:
+        old["pending"] = kept[0]
     return old
 
 
