@@ -253,12 +253,14 @@ class Runtime:
             if not -MAX_NUMBER <= value <= MAX_NUMBER:
                 raise RuleError(f"counter '{name}' would leave the numbers ludus allows "
                                 f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
-        old = self.get_var(name, key)
+        k = name if key is None else f"{name}@{key}"
+        variables = self.state["vars"]
+        old = variables.get(k, _MISSING)
+        if old is _MISSING:
+            old = spec.initial(self, key)
         if old == value:
             return
         self.touch(name)
-        k = name if key is None else f"{name}@{key}"
-        variables = self.state["vars"]
         if self.journal is not None:
             self.journal.var(variables, k)
         variables[k] = value
