@@ -147,6 +147,9 @@ def _field_of(rt, eid, fname, table):
     return v
 
 
+# in a label part's source: a parameter after the first, or the env dict (which may hold any)
+_LATER_PARAM = re.compile(r"\b_p[1-9][0-9]*\b|\benv\b")
+
 _ENTITY_KEYS = {"owner": "o", "loc": "l", "name": "d"}  # attributes stored as they are read
 
 
@@ -294,8 +297,12 @@ class SourceGen:
         if bound:
             tail.append(f"if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
             self.env_passed = True
+        label_parts = None
         if decl.label is not None:
-            shown = self.template(decl.label)
+            parts = self.template_parts(decl.label)
+            shown = f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
+            if len(decl.params) > 1:
+                label_parts = parts
         else:  # the action's name and its values displayed, as the label closure does
             words = [repr(decl.name)]
             for i, p in enumerate(decl.params):
@@ -323,6 +330,19 @@ class SourceGen:
                 return line
             return re.sub("\0[^\0]*\0", lambda m: marks[m.group(0)], line)
         shown = marked(shown)
+        # The label's leading parts that read no parameter but the first (a card's name and
+        # where it is, say) are the same for every binding of the later ones: made at the first
+        # label of each turn of the first loop, where the whole label was made, and kept for the
+        # rest of that turn. Nothing changes while options are listed, so they read the same.
+        prefix = 0
+        if label_parts is not None:
+            label_parts = [marked(part) for part in label_parts]
+            while prefix < len(label_parts) - 1 and not _LATER_PARAM.search(label_parts[prefix]):
+                prefix += 1
+        if prefix:
+            head = ", ".join(label_parts[:prefix])
+            rest = ", ".join(label_parts[prefix:])
+            shown = f"text_in_range(_lab0 + ''.join([{rest}]), 'the text')"
         # the last piece that hands env on: parameters bound before it are set in env
         last = max([k for k, (_, passed) in enumerate(pieces) if passed], default=-1)
         out = [f"def {name}(rt, env, seat, labels, values):"]
@@ -340,11 +360,16 @@ class SourceGen:
                     ind += "    "
                     leave = "continue"
                     i = (k - 1) // 2
+                    if prefix and i == 0:
+                        out.append(f"{ind}_lab0 = None")
                     if k < last:
                         out.append(f"{ind}env[{decl.params[i].name!r}] = _p{i}")
                     out.extend(ind + read for read in reads.get(f"_p{i}", ()))
                 else:
                     out.append(f"{ind}    {leave}")
+        if prefix:
+            out.append(f"{ind}if _lab0 is None:")
+            out.append(f"{ind}    _lab0 = ''.join([{head}])")
         out.append(f"{ind}labels.append({shown})")
         args = ", ".join(f"_p{i}" for i in range(len(decl.params)))
         out.append(f"{ind}values.append([{decl.name!r}, [{args}]])")
@@ -637,6 +662,10 @@ class SourceGen:
     def template(self, t: n.Template) -> str:
         """A text with holes: numbers and plain texts joined as they are, the rest displayed
         (the same fast paths as the closure's `render`)."""
+        return f"text_in_range(''.join([{', '.join(self.template_parts(t))}]), 'the text')"
+
+    def template_parts(self, t: n.Template) -> list[str]:
+        """The expressions of a template's parts, each a text, in order."""
         parts = []
         for p in t.parts:
             if isinstance(p, str):
@@ -645,7 +674,7 @@ class SourceGen:
             src = self.sub(p)
             typ = self.comp.c.types.get(id(p), "any")
             parts.append(f"((_v := {src}), {self.shown('_v', typ)})[1]")
-        return f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
+        return parts
 
     @staticmethod
     def shown(v: str, typ: str) -> str:

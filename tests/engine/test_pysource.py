@@ -602,3 +602,58 @@ flow:
 '''
     # the two Lates are one option (copies alike); Odd reads its property from the state: not ready
     assert _both(tmp_path, monkeypatch, source) == ["Late yes", "Early no"]
+
+
+PREFIXED = '''game "Prefixed"
+players 2
+board land:
+    region A adjacent to B
+    region B adjacent to A, C
+    region C adjacent to B
+    region D
+kind Char:
+    power: number = 1
+piece Scout is Char
+piece Ghost is Char
+setup:
+    create Scout at A for P1
+    create Scout at B for P1
+    create Ghost at GHOST for P1
+action Walk(c in Chars of actor, to in adjacent(c.loc)):
+    label "LABEL"
+flow:
+    turn P1:
+        offer Walk
+    win P1
+'''
+
+
+def test_a_labels_first_parameter_part_is_made_once_a_turn_of_its_loop(tmp_path, monkeypatch):
+    source = PREFIXED.replace("GHOST", "C").replace("LABEL", "{c.name} in {c.loc} ({c.power}): walk to {to}")
+    shown = _both(tmp_path, monkeypatch, source)
+    assert shown == ["Scout in A (1): walk to B", "Scout in B (1): walk to A", "Scout in B (1): walk to C",
+                     "Ghost in C (1): walk to B"]
+    monkeypatch.setattr(pysource, "ENABLED", True)
+    game = ludus.load(tmp_path / "g.ludus")
+    assert "_lab0" in game.actions["Walk"].enumerate.__code__.co_varnames
+
+
+FAILS_FOR_GHOSTS = "{100 / (c.power - size(Ghost at c.loc))} walk to {to}"
+
+
+def test_a_labels_first_part_is_not_made_for_a_piece_with_no_option(tmp_path, monkeypatch):
+    # the Ghost in D has nowhere to walk: no label of it is made, so its part does not fail
+    shown = _both(tmp_path, monkeypatch, PREFIXED.replace("GHOST", "D").replace("LABEL", FAILS_FOR_GHOSTS))
+    assert shown == ["100 walk to B", "100 walk to A", "100 walk to C"]
+
+
+@pytest.mark.parametrize(("ghost", "label"), [
+    # the first part fails for the third piece, after two pieces' labels were made
+    ("C", FAILS_FOR_GHOSTS),
+    # the part after the first parameter's fails for the second piece's second neighbour, where
+    # the first part was made for its first neighbour
+    ("C", "{c.name}: {100 / (size(Ghost at to) - 1)}"),
+])
+def test_a_label_part_fails_where_the_closures_fail(tmp_path, monkeypatch, ghost, label):
+    shown = _both(tmp_path, monkeypatch, PREFIXED.replace("GHOST", ghost).replace("LABEL", label))
+    assert "division by zero" in shown
