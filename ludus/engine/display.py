@@ -63,7 +63,10 @@ def interchangeable(rt, a, b) -> bool:
     if a == b:
         return True
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return all(interchangeable(rt, x, y) for x, y in zip(a, b, strict=True))
+        for x, y in zip(a, b):  # equal parts (an action's name, most arguments) need no more
+            if x != y and not interchangeable(rt, x, y):
+                return False
+        return True
     if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
         ents = rt.state["ents"]
         if not (0 <= a < len(ents) and 0 <= b < len(ents)) or ents[a] is None or ents[b] is None:
