@@ -63,7 +63,7 @@ def interchangeable(rt, a, b) -> bool:
     if a == b:
         return True
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for x, y in zip(a, b):  # equal parts (an action's name, most arguments) need no more
+        for x, y in zip(a, b, strict=True):  # equal parts (an action's name, most arguments) need no more
             if x != y and not interchangeable(rt, x, y):
                 return False
         return True
