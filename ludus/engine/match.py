@@ -149,10 +149,10 @@ class Match:
         label = options[index]
         state, log_len = self._state, len(self.log)
         journal = Journal(len(state["ents"]))
-        if pending is self._made and pending["kind"] == "offer":
-            # an offer the engine listed from this state, unchanged since: listed again on undo
-            # (from the state undo gives back, which it was listed from) rather than copied now
-            journal.offer = True
+        if pending is self._made and _asked_afresh(pending):
+            # a decision the engine asked in this state, unchanged since: asked again on undo
+            # (from the state undo gives back, which it was asked in) rather than copied now
+            journal.relist = True
             before = _kept(state, None)
         else:
             before = _kept(state, pending)
@@ -206,7 +206,7 @@ class Match:
             raise IndexError("nothing to undo")
         before, log_len, label, journal = self.history.pop()
         self._state = _put_back(self.game, self._state, before, journal)
-        self._made = self._state["pending"] if journal is not None and journal.offer else None
+        self._made = self._state["pending"] if journal is not None and journal.relist else None
         vm.forget(self.game)
         del self.log[log_len:]
         self.moves.pop()
@@ -366,16 +366,25 @@ def _put_back(game, state: dict, before: bytes, journal: Journal | None, pending
     journal.restore(state)
     old["ents"], old["places"] = state["ents"], state["places"]
     old["vars"], old["tokens"], old["tracks"] = state["vars"], state["tokens"], state["tracks"]
-    if journal.offer:
-        old["pending"] = pending if pending is not None else _offer_again(game, old)
+    if journal.relist:
+        old["pending"] = pending if pending is not None else _ask_again(game, old)
     else:
         old["pending"] = kept[0]
     return old
 
 
-def _offer_again(game, state: dict) -> dict:
-    """The offer of actions the flow waits on in `state`, listed as the engine listed it: from
-    the same state, by the same spec, so the same labels and values in the same order."""
+def _asked_afresh(pending: dict) -> bool:
+    """Whether the decision `pending` is what its spec's `start` makes from the state it waits
+    in, so undo can ask it again instead of keeping it: an offer, a number, a yes or no, and a
+    choice of one or the first pick of several (a later pick is made by the answer before it,
+    from what was picked; a die waits on no spec)."""
+    kind = pending["kind"]
+    return kind in ("offer", "number", "ask") or (kind == "choose" and not pending.get("picked"))
+
+
+def _ask_again(game, state: dict) -> dict:
+    """The decision the flow waits on in `state`, asked as the engine asked it: from the same
+    state, by the same spec, so the same labels and values in the same order."""
     frame = state["stack"][-1]
     spec = game.codes[frame["c"]].ops[frame["pc"]][1]
     return spec.start(Runtime(game, state, []), dict(frame["env"]))

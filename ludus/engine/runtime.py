@@ -76,11 +76,11 @@ class Journal:
     immutable (bytes, tuples, numbers, strings), so clones may share them. A variable or token
     key that did not exist is kept as ABSENT; the tables a move did not change stay None."""
 
-    __slots__ = ("count", "ents", "places", "vars", "tokens", "tracks", "offer")
+    __slots__ = ("count", "ents", "places", "vars", "tokens", "tracks", "relist")
 
     def __init__(self, count: int) -> None:
         self.count = count  # len(state["ents"]) before the move: later ones were created by it
-        self.offer = False  # the pending offer is not kept: Match lists it again (_offer_again)
+        self.relist = False  # the pending decision is not kept: Match asks it again (_ask_again)
         # each table made when the move first changes something of its kind, as a history of
         # many moves keeps them all
         self.ents: dict[int, tuple | bytes] | None = None

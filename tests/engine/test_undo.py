@@ -261,16 +261,24 @@ def test_a_move_that_fails_after_changing_vars_tokens_and_tracks_leaves_them_as_
     assert match.history == []
 
 
-def test_an_offer_the_engine_listed_is_listed_again_on_undo_not_kept():
-    game = ludus.load(ROOT / "games/uprising.ludus")
+def test_a_decision_the_engine_asked_is_asked_again_on_undo_not_kept():
+    game = ludus.load(ROOT / "games/votes-for-women/votes-for-women.ludus")
     match = game.new_match(2, seed=1)
     rng = random.Random(1)
-    for _ in range(30):
+    asked = []
+    for _ in range(60):
+        pending = match.pending
+        asked.append((pending["kind"], bool(pending.get("picked")), list(pending["options"])))
         match.apply(rng.choice(match.legal_actions()))
-    offers = [entry for entry in match.history if entry[3].offer]
-    assert len(offers) > 20
-    # the options are not in what the entry keeps: not even the one the move took
-    assert all(label.encode() not in before for before, _, label, _ in offers)
+    relisted = [kind for (kind, picked, _), entry in zip(asked, match.history, strict=True) if entry[3].relist]
+    # offers, numbers, yes-or-no questions and first picks are asked again; later picks are kept
+    assert {"offer", "number", "ask", "choose"} <= set(relisted)
+    assert all(kind == "choose" and picked for (kind, picked, _), entry in zip(asked, match.history, strict=True)
+               if not entry[3].relist and kind != "chance")
+    # what the entry keeps has no option of a decision asked again: here, the offers' labels
+    for (kind, _, options), (before, *_rest) in zip(asked, match.history, strict=True):
+        if kind == "offer" and _rest[2].relist:
+            assert not any(label.encode() in before for label in options if len(label) > 12)
     # the undo test above compares the offers listed again with those the moves answered
 
 
@@ -302,6 +310,20 @@ def test_an_offer_in_a_state_put_in_from_outside_is_kept_as_it_is(tmp_path):
     match.undo()
     assert _exact(match) == before
     assert match.legal_actions() == ["Earn"]
+
+
+def test_a_later_pick_of_a_choice_is_kept_and_undone_exactly(tmp_path):
+    game = game_from_text(tmp_path, LEDGER)
+    match = game.new_match(2)
+    match.apply("Pick")
+    states = [_exact(match)]
+    match.apply("3")  # the first pick: asked by the choice's start, so asked again on undo
+    states.append(_exact(match))
+    match.apply("1")  # the second: made by the answer to the first, so kept
+    assert [entry[3].relist for entry in match.history[-2:]] == [True, False]
+    for before in reversed(states):
+        match.undo()
+        assert _exact(match) == before
 
 
 def test_answering_one_part_of_a_choice_leaves_the_decision_asked_as_it_was(tmp_path):
