@@ -50,7 +50,7 @@ class Match:
         self.history: list[tuple[bytes, int, str, Journal | None]] = []
         self.moves: list[str] = []
         # the pending decision the engine left in this very state after its last move, while it
-        # is still there: an offer of actions is listed again on undo instead of being kept
+        # is still there: a decision asked afresh (see _asked_afresh) is asked again on undo, not kept
         self._made = None
 
     @property
@@ -347,7 +347,7 @@ _KNOWN = _JOURNALED | set(_KEPT) | {"pending"}
 
 def _kept(state: dict, pending) -> bytes:
     """What a history entry with a journal keeps of the state before a move: `pending` (None
-    when the offer is listed again on undo), any key a game added to the state (a 'becomes true'
+    when the decision is asked again on undo), any key a game added to the state (a 'becomes true'
     table), and the values of _KEPT."""
     extra = {k: v for k, v in state.items() if k not in _KNOWN} if len(state) > len(_KNOWN) else None
     return marshal.dumps((pending, extra, state["stack"], state["scopes"], state["alts"], state["result"],
@@ -356,7 +356,7 @@ def _kept(state: dict, pending) -> bytes:
 
 def _put_back(game, state: dict, before: bytes, journal: Journal | None, pending=None) -> dict:
     """The state before a move, from the state after it (changed in place) and its history entry;
-    `pending`: the offer the move answered, when the caller still holds it."""
+    `pending`: the decision the move answered, when the caller still holds it."""
     if journal is None:
         return marshal.loads(before)
     kept = marshal.loads(before)
