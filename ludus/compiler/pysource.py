@@ -39,7 +39,7 @@ import sys
 import types
 from pathlib import Path
 
-from ..engine.display import display
+from ..engine.display import display, entity_label
 from ..engine.runtime import RuleError, index_places
 from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
@@ -202,7 +202,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "display": display, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -300,7 +300,7 @@ class SourceGen:
         label_parts = None
         if decl.label is not None:
             parts = self.template_parts(decl.label)
-            shown = f"text_in_range(''.join([{', '.join(parts)}]), 'the text')"
+            shown = self.text(parts)
             if len(decl.params) > 1:
                 label_parts = parts
         else:  # the action's name and its values displayed, as the label closure does
@@ -341,8 +341,7 @@ class SourceGen:
                 prefix += 1
         if prefix:
             head = ", ".join(label_parts[:prefix])
-            rest = ", ".join(label_parts[prefix:])
-            shown = f"text_in_range(_lab0 + ''.join([{rest}]), 'the text')"
+            shown = self.text(label_parts[prefix:], "_lab0")
         # the last piece that hands env on: parameters bound before it are set in env
         last = max([k for k, (_, passed) in enumerate(pieces) if passed], default=-1)
         out = [f"def {name}(rt, env, seat, labels, values):"]
@@ -662,7 +661,7 @@ class SourceGen:
     def template(self, t: n.Template) -> str:
         """A text with holes: numbers and plain texts joined as they are, the rest displayed
         (the same fast paths as the closure's `render`)."""
-        return f"text_in_range(''.join([{', '.join(self.template_parts(t))}]), 'the text')"
+        return self.text(self.template_parts(t))
 
     def template_parts(self, t: n.Template) -> list[str]:
         """The expressions of a template's parts, each a text, in order."""
@@ -678,13 +677,25 @@ class SourceGen:
 
     @staticmethod
     def shown(v: str, typ: str) -> str:
-        """display(rt, v, typ), with plain numbers and texts shown as they are without a call."""
+        """display(rt, v, typ), with plain texts, numbers, seats and cards shown as display shows
+        them without a call to it."""
         shown = f"display(rt, {v}, {typ!r})"
         if typ != "zone":
             shown = f"({v} if {v}.__class__ is str and '@' not in {v} else {shown})"
-        if typ != "seat" and not typ.startswith("entity"):
+        if typ == "seat":
+            shown = f"(rt.seat_name({v}) if {v}.__class__ is int else {shown})"
+        elif typ.startswith("entity"):
+            shown = f"(entity_label(rt, {v}) if {v}.__class__ is int else {shown})"
+        else:
             shown = f"(str({v}) if {v}.__class__ is int else {shown})"
         return shown
+
+    @staticmethod
+    def text(parts: list[str], head: str | None = None) -> str:
+        """A text joined from `parts` (after `head`, an expression already a text), refused past
+        the language's limit as any text a rule builds."""
+        joined = f"''.join([{', '.join(parts)}])"
+        return f"text_in_range({joined if head is None else f'{head} + {joined}'}, 'the text')"
 
     def fixed_props(self, fname: str) -> str | None:
         """The name of a constant {space: value} for a property written as a literal, or for

@@ -27,7 +27,6 @@ each loop's jump back rather than at every instruction.
 from __future__ import annotations
 
 from ..engine import ops as O
-from ..engine.display import display, entity_label
 from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _scope, _unscope, endless
 
 # instructions a region runs itself; CALL and RESOLVE too, when the rule or effect can be called
@@ -78,7 +77,7 @@ class _Gen:
             "_rg_endless": endless, "_rg_FAILURES": _FAILURES, "_rg_located": _located,
             "_rg_scope": _scope, "_rg_unscope": _unscope, "_rg_finish": _finish,
             "_rg_draw": _draw, "_rg_entries": self.entries, "_rg_defs": game.defs,
-            "_rg_watch": game.anytime_watch, "_rg_ret": self.callable, "_rg_display": display, "_rg_entity_label": entity_label,
+            "_rg_watch": game.anytime_watch, "_rg_ret": self.callable,
         })
         self.count = 0
         # after a statement: does the VM have work first (triggers, 'at any time')?
@@ -308,16 +307,9 @@ class _Gen:
             return f"state['scopes'].append({{'k': 'phase', 'n': {label!r}}})"
         if kind in ("each", "loop") and label_of is not None:
             var, vtype = label_of
-            shown = f"_rg_display(rt, _v, {vtype!r})"
-            # the common values written out as display shows them: a card, a seat, a number
-            if vtype.startswith("entity"):
-                shown = f"(_rg_entity_label(rt, _v) if _v.__class__ is int else {shown})"
-            elif vtype == "seat":
-                shown = f"(rt.seat_name(_v) if _v.__class__ is int else {shown})"
-            elif vtype == "number":
-                shown = f"(str(_v) if _v.__class__ is int else {shown})"
+            # the value as display shows it, the common ones written out (the labels' code)
             return (f"_v = env.get({var!r}); state['scopes'].append({{'k': {kind!r}, 'n': {label!r}, "
-                    f"'v': {shown}}})")
+                    f"'v': {self.pygen.shown('_v', vtype)}}})")
         return f"_rg_scope(rt, env, {self.const(op)})"
 
     def closing(self, op) -> str:
