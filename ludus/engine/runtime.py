@@ -144,20 +144,14 @@ class Journal:
                     places.pop(key, None)
                 else:
                     places[key] = list(kept)
-        if self.vars is not None:
-            variables = state["vars"]
-            for key, kept in self.vars.items():
-                if kept is ABSENT:
-                    variables.pop(key, None)
-                else:
-                    variables[key] = marshal.loads(kept) if kept.__class__ is bytes else kept
-        if self.tokens is not None:
-            tokens = state["tokens"]
-            for key, kept in self.tokens.items():
-                if kept is ABSENT:
-                    tokens.pop(key, None)
-                else:
-                    tokens[key] = kept
+        # a token count is a plain number; a var may be a list or table, kept as bytes
+        for table, changed in ((state["vars"], self.vars), (state["tokens"], self.tokens)):
+            if changed is not None:
+                for key, kept in changed.items():
+                    if kept is ABSENT:
+                        table.pop(key, None)
+                    else:
+                        table[key] = marshal.loads(kept) if kept.__class__ is bytes else kept
         if self.tracks is not None:
             tracks = state["tracks"]
             for name, (pos, start) in self.tracks.items():
