@@ -107,10 +107,10 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, 
 def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, rt: Runtime | None = None) -> None:  # noqa: C901
     if rt is None:
         rt = Runtime(game, state, log, journal)
-    # defines keep their values until what they read changes (Runtime.touch), from one run to
-    # the next of the same state
-    rt.memo = memo_for(game, state)
-    rt.tix = rt.memo.get(TIX)  # the token totals, kept as the define values are
+        # defines keep their values until what they read changes (Runtime.touch), from one run
+        # to the next of the same state (an answer's runtime has them already)
+        rt.memo = memo_for(game, state)
+        rt.tix = rt.memo.get(TIX)  # the token totals, kept as the define values are
     stack = state["stack"]
     codes = game.codes
     steps = 0
