@@ -41,6 +41,10 @@ class Game:
     define_fixed: frozenset = frozenset()  # defines that read no state: kept for the whole match
     define_token_places: dict = field(factory=dict)  # token -> {define: index of the argument that is its place}
     define_place_args: dict = field(factory=dict)  # define -> indexes of its arguments some token is read at
+    # the defines whose generated bodies record every place they read a token at (set when the
+    # game is compiled to Python), and those among them indexed by what they read (token_places)
+    define_recorded: frozenset = frozenset()
+    define_reading: frozenset = frozenset()
     fixed_values: dict = field(factory=dict)  # seat count -> {define: {key: value}} of those
     carried: tuple = (None, None)  # (state, memo): the last match state run, and its defines' values
     # the cards every match starts with, in id order (Match.new makes them from `defs`), and for

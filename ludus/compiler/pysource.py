@@ -40,7 +40,7 @@ import types
 from pathlib import Path
 
 from ..engine.display import display, entity_label
-from ..engine.runtime import RuleError, index_places
+from ..engine.runtime import READ, READS, RuleError, index_places, index_reads, seen, seen_all
 from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.limits import MAX_LIST, MAX_WORK
@@ -48,6 +48,7 @@ from ..language.symbols import elem_type
 from .builtins import DIRECTIONS, adjacent, grid_step, walk_line
 from .decisions import _cost_refusal
 from .specs import unset_value
+from .statements import always_run
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
 CACHE_FORMAT = 1
@@ -93,7 +94,9 @@ def define_value(rt, env, defines, name, values, per_seat):
     the same table under the same keys). Arguments that are a bool or a list are not remembered
     (true is 1 to a dict; a list is no key)."""
     memo = rt.memo
-    if memo is None:
+    if memo is None or name in rt.game.define_reading:
+        # a define indexed by the places it reads is remembered by its generated function only,
+        # which records them (Game.define_reading is empty when the closures run alone)
         return defines[name](rt, values, env)
     for v in values:
         if v.__class__ is bool or v.__class__ is list:
@@ -202,7 +205,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -240,6 +243,14 @@ class SourceGen:
         # while a listing is generated: {(parameter, key): [name, reads, attribute]} of what a
         # parameter's card or piece keeps in its dict, read once a turn of its loop when read twice
         self.ents: dict | None = None
+        # while a define's body is generated: its token reads and its calls of defines indexed
+        # by place record the places they read (Runtime.reads), and `sub` counts the closures
+        # it falls back to (`fallbacks`), whose reads it cannot record (`unrecorded` defines)
+        self.recording = False
+        self.seen_vars: frozenset = frozenset()  # loop locals whose lists are recorded whole
+        self.fallbacks = 0
+        self.unrecorded: set = set()
+        self.reading: frozenset = frozenset()  # the defines indexed by what they read
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -256,12 +267,12 @@ class SourceGen:
         """A function (rt, env) for `node`, filled in by `finish`; None to use the closure. It
         may be asked for while another is being generated (a closure's sub-expressions, see
         `sub`): that one's locals are kept aside meanwhile."""
-        saved = self.locals, self.env_passed, self.pre, self.ents
-        self.locals, self.env_passed, self.pre, self.ents = _NO_LOCALS, False, None, None
+        saved = self.locals, self.env_passed, self.pre, self.ents, self.recording
+        self.locals, self.env_passed, self.pre, self.ents, self.recording = _NO_LOCALS, False, None, None, False
         try:
             src = self.gen(node)
         finally:
-            self.locals, self.env_passed, self.pre, self.ents = saved
+            self.locals, self.env_passed, self.pre, self.ents, self.recording = saved
         if src is None:
             return None
         name = self._name("e")
@@ -432,6 +443,13 @@ class SourceGen:
             for name in [d for d in self.defines if d not in done]:
                 done.add(name)
                 self.define_body(name)
+        game, comp = self.comp.game, self.comp
+        game.define_recorded = frozenset(d for d in self.defines if d not in self.unrecorded)
+        comp.recorded = game.define_recorded  # as the match's tables will have them (define_memo_tables)
+        try:
+            self.reading = comp.reading_defines()
+        finally:
+            comp.recorded = None
         for name, info in self.defines.items():
             if info[3]:
                 self.define_header(name)
@@ -445,14 +463,19 @@ class SourceGen:
         decl = self.comp.sym.defines[name]
         params = [p.name for p in decl.params or ()]
         args = [f"_a{i}" for i in range(len(params))]
-        saved = self.locals, self.env_passed, self.pre, self.ents
+        saved = self.locals, self.env_passed, self.pre, self.ents, self.recording
         self.locals, self.env_passed, self.pre, self.ents = dict(zip(params, args, strict=True)), False, None, None
+        # only a define indexed by what it reads records it: any other reads tokens at its
+        # arguments only, which a define reading it records where it calls it
+        self.recording, fallbacks = READ in (self.comp.token_places(name) or {}).values(), self.fallbacks
         first = len(self.lines)
         try:
             src = self.sub(decl.value)
             passed = self.env_passed
         finally:
-            self.locals, self.env_passed, self.pre, self.ents = saved
+            self.locals, self.env_passed, self.pre, self.ents, self.recording = saved
+        if self.fallbacks != fallbacks:
+            self.unrecorded.add(name)
         head = f"def {body}(rt, env{''.join(', ' + a for a in args)}):\n"
         # a local read from env (none but the parameters should be) counts as handing env on
         written = "".join([src, *self.lines[first:]])
@@ -486,6 +509,21 @@ class SourceGen:
         store = (f"        at = rt.game.define_place_args.get({name!r})\n"
                  f"        if at:\n"
                  f"            _index_places(known, key, ({''.join(a + ', ' for a in args)}), at)\n")
+        hit, miss = "", f"    result = {call}\n"
+        if name in self.reading:
+            # indexed by the places its value read (index_reads): recorded while the body runs,
+            # and handed on to a define that reads this one, which read them too
+            hit = ("        if rt.reads is not None:\n"
+                   "            rt.reads.extend(known[_READS][key])\n")
+            miss = ("    outer = rt.reads\n"
+                    "    rt.reads = reads = []\n"
+                    "    try:\n"
+                    f"        result = {call}\n"
+                    "    finally:\n"
+                    "        rt.reads = outer\n"
+                    "    if outer is not None:\n"
+                    "        outer.extend(reads)\n")
+            store = "        _index_reads(known, key, reads)\n"
         self.lines.append(
             f"def {fn}(rt, env{''.join(', ' + a for a in args)}):\n"
             f"    memo = rt.memo\n"
@@ -500,13 +538,35 @@ class SourceGen:
             f"    except TypeError:\n"
             f"        return {call}\n"
             f"    if found is not _MISSING:\n"
+            f"{hit}"
             f"        return found\n"
             f"    logged = len(rt.log)\n"
-            f"    result = {call}\n"
+            f"{miss}"
             f"    if len(rt.log) == logged:\n"
             f"{store}"
             f"        known[key] = result\n"
             f"    return result\n")
+
+    def reads_each(self, comp: n.Comprehension) -> bool:
+        """Whether a loop reads a token at each of its elements whatever it finds (`[st for st
+        in pool where Check at st + X at st == 0 ...]`): at its name, in what runs at every turn
+        of its test, or of its element when it has no test (statements.always_run)."""
+        res = self.comp.c.res.get
+        for x in always_run(comp.elem if comp.cond is None else comp.cond):
+            r = res(id(x))
+            if r is None:
+                continue
+            if r[0] == "tokens" and not r[2]:
+                places = [x.at] if x.at is not None else []
+            elif r[0] == "define":
+                args = getattr(x, "args", ())
+                places = [args[i] for i in self.comp.read_args(r[1]) if i < len(args)]
+            else:
+                continue
+            for p in places:
+                if p.__class__ is n.Name and res(id(p)) == ("local", comp.var):
+                    return True
+        return False
 
     def plain_key(self, node) -> bool:
         """Whether an argument's value is never a bool nor a list, so a define's lookup need not
@@ -551,6 +611,8 @@ class SourceGen:
             tok = self.locals.get(res[1], f"env[{res[1]!r}]") if res[2] else repr(res[1])
             owner = self.sub(node.of) if node.of is not None else "None"
             place = self.sub(node.at) if node.at is not None else "None"
+            if self.recording and node.at is not None and place not in self.seen_vars:
+                place = f"_seen(rt, {place})"
             if res[2] or node.at is None or res[1] not in self.comp.sym.tokens:
                 return f"rt.token_count({tok}, {owner}, {place})"
             return self.token_count(res[1], node.of is not None and owner, place)
@@ -655,7 +717,12 @@ class SourceGen:
             info = self.define_info(res[1])
             info[2].update(i for i, a in enumerate(args) if not self.plain_key(a))
             info[3] = True
-            return f"{info[0]}(rt, env{''.join(f', {self.sub(a)}' for a in args)})"
+            srcs = [self.sub(a) for a in args]
+            if self.recording:  # the places a define indexed by an argument reads at are read here
+                for i in self.comp.read_args(res[1]):
+                    if i < len(srcs) and srcs[i] not in self.seen_vars:
+                        srcs[i] = f"_seen(rt, {srcs[i]})"
+            return f"{info[0]}(rt, env{''.join(f', {a}' for a in srcs)})"
         return None
 
     def template(self, t: n.Template) -> str:
@@ -814,6 +881,7 @@ class SourceGen:
         if src is not None:
             return src
         self.env_passed = True
+        self.fallbacks += 1
         return f"{self.const(self.comp.closure(node))}(rt, env)"
 
     def binop(self, node) -> str:
@@ -869,6 +937,12 @@ class SourceGen:
         self.locals = {**outer, comp.var: xv}
         inner = self.env_passed
         self.env_passed = False
+        # a loop that reads tokens at each of its elements in turn, to its end, records its list
+        # once (seen_all) rather than each read
+        whole = self.recording and agg not in ("any", "all", "first") and self.reads_each(comp)
+        seen_vars = self.seen_vars
+        if whole:
+            self.seen_vars = seen_vars | {xv}
         try:
             cond = self.test(comp.cond) if comp.cond is not None else None
             simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
@@ -881,6 +955,7 @@ class SourceGen:
             pre = "".join(f"    {name} = {value}\n" for value, name in self.pre.items())
         finally:
             self.pre, self.varying, self.ents = outer_pre
+            self.seen_vars = seen_vars
         in_env = self.env_passed
         self.locals = outer
         self.env_passed = passed or inner or in_env
@@ -905,7 +980,10 @@ class SourceGen:
         # an expression is one line of source (texts are written with repr), so a newline in
         # `step` is one of the two above, before a line to indent like the first
         params = "".join(f", {v}" for v in outer.values())
-        head = f"def {name}(rt, env{params}):\n{pre}" + "".join(f"    {line}\n" for line in _charged("items", src))
+        charged = _charged("items", src)
+        if whole:
+            charged.append("_seen_all(rt, items)")
+        head = f"def {name}(rt, env{params}):\n{pre}" + "".join(f"    {line}\n" for line in charged)
         if agg == "count" and cond is None:
             self.lines.append(head + "    return len(items)\n")
         elif not in_env:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..engine import ops as O
 from ..engine.display import display
-from ..engine.runtime import RuleError
+from ..engine.runtime import READ, RuleError
 from ..engine.values import as_entities, as_int, as_list, as_seat, as_size, as_track, number_range, pair_key
 from ..language import nodes as n
 from ..language.symbols import elem_type
@@ -423,6 +423,7 @@ class StatementCompiler:
         """The game's tables for Runtime.touch, from every define's dependencies (vm.memo_for
         has them made when a match of the game first runs)."""
         g = self.game
+        self.recorded = g.define_recorded  # the defines whose generated bodies record their reads
         deps = {name: self.define_dependencies(name) for name in self.sym.defines}
         unknown = tuple(name for name, d in deps.items() if d is None)
         readers: dict = {}
@@ -432,8 +433,9 @@ class StatementCompiler:
         g.define_unknown = unknown
         g.define_drops = {dep: tuple(names) + unknown for dep, names in readers.items()}
         g.define_fixed = frozenset(name for name, d in deps.items() if d == frozenset())
-        # a define that reads a token only at a place it is given: a change of that token at
-        # one place drops only its values for that place (Runtime.touch_at)
+        # a define that reads a token only at a place it is given, or at places it records as it
+        # runs: a change of that token at one place drops only its values for that place
+        # (Runtime.touch_at)
         places: dict = {}
         for name in self.sym.defines:
             for token, index in (self.token_places(name) or {}).items():
@@ -441,19 +443,48 @@ class StatementCompiler:
                     places.setdefault(token, {})[name] = index
         g.define_token_places = places
         g.define_place_args = {name: self.place_args(name) for name in self.sym.defines if self.place_args(name)}
+        g.define_reading = self.reading_defines()
+
+    def reading_defines(self) -> frozenset:
+        """The defines whose remembered values are indexed by the places each one read while
+        it ran (READ in token_places), as their generated functions record them."""
+        return frozenset(name for name in self.sym.defines if READ in (self.token_places(name) or {}).values())
 
     def place_args(self, name: str) -> tuple:
         """The indexes of a define's arguments that some token is read at (see token_places):
         its remembered values are indexed by the places these name (runtime.index_places)."""
-        return tuple(sorted({i for i in (self.token_places(name) or {}).values() if i is not None}))
+        return tuple(sorted({i for i in (self.token_places(name) or {}).values() if i is not None and i != READ}))
+
+    def read_args(self, name: str) -> tuple:
+        """The indexes of the arguments a define reads some token at, however its table is
+        indexed: a call of it inside a define indexed by what it reads records these places
+        (SourceGen). As place_args, before a define indexed by what it reads loses them
+        (`token_places`), and with no `recorded`, so that a define whose body turns out not to
+        record has them recorded too where it is called."""
+        saved = getattr(self, "recorded", None)
+        self.recorded = None
+        try:
+            self.token_places(name)
+        finally:
+            self.recorded = saved
+        return self.__dict__.get("_read_args", {}).get(name, ())
 
     def token_places(self, name: str) -> dict | None:
         """For each token a define reads: the index of its parameter that every read of the token
         takes its place from (`Follower of s at r`, or another define handed that parameter where
-        it reads the token so), else None. None for the whole when the define reads anything
-        this cannot follow (a property, a value, a var's start expression, tokens named by a
-        local, a token total with no place): then every change of any token drops it whole."""
-        cache = self.__dict__.setdefault("_token_places", {})
+        it reads the token so); READ when it reads the token at places worked out as it runs
+        (`Disc at c for c in cells where ...`, `owner_at(x) for x in line(c, d, 4)`): then its
+        generated function records each place it reads, every token of the define is READ, and
+        its values are indexed by the places they read; None when it reads the token with no
+        place (a total). None for the whole when the define reads anything this cannot follow
+        (a property or a value that reads tokens, a var's start expression, tokens named by a
+        local): then every change of any token drops it whole.
+
+        READ needs the define's generated body to record every read (`recorded`, the game's
+        define_recorded once it is compiled; None while the bodies are generated, to say which
+        calls record their arguments): a define compiled otherwise has None instead."""
+        recorded = getattr(self, "recorded", None)
+        cache = self.__dict__.setdefault("_token_places", {}).setdefault(recorded, {})
         if name in cache:
             return cache[name]
         cache[name] = None  # while it is worked out: a define that reaches itself is not followed
@@ -461,16 +492,34 @@ class StatementCompiler:
         params = [p.name for p in decl.params or ()]
         found: dict = {}
         sym = self.sym
+        runs = READ if recorded is None or name in recorded else None  # what a place not given gets
 
         def param_at(node):
             res = self.c.res.get(id(node))
             if res is not None and res[0] == "local" and res[1] in params:
                 return params.index(res[1])
-            return None
+            return runs
+
+        # a read at each space of a kind in turn, as a loop over them reads whatever it finds:
+        # its values would be listed under every place, so it is counted as a read with no
+        # place (`sum(Follower of s at r for r in regions)`, `owner_at(c) == s ... for c in cells`)
+        everywhere: set = set()
+        for x in n.each_node(decl.value):
+            if x.__class__ is n.Comprehension:
+                src = self.c.res.get(id(x.source))
+                if src is not None and (src[0] == "space_kind" or src == ("builtin", "spaces")):
+                    everywhere.update((id(y), x.var) for y in always_run(x.elem if x.cond is None else x.cond))
+
+        def place_of(x, node):  # the index `read` takes for a read or a call `x` at `node`
+            res = self.c.res.get(id(node))
+            if res is not None and res[0] == "local" and (id(x), res[1]) in everywhere and res[1] not in params:
+                return None
+            return param_at(node)
 
         def read(token, index) -> None:
             if token in found and found[token] != index:
-                found[token] = None
+                was = found[token]
+                found[token] = None if was is None or index is None or runs is None else READ
             else:
                 found.setdefault(token, index)
 
@@ -483,26 +532,55 @@ class StatementCompiler:
                 if tag == "tokens":
                     if res[2]:
                         return False
-                    read(res[1], param_at(x.at) if x.at is not None else None)
+                    read(res[1], place_of(x, x.at) if x.at is not None else None)
                 elif tag == "define":
                     inner = self.token_places(res[1])
                     if inner is None:
                         return False
                     args = getattr(x, "args", ())
                     for token, j in inner.items():
-                        read(token, param_at(args[j]) if j is not None and j < len(args) else None)
+                        if j == READ:  # its function hands on the places it read
+                            read(token, runs)
+                        else:
+                            read(token, place_of(x, args[j]) if j is not None and j < len(args) else None)
                 elif tag in ("var", "var_of", "var_of2"):
                     start = sym.vars[res[1]].start
                     if start is not None and not isinstance(start, (n.Number, n.String, n.Bool)):
                         return False
+                elif tag in ("space_attr", "space_prop", "dynamic_attr", "field", "value"):
+                    return self.reads_no_tokens(tag, res[1])
                 elif tag not in ("local", "trackname", "token", "group", "space_kind", "space", "defname",
                                  "seat", "builtin", "seat_name", "zone", "zone_of", "pieces", "entity_kind",
                                  "entity_attr", "track", "track_attr", "aggregate", "builtin_fn"):
                     return False  # it leads to expressions written elsewhere (properties, values)
             return True
 
-        cache[name] = found if all(follows(x) for x in n.each_node(decl.value)) else None
-        return cache[name]
+        if not all(follows(x) for x in n.each_node(decl.value)):
+            found = None
+        if recorded is None:  # see read_args
+            self.__dict__.setdefault("_read_args", {})[name] = tuple(
+                sorted({i for i in (found or {}).values() if i is not None and i != READ}))
+        if found is not None and READ in found.values():  # indexed by what it read, for every token read at a place
+            found = {token: None if index is None else READ for token, index in found.items()}
+        cache[name] = found
+        return found
+
+    def reads_no_tokens(self, tag: str, name: str) -> bool:
+        """Whether a property read (`c.column`, `st.parent`, a card's field) or a value, written
+        elsewhere, reads no token wherever it runs, so a define reading it still has its token
+        reads followed by token_places: every expression that gives it reads no token."""
+        if tag == "value":
+            nodes = [self.sym.values[name].value]
+        else:
+            space_props, card_props = self.property_nodes()
+            nodes = list(space_props.get(name, ())) if tag != "field" else []
+            if tag in ("dynamic_attr", "field"):
+                nodes += card_props.get(name, ())
+        for node in nodes:
+            deps = self.state_read(node)
+            if deps is None or any(d in self.sym.tokens for d in deps):
+                return False
+        return True
 
     def define_dependencies(self, name: str) -> frozenset | None:
         """What a define's value may depend on, as the names the runtime reports changes under
@@ -602,7 +680,7 @@ class StatementCompiler:
             if tag in ("space_attr", "space_prop"):
                 return props(res[1], True, False)
             if tag == "define":
-                if res[1] not in self._define_deps_busy:  # a define's own walk is complete: use it
+                if res[1] not in self.__dict__.setdefault("_define_deps_busy", set()):  # a define's own walk is complete: use it
                     known = self.define_dependencies(res[1])
                     deps.update(known or ())
                     return known is not None
@@ -728,3 +806,24 @@ class StatementCompiler:
             return set_field
         raise AssertionError(f"not assignable: {res}")
 
+
+def always_run(node):
+    """The nodes of an expression that run whenever it runs: not those past an `and` or an `or`,
+    in a branch of an `if`, or in an aggregate's loop."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        cls = x.__class__
+        if cls is n.BinOp:
+            stack.append(x.left)
+            if x.op not in ("and", "or"):
+                stack.append(x.right)
+        elif cls is n.Not or cls is n.Neg:
+            stack.append(x.operand)
+        elif cls is n.CondExpr:
+            stack.append(x.cond)
+        elif cls is n.Call and x.comp is None:
+            stack.extend(x.args)
+        elif cls is n.Access:
+            stack.extend(v for v in (x.of, x.at) if v is not None)

@@ -169,7 +169,8 @@ _FLAT = frozenset({int, str, bool, float, type(None), type(ABSENT)})
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
-    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix", "journal")
+    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix", "journal",
+                 "reads")
 
     def __init__(self, game, state: dict, log: list, journal: Journal | None = None) -> None:
         self.game = game
@@ -184,6 +185,9 @@ class Runtime:
         self.memo: dict | None = None
         self.tix: dict | None = None  # token totals per (token, owner, place) with None for "any"
         self.work = 0  # values built since this runtime started: bounded by MAX_WORK
+        # while a define indexed by what it reads (Game.define_reading) works out a value: the
+        # places its generated code has read tokens at so far (see index_reads)
+        self.reads: list | None = None
 
     def touch(self, name: str) -> None:
         """Forget the remembered values of the defines that read `name` (a var, track or token
@@ -686,6 +690,11 @@ class _Places:
 
 
 PLACES = _Places()  # the key, in a define's table of values, of its index of keys by place
+READS = _Places()  # and of the places each of its keys read, for a define indexed by them
+# A value that read more places than this is listed as read everywhere, as the index would cost
+# more than it keeps: it goes at every change (`connected(s)` of Connect Four reads every cell).
+MAX_READS = 16
+READ = -1  # in that index, the argument "the places read" (compiler.statements.token_places)
 
 
 def index_places(known: dict, key, values, at: tuple) -> None:
@@ -703,6 +712,49 @@ def index_places(known: dict, key, values, at: tuple) -> None:
             index[group] = [key]
         else:
             keys.append(key)
+
+
+def index_reads(known: dict, key, reads: list) -> None:
+    """List a define's new remembered `key` under each place its value read a token at (as
+    index_places writes a place, under the argument READ), and keep those places, for a define
+    that reads this one: it read them too."""
+    index = known.get(PLACES)
+    if index is None:
+        index = known[PLACES] = {}
+    places = set(reads)
+    if len(places) > MAX_READS:  # a value that read this many places goes at any change
+        places = (None,)
+        reads = [None]
+    for v in places:
+        group = (READ, v if v.__class__ is str else f"#{v}" if v.__class__ is int else None)
+        keys = index.get(group)
+        if keys is None:
+            index[group] = {key}
+        else:
+            keys.add(key)
+    kept = known.get(READS)
+    if kept is None:
+        kept = known[READS] = {}
+    kept[key] = reads
+
+
+def seen(rt, place):
+    """A place a define indexed by what it reads reads a token at, recorded (Runtime.reads)."""
+    reads = rt.reads
+    if reads is not None:
+        reads.append(place)
+    return place
+
+
+def seen_all(rt, places: list) -> None:
+    """Every place of a list recorded at once, for a loop that reads a token at each of them;
+    a list longer than MAX_READS as a read everywhere (None)."""
+    reads = rt.reads
+    if reads is not None:
+        if len(places) > MAX_READS:
+            reads.append(None)
+        else:
+            reads.extend(places)
 
 
 # Among the define values (`memo`), under names no define can have: the token totals

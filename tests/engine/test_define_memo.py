@@ -228,7 +228,7 @@ def places(tmp_path):
 def test_a_token_change_at_one_place_keeps_a_define_s_values_for_other_places(places, runs):
     m = places.new_match(2)
     assert m.pending["prompt"] == "P1: 0 0 0"
-    assert places.define_token_places["Stone"] == {"stones_at": 0}  # its first argument is the place
+    assert places.define_token_places["Stone"]["stones_at"] == 0  # its first argument is the place
     first = runs[7]
     assert first == 2  # stones_at(North) and stones_at(South)
     m.apply("1")  # a stone in the North: only stones_at(North) is worked out again
@@ -240,3 +240,72 @@ def test_a_token_change_at_one_place_keeps_a_define_s_values_for_other_places(pl
     m.apply("0")  # nothing changes
     assert m.pending["prompt"] == "P1: 7 7 2"
     assert runs[7] == first + 2
+
+
+NEAR = '''game "Near"
+players 2
+board land:
+    region North adjacent to South
+    region South adjacent to North, East
+    region East adjacent to South
+token Stone
+define near(r) = sum(Stone at a for a in adjacent(r)) + sum(0 for x in [1, 2, 3, 4, 5, 6, 7])
+define far(r) = sum(near(a) for a in adjacent(r)) + sum(0 for x in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+define total = sum(Stone at r for r in regions)
+flow:
+    repeat 6 times:
+        turn P1:
+            choose n from 0 to 3 "{far(North)} {near(North)} {near(South)} {near(East)} {far(East)}"
+            if n == 1:
+                add 1 Stone to North
+            if n == 2:
+                add 1 Stone to South
+            if n == 3:
+                add 1 Stone to East
+    win P1
+'''
+
+
+@pytest.fixture
+def reads(tmp_path):
+    path = tmp_path / "reads.ludus"
+    path.write_text(NEAR, encoding="utf-8")
+    return ludus.load(path)
+
+
+def test_a_define_reading_places_it_works_out_keeps_its_values_for_places_it_did_not_read(reads, runs):
+    # near(r) reads the places next to r, found as it runs; far(r) reads them through near,
+    # whose places it read too, whether near was worked out inside it (far(North), first in
+    # the text) or remembered already (far(East) comes after near(South))
+    from ludus.compiler.pysource import ENABLED
+    from ludus.engine.runtime import READ
+
+    m = reads.new_match(2)
+    assert m.pending["prompt"] == "P1: 0 0 0 0 0"
+    if ENABLED:  # the closures (LUDUS_CLOSURES=1) drop these defines at any change of Stone
+        assert reads.define_token_places["Stone"] == {"near": READ, "far": READ}  # `total` reads every region
+    counted = [(runs[7], runs[11])]
+    m.apply("1")  # a stone in the North: near(South) read it, and so did both far
+    assert m.pending["prompt"] == "P1: 1 0 1 0 1"
+    counted.append((runs[7], runs[11]))
+    m.apply("2")  # in the South: near(North) and near(East) read it; far read near(South) only
+    assert m.pending["prompt"] == "P1: 1 1 1 1 1"
+    counted.append((runs[7], runs[11]))
+    m.apply("3")  # in the East: near(South) and both far again
+    assert m.pending["prompt"] == "P1: 2 1 2 1 2"
+    counted.append((runs[7], runs[11]))
+    m.apply("0")  # nothing changes
+    assert m.pending["prompt"] == "P1: 2 1 2 1 2"
+    counted.append((runs[7], runs[11]))
+    if ENABLED:
+        assert counted == [(3, 2), (4, 4), (6, 4), (7, 6), (7, 6)]
+
+
+def test_a_value_that_read_many_places_goes_at_any_change():
+    from ludus.engine.runtime import MAX_READS, PLACES, READ, index_reads
+
+    known: dict = {}
+    index_reads(known, "few", ["A", "B", "A", 3])
+    index_reads(known, "many", [f"P{i}" for i in range(MAX_READS + 1)])
+    assert known[PLACES] == {(READ, "A"): {"few"}, (READ, "B"): {"few"}, (READ, "#3"): {"few"}, (READ, None): {"many"}}
+
