@@ -211,6 +211,7 @@ HELPERS = {
 
 _NO_LOCALS = types.MappingProxyType({})  # read only: a scope that holds no Python locals
 
+_PLAIN_TYPES = frozenset({"space", "seat", "entity", "zone", "text"})  # see SourceGen.plain_key
 _AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
 
 
@@ -570,11 +571,15 @@ class SourceGen:
 
     def plain_key(self, node) -> bool:
         """Whether an argument's value is never a bool nor a list, so a define's lookup need not
-        test it: a number or a text written out or computed as one, a space or a seat named."""
+        test it: a number or a text written out or computed as one, a space or a seat named, or
+        what the checker found to be a space, a seat, a card or piece, a zone or a text (a loop
+        over the cells, a seat's name), which is such a value or none."""
         if self.is_int(node) or isinstance(node, n.String):
             return True
         res = self.comp.c.res.get(id(node))
-        return res is not None and res[0] == "space"
+        if res is not None and res[0] == "space":
+            return True
+        return self.comp.c.types.get(id(node), "any").partition(":")[0] in _PLAIN_TYPES
 
     # ── expressions to source ──
 
