@@ -346,7 +346,8 @@ class Runtime:
     def touch_at(self, token: str, pk: str) -> None:
         """touch(token) for a change of the token at one place (its key `pk`): a define that
         reads the token only at a place it is given loses only its values for this place, found
-        in its table's index of keys by place (see `index_places`), with no scan of its keys."""
+        in its table's index of keys by place (see `index_places`), with no scan of its keys; a
+        define indexed by the places it read loses the values that read this one (index_reads)."""
         memo = self.memo
         if not memo:
             return
@@ -360,11 +361,16 @@ class Runtime:
             if not known:
                 continue
             at = places.get(d)
-            index = known.get(PLACES) if at is not None else None
+            if at == READ:  # indexed by the places its values read (index_reads)
+                index = known.get(READ_AT)
+                groups = (pk, None)
+            else:
+                index = known.get(PLACES) if at is not None else None
+                groups = ((at, pk), (at, None))
             if index is None:  # no index of this table by that argument: drop it whole
                 del memo[d]
                 continue
-            for group in ((at, pk), (at, None)):  # None: values at a place that cannot be told
+            for group in groups:  # None: values at a place that cannot be told
                 keys = index.pop(group, None)
                 if keys:
                     for key in keys:
@@ -690,11 +696,12 @@ class _Places:
 
 
 PLACES = _Places()  # the key, in a define's table of values, of its index of keys by place
-READS = _Places()  # and of the places each of its keys read, for a define indexed by them
+READ_AT = _Places()  # and, for a define indexed by the places it reads, its index of keys by them
+READS = _Places()  # and the places each of its keys read
 # A value that read more places than this is listed as read everywhere, as the index would cost
 # more than it keeps: it goes at every change (`connected(s)` of Connect Four reads every cell).
 MAX_READS = 16
-READ = -1  # in that index, the argument "the places read" (compiler.statements.token_places)
+READ = -1  # in token_places, "the places it reads" where an argument's index is (compiler.statements)
 
 
 def index_places(known: dict, key, values, at: tuple) -> None:
@@ -715,21 +722,22 @@ def index_places(known: dict, key, values, at: tuple) -> None:
 
 
 def index_reads(known: dict, key, reads: list) -> None:
-    """List a define's new remembered `key` under each place its value read a token at (as
-    index_places writes a place, under the argument READ), and keep those places, for a define
-    that reads this one: it read them too."""
-    index = known.get(PLACES)
+    """List a define's new remembered `key` under each place its value read a token at (the
+    place's key as place_key writes it: a space's name, `#id` for a card or piece, None for a
+    place that cannot be told, dropped by every change), in the table's index of keys by place
+    read (READ_AT, which Runtime.touch_at looks in for a define indexed so), and keep those
+    places with the key (READS), for a define that reads this one: it read them too."""
+    index = known.get(READ_AT)
     if index is None:
-        index = known[PLACES] = {}
-    places = set(reads)
-    if len(places) > MAX_READS:  # a value that read this many places goes at any change
-        places = (None,)
+        index = known[READ_AT] = {}
+    if len(reads) > MAX_READS and len(set(reads)) > MAX_READS:  # this goes at any change
         reads = [None]
-    for v in places:
-        group = (READ, v if v.__class__ is str else f"#{v}" if v.__class__ is int else None)
-        keys = index.get(group)
+    for v in reads:
+        if v.__class__ is not str:
+            v = f"#{v}" if v.__class__ is int else None
+        keys = index.get(v)
         if keys is None:
-            index[group] = {key}
+            index[v] = {key}
         else:
             keys.add(key)
     kept = known.get(READS)

@@ -302,10 +302,12 @@ def test_a_define_reading_places_it_works_out_keeps_its_values_for_places_it_did
 
 
 def test_a_value_that_read_many_places_goes_at_any_change():
-    from ludus.engine.runtime import MAX_READS, PLACES, READ, index_reads
+    from ludus.engine.runtime import MAX_READS, READ_AT, READS, index_reads
 
     known: dict = {}
     index_reads(known, "few", ["A", "B", "A", 3])
     index_reads(known, "many", [f"P{i}" for i in range(MAX_READS + 1)])
-    assert known[PLACES] == {(READ, "A"): {"few"}, (READ, "B"): {"few"}, (READ, "#3"): {"few"}, (READ, None): {"many"}}
+    index_reads(known, "same", ["A"] * (MAX_READS + 1))  # many reads of few places
+    assert known[READ_AT] == {"A": {"few", "same"}, "B": {"few"}, "#3": {"few"}, None: {"many"}}
+    assert known[READS]["many"] == [None]  # what a define reading it read: everything
 
