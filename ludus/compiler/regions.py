@@ -249,6 +249,12 @@ class _Gen:
         if kind == "break":
             for k in range(a, b - 1):
                 out.append(f"{ind}pc = {k}; _rg_unscope(rt, env)")
+                # a var put back (see after_closing); which scope is closed is known as it runs
+                if self.check is not None and any(spec.resets for spec in self.game.vars.values()):
+                    out.append(f"{ind}if {self.check}:")
+                    out.append(f"{ind}    n += {k - a + 1}")
+                    out.append(f"{ind}    frame['pc'] = {k + 1}")
+                    out.append(f"{ind}    return n")
             out.append(f"{ind}n += {b - a}")
             out.append(f"{ind}break")
         elif kind == "if":
@@ -267,6 +273,7 @@ class _Gen:
             out.append(f"{ind}pc = {a}; {self.opening(code.ops[a], None)}; n += 1")
             self.seq(code, a + 1, b - 1, out, d)
             out.append(f"{ind}pc = {b - 1}; {self.closing(code.ops[a])}; n += 1")
+            self.after_closing(code.ops[a], b - 1, out, d)
         elif kind == "loop":
             _end, top, scope_at, body_at, body_end, back, label_of = shape[1:]
             head = code.ops[top]
@@ -293,6 +300,7 @@ class _Gen:
             self.seq(code, body_at, body_end, out, d + 1)
             if scope_at is not None:
                 out.append(f"{ind}    pc = {body_end}; {self.closing(code.ops[scope_at])}; n += 1")
+                self.after_closing(code.ops[scope_at], body_end, out, d + 1)
             out.append(f"{ind}    n += 1")
             out.append(f"{ind}    if n > budget:")
             out.append(f"{ind}        raise _rg_endless({self.code_name}, {back}, budget)")
@@ -315,9 +323,23 @@ class _Gen:
     def closing(self, op) -> str:
         """vm._unscope for the scope `op` opened: a pop, unless it is a turn or resets a var."""
         _, kind, label, _fn = op
-        if kind == "turn" or any(spec.resets == label for spec in self.game.vars.values()):
+        if kind == "turn" or self.resets(op):
             return "_rg_unscope(rt, env)"
         return "state['scopes'].pop()"
+
+    def resets(self, op) -> bool:
+        """Whether closing the scope `op` opened puts a var back to its start."""
+        return any(spec.resets == op[2] for spec in self.game.vars.values())
+
+    def after_closing(self, op, k: int, out: list, d: int) -> None:
+        """After the scope `op` opened closes at `k`: a var put back to its start is a change,
+        handed to the VM for triggers and 'at any time' as an instruction's change is."""
+        if self.check is None or not self.resets(op):
+            return
+        ind = "    " * d
+        out.append(f"{ind}if {self.check}:")
+        out.append(f"{ind}    frame['pc'] = {k + 1}")
+        out.append(f"{ind}    return n")
 
     def leaf(self, code, k: int, out: list, d: int) -> None:
         ind = "    " * d
@@ -342,6 +364,9 @@ class _Gen:
                 out.append(f"{ind}rt.move_entities(rt.zone_cards(zone), into)")
                 out.append(f"{ind}zone = into")
             out.append(f"{ind}rt.shuffle(zone)")
+            if self.check is not None:
+                out.append(f"{ind}if {self.check}:")
+                out.append(stop)
         elif kind in (O.WIN, O.LOSE, O.END):  # the game ends here: the frame stays at this instruction
             reason = _reason(code, k)
             out.append(f"{ind}pc = {k}; n += 1")

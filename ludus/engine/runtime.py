@@ -295,6 +295,7 @@ class Runtime:
         if self.journal is not None:
             self.journal.track(tracks, name)
         tracks[name]["start"] = max(spec.low, min(spec.high, value))
+        self.changed.add(name)  # `mood.start` is read as the track is
 
     # tokens, keyed "Token|owner|place"
 
@@ -649,6 +650,7 @@ class Runtime:
     def shuffle(self, zone: str) -> None:
         self.touch("$ents")
         self.touch("@" + zone.split("@", 1)[0])
+        self.changed.update(("$ents", zone.split("@", 1)[0]))  # the order of its cards, as a move says
         if self.journal is not None and zone in self.state["places"]:
             self.journal.place(self.state, zone)
         cards = self.state["places"].get(zone, [])

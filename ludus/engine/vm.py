@@ -212,8 +212,9 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, r
                 _scope(rt, env, op)
                 frame["pc"] = pc + 1
             elif kind == UNSCOPE:
-                _unscope(rt, env)
                 frame["pc"] = pc + 1
+                if _unscope(rt, env):  # a var back to its start is a change
+                    _after_change(rt, env, frame)
             elif kind == DECIDE:
                 pending = op[1].start(rt, env)
                 if pending is None:
@@ -234,6 +235,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, r
                     zone = into
                 rt.shuffle(zone)
                 frame["pc"] = pc + 1
+                _after_change(rt, env, frame)
             elif kind == RESOLVE:
                 frame["pc"] = pc + 1
                 eid = op[1](rt, env)
@@ -500,23 +502,29 @@ def _scope(rt: Runtime, env: dict, op) -> None:
     rt.state["scopes"].append(record)
 
 
-def _unscope(rt: Runtime, env: dict) -> None:
+def _unscope(rt: Runtime, env: dict) -> bool:
+    """Close the innermost scope, putting back the vars that reset when it ends: whether any
+    was set (then it changed, for triggers and 'at any time', as a statement's change is)."""
     record = rt.state["scopes"].pop()
     if record["k"] == "turn":
         env["$cur"], env["$act"] = record["sc"], record["sa"]
     label = record["n"]
     game = rt.game
+    reset = False
     for name in game.resets.get(label, ()):
         prefix = name + "@"
         variables = rt.state["vars"]
         gone = [k for k in variables if k == name or k.startswith(prefix)]
         if gone:
             rt.touch(name)  # back to its start value
+            rt.changed.add(name)
+            reset = True
         journal = rt.journal
         for key in gone:
             if journal is not None:
                 journal.var(variables, key)
             del variables[key]
+    return reset
 
 
 def _roll(rt: Runtime, frame: dict, op) -> None:
