@@ -100,7 +100,13 @@ def define_value(rt, env, defines, name, values, per_seat):
         return defines[name](rt, values, env)
     for v in values:
         if v.__class__ is bool or v.__class__ is list:
-            return defines[name](rt, values, env)
+            # and none of the defines it reads remembers anything meanwhile: their generated
+            # lookups test only the arguments a call may hand a bool or a list (SourceGen)
+            rt.memo = None
+            try:
+                return defines[name](rt, values, env)
+            finally:
+                rt.memo = memo
     key = memo_key(values, per_seat, env)
     known = memo.get(name)
     if known is None:
@@ -252,6 +258,10 @@ class SourceGen:
         self.fallbacks = 0
         self.unrecorded: set = set()
         self.reading: frozenset = frozenset()  # the defines indexed by what they read
+        # the define whose body is generated, and {(define, argument index): {(define, parameter
+        # index)}}: an argument that is the calling define's own parameter, handed on as it came
+        self.current: str | None = None
+        self.handed: dict = {}
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -268,12 +278,13 @@ class SourceGen:
         """A function (rt, env) for `node`, filled in by `finish`; None to use the closure. It
         may be asked for while another is being generated (a closure's sub-expressions, see
         `sub`): that one's locals are kept aside meanwhile."""
-        saved = self.locals, self.env_passed, self.pre, self.ents, self.recording
-        self.locals, self.env_passed, self.pre, self.ents, self.recording = _NO_LOCALS, False, None, None, False
+        saved = self.locals, self.env_passed, self.pre, self.ents, self.recording, self.current
+        self.locals, self.env_passed, self.pre, self.ents = _NO_LOCALS, False, None, None
+        self.recording, self.current = False, None
         try:
             src = self.gen(node)
         finally:
-            self.locals, self.env_passed, self.pre, self.ents, self.recording = saved
+            self.locals, self.env_passed, self.pre, self.ents, self.recording, self.current = saved
         if src is None:
             return None
         name = self._name("e")
@@ -444,6 +455,16 @@ class SourceGen:
             for name in [d for d in self.defines if d not in done]:
                 done.add(name)
                 self.define_body(name)
+        # an argument handed on from the calling define's parameter may be a bool or a list when
+        # that parameter may be: until nothing more changes
+        grown = True
+        while grown:
+            grown = False
+            for (callee, i), sources in self.handed.items():
+                unsure = self.defines[callee][2]
+                if i not in unsure and any(k in self.defines[caller][2] for caller, k in sources):
+                    unsure.add(i)
+                    grown = True
         game, comp = self.comp.game, self.comp
         game.define_recorded = frozenset(d for d in self.defines if d not in self.unrecorded)
         comp.recorded = game.define_recorded  # as the match's tables will have them (define_memo_tables)
@@ -464,8 +485,9 @@ class SourceGen:
         decl = self.comp.sym.defines[name]
         params = [p.name for p in decl.params or ()]
         args = [f"_a{i}" for i in range(len(params))]
-        saved = self.locals, self.env_passed, self.pre, self.ents, self.recording
+        saved = self.locals, self.env_passed, self.pre, self.ents, self.recording, self.current
         self.locals, self.env_passed, self.pre, self.ents = dict(zip(params, args, strict=True)), False, None, None
+        self.current = name
         # only a define indexed by what it reads records it: any other reads tokens at its
         # arguments only, which a define reading it records where it calls it
         self.recording, fallbacks = READ in (self.comp.token_places(name) or {}).values(), self.fallbacks
@@ -474,7 +496,7 @@ class SourceGen:
             src = self.sub(decl.value)
             passed = self.env_passed
         finally:
-            self.locals, self.env_passed, self.pre, self.ents, self.recording = saved
+            self.locals, self.env_passed, self.pre, self.ents, self.recording, self.current = saved
         if self.fallbacks != fallbacks:
             self.unrecorded.add(name)
         head = f"def {body}(rt, env{''.join(', ' + a for a in args)}):\n"
@@ -568,6 +590,17 @@ class SourceGen:
                 if p.__class__ is n.Name and res(id(p)) == ("local", comp.var):
                     return True
         return False
+
+    def parameter(self, src: str) -> int | None:
+        """The index of the parameter of the define being generated that `src` reads as it is
+        (`_a1`), else None."""
+        if self.current is None or not src.startswith("_a") or not src[2:].isdigit():
+            return None
+        k = int(src[2:])
+        return k if self.locals.get(self.comp_params(self.current)[k]) == src else None
+
+    def comp_params(self, name: str) -> list:
+        return [p.name for p in self.comp.sym.defines[name].params or ()]
 
     def plain_key(self, node) -> bool:
         """Whether an argument's value is never a bool nor a list, so a define's lookup need not
@@ -720,9 +753,16 @@ class SourceGen:
         if tag == "define":
             args = getattr(node, "args", ())
             info = self.define_info(res[1])
-            info[2].update(i for i, a in enumerate(args) if not self.plain_key(a))
             info[3] = True
             srcs = [self.sub(a) for a in args]
+            for i, a in enumerate(args):
+                if self.plain_key(a):
+                    continue
+                k = self.parameter(srcs[i])
+                if k is None:
+                    info[2].add(i)
+                else:  # plain when every call of the calling define hands it plain (define_functions)
+                    self.handed.setdefault((res[1], i), set()).add((self.current, k))
             if self.recording:  # the places a define indexed by an argument reads at are read here
                 for i in self.comp.read_args(res[1]):
                     if i < len(srcs) and srcs[i] not in self.seen_vars:

@@ -130,3 +130,26 @@ def test_generated_code_and_the_closures_keep_the_same_keys(game):
 
 def card_id(m, name: str) -> int:
     return next(i for i, e in enumerate(m.state["ents"]) if e["d"] == name)
+
+
+HANDED = '''game "Handed"
+players 2
+define shown(x) = "{x}"
+define handed(x) = shown(x)
+define twice(x) = handed(x) + " " + handed(x)
+flow:
+    turn P1:
+        log "{twice(1)} {twice(true)} {twice(0)} {twice(false)} {handed(1)} {handed(true)}"
+    win P1
+'''
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_bool_handed_on_through_parameters_is_not_taken_for_a_number(tmp_path, monkeypatch, generated):
+    # shown is called with handed's parameter, handed with twice's: each lookup tests what a
+    # call of its caller may hand it, which a bool written at the outer call reaches
+    monkeypatch.setattr(pysource, "ENABLED", generated)
+    path = tmp_path / "handed.ludus"
+    path.write_text(HANDED, encoding="utf-8")
+    m = ludus.load(path).new_match(2)
+    assert [e["text"] for e in m.log if e["t"] == "log"] == ["1 1 yes yes 0 0 no no 1 yes"]
