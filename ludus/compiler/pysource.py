@@ -262,6 +262,8 @@ class SourceGen:
         # index)}}: an argument that is the calling define's own parameter, handed on as it came
         self.current: str | None = None
         self.handed: dict = {}
+        # the parameters a recording body reads tokens at: recorded once as it starts
+        self.param_reads: set = set()
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -491,6 +493,7 @@ class SourceGen:
         # only a define indexed by what it reads records it: any other reads tokens at its
         # arguments only, which a define reading it records where it calls it
         self.recording, fallbacks = READ in (self.comp.token_places(name) or {}).values(), self.fallbacks
+        self.param_reads = set()
         first = len(self.lines)
         try:
             src = self.sub(decl.value)
@@ -500,6 +503,10 @@ class SourceGen:
         if self.fallbacks != fallbacks:
             self.unrecorded.add(name)
         head = f"def {body}(rt, env{''.join(', ' + a for a in args)}):\n"
+        if self.param_reads:  # the parameters it reads tokens at, once, whether it reads them or not
+            head += ("    if rt.reads is not None:\n"
+                     f"        rt.reads.extend(({''.join(f'_a{k}, ' for k in sorted(self.param_reads))}))\n")
+            self.param_reads = set()
         # a local read from env (none but the parameters should be) counts as handing env on
         written = "".join([src, *self.lines[first:]])
         if passed or "env[" in written or "_nolocal(" in written:
@@ -591,6 +598,18 @@ class SourceGen:
                     return True
         return False
 
+    def unseen(self, place: str) -> bool:
+        """Whether a place a recording body reads a token at must be recorded where it is read:
+        not the element of a loop whose list is recorded whole, nor a parameter (recorded as
+        the body starts)."""
+        if place in self.seen_vars:
+            return False
+        k = self.parameter(place)
+        if k is not None:
+            self.param_reads.add(k)
+            return False
+        return True
+
     def parameter(self, src: str) -> int | None:
         """The index of the parameter of the define being generated that `src` reads as it is
         (`_a1`), else None."""
@@ -649,7 +668,7 @@ class SourceGen:
             tok = self.locals.get(res[1], f"env[{res[1]!r}]") if res[2] else repr(res[1])
             owner = self.sub(node.of) if node.of is not None else "None"
             place = self.sub(node.at) if node.at is not None else "None"
-            if self.recording and node.at is not None and place not in self.seen_vars:
+            if self.recording and node.at is not None and self.unseen(place):
                 place = f"_seen(rt, {place})"
             if res[2] or node.at is None or res[1] not in self.comp.sym.tokens:
                 return f"rt.token_count({tok}, {owner}, {place})"
@@ -765,7 +784,7 @@ class SourceGen:
                     self.handed.setdefault((res[1], i), set()).add((self.current, k))
             if self.recording:  # the places a define indexed by an argument reads at are read here
                 for i in self.comp.read_args(res[1]):
-                    if i < len(srcs) and srcs[i] not in self.seen_vars:
+                    if i < len(srcs) and self.unseen(srcs[i]):
                         srcs[i] = f"_seen(rt, {srcs[i]})"
             return f"{info[0]}(rt, env{''.join(f', {a}' for a in srcs)})"
         return None

@@ -311,3 +311,20 @@ def test_a_value_that_read_many_places_goes_at_any_change():
     assert known[READ_AT] == {"A": {"few", "same"}, "B": {"few"}, "#3": {"few"}, None: {"many"}}
     assert known[READS]["many"] == [None]  # what a define reading it read: everything
 
+
+
+def test_a_define_reading_places_records_its_own_parameter_too(tmp_path):
+    # around(r) reads Stone at r itself and at the places next to it, found as it runs
+    path = tmp_path / "around.ludus"
+    path.write_text(NEAR.replace('"{far(North)} {near(North)} {near(South)} {near(East)} {far(East)}"',
+                                 '"{around(North)} {around(East)}"').replace(
+        "define total", "define around(r) = Stone at r * 10 + sum(Stone at a for a in adjacent(r))\ndefine total"),
+        encoding="utf-8")
+    m = ludus.load(path).new_match(2)
+    assert m.pending["prompt"] == "P1: 0 0"
+    m.apply("1")  # a stone in the North
+    assert m.pending["prompt"] == "P1: 10 0"
+    m.apply("3")  # and in the East
+    assert m.pending["prompt"] == "P1: 10 10"
+    m.apply("2")  # and in the South, next to both
+    assert m.pending["prompt"] == "P1: 11 11"
