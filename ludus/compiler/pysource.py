@@ -196,6 +196,15 @@ def _dyn_attr(rt, v, fname, env):
     raise RuleError(f"{v!r} has no property '{fname}'")
 
 
+def _group(groups: dict, key):
+    """The spaces whose property equals `key` (SourceGen.grouped); none for a value no property
+    written as a literal can equal (a list)."""
+    try:
+        return groups.get(key, ())
+    except TypeError:
+        return ()
+
+
 def _top(rt, v):
     """top(cards), as the builtin's closure: the first, or none."""
     cards = as_list(rt, v)
@@ -211,7 +220,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_group": _group, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -576,6 +585,39 @@ class SourceGen:
             f"{store}"
             f"        known[key] = result\n"
             f"    return result\n")
+
+    def grouped(self, comp: n.Comprehension, members: list) -> tuple | None:
+        """For a loop over the spaces of a kind whose test starts with a property written on
+        each of them as a literal compared to a value the loop does not change (`c.column ==
+        col and ...`): ({value: the spaces that have it, in order}, the value's source, the rest
+        of the test or None), so that it loops over one group, looked up, instead of testing
+        every space. None for any other loop."""
+        cond = comp.cond
+        first, rest = (cond.left, cond.right) if cond.__class__ is n.BinOp and cond.op == "and" else (cond, None)
+        if first.__class__ is not n.BinOp or first.op != "==":
+            return None
+        res = self.comp.c.res.get
+        for attr, other in ((first.left, first.right), (first.right, first.left)):
+            r = res(id(attr))
+            if (attr.__class__ is not n.Attr or r is None or r[0] not in ("space_attr", "space_prop")
+                    or res(id(attr.obj)) != ("local", comp.var)):
+                continue
+            o = res(id(other))
+            if isinstance(other, (n.Number, n.String)):
+                key = repr(other.value)
+            elif o is not None and o[0] == "local" and o[1] != comp.var and o[1] in self.locals:
+                key = self.locals[o[1]]
+            else:
+                return None
+            table = self.fixed_props(r[1])
+            values = self.ns[table] if table else {}
+            if not all(m in values for m in members):
+                return None
+            groups: dict = {}
+            for m in members:
+                groups.setdefault(values[m], []).append(m)
+            return groups, key, rest
+        return None
 
     def reads_each(self, comp: n.Comprehension) -> bool:
         """Whether a loop reads a token at each of its elements whatever it finds (`[st for st
@@ -998,6 +1040,11 @@ class SourceGen:
         res = self.comp.c.res.get(id(comp.source))
         nested = res is not None and res[0] == "value" and agg not in ("most", "least") and self.only_looped(comp)
         src = self.listed(comp.source, nested)
+        cond_node, grouped = comp.cond, None
+        if res is not None and res[0] == "space_kind" and comp.cond is not None:
+            grouped = self.grouped(comp, list(self.comp.sym.space_kinds[res[1]]))
+            if grouped is not None:
+                cond_node = grouped[2]
         self.locals = {**outer, comp.var: xv}
         inner = self.env_passed
         self.env_passed = False
@@ -1008,7 +1055,7 @@ class SourceGen:
         if whole:
             self.seen_vars = seen_vars | {xv}
         try:
-            cond = self.test(comp.cond) if comp.cond is not None else None
+            cond = self.test(cond_node) if cond_node is not None else None
             simple = isinstance(comp.elem, n.Name) and comp.elem.name == comp.var
             inline = None
             if agg in ("any", "all"):
@@ -1045,6 +1092,8 @@ class SourceGen:
         # `step` is one of the two above, before a line to indent like the first
         params = "".join(f", {v}" for v in outer.values())
         charged = _charged("items", src)
+        if grouped is not None:  # charged for the whole list, as the closure's loop is
+            charged.append(f"items = _group({self.const(grouped[0])}, {grouped[1]})")
         if whole:
             charged.append("_seen_all(rt, items)")
         head = f"def {name}(rt, env{params}):\n{pre}" + "".join(f"    {line}\n" for line in charged)

@@ -657,3 +657,36 @@ def test_a_labels_first_part_is_not_made_for_a_piece_with_no_option(tmp_path, mo
 def test_a_label_part_fails_where_the_closures_fail(tmp_path, monkeypatch, ghost, label):
     shown = _both(tmp_path, monkeypatch, PREFIXED.replace("GHOST", ghost).replace("LABEL", label))
     assert "division by zero" in shown
+
+
+def test_a_loop_over_a_kind_tested_by_a_written_property_gives_what_the_closures_give(tmp_path, monkeypatch):
+    # `c.column == k and ...` loops over the cells of column k only (SourceGen.grouped): with a
+    # number, true (which equals 1), a list, a column no cell has, the property on the right,
+    # and a property not written as a literal on every space (every space is tested then)
+    source = '''game "Columns"
+players 2
+board field grid 3 by 2
+board land:
+    region North adjacent to South with ring 1
+    region South adjacent to North with ring 0 + 2
+token Stone
+define in_column(k) = [c for c in cells where c.column == k and Stone at c == 0]
+define reversed(k) = [c for c in cells where k == c.row]
+define ringed(k) = [r for r in regions where r.ring == k]
+action Look(k in [1, 2, 3, 9, true, [1], "1"]):
+    label "{k}: {in_column(k)} / {reversed(k)} / {count(c for c in cells where c.column == k)} / {ringed(k)}"
+flow:
+    add 1 Stone to b1
+    turn P1:
+        offer Look
+    win P1
+'''
+    assert _both(tmp_path, monkeypatch, source) == [
+        "1: a1, a2 / a1, b1, c1 / 2 / North",
+        "2: b2 / a2, b2, c2 / 2 / South",  # b1 holds a stone
+        "3: c1, c2 / nothing / 2 / nothing",
+        "9: nothing / nothing / 0 / nothing",
+        "yes: a1, a2 / a1, b1, c1 / 2 / North",  # true equals 1, as in the closures
+        "1: nothing / nothing / 0 / nothing",  # a list equals no number
+        "1: nothing / nothing / 0 / nothing #2",  # nor does a text
+    ]
