@@ -196,6 +196,18 @@ def _dyn_attr(rt, v, fname, env):
     raise RuleError(f"{v!r} has no property '{fname}'")
 
 
+_NO_TABLE: dict = {}  # never written: what _table gives when there is no table yet
+
+
+def _table(rt, name: str) -> dict:
+    """A define's table of remembered values, read before a loop that calls it (an empty one
+    when nothing is remembered: every call then goes through the define's function)."""
+    memo = rt.memo
+    if memo is None:
+        return _NO_TABLE
+    return memo.get(name) or _NO_TABLE
+
+
 def _group(groups: dict, key):
     """The spaces whose property equals `key` (SourceGen.grouped); none for a value no property
     written as a literal can equal (a list)."""
@@ -220,7 +232,7 @@ _MISSING = _Missing()
 HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
-    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_group": _group, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
+    "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_group": _group, "_table": _table, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
 }
 
@@ -640,6 +652,13 @@ class SourceGen:
                     return True
         return False
 
+    def remembered_plainly(self, name: str, args) -> bool:
+        """Whether a call's value, once remembered, is found in the define's table under its
+        arguments alone: a define that reads no seat, whose arguments are never a bool nor a
+        list, and that is not indexed by what it reads (which a hit hands on)."""
+        return (self.comp.define_seat_free(name) and all(self.plain_key(a) for a in args)
+                and READ not in (self.comp.token_places(name) or {}).values())
+
     def unseen(self, place: str) -> bool:
         """Whether a place a recording body reads a token at must be recorded where it is read:
         not the element of a loop whose list is recorded whole, nor a parameter (recorded as
@@ -824,6 +843,17 @@ class SourceGen:
                     info[2].add(i)
                 else:  # plain when every call of the calling define hands it plain (define_functions)
                     self.handed.setdefault((res[1], i), set()).add((self.current, k))
+            if self.pre is not None and not self.recording and args and self.remembered_plainly(res[1], args):
+                # in a loop: a value remembered already is read from the define's table, looked
+                # up once before the loop; anything else goes through its function
+                table = self.hoist(f"_table(rt, {res[1]!r})")
+                k = self.count = self.count + 1
+                if len(args) == 1:
+                    key, call = f"(_k{k} := {srcs[0]})", f"_k{k}"
+                else:
+                    key = f"(_k{k} := ({''.join(a + ', ' for a in srcs)}))"
+                    call = ", ".join(f"_k{k}[{i}]" for i in range(len(srcs)))
+                return f"(_f{k} if (_f{k} := {table}.get({key}, _MISSING)) is not _MISSING else {info[0]}(rt, env, {call}))"
             if self.recording:  # the places a define indexed by an argument reads at are read here
                 for i in self.comp.read_args(res[1]):
                     if i < len(srcs) and self.unseen(srcs[i]):
