@@ -47,6 +47,12 @@ def _sha(text: str) -> str:
 
 def play(game, players: int, seed: int) -> str:
     """One seeded match: the digest of its moves, a space, the digest of its final to_json()."""
+    *_, digest = steps(game, players, seed)
+    return digest
+
+
+def steps(game, players: int, seed: int):
+    """`play` one move at a time: None after each move, then the match's digest."""
     from ludus.engine.runtime import RuleError
 
     rng = random.Random(seed)
@@ -62,9 +68,10 @@ def play(game, players: int, seed: int) -> str:
                 assert match.legal_actions() == options
                 match.apply(label)
             moves.append(label)
+            yield None
     except RuleError as exc:
         moves.append(f"error: {exc}")
-    return f"{_sha(chr(10).join(moves))} {_sha(match.to_json())}"
+    yield f"{_sha(chr(10).join(moves))} {_sha(match.to_json())}"
 
 
 def key(path: str, players: int) -> str:
