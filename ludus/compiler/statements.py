@@ -455,6 +455,22 @@ class StatementCompiler:
         its remembered values are indexed by the places these name (runtime.index_places)."""
         return tuple(sorted({i for i in (self.token_places(name) or {}).values() if i is not None and i != READ}))
 
+    def same_places(self, recorded: frozenset | None) -> frozenset | None:
+        """None in place of `recorded` when it makes no difference to token_places: every define
+        that would be indexed by what it reads if every body recorded does record. The answers
+        are then those worked out while the bodies were generated, not worked out again."""
+        if recorded is None:
+            return None
+        known = self.__dict__.setdefault("_same_places", {})
+        if recorded not in known:
+            saved, self.recorded = getattr(self, "recorded", None), None
+            try:
+                readers = {d for d in self.sym.defines if READ in (self.token_places(d) or {}).values()}
+            finally:
+                self.recorded = saved
+            known[recorded] = None if readers <= recorded else recorded
+        return known[recorded]
+
     def read_args(self, name: str) -> tuple:
         """The indexes of the arguments a define reads some token at, however its table is
         indexed: a call of it inside a define indexed by what it reads records these places
@@ -483,7 +499,7 @@ class StatementCompiler:
         READ needs the define's generated body to record every read (`recorded`, the game's
         define_recorded once it is compiled; None while the bodies are generated, to say which
         calls record their arguments): a define compiled otherwise has None instead."""
-        recorded = getattr(self, "recorded", None)
+        recorded = self.same_places(getattr(self, "recorded", None))
         cache = self.__dict__.setdefault("_token_places", {}).setdefault(recorded, {})
         if name in cache:
             return cache[name]
@@ -504,7 +520,8 @@ class StatementCompiler:
         # its values would be listed under every place, so it is counted as a read with no
         # place (`sum(Follower of s at r for r in regions)`, `owner_at(c) == s ... for c in cells`)
         everywhere: set = set()
-        for x in n.each_node(decl.value):
+        nodes = list(n.each_node(decl.value))
+        for x in nodes:
             if x.__class__ is n.Comprehension:
                 src = self.c.res.get(id(x.source))
                 if src is not None and (src[0] == "space_kind" or src == ("builtin", "spaces")):
@@ -555,7 +572,7 @@ class StatementCompiler:
                     return False  # it leads to expressions written elsewhere (properties, values)
             return True
 
-        if not all(follows(x) for x in n.each_node(decl.value)):
+        if not all(follows(x) for x in nodes):
             found = None
         if recorded is None:  # see read_args
             self.__dict__.setdefault("_read_args", {})[name] = tuple(
@@ -569,6 +586,9 @@ class StatementCompiler:
         """Whether a property read (`c.column`, `st.parent`, a card's field) or a value, written
         elsewhere, reads no token wherever it runs, so a define reading it still has its token
         reads followed by token_places: every expression that gives it reads no token."""
+        cache = self.__dict__.setdefault("_reads_no_tokens", {})
+        if (tag, name) in cache:
+            return cache[(tag, name)]
         if tag == "value":
             nodes = [self.sym.values[name].value]
         else:
@@ -576,11 +596,15 @@ class StatementCompiler:
             nodes = list(space_props.get(name, ())) if tag != "field" else []
             if tag in ("dynamic_attr", "field"):
                 nodes += card_props.get(name, ())
+        found = cache[(tag, name)] = True
         for node in nodes:
+            if isinstance(node, (n.Number, n.String, n.Bool, n.NoneLit)):
+                continue
             deps = self.state_read(node)
             if deps is None or any(d in self.sym.tokens for d in deps):
-                return False
-        return True
+                found = cache[(tag, name)] = False
+                break
+        return found
 
     def define_dependencies(self, name: str) -> frozenset | None:
         """What a define's value may depend on, as the names the runtime reports changes under
