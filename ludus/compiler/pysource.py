@@ -655,9 +655,11 @@ class SourceGen:
     def remembered_plainly(self, name: str, args) -> bool:
         """Whether a call's value, once remembered, is found in the define's table under its
         arguments alone: a define that reads no seat, whose arguments are never a bool nor a
-        list, and that is not indexed by what it reads (which a hit hands on)."""
-        return (self.comp.define_seat_free(name) and all(self.plain_key(a) for a in args)
-                and READ not in (self.comp.token_places(name) or {}).values())
+        list. One indexed by what it reads hands the places on at a hit only to a body that
+        records (where nothing is read from tables directly): any other code that calls it
+        (its define is not indexed so, token_places) drops its own values at every change of
+        those tokens, so it needs them not."""
+        return self.comp.define_seat_free(name) and all(self.plain_key(a) for a in args)
 
     def unseen(self, place: str) -> bool:
         """Whether a place a recording body reads a token at must be recorded where it is read:
