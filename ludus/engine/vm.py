@@ -170,6 +170,16 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, r
                     if stack[-1] is not frame or state["result"] is not None:
                         kind = EXEC
                         break
+                elif kind == SCOPE:
+                    _scope(rt, env, op)
+                    pc += 1
+                elif kind == UNSCOPE:
+                    pc += 1
+                    if _unscope(rt, env):  # a var back to its start is a change
+                        frame["pc"] = pc
+                        _after_change(rt, env, frame)
+                        kind = EXEC
+                        break
                 else:
                     steps -= 1  # counted again below
                     break
