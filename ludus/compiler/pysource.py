@@ -283,6 +283,7 @@ class SourceGen:
         # index)}}: an argument that is the calling define's own parameter, handed on as it came
         self.current: str | None = None
         self.handed: dict = {}
+        self.callers: dict = {}  # define -> the defines whose bodies call it (None: other code)
         # the parameters a recording body reads tokens at: recorded once as it starts
         self.param_reads: set = set()
 
@@ -563,9 +564,12 @@ class SourceGen:
         hit, miss = "", f"    result = {call}\n"
         if name in self.reading:
             # indexed by the places its value read (index_reads): recorded while the body runs,
-            # and handed on to a define that reads this one, which read them too
-            hit = ("        if rt.reads is not None:\n"
-                   "            rt.reads.extend(known[_READS][key])\n")
+            # and handed on to a define indexed so that calls this one, which read them too (to
+            # any other caller they are of no use: see remembered_plainly)
+            kept = any(c in self.reading for c in self.callers.get(name, ()))
+            if kept:
+                hit = ("        if rt.reads is not None:\n"
+                       "            rt.reads.extend(known[_READS][key])\n")
             miss = ("    outer = rt.reads\n"
                     "    rt.reads = reads = []\n"
                     "    try:\n"
@@ -574,7 +578,7 @@ class SourceGen:
                     "        rt.reads = outer\n"
                     "    if outer is not None:\n"
                     "        outer.extend(reads)\n")
-            store = "        _index_reads(known, key, reads)\n"
+            store = f"        _index_reads(known, key, reads, {kept})\n"
         self.lines.append(
             f"def {fn}(rt, env{''.join(', ' + a for a in args)}):\n"
             f"    memo = rt.memo\n"
@@ -836,6 +840,7 @@ class SourceGen:
             args = getattr(node, "args", ())
             info = self.define_info(res[1])
             info[3] = True
+            self.callers.setdefault(res[1], set()).add(self.current)
             srcs = [self.sub(a) for a in args]
             for i, a in enumerate(args):
                 if self.plain_key(a):

@@ -723,12 +723,13 @@ def index_places(known: dict, key, values, at: tuple) -> None:
             keys.append(key)
 
 
-def index_reads(known: dict, key, reads: list) -> None:
+def index_reads(known: dict, key, reads: list, kept: bool = True) -> None:
     """List a define's new remembered `key` under each place its value read a token at (the
     place's key as place_key writes it: a space's name, `#id` for a card or piece, None for a
     place that cannot be told, dropped by every change), in the table's index of keys by place
     read (READ_AT, which Runtime.touch_at looks in for a define indexed so), and keep those
-    places with the key (READS), for a define that reads this one: it read them too."""
+    places with the key (READS) when `kept`, for a define that reads this one: it read them
+    too."""
     index = known.get(READ_AT)
     if index is None:
         index = known[READ_AT] = {}
@@ -742,10 +743,11 @@ def index_reads(known: dict, key, reads: list) -> None:
             index[v] = {key}
         else:
             keys.add(key)
-    kept = known.get(READS)
-    if kept is None:
-        kept = known[READS] = {}
-    kept[key] = reads
+    if kept:
+        places = known.get(READS)
+        if places is None:
+            places = known[READS] = {}
+        places[key] = reads
 
 
 def seen(rt, place):
