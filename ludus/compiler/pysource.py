@@ -491,11 +491,8 @@ class SourceGen:
                     grown = True
         game, comp = self.comp.game, self.comp
         game.define_recorded = frozenset(d for d in self.defines if d not in self.unrecorded)
-        comp.recorded = game.define_recorded  # as the match's tables will have them (define_memo_tables)
-        try:
-            self.reading = comp.reading_defines()
-        finally:
-            comp.recorded = None
+        # as the match's tables will have them (define_memo_tables)
+        self.reading = comp.with_recorded(game.define_recorded, comp.reading_defines)
         for name, info in self.defines.items():
             if info[3]:
                 self.define_header(name)
@@ -683,10 +680,8 @@ class SourceGen:
         if self.current is None or not src.startswith("_a") or not src[2:].isdigit():
             return None
         k = int(src[2:])
-        return k if self.locals.get(self.comp_params(self.current)[k]) == src else None
-
-    def comp_params(self, name: str) -> list:
-        return [p.name for p in self.comp.sym.defines[name].params or ()]
+        params = self.comp.sym.defines[self.current].params or ()
+        return k if k < len(params) and self.locals.get(params[k].name) == src else None
 
     def plain_key(self, node) -> bool:
         """Whether an argument's value is never a bool nor a list, so a define's lookup need not

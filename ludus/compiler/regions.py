@@ -88,6 +88,8 @@ class _Gen:
             self.check = "rt.events"
         else:
             self.check = None
+        # the labels whose scopes put a var back to its start as they close
+        self.resetting = {spec.resets for spec in game.vars.values() if spec.resets}
 
     def const(self, obj) -> str:
         name = self.consts.get(id(obj))
@@ -250,7 +252,7 @@ class _Gen:
             for k in range(a, b - 1):
                 out.append(f"{ind}pc = {k}; _rg_unscope(rt, env)")
                 # a var put back (see after_closing); which scope is closed is known as it runs
-                if self.check is not None and any(spec.resets for spec in self.game.vars.values()):
+                if self.check is not None and self.resetting:
                     out.append(f"{ind}if {self.check}:")
                     out.append(f"{ind}    n += {k - a + 1}")
                     out.append(f"{ind}    frame['pc'] = {k + 1}")
@@ -329,7 +331,7 @@ class _Gen:
 
     def resets(self, op) -> bool:
         """Whether closing the scope `op` opened puts a var back to its start."""
-        return any(spec.resets == op[2] for spec in self.game.vars.values())
+        return op[2] in self.resetting
 
     def after_closing(self, op, k: int, out: list, d: int) -> None:
         """After the scope `op` opened closes at `k`: a var put back to its start is a change,

@@ -463,13 +463,18 @@ class StatementCompiler:
             return None
         known = self.__dict__.setdefault("_same_places", {})
         if recorded not in known:
-            saved, self.recorded = getattr(self, "recorded", None), None
-            try:
-                readers = {d for d in self.sym.defines if READ in (self.token_places(d) or {}).values()}
-            finally:
-                self.recorded = saved
+            readers = self.with_recorded(None, self.reading_defines)
             known[recorded] = None if readers <= recorded else recorded
         return known[recorded]
+
+    def with_recorded(self, recorded: frozenset | None, fn):
+        """fn() with token_places answering for the defines `recorded` (None: as if every body
+        recorded, as while the bodies are generated)."""
+        saved, self.recorded = getattr(self, "recorded", None), recorded
+        try:
+            return fn()
+        finally:
+            self.recorded = saved
 
     def read_args(self, name: str) -> tuple:
         """The indexes of the arguments a define reads some token at, however its table is
@@ -477,12 +482,7 @@ class StatementCompiler:
         (SourceGen). As place_args, before a define indexed by what it reads loses them
         (`token_places`), and with no `recorded`, so that a define whose body turns out not to
         record has them recorded too where it is called."""
-        saved = getattr(self, "recorded", None)
-        self.recorded = None
-        try:
-            self.token_places(name)
-        finally:
-            self.recorded = saved
+        self.with_recorded(None, lambda: self.token_places(name))
         return self.__dict__.get("_read_args", {}).get(name, ())
 
     def token_places(self, name: str) -> dict | None:

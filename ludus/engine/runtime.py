@@ -648,9 +648,10 @@ class Runtime:
         return value
 
     def shuffle(self, zone: str) -> None:
+        name = zone.split("@", 1)[0]
         self.touch("$ents")
-        self.touch("@" + zone.split("@", 1)[0])
-        self.changed.update(("$ents", zone.split("@", 1)[0]))  # the order of its cards, as a move says
+        self.touch("@" + name)
+        self.changed.update(("$ents", name))  # the order of its cards, as a move says
         if self.journal is not None and zone in self.state["places"]:
             self.journal.place(self.state, zone)
         cards = self.state["places"].get(zone, [])

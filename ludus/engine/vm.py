@@ -218,13 +218,6 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, r
                 stack.append({"c": op[1], "pc": 0, "env": new_env})
             elif kind == RET:
                 stack.pop()
-            elif kind == SCOPE:
-                _scope(rt, env, op)
-                frame["pc"] = pc + 1
-            elif kind == UNSCOPE:
-                frame["pc"] = pc + 1
-                if _unscope(rt, env):  # a var back to its start is a change
-                    _after_change(rt, env, frame)
             elif kind == DECIDE:
                 pending = op[1].start(rt, env)
                 if pending is None:
