@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-import ludus
 from tests.engine.test_regions import _fused, _without_regions
+from tests.helpers import game_from_text
 
 RESETS = '''game "Calm"
 players 2
@@ -81,9 +81,7 @@ at any time:
 
 
 def load(tmp_path, text, regions):
-    path = tmp_path / "game.ludus"
-    path.write_text(text, encoding="utf-8")
-    game = ludus.load(path)
+    game = game_from_text(tmp_path, text)
     if not regions:
         _without_regions(game)
     return game

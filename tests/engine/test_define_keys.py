@@ -13,7 +13,7 @@ import pytest
 import ludus
 from ludus.compiler import pysource
 from ludus.engine.runtime import PLACES
-from tests.helpers import work_charges
+from tests.helpers import game_from_text, work_charges
 
 SOURCE = '''game "Keys"
 players 2
@@ -149,7 +149,5 @@ def test_a_bool_handed_on_through_parameters_is_not_taken_for_a_number(tmp_path,
     # shown is called with handed's parameter, handed with twice's: each lookup tests what a
     # call of its caller may hand it, which a bool written at the outer call reaches
     monkeypatch.setattr(pysource, "ENABLED", generated)
-    path = tmp_path / "handed.ludus"
-    path.write_text(HANDED, encoding="utf-8")
-    m = ludus.load(path).new_match(2)
+    m = game_from_text(tmp_path, HANDED).new_match(2)
     assert [e["text"] for e in m.log if e["t"] == "log"] == ["1 1 yes yes 0 0 no no 1 yes"]

@@ -10,7 +10,7 @@ import pytest
 
 import ludus
 from ludus.engine.runtime import Runtime
-from tests.helpers import work_charges
+from tests.helpers import game_from_text, work_charges
 
 SOURCE = '''game "Memo"
 players 2
@@ -268,9 +268,7 @@ flow:
 
 @pytest.fixture
 def reads(tmp_path):
-    path = tmp_path / "reads.ludus"
-    path.write_text(NEAR, encoding="utf-8")
-    return ludus.load(path)
+    return game_from_text(tmp_path, NEAR)
 
 
 def test_a_define_reading_places_it_works_out_keeps_its_values_for_places_it_did_not_read(reads, runs):
@@ -315,12 +313,10 @@ def test_a_value_that_read_many_places_goes_at_any_change():
 
 def test_a_define_reading_places_records_its_own_parameter_too(tmp_path):
     # around(r) reads Stone at r itself and at the places next to it, found as it runs
-    path = tmp_path / "around.ludus"
-    path.write_text(NEAR.replace('"{far(North)} {near(North)} {near(South)} {near(East)} {far(East)}"',
-                                 '"{around(North)} {around(East)}"').replace(
-        "define total", "define around(r) = Stone at r * 10 + sum(Stone at a for a in adjacent(r))\ndefine total"),
-        encoding="utf-8")
-    m = ludus.load(path).new_match(2)
+    around = NEAR.replace('"{far(North)} {near(North)} {near(South)} {near(East)} {far(East)}"',
+                          '"{around(North)} {around(East)}"').replace(
+        "define total", "define around(r) = Stone at r * 10 + sum(Stone at a for a in adjacent(r))\ndefine total")
+    m = game_from_text(tmp_path, around).new_match(2)
     assert m.pending["prompt"] == "P1: 0 0"
     m.apply("1")  # a stone in the North
     assert m.pending["prompt"] == "P1: 10 0"
