@@ -286,6 +286,8 @@ class SourceGen:
         self.callers: dict = {}  # define -> the defines whose bodies call it (None: other code)
         # the parameters a recording body reads tokens at: recorded once as it starts
         self.param_reads: set = set()
+        # loop locals whose list is a constant of numbers and texts only (plain_key)
+        self.plain_vars: set = set()
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -336,9 +338,13 @@ class SourceGen:
 
         tests = [self.test(r) for r in stage_nodes[0]]
         piece([f"if not {t}:" for t in tests])
+        self.plain_vars -= set(self.varying)  # another action's parameters had these names
         for i, p in enumerate(decl.params):
-            piece([f"for _p{i} in {self.listed(p.source)}:"])
+            src = self.listed(p.source)
+            piece([f"for _p{i} in {src}:"])
             self.locals[p.name] = f"_p{i}"
+            if self.plain_list(src):
+                self.plain_vars.add(f"_p{i}")
             piece([f"if not {self.test(r)}:" for r in stage_nodes[i + 1]])
         tail = []
         if bound:
@@ -653,6 +659,14 @@ class SourceGen:
                     return True
         return False
 
+    def maybe_reading(self) -> frozenset:
+        """The defines that may be indexed by what they read: those that would be if every body
+        recorded (a body that turns out not to record only takes a define out)."""
+        found = self.__dict__.get("_maybe_reading")
+        if found is None:
+            found = self._maybe_reading = self.comp.with_recorded(None, self.comp.reading_defines)
+        return found
+
     def remembered_plainly(self, name: str, args) -> bool:
         """Whether a call's value, once remembered, is found in the define's table under its
         arguments alone: a define that reads no seat, whose arguments are never a bool nor a
@@ -687,11 +701,14 @@ class SourceGen:
         """Whether an argument's value is never a bool nor a list, so a define's lookup need not
         test it: a number or a text written out or computed as one, a space or a seat named, or
         what the checker found to be a space, a seat, a card or piece, a zone or a text (a loop
-        over the cells, a seat's name), which is such a value or none."""
+        over the cells, a seat's name), which is such a value or none; or the local of a loop
+        over a constant list of numbers and texts (plain_list)."""
         if self.is_int(node) or isinstance(node, n.String):
             return True
         res = self.comp.c.res.get(id(node))
         if res is not None and res[0] == "space":
+            return True
+        if res is not None and res[0] == "local" and self.locals.get(res[1]) in self.plain_vars:
             return True
         return self.comp.c.types.get(id(node), "any").partition(":")[0] in _PLAIN_TYPES
 
@@ -845,9 +862,16 @@ class SourceGen:
                     info[2].add(i)
                 else:  # plain when every call of the calling define hands it plain (define_functions)
                     self.handed.setdefault((res[1], i), set()).add((self.current, k))
-            if self.pre is not None and not self.recording and args and self.remembered_plainly(res[1], args):
+            if self.recording:  # the places a define indexed by an argument reads at are read here
+                for i in self.comp.read_args(res[1]):
+                    if i < len(srcs) and self.unseen(srcs[i]):
+                        srcs[i] = f"_seen(rt, {srcs[i]})"
+            if (self.pre is not None and args and self.remembered_plainly(res[1], args)
+                    and not (self.recording and res[1] in self.maybe_reading())):
                 # in a loop: a value remembered already is read from the define's table, looked
-                # up once before the loop; anything else goes through its function
+                # up once before the loop; anything else goes through its function. A recording
+                # body records the places its arguments name itself (above), which is all a
+                # define not indexed by what it reads would hand on.
                 table = self.hoist(f"_table(rt, {res[1]!r})")
                 k = self.count = self.count + 1
                 if len(args) == 1:
@@ -856,10 +880,6 @@ class SourceGen:
                     key = f"(_k{k} := ({''.join(a + ', ' for a in srcs)}))"
                     call = ", ".join(f"_k{k}[{i}]" for i in range(len(srcs)))
                 return f"(_f{k} if (_f{k} := {table}.get({key}, _MISSING)) is not _MISSING else {info[0]}(rt, env, {call}))"
-            if self.recording:  # the places a define indexed by an argument reads at are read here
-                for i in self.comp.read_args(res[1]):
-                    if i < len(srcs) and self.unseen(srcs[i]):
-                        srcs[i] = f"_seen(rt, {srcs[i]})"
             return f"{info[0]}(rt, env{''.join(f', {a}' for a in srcs)})"
         return None
 
@@ -1078,6 +1098,8 @@ class SourceGen:
             if grouped is not None:
                 cond_node = grouped[2]
         self.locals = {**outer, comp.var: xv}
+        if self.plain_list(src):
+            self.plain_vars.add(xv)
         inner = self.env_passed
         self.env_passed = False
         # a loop that reads tokens at each of its elements in turn, to its end, records its list
@@ -1183,6 +1205,8 @@ class SourceGen:
             nested = src_res is not None and src_res[0] == "value" and self.only_looped(comp)
             src = self.listed(comp.source, nested)
             self.locals = {**self.locals, comp.var: xv}
+            if self.plain_list(src):
+                self.plain_vars.add(xv)
             cond = self.test(comp.cond) if comp.cond is not None else None
             elem = self.test(comp.elem)
         finally:
@@ -1257,6 +1281,12 @@ class SourceGen:
             if isinstance(x, n.Name) and res == ("local", var):
                 uses.append(id(x))
         return all(u in allowed for u in uses)
+
+    def plain_list(self, src: str) -> bool:
+        """Whether `src`, a list to loop over as `listed` wrote it, is a constant whose elements
+        are all numbers (never true or false) or texts: a loop over it holds no bool nor list."""
+        value = self.ns.get(src) if src.isidentifier() else None
+        return value.__class__ is list and all(v.__class__ is int or v.__class__ is str for v in value)
 
     def as_listed(self, src: str, node) -> str:
         """as_list(rt, src), with a list handed back as it is without a call."""
