@@ -288,6 +288,9 @@ class SourceGen:
         self.param_reads: set = set()
         # loop locals whose list is a constant of numbers and texts only (plain_key)
         self.plain_vars: set = set()
+        # the Python locals of the loop function being generated that its loops do not change:
+        # its parameters (see `invariant`)
+        self.fixed_locals: frozenset = frozenset()
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -329,6 +332,7 @@ class SourceGen:
         self.locals = {}
         self.env_passed = False
         self.pre, self.varying = {}, tuple(f"_p{i}" for i in range(len(decl.params)))
+        self.fixed_locals = frozenset()
         self.ents = {}
         pieces = []  # (lines at their depth, whether they hand env on)
 
@@ -659,6 +663,18 @@ class SourceGen:
                     return True
         return False
 
+    def invariant(self, src: str) -> bool:
+        """Whether an argument's source, in the loop function being generated, gives the same
+        at every turn of its loops: it names no local but the function's parameters
+        (`fixed_locals`) and values set before its loops, and sets none itself."""
+        if ":=" in src or "\0" in src or _FSTRING.search(src):
+            return False
+        for name in _NAME.findall(_TEXT.sub("''", src)):
+            if not (name in self.fixed_locals or name in self.pre.values() or name in self.ns
+                    or name in _KNOWN_NAMES or _GENERATED.fullmatch(name)):
+                return False
+        return True
+
     def maybe_reading(self) -> frozenset:
         """The defines that may be indexed by what they read: those that would be if every body
         recorded (a body that turns out not to record only takes a define out)."""
@@ -879,8 +895,17 @@ class SourceGen:
                 else:
                     key = f"(_k{k} := ({''.join(a + ', ' for a in srcs)}))"
                     call = ", ".join(f"_k{k}[{i}]" for i in range(len(srcs)))
-                return f"(_f{k} if (_f{k} := {table}.get({key}, _MISSING)) is not _MISSING else {info[0]}(rt, env, {call}))"
-            return f"{info[0]}(rt, env{''.join(f', {a}' for a in srcs)})"
+                src = f"(_f{k} if (_f{k} := {table}.get({key}, _MISSING)) is not _MISSING else {info[0]}(rt, env, {call}))"
+            else:
+                src = f"{info[0]}(rt, env{''.join(f', {a}' for a in srcs)})"
+            if self.pre is not None and all(self.invariant(a) for a in srcs):
+                # the same arguments at every turn of the loop: worked out at the first turn that
+                # calls it, where it was, and kept for the others (nothing changes while an
+                # expression runs, so the value would be the same)
+                k = self.count = self.count + 1
+                kept = self.pre.setdefault(f"_MISSING  # {src}", f"_h{k}")
+                return f"({kept} if {kept} is not _MISSING else ({kept} := {src}))"
+            return src
         return None
 
     def template(self, t: n.Template) -> str:
@@ -1087,8 +1112,8 @@ class SourceGen:
         self.env_passed = False
         name = self._name("a")
         xv = f"x{self.count}"
-        outer_pre = self.pre, self.varying, self.ents
-        self.pre, self.varying, self.ents = {}, (xv,), None
+        outer_pre = self.pre, self.varying, self.ents, self.fixed_locals
+        self.pre, self.varying, self.ents, self.fixed_locals = {}, (xv,), None, frozenset(outer.values())
         res = self.comp.c.res.get(id(comp.source))
         nested = res is not None and res[0] == "value" and agg not in ("most", "least") and self.only_looped(comp)
         src = self.listed(comp.source, nested)
@@ -1119,7 +1144,7 @@ class SourceGen:
                 elem = xv if agg == "list" and simple else self.sub(comp.elem)
             pre = "".join(f"    {name} = {value}\n" for value, name in self.pre.items())
         finally:
-            self.pre, self.varying, self.ents = outer_pre
+            self.pre, self.varying, self.ents, self.fixed_locals = outer_pre
             self.seen_vars = seen_vars
         in_env = self.env_passed
         self.locals = outer
@@ -1363,6 +1388,15 @@ class SourceGen:
             return res[1] in ("count", "sum")
         return False
 
+
+# what SourceGen.invariant reads in an argument's source: its names (not attributes), once its
+# texts are blanked; an f-string, whose text may name locals, is never invariant
+_NAME = re.compile(r"(?<![\w.'])[A-Za-z_]\w*")
+_TEXT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_FSTRING = re.compile(r"(?<!\w)[fF][rR]?['\"]")
+_GENERATED = re.compile(r"[db]\d+")  # a define's lookup and body, generated in the same module
+_KNOWN_NAMES = frozenset({"rt", "None", "True", "False", "if", "else", "is", "not", "and", "or", "in",
+                          "len", "str", "int", "bool", "list", "format", "isinstance", "max", "min"})
 
 _SEATS_READ = ("env.get('$cur')", "env.get('$act')")  # never changed while a listing or an aggregate runs
 

@@ -151,3 +151,24 @@ def test_a_bool_handed_on_through_parameters_is_not_taken_for_a_number(tmp_path,
     monkeypatch.setattr(pysource, "ENABLED", generated)
     m = game_from_text(tmp_path, HANDED).new_match(2)
     assert [e["text"] for e in m.log if e["t"] == "log"] == ["1 1 yes yes 0 0 no no 1 yes"]
+
+
+MIXED = '''game "Mixed"
+players 2
+value mixed = [1, true, 0, false]
+value plain = [2, "two", 2]
+define shown(x) = "{x}"
+flow:
+    turn P1:
+        log "{[shown(v) for v in mixed]} / {[shown(v) for v in plain]}"
+    win P1
+'''
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_loop_over_a_list_with_true_in_it_does_not_take_true_for_1(tmp_path, monkeypatch, generated):
+    # a loop over a list of numbers and texts only reads its calls' values from their tables
+    # directly; one with true or false in it must not, as true is 1 there
+    monkeypatch.setattr(pysource, "ENABLED", generated)
+    m = game_from_text(tmp_path, MIXED).new_match(2)
+    assert [e["text"] for e in m.log if e["t"] == "log"] == ["1, yes, 0, no / 2, two, 2"]

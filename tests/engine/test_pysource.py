@@ -10,6 +10,7 @@ from ludus.compiler import pysource
 from ludus.engine.runtime import RuleError
 from tests.engine.playouts import ROOT, key, play
 from tests.engine.test_playouts import REFERENCE
+from tests.helpers import game_from_text, work_charges
 
 GENERATED = "<ludus generated expressions>"
 
@@ -690,3 +691,49 @@ flow:
         "1: nothing / nothing / 0 / nothing",  # a list equals no number
         "1: nothing / nothing / 0 / nothing #2",  # nor does a text
     ]
+
+
+KEPT = '''game "Kept"
+players 2
+token Stone
+board land:
+    region A adjacent to B
+    region B adjacent to A
+define spread(x) = size([y for y in [1, 2, 3, 4, 5, 6, 7] where x])
+define ratio(r) = 10 / (Stone at r)
+define stones(r) = Stone at r
+action Pick(n in [1, 2, 3]):
+    label "pick {n}"
+    require stones(B) + n > 2 and spread(n > 0) == 7
+flow:
+    add 1 Stone to B
+    turn P1:
+        log "{all(spread(true) == 7 for z in [1, 2, 3])}"
+        log "{all(ratio(A) > z for z in [])} {any(z > 5 and ratio(A) > 0 for z in [1, 2])}"
+        log "{[stones(r) for r in [A, B]]} / {[sum(spread(z > 1) for r in [A, B]) for z in [1, 2]]}"
+        offer Pick
+    win P1
+'''
+
+
+def test_a_call_with_the_same_arguments_at_every_turn_of_a_loop_runs_once(tmp_path, monkeypatch):
+    charges = work_charges(monkeypatch)
+    game = game_from_text(tmp_path, KEPT)
+    m = game.new_match(2)
+    # spread is never remembered (its argument is a bool), so each run of its body is a charge
+    # of 7: once for the loop over three, once for each turn of the outer loop of the third
+    # line (not for each turn of the inner one), and once for each option that gets as far
+    # (`n > 0` is worked out anew for each n)
+    assert charges[7] == 1 + 2 + 2
+    assert [e["text"] for e in m.log if e["t"] == "log"][0] == "yes"
+    assert m.legal_actions() == ["pick 2", "pick 3"]
+
+
+def test_a_call_kept_for_a_loop_runs_where_it_did(tmp_path):
+    # ratio(A) fails (no stone in A): not in a loop with no turns, nor where no turn reaches it
+    m = game_from_text(tmp_path, KEPT).new_match(2)
+    logged = [e["text"] for e in m.log if e["t"] == "log"]
+    assert logged[1] == "yes no"
+    # a call whose arguments change with the loop is made at each turn; one whose arguments
+    # are the same in an inner loop's turns is kept for that loop only
+    assert logged[2] == "0, 1 / 0, 14"
