@@ -69,13 +69,19 @@ class Game:
     checked: Checked | None = None
     sources: Sources | None = None
     warnings: list = field(factory=list)
+    seat_name_lists: dict = field(factory=dict)  # seat count -> seat_names
 
     def seat_names(self, n: int) -> tuple:
-        if self.sides:
-            return self.sides
-        if len(self.names) >= n:
-            return tuple(self.names[:n])
-        return tuple(f"P{i + 1}" for i in range(n))
+        found = self.seat_name_lists.get(n)
+        if found is None:  # asked at every decision (its prompt): made once for each seat count
+            if self.sides:
+                found = self.sides
+            elif len(self.names) >= n:
+                found = tuple(self.names[:n])
+            else:
+                found = tuple(f"P{i + 1}" for i in range(n))
+            self.seat_name_lists[n] = found
+        return found
 
     def zone_owner(self, key: str):
         if "@" in key:

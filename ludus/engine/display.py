@@ -93,13 +93,23 @@ def merge_options(rt, labels: list[str], values: list, entity_values: bool) -> t
     keep_l, keep_v = [], []
     kept: dict[str, list] = {}  # label -> values kept under it, so only same-label options are compared
     for label, value in zip(labels, values, strict=True):
-        same = kept.setdefault(label, [])
-        if entity_values and same and any(interchangeable(rt, v, value) for v in same):
-            continue
-        same.append(value)
+        same = kept.get(label)
+        if same is None:
+            kept[label] = [value]
+        else:
+            if entity_values and _any_interchangeable(rt, same, value):
+                continue
+            same.append(value)
         keep_l.append(label)
         keep_v.append(value)
     return unique_labels(keep_l), keep_v
+
+
+def _any_interchangeable(rt, values: list, value) -> bool:
+    for v in values:
+        if interchangeable(rt, v, value):
+            return True
+    return False
 
 
 def unique_labels(labels: list[str]) -> list[str]:
