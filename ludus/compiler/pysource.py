@@ -291,6 +291,7 @@ class SourceGen:
         # the Python locals of the loop function being generated that its loops do not change:
         # its parameters (see `invariant`)
         self.fixed_locals: frozenset = frozenset()
+        self.looping = False  # whether what is being generated runs at each turn of a loop
 
     def _name(self, prefix: str) -> str:
         self.count += 1
@@ -340,15 +341,18 @@ class SourceGen:
             pieces.append((lines, self.env_passed))
             self.env_passed = False
 
+        self.looping = False  # its first loop's list and the tests before it run once
         tests = [self.test(r) for r in stage_nodes[0]]
         piece([f"if not {t}:" for t in tests])
         self.plain_vars -= set(self.varying)  # another action's parameters had these names
         for i, p in enumerate(decl.params):
+            self.looping = i > 0
             src = self.listed(p.source)
             piece([f"for _p{i} in {src}:"])
             self.locals[p.name] = f"_p{i}"
             if self.plain_list(src):
                 self.plain_vars.add(f"_p{i}")
+            self.looping = True
             piece([f"if not {self.test(r)}:" for r in stage_nodes[i + 1]])
         tail = []
         if bound:
@@ -368,7 +372,7 @@ class SourceGen:
             shown = f"' '.join([{', '.join(words)}])"
         piece(tail)
         self.locals = {}
-        pre, self.pre, self.varying = self.pre, None, ()
+        pre, self.pre, self.varying, self.looping = self.pre, None, (), False
         ents, self.ents = self.ents, None
         # A parameter's owner, place or name read twice or more is read once a turn of its loop,
         # where the loop sets it, without a failure (_ent_get); each read that finds nothing
@@ -898,7 +902,7 @@ class SourceGen:
                 src = f"(_f{k} if (_f{k} := {table}.get({key}, _MISSING)) is not _MISSING else {info[0]}(rt, env, {call}))"
             else:
                 src = f"{info[0]}(rt, env{''.join(f', {a}' for a in srcs)})"
-            if self.pre is not None and all(self.invariant(a) for a in srcs):
+            if self.pre is not None and self.looping and all(self.invariant(a) for a in srcs):
                 # the same arguments at every turn of the loop: worked out at the first turn that
                 # calls it, where it was, and kept for the others (nothing changes while an
                 # expression runs, so the value would be the same)
@@ -1112,11 +1116,13 @@ class SourceGen:
         self.env_passed = False
         name = self._name("a")
         xv = f"x{self.count}"
-        outer_pre = self.pre, self.varying, self.ents, self.fixed_locals
+        outer_pre = self.pre, self.varying, self.ents, self.fixed_locals, self.looping
         self.pre, self.varying, self.ents, self.fixed_locals = {}, (xv,), None, frozenset(outer.values())
         res = self.comp.c.res.get(id(comp.source))
         nested = res is not None and res[0] == "value" and agg not in ("most", "least") and self.only_looped(comp)
+        self.looping = False  # its list is made once a call
         src = self.listed(comp.source, nested)
+        self.looping = True
         cond_node, grouped = comp.cond, None
         if res is not None and res[0] == "space_kind" and comp.cond is not None:
             grouped = self.grouped(comp, list(self.comp.sym.space_kinds[res[1]]))
@@ -1144,7 +1150,7 @@ class SourceGen:
                 elem = xv if agg == "list" and simple else self.sub(comp.elem)
             pre = "".join(f"    {name} = {value}\n" for value, name in self.pre.items())
         finally:
-            self.pre, self.varying, self.ents, self.fixed_locals = outer_pre
+            self.pre, self.varying, self.ents, self.fixed_locals, self.looping = outer_pre
             self.seen_vars = seen_vars
         in_env = self.env_passed
         self.locals = outer
