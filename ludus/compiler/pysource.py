@@ -43,7 +43,7 @@ from ..engine.display import display, entity_label
 from ..engine.runtime import READ, READS, RuleError, index_places, index_reads, seen, seen_all
 from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
 from ..language import nodes as n
-from ..language.limits import MAX_LIST, MAX_WORK
+from ..language.limits import MAX_LIST, MAX_TEXT, MAX_WORK
 from ..language.symbols import elem_type
 from .builtins import DIRECTIONS, adjacent, grid_step, walk_line
 from .decisions import _cost_refusal
@@ -345,9 +345,11 @@ class SourceGen:
         tests = [self.test(r) for r in stage_nodes[0]]
         piece([f"if not {t}:" for t in tests])
         self.plain_vars -= set(self.varying)  # another action's parameters had these names
+        sources = []
         for i, p in enumerate(decl.params):
             self.looping = i > 0
             src = self.listed(p.source)
+            sources.append(src)
             piece([f"for _p{i} in {src}:"])
             self.locals[p.name] = f"_p{i}"
             if self.plain_list(src):
@@ -359,7 +361,10 @@ class SourceGen:
             tail.append(f"if _cost_refusal(rt, {self.const(bound)}, env, seat) is not None:")
             self.env_passed = True
         label_parts = None
-        if decl.label is not None:
+        known_labels = self.fixed_labels(decl, sources)
+        if known_labels is not None:
+            shown = f"{self.const(known_labels)}[_p0]"
+        elif decl.label is not None:
             parts = self.template_parts(decl.label)
             shown = self.text(parts)
             if len(decl.params) > 1:
@@ -437,6 +442,39 @@ class SourceGen:
         stub = types.FunctionType(_not_ready.__code__, self.ns, name)
         self.stubs.append((name, stub))
         return stub
+
+    def fixed_labels(self, decl, sources: list) -> dict | None:
+        """{value: label} for an action of one parameter whose list is a constant of numbers and
+        texts (plain_list) and whose label shows only that parameter and words (`"drop in column
+        {col}"`, or the default: its name and the value): the labels, the same in every match,
+        made once here as the listing would make them. None for any other action, and when a
+        label would be refused (too long), or is not the value as written (a seat, a card, a
+        zone, a text with '@', displayed from the state)."""
+        if len(decl.params) != 1 or not self.plain_list(sources[0]):
+            return None
+        param = decl.params[0]
+        if decl.label is None:
+            parts = [decl.name + " ", ("value", elem_type(self.comp.c.types.get(id(param.source), "any")))]
+        else:
+            parts = []
+            for p in decl.label.parts:
+                if isinstance(p, str):
+                    parts.append(p)
+                elif self.comp.c.res.get(id(p)) == ("local", param.name):
+                    parts.append(("value", self.comp.c.types.get(id(p), "any")))
+                else:
+                    return None
+        if any(p[1] == "zone" or p[1] == "seat" or p[1].startswith("entity") for p in parts if p.__class__ is tuple):
+            return None
+        table = {}
+        for v in self.ns[sources[0]]:
+            if v.__class__ is str and "@" in v:
+                return None
+            text = "".join(p if p.__class__ is str else str(v) for p in parts)
+            if decl.label is not None and len(text) > MAX_TEXT:
+                return None
+            table[v] = text
+        return table
 
     def statement(self, lines: list[str]):
         """A function (rt, env) whose body is `lines` (a statement, from pystatements.py),

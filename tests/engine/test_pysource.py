@@ -737,3 +737,40 @@ def test_a_call_kept_for_a_loop_runs_where_it_did(tmp_path):
     # a call whose arguments change with the loop is made at each turn; one whose arguments
     # are the same in an inner loop's turns is kept for that loop only
     assert logged[2] == "0, 1 / 0, 14"
+
+
+LABELLED = '''game "Labelled"
+players 2
+value amounts = [1, 2, 10]
+value ways = ["north", "south"]
+action Take(n in amounts):
+    label "take {n} of {amounts}"
+action Go(way in ways):
+    log "went {way}"
+action Pay(n in [1, 2]):
+    label "pay {n} ({n * 2} in all)"
+action Hail(s in [P1, P2]):
+    label "hail {s}"
+flow:
+    turn P1:
+        offer Take, Go, Pay, Hail
+    win P1
+'''
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_labels_of_a_constant_list_read_as_the_closures_make_them(tmp_path, monkeypatch, generated):
+    # Take and Go show their value only (made once when loaded); Pay shows a sum and Hail a
+    # seat, which the listing makes each time
+    monkeypatch.setattr(pysource, "ENABLED", generated)
+    m = game_from_text(tmp_path, LABELLED).new_match(2)
+    assert m.legal_actions() == [
+        "take 1 of 1, 2, 10", "take 2 of 1, 2, 10", "take 10 of 1, 2, 10", "Go north", "Go south",
+        "pay 1 (2 in all)", "pay 2 (4 in all)", "hail P1", "hail P2"]
+
+
+def test_a_label_too_long_is_refused_when_listed_not_when_loaded(tmp_path):
+    text = LABELLED.replace('label "take {n} of {amounts}"', 'label "' + "x" * 100_000 + ' {n}"')
+    game = game_from_text(tmp_path, text)
+    with pytest.raises(RuleError, match="more than ludus allows"):
+        game.new_match(2)
