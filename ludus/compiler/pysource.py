@@ -734,6 +734,16 @@ class SourceGen:
         those tokens, so it needs them not."""
         return self.comp.define_seat_free(name) and all(self.plain_key(a) for a in args)
 
+    def seen(self, src: str) -> str:
+        """`src`, a place a recording body reads a token at, recorded as it is read (runtime.seen):
+        in a loop, with the list of reads fetched once before it (a define called in the loop
+        puts back the list it found), and written out."""
+        if self.pre is None:
+            return f"_seen(rt, {src})"
+        reads = self.hoist("rt.reads")
+        k = self.count = self.count + 1
+        return f"(({reads}.append(_s{k} := {src}) or _s{k}) if {reads} is not None else {src})"
+
     def unseen(self, place: str) -> bool:
         """Whether a place a recording body reads a token at must be recorded where it is read:
         not the element of a loop whose list is recorded whole, nor a parameter (recorded as
@@ -806,7 +816,7 @@ class SourceGen:
             owner = self.sub(node.of) if node.of is not None else "None"
             place = self.sub(node.at) if node.at is not None else "None"
             if self.recording and node.at is not None and self.unseen(place):
-                place = f"_seen(rt, {place})"
+                place = self.seen(place)
             if res[2] or node.at is None or res[1] not in self.comp.sym.tokens:
                 return f"rt.token_count({tok}, {owner}, {place})"
             return self.token_count(res[1], node.of is not None and owner, place)
@@ -923,7 +933,7 @@ class SourceGen:
             if self.recording:  # the places a define indexed by an argument reads at are read here
                 for i in self.comp.read_args(res[1]):
                     if i < len(srcs) and self.unseen(srcs[i]):
-                        srcs[i] = f"_seen(rt, {srcs[i]})"
+                        srcs[i] = self.seen(srcs[i])
             if (self.pre is not None and args and self.remembered_plainly(res[1], args)
                     and not (self.recording and res[1] in self.maybe_reading())):
                 # in a loop: a value remembered already is read from the define's table, looked
