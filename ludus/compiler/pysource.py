@@ -974,22 +974,24 @@ class SourceGen:
                 continue
             src = self.sub(p)
             typ = self.comp.c.types.get(id(p), "any")
-            parts.append(f"((_v := {src}), {self.shown('_v', typ)})[1]")
+            parts.append(self.shown("_v", typ, src))
         return parts
 
     @staticmethod
-    def shown(v: str, typ: str) -> str:
+    def shown(v: str, typ: str, src: str | None = None) -> str:
         """display(rt, v, typ), with plain texts, numbers, seats and cards shown as display shows
-        them without a call to it."""
+        them without a call to it; with `src`, the local `v` is set to it where it is first read
+        (the test that runs first), so no tuple is built to set it."""
+        first = v if src is None else f"({v} := {src})"
         shown = f"display(rt, {v}, {typ!r})"
         if typ != "zone":
             shown = f"({v} if {v}.__class__ is str and '@' not in {v} else {shown})"
         if typ == "seat":
-            shown = f"(rt.seat_name({v}) if {v}.__class__ is int else {shown})"
+            shown = f"(rt.seat_name({v}) if {first}.__class__ is int else {shown})"
         elif typ.startswith("entity"):
-            shown = f"(entity_label(rt, {v}) if {v}.__class__ is int else {shown})"
+            shown = f"(entity_label(rt, {v}) if {first}.__class__ is int else {shown})"
         else:
-            shown = f"(str({v}) if {v}.__class__ is int else {shown})"
+            shown = f"(str({v}) if {first}.__class__ is int else {shown})"
         return shown
 
     @staticmethod
