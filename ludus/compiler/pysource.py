@@ -230,7 +230,7 @@ class _Missing:
 _MISSING = _Missing()
 
 HELPERS = {
-    "RuleError": RuleError, "MAX_WORK": MAX_WORK, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
+    "RuleError": RuleError, "MAX_WORK": MAX_WORK, "MAX_TEXT": MAX_TEXT, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
     "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_group": _group, "_table": _table, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
@@ -999,7 +999,10 @@ class SourceGen:
         """A text joined from `parts` (after `head`, an expression already a text), refused past
         the language's limit as any text a rule builds."""
         joined = f"''.join([{', '.join(parts)}])"
-        return f"text_in_range({joined if head is None else f'{head} + {joined}'}, 'the text')"
+        if head is not None:
+            joined = f"{head} + {joined}"
+        # text_in_range written out: called only to refuse a text past the limit
+        return f"(_t if len(_t := {joined}) <= MAX_TEXT else text_in_range(_t, 'the text'))"
 
     def fixed_props(self, fname: str) -> str | None:
         """The name of a constant {space: value} for a property written as a literal, or for
