@@ -180,6 +180,18 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, r
                         _after_change(rt, env, frame)
                         kind = EXEC
                         break
+                elif kind == CALL:  # a rule's frame on top: the loop above takes it up
+                    pc += 1
+                    frame["pc"] = pc
+                    new_env = {"$cur": env.get("$cur"), "$act": env.get("$act")}
+                    new_env.update(op[2](rt, env))
+                    stack.append({"c": op[1], "pc": 0, "env": new_env})
+                    kind = EXEC
+                    break
+                elif kind == RET:
+                    stack.pop()
+                    kind = EXEC
+                    break
                 else:
                     steps -= 1  # counted again below
                     break
@@ -211,13 +223,6 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, r
                         env[op[2]] = it[0][it[1]]
                     it[1] += 1
                     frame["pc"] = pc + 1
-            elif kind == CALL:
-                frame["pc"] = pc + 1
-                new_env = {"$cur": env.get("$cur"), "$act": env.get("$act")}
-                new_env.update(op[2](rt, env))
-                stack.append({"c": op[1], "pc": 0, "env": new_env})
-            elif kind == RET:
-                stack.pop()
             elif kind == DECIDE:
                 pending = op[1].start(rt, env)
                 if pending is None:
