@@ -181,10 +181,10 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, r
                         kind = EXEC
                         break
                 elif kind == CALL:  # a rule's frame on top: the loop above takes it up
+                    new_env = {"$cur": env.get("$cur"), "$act": env.get("$act")}
+                    new_env.update(op[2](rt, env))  # its arguments: a failure is located at the call
                     pc += 1
                     frame["pc"] = pc
-                    new_env = {"$cur": env.get("$cur"), "$act": env.get("$act")}
-                    new_env.update(op[2](rt, env))
                     stack.append({"c": op[1], "pc": 0, "env": new_env})
                     kind = EXEC
                     break
