@@ -144,15 +144,6 @@ flow:
 '''
 
 
-@pytest.mark.parametrize("generated", [True, False])
-def test_a_bool_handed_on_through_parameters_is_not_taken_for_a_number(tmp_path, monkeypatch, generated):
-    # shown is called with handed's parameter, handed with twice's: each lookup tests what a
-    # call of its caller may hand it, which a bool written at the outer call reaches
-    monkeypatch.setattr(pysource, "ENABLED", generated)
-    m = game_from_text(tmp_path, HANDED).new_match(2)
-    assert [e["text"] for e in m.log if e["t"] == "log"] == ["1 1 yes yes 0 0 no no 1 yes"]
-
-
 MIXED = '''game "Mixed"
 players 2
 value mixed = [1, true, 0, false]
@@ -166,9 +157,16 @@ flow:
 
 
 @pytest.mark.parametrize("generated", [True, False])
-def test_a_loop_over_a_list_with_true_in_it_does_not_take_true_for_1(tmp_path, monkeypatch, generated):
+@pytest.mark.parametrize(("text", "logged"), [
+    # shown is called with handed's parameter, handed with twice's: each lookup tests what a
+    # call of its caller may hand it, which a bool written at the outer call reaches
+    (HANDED, "1 1 yes yes 0 0 no no 1 yes"),
     # a loop over a list of numbers and texts only reads its calls' values from their tables
-    # directly; one with true or false in it must not, as true is 1 there
+    # directly; one with true or false in it must not
+    (MIXED, "1, yes, 0, no / 2, two, 2"),
+], ids=["handed on through parameters", "a loop over a list with true in it"])
+def test_true_is_not_taken_for_1(tmp_path, monkeypatch, generated, text, logged):
+    # true is 1 to a dict: a define's value for one must not be found for the other
     monkeypatch.setattr(pysource, "ENABLED", generated)
-    m = game_from_text(tmp_path, MIXED).new_match(2)
-    assert [e["text"] for e in m.log if e["t"] == "log"] == ["1, yes, 0, no / 2, two, 2"]
+    m = game_from_text(tmp_path, text).new_match(2)
+    assert [e["text"] for e in m.log if e["t"] == "log"] == [logged]
