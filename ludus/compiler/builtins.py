@@ -38,9 +38,9 @@ def adjacent(rt, space, skip=None) -> list:
     spaces = rt.game.spaces
     if space not in spaces:
         raise RuleError(f"{show_value(space)} is not a space")
-    skipped = set(skip or ())
-    if not skipped:
+    if not skip:
         return list(spaces[space].adjacent)
+    skipped = set(skip)
     out, seen, todo = [], {space}, deque([space])
     while todo:
         here = todo.popleft()

@@ -1477,12 +1477,12 @@ def _line(rt, start, direction, length, rays):
     if start.__class__ is str and direction.__class__ is str:
         ray = rays.get((start, direction))
         if ray is not None:
-            return list(ray[:size])
+            return ray[:size]
     return walk_line(rt, start, direction, size)
 
 
 def grid_rays(grid: dict, grid_at: dict) -> dict:
-    """{(cell, direction): (cell, the next, ... the last before the edge)} of a grid board."""
+    """{(cell, direction): [cell, the next, ... the last before the edge]} of a grid board."""
     rays = {}
     for cell, (col, row) in grid.items():
         for d, (dx, dy) in DIRECTIONS.items():
@@ -1491,7 +1491,7 @@ def grid_rays(grid: dict, grid_at: dict) -> dict:
                 ray.append(here)
                 k += 1
                 here = grid_at.get((col + dx * k, row + dy * k))
-            rays[(cell, d)] = tuple(ray)
+            rays[(cell, d)] = ray  # never handed out: _line hands out a slice, a new list
     return rays
 
 
