@@ -744,7 +744,9 @@ players 2
 value amounts = [1, 2, 10]
 value ways = ["north", "south"]
 action Take(n in amounts):
-    label "take {n} of {amounts}"
+    label "take {n} coins"
+action Bid(n in amounts):
+    label "bid {n} of {amounts}"
 action Go(way in ways):
     log "went {way}"
 action Pay(n in [1, 2]):
@@ -753,24 +755,30 @@ action Hail(s in [P1, P2]):
     label "hail {s}"
 flow:
     turn P1:
-        offer Take, Go, Pay, Hail
+        offer Take, Bid, Go, Pay, Hail
     win P1
 '''
 
 
 @pytest.mark.parametrize("generated", [True, False])
 def test_labels_of_a_constant_list_read_as_the_closures_make_them(tmp_path, monkeypatch, generated):
-    # Take and Go show their value only (made once when loaded); Pay shows a sum and Hail a
-    # seat, which the listing makes each time
+    # Take and Go show their value only (made once when loaded); Bid shows a list, Pay a sum
+    # and Hail a seat, which the listing makes each time
     monkeypatch.setattr(pysource, "ENABLED", generated)
     m = game_from_text(tmp_path, LABELLED).new_match(2)
     assert m.legal_actions() == [
-        "take 1 of 1, 2, 10", "take 2 of 1, 2, 10", "take 10 of 1, 2, 10", "Go north", "Go south",
-        "pay 1 (2 in all)", "pay 2 (4 in all)", "hail P1", "hail P2"]
+        "take 1 coins", "take 2 coins", "take 10 coins", "bid 1 of 1, 2, 10", "bid 2 of 1, 2, 10",
+        "bid 10 of 1, 2, 10", "Go north", "Go south", "pay 1 (2 in all)", "pay 2 (4 in all)", "hail P1",
+        "hail P2"]
+    if generated:  # the labels made at load are those of Take and Go
+        tables = [v for v in m.game.actions["Take"].enumerate.__globals__.values()
+                  if isinstance(v, dict) and v in ({1: "take 1 coins", 2: "take 2 coins", 10: "take 10 coins"},
+                                                   {"north": "Go north", "south": "Go south"})]
+        assert len(tables) == 2
 
 
 def test_a_label_too_long_is_refused_when_listed_not_when_loaded(tmp_path):
-    text = LABELLED.replace('label "take {n} of {amounts}"', 'label "' + "x" * 100_000 + ' {n}"')
+    text = LABELLED.replace('label "take {n} coins"', 'label "' + "x" * 100_000 + ' {n}"')
     game = game_from_text(tmp_path, text)
     with pytest.raises(RuleError, match="more than ludus allows"):
         game.new_match(2)
