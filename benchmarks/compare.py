@@ -18,7 +18,11 @@ Measured through the public API only, as a user's bot would drive a match:
 - memory: the bytes Python allocated to keep one finished match with its whole undo history
   (tracemalloc, read after a garbage collection), for the first seed of each round.
 
-A game that exists in only one of the two trees is measured in that tree alone.
+A game that exists in only one of the two trees is measured in that tree alone, unless TWINS
+names a game that plays move for move as it does and that the base can run: the base is then
+measured on the twin in the same alternating rounds, and the row is marked "(twin)". So Connect
+Four on a `grid` board, which 4ddb1ef cannot read, is set against 4ddb1ef playing its cells
+declared one by one, with the machine's noise shared as it is for every other row.
 """
 
 from __future__ import annotations
@@ -45,7 +49,12 @@ GAMES = [  # (path, players)
     ("examples/market-town.ludus", 2),
     ("examples/connect-four.ludus", 2),
     ("benchmarks/games/connect-four-spaces.ludus", 2),  # the same game, which the base can run too
+    ("benchmarks/games/engine-floor.ludus", 2),  # what a decision costs with rules that do next to nothing
 ]
+
+# A game -> the game the base tree plays in its place when it has none of its own (see above);
+# tests/engine/test_benchmark_games.py checks that the two play move for move alike.
+TWINS = {"examples/connect-four.ludus": "benchmarks/games/connect-four-spaces.ludus"}
 
 # Runs inside the measuring process, with the tree to measure first on sys.path.
 PROBE = r"""
@@ -97,11 +106,21 @@ def export(rev: str, into: Path) -> Path:
     return tree
 
 
-def measure(tree: Path, game: str, players: int, matches: int, seed: int) -> dict | None:
-    path = tree / game
+def game_path(tree: Path, game: str, twin: bool = False) -> Path | None:
+    """The file `tree` plays for `game`: with `twin`, the game's twin (TWINS) when `tree` has no
+    such game; None when it has neither."""
+    if twin and game in TWINS and not (tree / game).exists():
+        game = TWINS[game]
     if game.startswith("benchmarks/games/"):
-        path = ROOT / game  # a game written for both trees: this checkout's file, run by either
-    if not path.exists():
+        return ROOT / game  # a game written for both trees: this checkout's file, run by either
+    path = tree / game
+    return path if path.exists() else None
+
+
+def measure(tree: Path, game: str, players: int, matches: int, seed: int, twin: bool = False) -> dict | None:
+    """One round of `game` in `tree` (see game_path for `twin`); None when it has no such game."""
+    path = game_path(tree, game, twin)
+    if path is None:
         return None
     out = subprocess.run([sys.executable, "-c", PROBE, str(tree), str(path), str(players), str(matches), str(seed)],
                          capture_output=True, text=True, cwd=tree)
@@ -146,10 +165,11 @@ def main() -> None:
             for r in range(args.rounds):
                 seed = 1000 * r
                 for side, tree in (("base", base), ("head", ROOT)):
-                    row = measure(tree, game, players, args.matches, seed)
+                    row = measure(tree, game, players, args.matches, seed, twin=side == "base")
                     if row is not None:
                         runs[side].append(row)
-            results.append({"game": game, "players": players,
+            twin = game in TWINS and not (base / game).exists()
+            results.append({"game": game + (" (twin)" if twin else ""), "players": players,
                             "base": summary(runs["base"]), "head": summary(runs["head"])})
 
     head = (f"{'game':<46} {'p':>2} {'base dec/s':>11} {'head dec/s':>11} {'speed':>6} "

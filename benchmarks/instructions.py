@@ -18,7 +18,8 @@ matches must cost far more than that: with 5 Market Town matches (37 million) tw
 tree read 6.5% apart; the default of 20 matches a game keeps that under half a percent.
 Python's cycle collector is off while the matches play, since when it runs depends on how many
 objects were made before. Each tree has a cache of generated code of its own for the run, so
-that no other process prunes it between the warm-up and the counts. It needs `valgrind` on the
+that no other process prunes it between the warm-up and the counts. A game the base cannot run
+is counted on its twin there, as compare.py measures it (TWINS). It needs `valgrind` on the
 PATH; a game takes a minute or two.
 """
 
@@ -36,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.compare import GAMES, export  # noqa: E402
+from benchmarks.compare import GAMES, TWINS, export, game_path  # noqa: E402
 
 # Runs under callgrind, with the tree to measure first on sys.path; prints the decisions made.
 PROBE = r"""
@@ -80,11 +81,9 @@ def count(tree: Path, path: Path, players: int, matches: int) -> tuple[int, int]
     return int(found.group(1)), int(out.stdout.strip().splitlines()[-1])
 
 
-def per_decision(tree: Path, game: str, players: int, matches: int) -> float | None:
-    path = tree / game
-    if game.startswith("benchmarks/games/"):
-        path = ROOT / game  # written for both trees: this checkout's file, run by either (see compare.py)
-    if not path.exists():
+def per_decision(tree: Path, game: str, players: int, matches: int, twin: bool = False) -> float | None:
+    path = game_path(tree, game, twin)  # with `twin`, the game's twin when the tree has no such game
+    if path is None:
         return None
     # once outside callgrind first: Python's bytecode caches and the generated-code cache are
     # written then, not in the first counted run only (the difference would leave their cost out)
@@ -121,10 +120,11 @@ def main() -> None:
         base = export(args.base, Path(tmp))
         CACHES[base], CACHES[ROOT] = Path(tmp) / "cache-base", Path(tmp) / "cache-head"
         for game, players in games:
-            b = per_decision(base, game, players, args.matches)
+            b = per_decision(base, game, players, args.matches, twin=True)
             h = per_decision(ROOT, game, players, args.matches)
             ratio = f"{b / h:.3f}" if b and h else "-"
-            print(f"{game:<46} {players:>2} {format(b, '15,.0f') if b else '-':>15} "
+            shown = game + (" (twin)" if game in TWINS and not (base / game).exists() else "")
+            print(f"{shown:<46} {players:>2} {format(b, '15,.0f') if b else '-':>15} "
                   f"{format(h, '15,.0f') if h else '-':>15} {ratio:>9}", flush=True)
 
 
