@@ -38,6 +38,7 @@ GAMES = [  # (path, players, seeds)
     ("games/gateway-uprising/gateway-uprising.ludus", 2, 40),
     ("games/gateway-uprising/gateway-uprising.ludus", 4, 15),
     ("games/gateway-uprising/gateway-uprising-hidden-runestones.ludus", 2, 15),
+    ("benchmarks/games/engine-floor.ludus", 2, 20),  # benchmarked: compare.py's GAMES
 ]
 
 
