@@ -6,6 +6,9 @@ The base commit is exported (`git archive`) into a temporary folder, and every m
 in a fresh Python process that imports ludus from one tree or the other. Rounds alternate between
 the two trees (base, head, base, head, ...) so that a machine busy with something else slows both
 alike; each figure is the median over the rounds. Time is CPU time of the measuring process.
+`speed` is the ratio of the two medians; `rounds` is the lowest and the highest ratio of one
+round's head to the same round's base, measured back to back: where the two are far apart, the
+machine's noise moved the figures more than a target's margin, and more rounds are needed.
 
 Measured through the public API only, as a user's bot would drive a match:
 - playout: seeded matches between uniformly random legal moves, `legal_actions()` then `apply()`
@@ -141,6 +144,14 @@ def summary(rows: list[dict]) -> dict | None:
     }
 
 
+def paired(runs: dict) -> tuple[float, float] | None:
+    """The lowest and highest speed-up of one round's head over the same round's base: the two
+    ran back to back, so the spread shows how far the machine's noise moved the ratio."""
+    pairs = [h["decisions"] / max(h["cpu"], 1e-9) / (b["decisions"] / max(b["cpu"], 1e-9))
+             for b, h in zip(runs["base"], runs["head"], strict=False)]
+    return (min(pairs), max(pairs)) if pairs and len(runs["base"]) == len(runs["head"]) else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="4ddb1ef", help="the commit to compare with (default: 4ddb1ef)")
@@ -170,9 +181,10 @@ def main() -> None:
                         runs[side].append(row)
             twin = game in TWINS and not (base / game).exists()
             results.append({"game": game + (" (twin)" if twin else ""), "players": players,
-                            "base": summary(runs["base"]), "head": summary(runs["head"])})
+                            "base": summary(runs["base"]), "head": summary(runs["head"]),
+                            "paired": paired(runs)})
 
-    head = (f"{'game':<46} {'p':>2} {'base dec/s':>11} {'head dec/s':>11} {'speed':>6} "
+    head = (f"{'game':<46} {'p':>2} {'base dec/s':>11} {'head dec/s':>11} {'speed':>6} {'rounds':>11} "
             f"{'base 1st':>8} {'head 1st':>8} {'base warm':>9} {'head warm':>9} {'base KiB':>9} {'head KiB':>9}")
     print(f"base {args.base} against this checkout; {args.rounds} alternating rounds of {args.matches} matches")
     print(head)
@@ -180,11 +192,12 @@ def main() -> None:
     for row in results:
         b, h = row["base"], row["head"]
         speed = f"{h['dps'] / b['dps']:.2f}x" if b and h else "-"
+        spread = f"{row['paired'][0]:.2f}-{row['paired'][1]:.2f}" if row["paired"] else "-"
 
         def f(x, key, fmt):
             return format(x[key], fmt) if x else "-"
 
-        print(f"{row['game']:<46} {row['players']:>2} {f(b, 'dps', '11,.0f')} {f(h, 'dps', '11,.0f')} {speed:>6} "
+        print(f"{row['game']:<46} {row['players']:>2} {f(b, 'dps', '11,.0f')} {f(h, 'dps', '11,.0f')} {speed:>6} {spread:>11} "
               f"{f(b, 'first_ms', '8.1f')} {f(h, 'first_ms', '8.1f')} {f(b, 'warm_ms', '9.1f')} {f(h, 'warm_ms', '9.1f')} {f(b, 'memory_kib', '9,.0f')} "
               f"{f(h, 'memory_kib', '9,.0f')}")
     if args.json:
