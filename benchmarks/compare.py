@@ -109,10 +109,15 @@ def export(rev: str, into: Path) -> Path:
     return tree
 
 
+def twin_stands_in(tree: Path, game: str) -> bool:
+    """Whether `tree` plays `game`'s twin (TWINS) in its place: it has no such game of its own."""
+    return game in TWINS and not (tree / game).exists()
+
+
 def game_path(tree: Path, game: str, twin: bool = False) -> Path | None:
-    """The file `tree` plays for `game`: with `twin`, the game's twin (TWINS) when `tree` has no
-    such game; None when it has neither."""
-    if twin and game in TWINS and not (tree / game).exists():
+    """The file `tree` plays for `game`: with `twin`, the game's twin when it stands in (see
+    twin_stands_in); None when the tree has neither."""
+    if twin and twin_stands_in(tree, game):
         game = TWINS[game]
     if game.startswith("benchmarks/games/"):
         return ROOT / game  # a game written for both trees: this checkout's file, run by either
@@ -133,11 +138,16 @@ def measure(tree: Path, game: str, players: int, matches: int, seed: int, twin: 
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def dps(row: dict) -> float:
+    """One round's decisions per CPU second."""
+    return row["decisions"] / max(row["cpu"], 1e-9)
+
+
 def summary(rows: list[dict]) -> dict | None:
     if not rows:
         return None
     return {
-        "dps": statistics.median(r["decisions"] / max(r["cpu"], 1e-9) for r in rows),
+        "dps": statistics.median(dps(r) for r in rows),
         "warm_ms": min(r["warm"] for r in rows) * 1000,
         "first_ms": statistics.median(r["first"] for r in rows) * 1000,
         "memory_kib": statistics.median(r["memory"] for r in rows) / 1024,
@@ -147,8 +157,7 @@ def summary(rows: list[dict]) -> dict | None:
 def paired(runs: dict) -> tuple[float, float] | None:
     """The lowest and highest speed-up of one round's head over the same round's base: the two
     ran back to back, so the spread shows how far the machine's noise moved the ratio."""
-    pairs = [h["decisions"] / max(h["cpu"], 1e-9) / (b["decisions"] / max(b["cpu"], 1e-9))
-             for b, h in zip(runs["base"], runs["head"], strict=False)]
+    pairs = [dps(h) / dps(b) for b, h in zip(runs["base"], runs["head"], strict=False)]
     return (min(pairs), max(pairs)) if pairs and len(runs["base"]) == len(runs["head"]) else None
 
 
@@ -179,8 +188,7 @@ def main() -> None:
                     row = measure(tree, game, players, args.matches, seed, twin=side == "base")
                     if row is not None:
                         runs[side].append(row)
-            twin = game in TWINS and not (base / game).exists()
-            results.append({"game": game + (" (twin)" if twin else ""), "players": players,
+            results.append({"game": game + (" (twin)" if twin_stands_in(base, game) else ""), "players": players,
                             "base": summary(runs["base"]), "head": summary(runs["head"]),
                             "paired": paired(runs)})
 

@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.compare import GAMES, TWINS, export, game_path  # noqa: E402
+from benchmarks.compare import GAMES, export, game_path, twin_stands_in  # noqa: E402
 
 # Runs under callgrind, with the tree to measure first on sys.path; prints the decisions made.
 PROBE = r"""
@@ -123,7 +123,7 @@ def main() -> None:
             b = per_decision(base, game, players, args.matches, twin=True)
             h = per_decision(ROOT, game, players, args.matches)
             ratio = f"{b / h:.3f}" if b and h else "-"
-            shown = game + (" (twin)" if game in TWINS and not (base / game).exists() else "")
+            shown = game + (" (twin)" if twin_stands_in(base, game) else "")
             print(f"{shown:<46} {players:>2} {format(b, '15,.0f') if b else '-':>15} "
                   f"{format(h, '15,.0f') if h else '-':>15} {ratio:>9}", flush=True)
 
