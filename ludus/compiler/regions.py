@@ -17,8 +17,17 @@ that instruction. It stops:
 - at a call of a rule or an effect it cannot run itself (it pushes the frame first, as CALL and
   RESOLVE do) and where a called rule stopped;
 - where the game ended (`win`, `lose`, `end game`), with the frame at that instruction.
+- at a decision or a die that waits for an answer, with the frame at that instruction, as the VM
+  leaves it (the match is saved, copied or undone there like any other).
 A rule whose whole body is one such run, and that calls no rule that calls it back, is called
 directly (its frame pushed and popped as CALL and RET would); so is a card's effect.
+
+Where the VM comes back to a frame (after an answer, a die, a rule's return), a **continuation**
+takes over: a region from that instruction to the end of the block, through the loops around it
+(the rest of this turn of a loop, then its next turns, then what follows the loop). So a flow
+runs from one decision to the next in generated code, and the VM only dispatches between
+frames. A continuation holds the loops it is inside again, so its code grows with the depth of
+the resume point: a block with D loops around N decisions is written about N*D times over.
 
 Only the step budget's error may name another line of the same loop: the budget is checked at
 each loop's jump back rather than at every instruction.
@@ -27,10 +36,14 @@ each loop's jump back rather than at every instruction.
 from __future__ import annotations
 
 from ..engine import ops as O
-from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _scope, _unscope, endless
+from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _roll, _scope, _unscope, endless
 
-# instructions a region runs itself; CALL and RESOLVE too, when the rule or effect can be called
-_LEAVES = {O.EXEC, O.DRAW, O.SHUFFLE, O.WIN, O.LOSE, O.END, O.CALL, O.RESOLVE}
+# instructions a region runs itself; CALL and RESOLVE too, when the rule or effect can be called.
+# A decision (DECIDE, and ROLL when chance is asked by hand) is listed here and, when it waits,
+# left with the frame at its instruction, as the VM leaves it.
+_LEAVES = {O.EXEC, O.DRAW, O.SHUFFLE, O.WIN, O.LOSE, O.END, O.CALL, O.RESOLVE, O.DECIDE, O.ROLL}
+# the instructions after which the VM may come back to a frame: an answer, a die, a return
+_RESUMES = {O.DECIDE, O.ROLL, O.CALL, O.RESOLVE}
 
 
 _MAX_DIRECT = 60  # frames on the stack past which an effect is left to the VM (see `enter`)
@@ -76,7 +89,7 @@ class _Gen:
         self.ns.update({
             "_rg_endless": endless, "_rg_FAILURES": _FAILURES, "_rg_located": _located,
             "_rg_scope": _scope, "_rg_unscope": _unscope, "_rg_finish": _finish,
-            "_rg_draw": _draw, "_rg_entries": self.entries, "_rg_defs": game.defs,
+            "_rg_draw": _draw, "_rg_roll": _roll, "_rg_entries": self.entries, "_rg_defs": game.defs,
             "_rg_watch": game.anytime_watch, "_rg_ret": self.callable,
         })
         self.count = 0
@@ -156,8 +169,21 @@ class _Gen:
             fast[0] = (O.FUSED, name)
         else:
             self.regions(cid, code, 0, len(code.ops), fast)
+        for c in self.resume_points(code):
+            name = self.function(cid, code, 0, len(code.ops) - 1, resume_at=c)
+            if name is not None:
+                fast[c] = (O.FUSED, name)
         if any(op[0] == O.FUSED for op in fast):
             self.fast[cid] = fast
+
+    def resume_points(self, code) -> list[int]:
+        """Where the VM comes back to this block: after a decision or a die (once answered), a
+        rule's call or an effect (once it returns). Each gets a continuation: a region from
+        there to the end of the block, through the loops around it (see `rest`)."""
+        last = len(code.ops) - 1
+        if last <= 0 or code.ops[last][0] != O.RET:
+            return []
+        return [k + 1 for k, op in enumerate(code.ops[:last - 1]) if op[0] in _RESUMES]
 
     def regions(self, cid, code, a: int, b: int, fast: list) -> None:
         """Regions for the runs of the sequence [a, b) that fit, and within the parts that do not."""
@@ -202,18 +228,25 @@ class _Gen:
 
     # ── source ──
 
-    def function(self, cid: str, code, a: int, b: int) -> str | None:
-        """The name of the generated function of the run [a, b); None when Python could not
-        compile it (nested too deeply: see `_compilable`), and the VM runs those instructions."""
-        self.count += 1
-        name = f"_rg_r{self.count}"
+    def function(self, cid: str, code, a: int, b: int, resume_at: int | None = None) -> str | None:
+        """The name of the generated function of the run [a, b), or with `resume_at` of its
+        continuation from that instruction (see `rest`); None when Python could not compile it
+        (nested too deeply: see `_compilable`) or no continuation goes past its first
+        instruction, and the VM runs those instructions."""
         self.code_name = self.const(code)
-        out = [f"def {name}(rt, frame, env, n, budget):",
-               "    state = rt.state",
+        start = a if resume_at is None else resume_at
+        out = ["    state = rt.state",
                "    stack = state['stack']",
-               f"    pc = {a}",
+               f"    pc = {start}",
                "    try:"]
-        self.seq(code, a, b, out, 2)
+        if resume_at is None:
+            self.seq(code, a, b, out, 2)
+        else:
+            out.append(f"        pc = {start}")  # a try needs a statement: the rest may have none
+            try:
+                self.rest(code, a, b, resume_at, out, 2, False)
+            except _NotHere:
+                return None
         out += ["    except _rg_FAILURES as exc:",
                 "        frame['pc'] = pc",
                 f"        raise _rg_located(exc, {self.code_name}, pc) from None",
@@ -222,8 +255,87 @@ class _Gen:
                 ""]
         if not _compilable(out):
             return None
-        self.pygen.lines.append("\n".join(out) + "\n")
+        self.count += 1
+        name = f"_rg_r{self.count}"
+        self.pygen.lines.append(f"def {name}(rt, frame, env, n, budget):\n" + "\n".join(out) + "\n")
         return name
+
+    # ── continuations ──
+
+    def rest(self, code, a: int, b: int, c: int, out: list, d: int, in_loop: bool) -> bool:
+        """The sequence [a, b) from instruction `c` on, where the VM comes back to a frame: the
+        rest of the statement `c` is inside (the rest of a turn of a loop, then the loop's
+        next turns; the rest of a branch; the rest of a scope, then its closing), then the
+        statements after it. True when it runs to `b`; False when it stops at a statement no
+        region holds, with the frame there, for the VM to go on."""
+        items = [(x, y) for x, y in self.items(code, a, b) if y > c]
+        if items and items[0][0] < c:
+            x, y = items.pop(0)
+            if not self.rest_of(code, x, y, c, out, d, in_loop):
+                return False
+        for x, y in items:
+            if not self.fits(code, x, y, in_loop):
+                self.stop(x, c, out, d)
+                return False
+            self.item(code, x, y, out, d)
+        return True
+
+    def rest_of(self, code, x: int, y: int, c: int, out: list, d: int, in_loop: bool) -> bool:
+        """The rest of the compound statement [x, y) from instruction `c` inside it."""
+        ind = "    " * d
+        shape = code.shapes.get(x)
+        kind = shape[0] if shape is not None else None
+        if kind == "scope":
+            if c < y - 1 and not self.rest(code, x + 1, y - 1, c, out, d, in_loop):
+                return False
+            out.append(f"{ind}pc = {y - 1}; {self.closing(code.ops[x])}; n += 1")
+            self.after_closing(code.ops[x], y - 1, out, d)
+            return True
+        if kind == "if":
+            branches = shape[2]
+            for jf, je in branches:
+                if jf < c <= je:  # in a branch, or at its jump to the end
+                    if c < je and not self.rest(code, jf + 1, je, c, out, d, in_loop):
+                        return False
+                    out.append(f"{ind}n += 1")
+                    return True
+            if branches[-1][1] < c < y:  # in the `else`
+                return self.rest(code, branches[-1][1] + 1, y, c, out, d, in_loop)
+            raise _NotHere("a test")
+        if kind == "loop":
+            _end, top, scope_at, body_at, body_end, _back, _label_of = shape[1:]
+            if not body_at <= c <= body_end:
+                raise _NotHere("a loop's head")
+            if not self.fits(code, x, y, in_loop):
+                # the rest of this turn, and the VM goes on at its end
+                if c < body_end and not self.rest(code, body_at, body_end, c, out, d, False):
+                    return False
+                self.stop(body_end, c, out, d)
+                return False
+            # the rest of this turn first, then turns as the loop takes them
+            head = code.ops[top]
+            if head[0] == O.NEXT:
+                out.append(f"{ind}it{x} = env[{head[1]!r}]")
+            out.append(f"{ind}first{x} = True")
+            out.append(f"{ind}while True:")
+            out.append(f"{ind}    if first{x}:")
+            out.append(f"{ind}        first{x} = False")
+            if c < body_end:
+                self.rest(code, body_at, body_end, c, out, d + 2, True)  # the loop fits: so does its rest
+            out.append(f"{ind}    else:")
+            self.turn(code, x, shape, out, d + 2)
+            self.turn_end(code, shape, out, d + 1)
+            return True
+        raise _NotHere(kind)
+
+    def stop(self, k: int, c: int, out: list, d: int) -> None:
+        """Hand the frame to the VM at instruction `k`; a continuation that would stop where it
+        starts is none."""
+        if k == c:
+            raise _NotHere("no progress")
+        ind = "    " * d
+        out.append(f"{ind}frame['pc'] = {k}")
+        out.append(f"{ind}return n")
 
     def install(self) -> None:
         """Once the module is compiled: each block's `fast` instructions, and the whole-body
@@ -277,37 +389,49 @@ class _Gen:
             out.append(f"{ind}pc = {b - 1}; {self.closing(code.ops[a])}; n += 1")
             self.after_closing(code.ops[a], b - 1, out, d)
         elif kind == "loop":
-            _end, top, scope_at, body_at, body_end, back, label_of = shape[1:]
-            head = code.ops[top]
-            if head[0] == O.NEXT:
-                slot, var = head[1], head[2]
-                init = code.ops[a]
-                it = f"it{a}"  # each loop its own local: loops nest
-                out.append(f"{ind}pc = {a}; {it} = env[{slot!r}] = [list({self.const(init[2])}(rt, env)), 0]; n += 1")
-                out.append(f"{ind}while True:")
-                out.append(f"{ind}    pc = {top}; n += 1")
-                out.append(f"{ind}    if {it}[1] >= len({it}[0]):")
-                out.append(f"{ind}        del env[{slot!r}]")
-                out.append(f"{ind}        break")
-                if var is not None:
-                    out.append(f"{ind}    env[{var!r}] = {it}[0][{it}[1]]")
-                out.append(f"{ind}    {it}[1] += 1")
-            else:  # while COND
-                out.append(f"{ind}while True:")
-                out.append(f"{ind}    pc = {top}; n += 1")
-                out.append(f"{ind}    if not {self.const(head[1])}(rt, env):")
-                out.append(f"{ind}        break")
-            if scope_at is not None:
-                out.append(f"{ind}    pc = {scope_at}; {self.opening(code.ops[scope_at], label_of)}; n += 1")
-            self.seq(code, body_at, body_end, out, d + 1)
-            if scope_at is not None:
-                out.append(f"{ind}    pc = {body_end}; {self.closing(code.ops[scope_at])}; n += 1")
-                self.after_closing(code.ops[scope_at], body_end, out, d + 1)
-            out.append(f"{ind}    n += 1")
-            out.append(f"{ind}    if n > budget:")
-            out.append(f"{ind}        raise _rg_endless({self.code_name}, {back}, budget)")
+            top = shape[2]
+            if code.ops[top][0] == O.NEXT:
+                init, slot = code.ops[a], code.ops[top][1]
+                # each loop its own local: loops nest
+                out.append(f"{ind}pc = {a}; it{a} = env[{slot!r}] = [list({self.const(init[2])}(rt, env)), 0]; n += 1")
+            out.append(f"{ind}while True:")
+            self.turn(code, a, shape, out, d + 1)
+            self.turn_end(code, shape, out, d + 1)
         else:  # pragma: no cover - fits() lets no other shape in
             raise _NotHere(kind)
+
+    def turn(self, code, a: int, shape, out: list, d: int) -> None:
+        """One turn of the loop at `a`, inside its Python `while True`: the test that leaves it
+        (with `break`), the next element bound, its scope opened, its body."""
+        ind = "    " * d
+        _end, top, scope_at, body_at, body_end, _back, label_of = shape[1:]
+        head = code.ops[top]
+        out.append(f"{ind}pc = {top}; n += 1")
+        if head[0] == O.NEXT:
+            slot, var, it = head[1], head[2], f"it{a}"
+            out.append(f"{ind}if {it}[1] >= len({it}[0]):")
+            out.append(f"{ind}    del env[{slot!r}]")
+            out.append(f"{ind}    break")
+            if var is not None:
+                out.append(f"{ind}env[{var!r}] = {it}[0][{it}[1]]")
+            out.append(f"{ind}{it}[1] += 1")
+        else:  # while COND
+            out.append(f"{ind}if not {self.const(head[1])}(rt, env):")
+            out.append(f"{ind}    break")
+        if scope_at is not None:
+            out.append(f"{ind}pc = {scope_at}; {self.opening(code.ops[scope_at], label_of)}; n += 1")
+        self.seq(code, body_at, body_end, out, d)
+
+    def turn_end(self, code, shape, out: list, d: int) -> None:
+        """The end of a turn of a loop: its scope closed, and the jump back counted."""
+        ind = "    " * d
+        scope_at, body_end, back = shape[3], shape[5], shape[6]
+        if scope_at is not None:
+            out.append(f"{ind}pc = {body_end}; {self.closing(code.ops[scope_at])}; n += 1")
+            self.after_closing(code.ops[scope_at], body_end, out, d)
+        out.append(f"{ind}n += 1")
+        out.append(f"{ind}if n > budget:")
+        out.append(f"{ind}    raise _rg_endless({self.code_name}, {back}, budget)")
 
     def opening(self, op, label_of) -> str:
         """vm._scope for the SCOPE instruction `op`, written out when it is a phase or a loop
@@ -379,6 +503,18 @@ class _Gen:
                 out.append(f"{ind}_rg_finish(rt, {self.const(op[1])}(rt, env), {kind == O.WIN}, {reason!r})")
             out.append(f"{ind}frame['pc'] = {k}")
             out.append(f"{ind}return n")
+        elif kind == O.DECIDE:  # the seat is asked here: the frame waits at this instruction
+            out.append(f"{ind}pc = {k}; n += 1")
+            out.append(f"{ind}_pd = {self.const(op[1])}.start(rt, env)")
+            out.append(f"{ind}if _pd is not None:")
+            out.append(f"{ind}    state['pending'] = _pd")
+            out.append(f"{ind}    frame['pc'] = {k}")
+            out.append(f"{ind}    return n")
+        elif kind == O.ROLL:  # rolled here, or asked of chance with the frame at this instruction
+            out.append(f"{ind}pc = {k}; n += 1; frame['pc'] = {k}")
+            out.append(f"{ind}_rg_roll(rt, frame, {self.const(op)})")
+            out.append(f"{ind}if state['pending'] is not None:")
+            out.append(f"{ind}    return n")
         elif kind == O.CALL:
             out.append(f"{ind}pc = {k}; n += 1")
             out.append(f"{ind}e = {{'$cur': env.get('$cur'), '$act': env.get('$act')}}")

@@ -167,8 +167,8 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, r
                         _after_change(rt, top["env"], top)
                         kind = EXEC
                         break
-                    if stack[-1] is not frame or state["result"] is not None:
-                        kind = EXEC
+                    if stack[-1] is not frame or state["result"] is not None or state["pending"] is not None:
+                        kind = EXEC  # another frame, the end, or a decision the region asked
                         break
                 elif kind == SCOPE:
                     _scope(rt, env, op)

@@ -175,6 +175,66 @@ flow:
     end game
 """
 
+# decisions and dice in every place a continuation resumes from: the last statement of a scoped
+# loop, a branch, an `else`, before a `break`, a rule called directly, an effect, a loop no
+# region holds (`alternate`), a die that chance may be asked for
+RESUMES = HEAD + """
+counter m per seat
+counter n
+zone deck
+zone hand per seat
+card "Token":
+    copies 4
+    on play:
+        choose k from [1, 2] "how much?"
+        increase n by k
+
+action Poke(k in [1, 2]):
+    label "poke {k}"
+    increase m by k
+
+rule pick(s):
+    choose x from [0, 1, 2] by s "pick"
+    if x == 0:
+        offer Poke to s else "skip"
+    elif x == 1:
+        roll d3 as r
+        increase m of s by r
+    else:
+        choose y from [3, 4] by s "which?"
+        increase m of s by y
+
+setup:
+    move box to deck
+
+flow:
+    for round in 1 to 3:
+        for each s in seats:
+            turn s:
+                for i in 1 to 3:
+                    pick(s)
+                    if m of s > 9 and i == 2:
+                        break
+                    choose z from [0, 1] "again?"
+                draw 1 from deck into hand of s
+                for each c in hand of s:
+                    resolve play of c
+                move hand of s to deck
+        let k = 0
+        while k < 2:
+            set k to k + 1
+            roll d2 as extra
+            increase n by extra
+        alternate s in seats until all pass:
+            choose w from [0, 1] "pass?"
+            increase n by w
+            if w == 1:
+                pass
+            else:
+                increase m of s by 1
+    win most(m of s for s in seats)
+"""
+
 
 def _without_regions(game) -> None:
     for code in game.codes.values():
@@ -186,8 +246,8 @@ def _fused(game) -> set:
             if code.fast is not None and any(op[0] == O.FUSED for op in code.fast)}
 
 
-def _trace(game, seed: int) -> list:
-    match = game.new_match(2, seed=seed)
+def _trace(game, seed: int, chance: str = "auto") -> list:
+    match = game.new_match(2, seed=seed, chance=chance)
     rng = random.Random(seed)
     trace = [match.to_json()]
     while not match.is_over and len(trace) < 500:
@@ -209,6 +269,43 @@ def test_regions_play_exactly_as_the_instructions_do(tmp_path, text, expected):
     with_regions = [_trace(game, seed) for seed in range(12)]
     _without_regions(game)
     assert [_trace(game, seed) for seed in range(12)] == with_regions
+
+
+def _continuations(game) -> dict:
+    """code id -> the instructions after a decision, a die, a call or an effect that start a
+    region (a continuation, or a region that happens to start there)."""
+    out = {}
+    for cid, code in game.codes.items():
+        fast = code.fast or code.ops
+        at = {k + 1 for k, op in enumerate(code.ops[:-1]) if op[0] in (O.DECIDE, O.ROLL, O.CALL, O.RESOLVE)}
+        out[cid] = {k for k in at if fast[k][0] == O.FUSED}
+    return out
+
+
+@pytest.mark.parametrize("chance", ["auto", "manual"])
+def test_continuations_after_decisions_play_exactly_as_the_instructions_do(tmp_path, chance):
+    game = game_from_text(tmp_path, RESUMES)
+    found = _continuations(game)
+    # the flow resumes in generated code after each decision of the turn's loop, after the
+    # effect and after the die of the `while`; the rule, after its choice, its offer and its die
+    assert len(found["flow"]) >= 4 and len(found["rule pick"]) >= 3
+    # inside `alternate`, which no region holds, the rest of its turn is still one
+    alternate = next(k for k, op in enumerate(game.codes["flow"].ops) if op[0] == O.ALT_NEXT)
+    assert any(k > alternate for k in found["flow"])
+    with_regions = [_trace(game, seed, chance) for seed in range(10)]
+    assert any('"kind": "chance"' in position for trace in with_regions for position in trace) == (chance == "manual")
+    _without_regions(game)
+    assert [_trace(game, seed, chance) for seed in range(10)] == with_regions
+
+
+def test_a_decision_waits_in_a_region_with_the_frame_at_its_instruction(tmp_path):
+    game = game_from_text(tmp_path, RESUMES)
+    match = game.new_match(2, seed=3)
+    frame = match.state["stack"][-1]
+    # the flow ran into `pick` in generated code, which asked its first choice
+    assert match.pending["prompt"].endswith("pick") and frame["c"] == "rule pick"
+    assert game.codes["rule pick"].ops[frame["pc"]][0] == O.DECIDE
+    assert [f["c"] for f in match.state["stack"]] == ["flow", "rule pick"]
 
 
 def test_a_rule_that_calls_itself_is_not_called_directly(tmp_path):
