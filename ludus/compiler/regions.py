@@ -93,6 +93,11 @@ class _Gen:
             "_rg_watch": game.anytime_watch, "_rg_ret": self.callable,
         })
         self.count = 0
+        # what a `break` is written as: None, a Python `break`; else the line that leaves a
+        # turn a continuation resumed (see `rest_of`)
+        self.breaks: list = [None]
+        self.continuations: dict = {}  # (code id, instruction) -> its continuation's name, or None
+        self.resumes: dict = {}  # code id -> its resume points
         # after a statement: does the VM have work first (triggers, 'at any time')?
         anytime = bool(game.anytime) or bool(game.becomes)
         if anytime:
@@ -170,11 +175,21 @@ class _Gen:
         else:
             self.regions(cid, code, 0, len(code.ops), fast)
         for c in self.resume_points(code):
-            name = self.function(cid, code, 0, len(code.ops) - 1, resume_at=c)
+            name = self.continuation(cid, code, c)
             if name is not None:
                 fast[c] = (O.FUSED, name)
         if any(op[0] == O.FUSED for op in fast):
             self.fast[cid] = fast
+
+    def continuation(self, cid: str, code, c: int) -> str | None:
+        """The name of the continuation of block `cid` from instruction `c`, written once."""
+        key = (cid, c)
+        if key not in self.continuations:
+            self.continuations[key] = None  # while it is written: a loop's calls go outwards only
+            breaks, self.breaks = self.breaks, [None]
+            self.continuations[key] = self.function(cid, code, 0, len(code.ops) - 1, resume_at=c)
+            self.breaks = breaks
+        return self.continuations[key]
 
     def resume_points(self, code) -> list[int]:
         """Where the VM comes back to this block: after a decision or a die (once answered), a
@@ -244,7 +259,7 @@ class _Gen:
         else:
             out.append(f"        pc = {start}")  # a try needs a statement: the rest may have none
             try:
-                self.rest(code, a, b, resume_at, out, 2, False)
+                self.rest(cid, code, a, b, resume_at, out, 2, False)
             except _NotHere:
                 return None
         out += ["    except _rg_FAILURES as exc:",
@@ -262,7 +277,7 @@ class _Gen:
 
     # ── continuations ──
 
-    def rest(self, code, a: int, b: int, c: int, out: list, d: int, in_loop: bool) -> bool:
+    def rest(self, cid: str, code, a: int, b: int, c: int, out: list, d: int, in_loop: bool) -> bool:
         """The sequence [a, b) from instruction `c` on, where the VM comes back to a frame: the
         rest of the statement `c` is inside (the rest of a turn of a loop, then the loop's
         next turns; the rest of a branch; the rest of a scope, then its closing), then the
@@ -271,22 +286,27 @@ class _Gen:
         items = [(x, y) for x, y in self.items(code, a, b) if y > c]
         if items and items[0][0] < c:
             x, y = items.pop(0)
-            if not self.rest_of(code, x, y, c, out, d, in_loop):
+            if not self.rest_of(cid, code, x, y, c, out, d, in_loop):
                 return False
+        resumes = self.resumes.get(cid)
+        if resumes is None:
+            resumes = self.resumes[cid] = set(self.resume_points(code))
         for x, y in items:
-            if not self.fits(code, x, y, in_loop):
+            # another resume point: its own continuation goes on from there, so that each
+            # statement is written into one continuation, not into every one before it
+            if not self.fits(code, x, y, in_loop) or (x in resumes and x != c):
                 self.stop(x, c, out, d)
                 return False
             self.item(code, x, y, out, d)
         return True
 
-    def rest_of(self, code, x: int, y: int, c: int, out: list, d: int, in_loop: bool) -> bool:
+    def rest_of(self, cid: str, code, x: int, y: int, c: int, out: list, d: int, in_loop: bool) -> bool:
         """The rest of the compound statement [x, y) from instruction `c` inside it."""
         ind = "    " * d
         shape = code.shapes.get(x)
         kind = shape[0] if shape is not None else None
         if kind == "scope":
-            if c < y - 1 and not self.rest(code, x + 1, y - 1, c, out, d, in_loop):
+            if c < y - 1 and not self.rest(cid, code, x + 1, y - 1, c, out, d, in_loop):
                 return False
             out.append(f"{ind}pc = {y - 1}; {self.closing(code.ops[x])}; n += 1")
             self.after_closing(code.ops[x], y - 1, out, d)
@@ -295,37 +315,47 @@ class _Gen:
             branches = shape[2]
             for jf, je in branches:
                 if jf < c <= je:  # in a branch, or at its jump to the end
-                    if c < je and not self.rest(code, jf + 1, je, c, out, d, in_loop):
+                    if c < je and not self.rest(cid, code, jf + 1, je, c, out, d, in_loop):
                         return False
                     out.append(f"{ind}n += 1")
                     return True
             if branches[-1][1] < c < y:  # in the `else`
-                return self.rest(code, branches[-1][1] + 1, y, c, out, d, in_loop)
+                return self.rest(cid, code, branches[-1][1] + 1, y, c, out, d, in_loop)
             raise _NotHere("a test")
         if kind == "loop":
             _end, top, scope_at, body_at, body_end, _back, _label_of = shape[1:]
+            if c == top and self.fits(code, x, y, in_loop):  # the next turns, as the loop takes them
+                if code.ops[top][0] == O.NEXT:
+                    out.append(f"{ind}it{x} = env[{code.ops[top][1]!r}]")
+                out.append(f"{ind}while True:")
+                self.turn(code, x, shape, out, d + 1)
+                self.turn_end(code, shape, out, d + 1)
+                return True
             if not body_at <= c <= body_end:
                 raise _NotHere("a loop's head")
             if not self.fits(code, x, y, in_loop):
                 # the rest of this turn, and the VM goes on at its end
-                if c < body_end and not self.rest(code, body_at, body_end, c, out, d, False):
+                if c < body_end and not self.rest(cid, code, body_at, body_end, c, out, d, False):
                     return False
                 self.stop(body_end, c, out, d)
                 return False
-            # the rest of this turn first, then turns as the loop takes them
-            head = code.ops[top]
-            if head[0] == O.NEXT:
-                out.append(f"{ind}it{x} = env[{head[1]!r}]")
-            out.append(f"{ind}first{x} = True")
-            out.append(f"{ind}while True:")
-            out.append(f"{ind}    if first{x}:")
-            out.append(f"{ind}        first{x} = False")
-            if c < body_end:
-                self.rest(code, body_at, body_end, c, out, d + 2, True)  # the loop fits: so does its rest
-            out.append(f"{ind}    else:")
-            self.turn(code, x, shape, out, d + 2)
-            self.turn_end(code, shape, out, d + 1)
-            return True
+            # the rest of this turn, then the loop's next turns and what follows it, in the
+            # continuation from its head: one function for every resume point in its body
+            ahead = self.continuation(cid, code, top)
+            if ahead is None:
+                raise _NotHere("a loop's next turns")
+            after = self.continuation(cid, code, y)
+            self.breaks.append(f"return {after}(rt, frame, env, n, budget)" if after is not None
+                               else f"frame['pc'] = {y}; return n")
+            # the loop fits, so its rest does: it stops only where an inner loop's continuation
+            # takes over, which returns
+            ended = c >= body_end or self.rest(cid, code, body_at, body_end, c, out, d, True)
+            self.breaks.pop()
+            if not ended:
+                return False
+            self.turn_end(code, shape, out, d)
+            out.append(f"{ind}return {ahead}(rt, frame, env, n, budget)")
+            return False
         raise _NotHere(kind)
 
     def stop(self, k: int, c: int, out: list, d: int) -> None:
@@ -370,7 +400,10 @@ class _Gen:
                     out.append(f"{ind}    frame['pc'] = {k + 1}")
                     out.append(f"{ind}    return n")
             out.append(f"{ind}n += {b - a}")
-            out.append(f"{ind}break")
+            if self.breaks[-1] is None:
+                out.append(f"{ind}break")
+            else:  # out of a turn a continuation resumed, which no Python loop holds
+                out.append(f"{ind}{self.breaks[-1]}")
         elif kind == "if":
             branches = shape[2]
             for i, (jf, je) in enumerate(branches):
@@ -420,7 +453,9 @@ class _Gen:
             out.append(f"{ind}    break")
         if scope_at is not None:
             out.append(f"{ind}pc = {scope_at}; {self.opening(code.ops[scope_at], label_of)}; n += 1")
+        self.breaks.append(None)  # a `break` in the body leaves this Python loop
         self.seq(code, body_at, body_end, out, d)
+        self.breaks.pop()
 
     def turn_end(self, code, shape, out: list, d: int) -> None:
         """The end of a turn of a loop: its scope closed, and the jump back counted."""

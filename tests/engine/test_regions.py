@@ -374,3 +374,25 @@ def test_rules_nested_deeper_than_python_compiles_run_as_without_regions(tmp_pat
     assert '"n": 52' in with_regions[0]
     _without_regions(game)
     assert _trace(game, 1) == with_regions
+
+
+def test_continuations_grow_with_the_block_not_with_its_decisions_times_its_length(tmp_path, monkeypatch):
+    # each statement is written into one continuation (the one before the next resume point):
+    # without that, a flow of N decisions in a row holds about N*N/2 statements of them
+    import ludus.compiler.pysource as pysource
+
+    written: list = []
+    compile_it = pysource._cached_compile
+    monkeypatch.setattr(pysource, "_cached_compile", lambda source: written.append(source) or compile_it(source))
+
+    def regions_size(decisions: int) -> int:
+        body = "".join(f"        choose x{i} from [1, 2] \"{i}?\"\n        increase n by x{i}\n"
+                       for i in range(decisions))
+        folder = tmp_path / str(decisions)
+        folder.mkdir()
+        game = game_from_text(folder, HEAD + f"counter n\nflow:\n    repeat 2 times:\n{body}    end game\n")
+        assert len(_continuations(game)["flow"]) == decisions
+        return sum(len(part) for part in written.pop().split("\ndef ") if part.startswith("_rg_r"))
+
+    small, large = regions_size(8), regions_size(32)
+    assert large < 6 * small  # linear: about 4 times; one continuation each to the end: about 16
