@@ -93,6 +93,7 @@ class _Gen:
             "_rg_watch": game.anytime_watch, "_rg_ret": self.callable,
         })
         self.count = 0
+        self.entered = False  # whether `_rg_enter` is written yet
         # what a `break` is written as: None, a Python `break`; else the line that leaves a
         # turn a continuation resumed (see `rest_of`)
         self.breaks: list = [None]
@@ -567,25 +568,44 @@ class _Gen:
             raise _NotHere(kind)
 
     def enter(self, cid: str, k: int, out: list, d: int) -> None:
-        """Push the called block's frame (a rule's, or an effect's known only as it runs); run it
-        here when it is one region, else leave it to the VM. A chain of effects may not end (an
-        effect that resolves itself): past a depth of frames the VM runs them, and its step
-        budget stops an endless one as it does without regions."""
+        """Call the block `cid` (a rule's, or an effect's known only as it runs) through
+        `_rg_enter`, and hand the frame to the VM at `k + 1` when that says so."""
+        if not self.entered:
+            self.entered = True
+            self.pygen.lines.append(self.enter_function())
         ind = "    " * d
-        out.append(f"{ind}f = {{'c': {cid}, 'pc': 0, 'env': e}}")
-        out.append(f"{ind}stack.append(f)")
-        out.append(f"{ind}fn = _rg_entries.get({cid})")
-        out.append(f"{ind}if fn is None or len(stack) > {_MAX_DIRECT}:")
-        out.append(f"{ind}    frame['pc'] = {k + 1}")
-        out.append(f"{ind}    return n")
-        out.append(f"{ind}n = fn(rt, f, e, n, budget)")
-        cond = f"f['pc'] != _rg_ret[{cid}] or state['result'] is not None or stack[-1] is not f"
+        out.append(f"{ind}n = _rg_enter(rt, frame, {cid}, e, n, budget, {k + 1})")
+        out.append(f"{ind}if n < 0:")
+        out.append(f"{ind}    return ~n")
+
+    def enter_function(self) -> str:
+        """`_rg_enter`: push the called block's frame and run it here when it is one region, else
+        leave it to the VM. It gives the step count when the caller goes on, and the count's
+        complement (negative) when the caller must stop with the frame at `after` (the block
+        did not run to its end, the game ended, or the VM has work). A chain of effects may not
+        end (an effect that resolves itself): past a depth of frames the VM runs them, and its
+        step budget stops an endless one as it does without regions. One function, not this
+        text at every call, so that a game's generated code stays small to compile."""
+        cond = "f['pc'] != _rg_ret[cid] or state['result'] is not None or stack[-1] is not f"
         if self.check is not None:
             cond += f" or {self.check}"
-        out.append(f"{ind}if {cond}:")
-        out.append(f"{ind}    frame['pc'] = {k + 1}")
-        out.append(f"{ind}    return n")
-        out.append(f"{ind}stack.pop(); n += 1")
+        return "\n".join([
+            "def _rg_enter(rt, frame, cid, e, n, budget, after):",
+            "    state = rt.state",
+            "    stack = state['stack']",
+            "    f = {'c': cid, 'pc': 0, 'env': e}",
+            "    stack.append(f)",
+            "    fn = _rg_entries.get(cid)",
+            f"    if fn is None or len(stack) > {_MAX_DIRECT}:",
+            "        frame['pc'] = after",
+            "        return ~n",
+            "    n = fn(rt, f, e, n, budget)",
+            f"    if {cond}:",
+            "        frame['pc'] = after",
+            "        return ~n",
+            "    stack.pop()",
+            "    return n + 1",
+            ""]) + "\n"
 
 
 def _compilable(lines: list[str]) -> bool:
