@@ -14,6 +14,7 @@ The locals of a generated statement start with `st_`, a prefix no generated expr
 
 from __future__ import annotations
 
+from ..engine.runtime import NOT_FIXED
 from ..engine.values import as_entities, as_seat, as_track, pair_key
 from ..language import nodes as n
 
@@ -77,12 +78,21 @@ class StatementSource:
             key = "None"
         lines = [f"st_key = {key}", f"st_have = {self.gen.get_var(name, 'st_key')}", f"st_value = {amount}"]
         if s.op == "pay":
-            return [*lines,
-                    "if st_value > st_have:",
-                    "    st_who = f'{rt.seat_name(st_key)} has' if st_key is not None else 'there is'",
-                    f"    raise RuleError(f'cannot pay {{st_value}} {name}: {{st_who}} only {{st_have}}')",
-                    f"rt.set_var({name!r}, st_key, st_have - st_value)"]
-        return [*lines, f"rt.set_var({name!r}, st_key, st_have + st_value)"]
+            lines += ["if st_value > st_have:",
+                      "    st_who = f'{rt.seat_name(st_key)} has' if st_key is not None else 'there is'",
+                      f"    raise RuleError(f'cannot pay {{st_value}} {name}: {{st_who}} only {{st_have}}')"]
+        new = "st_have - st_value" if s.op == "pay" else "st_have + st_value"
+        spec = self.comp.game.vars.get(name)
+        if spec is None or spec.kind != "counter" or NOT_FIXED in (spec.fixed_low, spec.fixed_high):
+            return [*lines, f"rt.set_var({name!r}, st_key, {new})"]
+        # Runtime.set_var with what is known here written out: a counter, bounds written as
+        # numbers, the value before (st_have) read already; an amount is a whole number
+        lines.append(f"st_new = {new}")
+        if spec.fixed_low is not None:
+            lines += [f"if st_new < {spec.fixed_low!r}:", f"    st_new = {spec.fixed_low!r}"]
+        if spec.fixed_high is not None:
+            lines += [f"if st_new > {spec.fixed_high!r}:", f"    st_new = {spec.fixed_high!r}"]
+        return [*lines, "if st_new != st_have:", f"    rt.put_counter({name!r}, st_key, st_have, st_new)"]
 
     def token(self, name: str) -> str:
         return repr(name) if name in self.comp.sym.tokens else f"env[{name!r}]"

@@ -266,6 +266,23 @@ class Runtime:
         if name in self.watched:
             self.events.append((name, key, old, value))
 
+    def put_counter(self, name: str, key, old: int, value: int) -> None:
+        """set_var of counter `name` from generated code that has done set_var's first part: the
+        value kept within the counter's min and max (both written as numbers), and found to
+        differ from `old`, the value now."""
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise RuleError(f"counter '{name}' would leave the numbers ludus allows "
+                            f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
+        k = name if key is None else f"{name}@{key}"
+        variables = self.state["vars"]
+        self.touch(name)
+        if self.journal is not None:
+            self.journal.var(variables, k)
+        variables[k] = value
+        self.changed.add(name)
+        if name in self.watched:
+            self.events.append((name, key, old, value))
+
     # tracks
 
     def track_pos(self, name: str) -> int:

@@ -782,3 +782,82 @@ def test_a_label_too_long_is_refused_when_listed_not_when_loaded(tmp_path):
     game = game_from_text(tmp_path, text)
     with pytest.raises(RuleError, match="more than ludus allows"):
         game.new_match(2)
+
+
+def test_gain_and_pay_on_a_counter_with_bounds_change_what_the_closures_change(tmp_path, monkeypatch):
+    # a counter written with bounds, gained past its max and paid to its min, gains of 0, a
+    # trigger that watches it (with old and new), a define that reads it, and undo
+    source = '''game "Counters"
+players 2
+counter coins per seat min 0 max 7
+counter pot start 5 min 2
+counter seen
+define flush = coins >= 6
+when coins changes:
+    increase seen by 10 * old + new
+action Earn(k in [0, 3, 5]):
+    label "earn {k} ({flush})"
+    gain k coins
+    pay 1 pot
+action Spend(k in [1, 2]):
+    label "spend {k}"
+    require coins >= k
+    pay k coins
+    gain k pot
+flow:
+    repeat 6 times:
+        for each s in seats:
+            turn s:
+                offer Earn, Spend
+    win P1
+'''
+    path = tmp_path / "g.ludus"
+    path.write_text(source, encoding="utf-8")
+    traces = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        game = ludus.load(path)
+        for seed in range(6):
+            m = game.new_match(2, seed=seed)
+            trace = []
+            for turn in range(12):
+                options = m.legal_actions()
+                m.apply(options[(seed + 5 * turn) % len(options)])
+                trace.append((m.legal_actions(), dict(m.state["vars"])))
+            while m.moves:
+                m.undo()
+            traces.append((trace, m.to_json()))
+    assert traces[:6] == traces[6:]
+    generated = traces[:6]
+    # the bounds held and the trigger saw the changes: what the comparison is about happened
+    assert any(v.get("coins@0") == 7 for trace, _ in generated for _, v in trace)
+    assert any(v.get("pot") == 2 for trace, _ in generated for _, v in trace)
+    assert any(v.get("seen", 0) > 0 for trace, _ in generated for _, v in trace)
+
+
+def test_a_gain_past_the_numbers_ludus_allows_fails_as_the_closures_fail(tmp_path, monkeypatch):
+    from ludus.language.limits import MAX_NUMBER
+    source = f'''game "Big"
+players 2
+counter coins per seat
+action Earn:
+    gain {MAX_NUMBER} coins
+flow:
+    repeat 3 times:
+        turn P1:
+            offer Earn
+    win P1
+'''
+    path = tmp_path / "g.ludus"
+    path.write_text(source, encoding="utf-8")
+    errors = []
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        m = ludus.load(path).new_match(2)
+        m.apply(0)
+        before = m.to_json()
+        with pytest.raises(RuleError) as err:
+            m.apply(0)
+        assert m.to_json() == before  # nothing half-applied
+        errors.append(str(err.value))
+    assert errors[0] == errors[1] and "would leave the numbers ludus allows" in errors[0]
