@@ -32,6 +32,10 @@ def copy_state(state: dict) -> dict:
     return marshal.loads(marshal.dumps(state))
 
 
+def _beyond_numbers(name: str) -> RuleError:
+    return RuleError(f"counter '{name}' would leave the numbers ludus allows (-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
+
+
 # ───────────────────────── chance ─────────────────────────
 
 
@@ -249,31 +253,24 @@ class Runtime:
             if hi is not None and value > hi:
                 value = hi
             if not -MAX_NUMBER <= value <= MAX_NUMBER:
-                raise RuleError(f"counter '{name}' would leave the numbers ludus allows "
-                                f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
+                raise _beyond_numbers(name)
         k = name if key is None else f"{name}@{key}"
-        variables = self.state["vars"]
-        old = variables.get(k, _MISSING)
+        old = self.state["vars"].get(k, _MISSING)
         if old is _MISSING:
             old = spec.initial(self, key)
-        if old == value:
-            return
-        self.touch(name)
-        if self.journal is not None:
-            self.journal.var(variables, k)
-        variables[k] = value
-        self.changed.add(name)
-        if name in self.watched:
-            self.events.append((name, key, old, value))
+        if old != value:
+            self.put_var(name, key, k, old, value)
 
     def put_counter(self, name: str, key, old: int, value: int) -> None:
         """set_var of counter `name` from generated code that has done set_var's first part: the
         value kept within the counter's min and max (both written as numbers), and found to
         differ from `old`, the value now."""
         if not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise RuleError(f"counter '{name}' would leave the numbers ludus allows "
-                            f"(-{MAX_NUMBER:,} to {MAX_NUMBER:,})")
-        k = name if key is None else f"{name}@{key}"
+            raise _beyond_numbers(name)
+        self.put_var(name, key, name if key is None else f"{name}@{key}", old, value)
+
+    def put_var(self, name: str, key, k: str, old, value) -> None:
+        """Store a var's new value under its state key `k`, for undo, defines and triggers."""
         variables = self.state["vars"]
         self.touch(name)
         if self.journal is not None:

@@ -784,6 +784,15 @@ def test_a_label_too_long_is_refused_when_listed_not_when_loaded(tmp_path):
         game.new_match(2)
 
 
+def _loaded_both_ways(tmp_path, monkeypatch, source):
+    """The game of `source` loaded with generated code, then with the closures."""
+    path = tmp_path / "g.ludus"
+    path.write_text(source, encoding="utf-8")
+    for enabled in (True, False):
+        monkeypatch.setattr(pysource, "ENABLED", enabled)
+        yield ludus.load(path)
+
+
 def test_gain_and_pay_on_a_counter_with_bounds_change_what_the_closures_change(tmp_path, monkeypatch):
     # a counter written with bounds, gained past its max and paid to its min, gains of 0, a
     # trigger that watches it (with old and new), a define that reads it, and undo
@@ -811,12 +820,8 @@ flow:
                 offer Earn, Spend
     win P1
 '''
-    path = tmp_path / "g.ludus"
-    path.write_text(source, encoding="utf-8")
     traces = []
-    for enabled in (True, False):
-        monkeypatch.setattr(pysource, "ENABLED", enabled)
-        game = ludus.load(path)
+    for game in _loaded_both_ways(tmp_path, monkeypatch, source):
         for seed in range(6):
             m = game.new_match(2, seed=seed)
             trace = []
@@ -848,12 +853,9 @@ flow:
             offer Earn
     win P1
 '''
-    path = tmp_path / "g.ludus"
-    path.write_text(source, encoding="utf-8")
     errors = []
-    for enabled in (True, False):
-        monkeypatch.setattr(pysource, "ENABLED", enabled)
-        m = ludus.load(path).new_match(2)
+    for game in _loaded_both_ways(tmp_path, monkeypatch, source):
+        m = game.new_match(2)
         m.apply(0)
         before = m.to_json()
         with pytest.raises(RuleError) as err:
