@@ -23,11 +23,13 @@ A rule whose whole body is one such run, and that calls no rule that calls it ba
 directly (its frame pushed and popped as CALL and RET would); so is a card's effect.
 
 Where the VM comes back to a frame (after an answer, a die, a rule's return), a **continuation**
-takes over: a region from that instruction to the end of the block, through the loops around it
-(the rest of this turn of a loop, then its next turns, then what follows the loop). So a flow
-runs from one decision to the next in generated code, and the VM only dispatches between
-frames. A continuation holds the loops it is inside again, so its code grows with the depth of
-the resume point: a block with D loops around N decisions is written about N*D times over.
+takes over: a region from that instruction on, through the loops around it (the rest of this
+turn of a loop, then its next turns, then what follows the loop). So a flow runs from one
+decision to the next in generated code, and the VM only dispatches between frames. To keep the
+code a block's size: the rest of a turn ends by calling the continuation from its loop's head
+(one a loop, holding the loop's whole body once more), which goes outwards only, so the calls
+are at most as deep as the loops; and a continuation stops, handing the frame to the VM, where
+the next resume point's own continuation starts.
 
 Only the step budget's error may name another line of the same loop: the budget is checked at
 each loop's jump back rather than at every instruction.
