@@ -177,7 +177,7 @@ class _Gen:
             fast[0] = (O.FUSED, name)
         else:
             self.regions(cid, code, 0, len(code.ops), fast)
-        for c in self.resume_points(code):
+        for c in self.resume_points(cid, code):
             name = self.continuation(cid, code, c)
             if name is not None:
                 fast[c] = (O.FUSED, name)
@@ -194,14 +194,17 @@ class _Gen:
             self.breaks = breaks
         return self.continuations[key]
 
-    def resume_points(self, code) -> list[int]:
-        """Where the VM comes back to this block: after a decision or a die (once answered), a
-        rule's call or an effect (once it returns). Each gets a continuation: a region from
-        there to the end of the block, through the loops around it (see `rest`)."""
-        last = len(code.ops) - 1
-        if last <= 0 or code.ops[last][0] != O.RET:
-            return []
-        return [k + 1 for k, op in enumerate(code.ops[:last - 1]) if op[0] in _RESUMES]
+    def resume_points(self, cid: str, code) -> tuple[int, ...]:
+        """Where the VM comes back to block `cid`, in order: after a decision or a die (once
+        answered), a rule's call or an effect (once it returns). Each gets a continuation: a
+        region from there to the end of the block, through the loops around it (see `rest`)."""
+        points = self.resumes.get(cid)
+        if points is None:
+            last = len(code.ops) - 1
+            points = () if last <= 0 or code.ops[last][0] != O.RET else tuple(
+                k + 1 for k, op in enumerate(code.ops[:last - 1]) if op[0] in _RESUMES)
+            self.resumes[cid] = points
+        return points
 
     def regions(self, cid, code, a: int, b: int, fast: list) -> None:
         """Regions for the runs of the sequence [a, b) that fit, and within the parts that do not."""
@@ -291,9 +294,7 @@ class _Gen:
             x, y = items.pop(0)
             if not self.rest_of(cid, code, x, y, c, out, d, in_loop):
                 return False
-        resumes = self.resumes.get(cid)
-        if resumes is None:
-            resumes = self.resumes[cid] = set(self.resume_points(code))
+        resumes = self.resume_points(cid, code)
         for x, y in items:
             # another resume point: its own continuation goes on from there, so that each
             # statement is written into one continuation, not into every one before it
