@@ -494,11 +494,20 @@ class Runtime:
         what is the same for every card done once: the destination's journal entry and list,
         and for each place they come from, the defines dropped (as touch("$ents") and each
         zone's would: moves are the commonest change) and the names marked changed (nothing
-        reads them between two cards)."""
+        reads them between two cards). The journal's entries are written here as Journal.ent
+        and Journal.place write them: this is the engine's commonest change."""
         state, journal, game = self.state, self.journal, self.game
         ents, places = state["ents"], state["places"]
+        if journal is not None:
+            count = journal.count
+            kept_ents = journal.ents
+            if kept_ents is None:
+                kept_ents = journal.ents = {}
+            kept_places = journal.places
+            if kept_places is None:
+                kept_places = journal.places = {}
         into = None
-        sources: dict = {}  # the place a card comes from -> its move_marks
+        last = marks = owner = None  # the place the last card came from, and its move_marks
         for eid in eids:
             try:
                 e = ents[eid]
@@ -506,11 +515,12 @@ class Runtime:
                 e = None
             if e is None:
                 raise RuleError(f"no card or piece #{eid}")
-            if journal is not None:
-                journal.ent(state, eid)
+            if journal is not None and eid < count and eid not in kept_ents:
+                # the common card, with no fields, reveal or seen-by of its own: its three plain
+                # values as a tuple, cheaper to make and to keep than bytes
+                kept_ents[eid] = (e["d"], e["o"], e["l"]) if len(e) == 3 and "l" in e else marshal.dumps(e)
             src = e["l"]
-            marks = sources.get(src)
-            if marks is None:
+            if marks is None or src != last:
                 memo = self.memo
                 if memo:
                     drops = game.move_drops.get((src, dest))
@@ -519,8 +529,10 @@ class Runtime:
                     for d in drops:
                         if d in memo:
                             del memo[d]
-                marks = sources[src] = game.move_marks.get((src, dest)) or _move_marks(game, src, dest)
+                marks = game.move_marks.get((src, dest)) or _move_marks(game, src, dest)
                 self.changed.update(marks[0])
+                owner = marks[1]
+                last = src
             if src is not None:
                 lst = places.get(src)
                 if lst:
@@ -529,12 +541,13 @@ class Runtime:
                     except ValueError:
                         pass
                     else:
-                        if journal is not None:
-                            journal.place(state, src)
+                        if journal is not None and src not in kept_places:
+                            kept_places[src] = tuple(lst)
                         del lst[i]
             if into is None:
-                if journal is not None:
-                    journal.place(state, dest)
+                if journal is not None and dest not in kept_places:
+                    cards = places.get(dest)
+                    kept_places[dest] = None if cards is None else tuple(cards)
                 into = places.get(dest)
                 if into is None:
                     into = places[dest] = []
@@ -547,8 +560,8 @@ class Runtime:
                 del e["rev"]
             if "see" in e:
                 del e["see"]
-            if marks[1] is not None:  # a seat's zone: what moves in is that seat's
-                e["o"] = marks[1]
+            if owner is not None:  # a seat's zone: what moves in is that seat's
+                e["o"] = owner
 
     def _move_drops(self, src, dest: str) -> tuple:
         game = self.game
