@@ -38,7 +38,7 @@ each loop's jump back rather than at every instruction.
 from __future__ import annotations
 
 from ..engine import ops as O
-from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _roll, _scope, _unscope, endless
+from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _roll, _scope, _unscope, endless, no_seat
 
 # instructions a region runs itself; CALL and RESOLVE too, when the rule or effect can be called.
 # A decision (DECIDE, and ROLL when chance is asked by hand) is listed here and, when it waits,
@@ -90,7 +90,7 @@ class _Gen:
         self.ns = pygen.ns  # the names below start with _rg_, which pysource's never do
         self.ns.update({
             "_rg_endless": endless, "_rg_FAILURES": _FAILURES, "_rg_located": _located,
-            "_rg_scope": _scope, "_rg_unscope": _unscope, "_rg_finish": _finish,
+            "_rg_scope": _scope, "_rg_unscope": _unscope, "_rg_finish": _finish, "_rg_no_seat": no_seat,
             "_rg_draw": _draw, "_rg_roll": _roll, "_rg_entries": self.entries, "_rg_defs": game.defs,
             "_rg_watch": game.anytime_watch, "_rg_ret": self.callable,
         })
@@ -478,6 +478,12 @@ class _Gen:
         _, kind, label, fn = op
         if kind == "phase" and fn is None:
             return f"state['scopes'].append({{'k': 'phase', 'n': {label!r}}})"
+        if kind == "turn":
+            # the seat checked as vm._scope checks it (a bool is no seat: its class is not int)
+            return (f"_v = {self.const(fn)}(rt, env); "
+                    f"_v if _v.__class__ is int and 0 <= _v < state['nseats'] else _rg_no_seat(_v); "
+                    f"state['scopes'].append({{'k': 'turn', 'n': {label!r}, 'v': _v, "
+                    f"'sc': env.get('$cur'), 'sa': env.get('$act')}}); env['$cur'] = env['$act'] = _v")
         if kind in ("each", "loop") and label_of is not None:
             var, vtype = label_of
             # the value as display shows it, the common ones written out (the labels' code)
@@ -488,8 +494,10 @@ class _Gen:
     def closing(self, op) -> str:
         """vm._unscope for the scope `op` opened: a pop, unless it is a turn or resets a var."""
         _, kind, label, _fn = op
-        if kind == "turn" or self.resets(op):
+        if self.resets(op):
             return "_rg_unscope(rt, env)"
+        if kind == "turn":
+            return "_r = state['scopes'].pop(); env['$cur'] = _r['sc']; env['$act'] = _r['sa']"
         return "state['scopes'].pop()"
 
     def resets(self, op) -> bool:

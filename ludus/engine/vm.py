@@ -502,12 +502,17 @@ def _scope(rt: Runtime, env: dict, op) -> None:
     if kind == "turn":
         seat = fn(rt, env)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rt.state["nseats"]:
-            raise RuleError(f"a turn needs a seat, and {seat!r} is not one")
+            no_seat(seat)
         record.update(v=seat, sc=env.get("$cur"), sa=env.get("$act"))
         env["$cur"] = env["$act"] = seat
     elif fn is not None:
         record["v"] = fn(rt, env)
     rt.state["scopes"].append(record)
+
+
+def no_seat(value):
+    """The error of a turn given something that is not a seat."""
+    raise RuleError(f"a turn needs a seat, and {value!r} is not one")
 
 
 def _unscope(rt: Runtime, env: dict) -> bool:

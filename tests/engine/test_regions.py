@@ -396,3 +396,17 @@ def test_continuations_grow_with_the_block_not_with_its_decisions_times_its_leng
 
     small, large = regions_size(8), regions_size(32)
     assert large < 6 * small  # linear: about 4 times; one continuation each to the end: about 16
+
+
+@pytest.mark.parametrize("regions", [True, False])
+def test_a_turn_given_no_seat_fails_at_its_line(tmp_path, regions):
+    # a region checks a turn's seat where it is written, as vm._scope checks it
+    text = HEAD + "var who: seat\ncounter n\nflow:\n    increase n by 1\n    turn who:\n        increase n by 1\n    end game\n"
+    game = game_from_text(tmp_path, text)
+    if regions:
+        assert "flow" in _fused(game)
+    else:
+        _without_regions(game)
+    with pytest.raises(ludus.RuleError, match="a turn needs a seat, and None is not one") as err:
+        game.new_match(2)
+    assert str(err.value).startswith(f"{tmp_path / 'game.ludus'}:7:")
