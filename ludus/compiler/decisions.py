@@ -28,17 +28,25 @@ class OfferSpec:
 
     def __init__(self, names, seat_fn, stop_label, bind) -> None:
         self.names, self.seat_fn, self.stop_label, self.bind = names, seat_fn, stop_label, bind
+        # (name, action) for each action offered, and the game's table they were taken from:
+        # looked up at the first offer, when the game is compiled; with them, the prompt of
+        # each seat, by the number of seats (which names the seats)
+        self.listed, self.listed_from = None, None
+        self.prompts: dict = {}
 
     def start(self, rt, env):
         seat = _seat_of(rt, env, self.seat_fn)
         labels, values = [], []
-        names = self.names if self.names is not None else list(rt.game.actions)
+        actions = rt.game.actions
+        listed = self.listed
+        if listed is None or self.listed_from is not actions:
+            listed = self.listed = [(name, actions[name]) for name in (self.names if self.names is not None else actions)]
+            self.listed_from, self.prompts = actions, {}
         saved = rt.memo
         if saved is None:
             rt.memo = {}  # nothing changes while the options are listed
         try:
-            for name in names:
-                action = rt.game.actions[name]
+            for name, action in listed:
                 if action.enumerate is not None:
                     action.enumerate(rt, {"$cur": env.get("$cur"), "$act": seat}, seat, labels, values)
                     continue
@@ -59,7 +67,9 @@ class OfferSpec:
             if self.bind:
                 env[self.bind] = "none"
             return None
-        prompt = f"{rt.seat_name(seat)}: take an action"
+        prompt = self.prompts.get((rt.state["nseats"], seat))
+        if prompt is None:
+            prompt = self.prompts[(rt.state["nseats"], seat)] = f"{rt.seat_name(seat)}: take an action"
         return {"kind": "offer", "seat": seat, "prompt": prompt, "options": labels, "values": values}
 
     def explain(self, rt, env, seat, text: str) -> str | None:
