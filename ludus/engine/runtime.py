@@ -79,9 +79,11 @@ class Journal:
     They are most of a state (Votes for Women: 8 of 10 KiB) and a move touches a few of them; the
     rest of the state is small and is kept whole by `Match.apply`. Every change to
     `state["ents"]`, `["places"]`, `["vars"]`, `["tokens"]` or `["tracks"]` goes through a Runtime
-    method that calls `ent`, `place`, `var`, `token` or `track` here first. Kept values are
-    immutable (bytes, tuples, numbers, strings), so clones may share them. A variable or token
-    key that did not exist is kept as ABSENT; the tables a move did not change stay None."""
+    method that calls `ent`, `place`, `var`, `token` or `track` here first (Runtime.move_entities
+    writes the entries of `ent` and `place` itself, the same way: a change to one must be made
+    in both). Kept values are immutable (bytes, tuples, numbers, strings), so clones may share
+    them. A variable or token key that did not exist is kept as ABSENT; the tables a move did
+    not change stay None."""
 
     __slots__ = ("count", "ents", "places", "vars", "tokens", "tracks", "relist")
 
