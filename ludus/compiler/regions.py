@@ -473,8 +473,8 @@ class _Gen:
         out.append(f"{ind}    raise _rg_endless({self.code_name}, {back}, budget)")
 
     def opening(self, op, label_of) -> str:
-        """vm._scope for the SCOPE instruction `op`, written out when it is a phase or a loop
-        whose label is a variable shown as `display` shows it."""
+        """vm._scope for the SCOPE instruction `op`, written out when it is a phase, a turn or a
+        loop whose label is a variable shown as `display` shows it."""
         _, kind, label, fn = op
         if kind == "phase" and fn is None:
             return f"state['scopes'].append({{'k': 'phase', 'n': {label!r}}})"
@@ -492,7 +492,8 @@ class _Gen:
         return f"_rg_scope(rt, env, {self.const(op)})"
 
     def closing(self, op) -> str:
-        """vm._unscope for the scope `op` opened: a pop, unless it is a turn or resets a var."""
+        """vm._unscope for the scope `op` opened: a pop (a turn's puts $cur and $act back), or
+        the call itself when closing it resets a var."""
         _, kind, label, _fn = op
         if self.resets(op):
             return "_rg_unscope(rt, env)"
