@@ -80,8 +80,8 @@ class Journal:
     rest of the state is small and is kept whole by `Match.apply`. Every change to
     `state["ents"]`, `["places"]`, `["vars"]`, `["tokens"]` or `["tracks"]` goes through a Runtime
     method that calls `ent`, `place`, `var`, `token` or `track` here first (Runtime.move_entities
-    writes the entries of `ent` and `place` itself, the same way: a change to one must be made
-    in both). Kept values are immutable (bytes, tuples, numbers, strings), so clones may share
+    writes the entries of `ent` and `place` itself, through `kept_ent`, to save two calls a
+    card). Kept values are immutable (bytes, tuples, numbers, strings), so clones may share
     them. A variable or token key that did not exist is kept as ABSENT; the tables a move did
     not change stay None."""
 
@@ -103,10 +103,7 @@ class Journal:
         if kept is None:
             kept = self.ents = {}
         if eid < self.count and eid not in kept:
-            e = state["ents"][eid]
-            # the common card, with no fields, reveal or seen-by of its own: its three plain
-            # values as a tuple, cheaper to make and to keep than bytes
-            kept[eid] = (e["d"], e["o"], e["l"]) if len(e) == 3 and "l" in e else marshal.dumps(e)
+            kept[eid] = kept_ent(state["ents"][eid])
 
     def place(self, state: dict, key: str) -> None:
         kept = self.places
@@ -166,6 +163,12 @@ class Journal:
             for name, (pos, start) in self.tracks.items():
                 t = tracks[name]
                 t["pos"], t["start"] = pos, start
+
+
+def kept_ent(e: dict) -> tuple | bytes:
+    """A card or piece as a journal keeps it. The common one, with no fields, reveal or seen-by
+    of its own: its three plain values as a tuple, cheaper to make and to keep than bytes."""
+    return (e["d"], e["o"], e["l"]) if len(e) == 3 and "l" in e else marshal.dumps(e)
 
 
 ABSENT = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()  # a key the move created
@@ -520,10 +523,8 @@ class Runtime:
                 e = None
             if e is None:
                 raise RuleError(f"no card or piece #{eid}")
-            if journal is not None and eid < count and eid not in kept_ents:
-                # the common card, with no fields, reveal or seen-by of its own: its three plain
-                # values as a tuple, cheaper to make and to keep than bytes
-                kept_ents[eid] = (e["d"], e["o"], e["l"]) if len(e) == 3 and "l" in e else marshal.dumps(e)
+            if journal is not None and eid < count and eid not in kept_ents:  # as Journal.ent
+                kept_ents[eid] = kept_ent(e)
             src = e["l"]
             if marks is None or src != last:
                 memo = self.memo
