@@ -49,13 +49,10 @@ def rng_next(state: dict) -> int:
     return z ^ (z >> 31)
 
 
-_WORDS = 1 << 64  # how many values rng_next gives
-
-
 def rng_below(state: dict, n: int) -> int:
     if n <= 1:
         return 0
-    limit = _WORDS - _WORDS % n
+    limit = (1 << 64) - ((1 << 64) % n)
     while True:
         v = rng_next(state)
         if v < limit:
@@ -695,22 +692,9 @@ class Runtime:
                 cards[:] = self._forced_order(zone, cards, f[2])
                 break
         else:
-            # Fisher-Yates with rng_below's numbers, its generator run here with the seed in a
-            # local: a deck's shuffle is the most of the generator a match uses
-            s = self.state["rng"]
             for i in range(len(cards) - 1, 0, -1):
-                n = i + 1
-                limit = _WORDS - _WORDS % n
-                while True:
-                    s = (s + 0x9E3779B97F4A7C15) & MASK64
-                    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-                    z ^= z >> 31
-                    if z < limit:
-                        break
-                j = z % n
+                j = rng_below(self.state, i + 1)
                 cards[i], cards[j] = cards[j], cards[i]
-            self.state["rng"] = s
         self.log.append({"t": "shuffle", "zone": zone, "order": [self.state["ents"][c]["d"] for c in cards]})
 
     def _forced_order(self, zone: str, cards: list, names: list) -> list:

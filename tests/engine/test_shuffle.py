@@ -1,6 +1,6 @@
-"""Runtime.shuffle runs the match's generator in place of rng_below, for speed: it must deal the
-same order and leave the same generator state as a Fisher-Yates shuffle drawing from rng_below,
-or every seeded match, replay and saved position would change."""
+"""Runtime.shuffle is a Fisher-Yates shuffle drawing from rng_below: the order it deals and the
+generator state it leaves are part of every seeded match, replay and saved position, so a
+shuffle made faster or rewritten must deal exactly these."""
 
 from __future__ import annotations
 
