@@ -28,20 +28,19 @@ class OfferSpec:
 
     def __init__(self, names, seat_fn, stop_label, bind) -> None:
         self.names, self.seat_fn, self.stop_label, self.bind = names, seat_fn, stop_label, bind
-        # (name, action) for each action offered, and the game's table they were taken from:
-        # looked up at the first offer, when the game is compiled; with them, the prompt of
-        # each seat, by the number of seats (which names the seats)
-        self.listed, self.listed_from = None, None
+        # (name, action) for each action offered, looked up at the first offer, when the game
+        # (which made this spec, and no other game uses) is compiled; the prompt of each seat,
+        # by the number of seats (which names the seats)
+        self.listed = None
         self.prompts: dict = {}
 
     def start(self, rt, env):
         seat = _seat_of(rt, env, self.seat_fn)
         labels, values = [], []
-        actions = rt.game.actions
         listed = self.listed
-        if listed is None or self.listed_from is not actions:
+        if listed is None:
+            actions = rt.game.actions
             listed = self.listed = [(name, actions[name]) for name in (self.names if self.names is not None else actions)]
-            self.listed_from, self.prompts = actions, {}
         saved = rt.memo
         if saved is None:
             rt.memo = {}  # nothing changes while the options are listed
