@@ -20,6 +20,7 @@ from attrs import frozen
 from ..compiler import Game
 from ..engine import CHANCE, Match
 from ..engine import ops as O
+from ..engine.determinize import has_hidden_zones
 from ..pipeline import load
 
 SCAN_PLAYOUTS = 16  # seeded random matches played when a game is loaded
@@ -122,8 +123,7 @@ def scan(path_or_game, players=None, *, max_actions=None, max_length=None, max_v
         lo, hi = min(lo, *returns), max(hi, *returns)
     kinds = {op[0] for code in game.codes.values() for op in code.ops}
     shuffles = O.SHUFFLE in kinds or any(z.refill for z in game.zones.values())
-    hidden = any(z.visibility != "public" for name, z in game.zones.items() if name != "box") or any(
-        v.visibility != "public" for v in game.vars.values())
+    hidden = has_hidden_zones(game) or any(v.visibility != "public" for v in game.vars.values())
     if game.payoff is None:
         utility = (-1.0, 1.0)
     else:  # an estimate: what the scan met, widened on each side by its own width

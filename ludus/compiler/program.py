@@ -77,9 +77,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                         adjacency[sp.name].append(other)
                     if sp.name not in adjacency[other]:
                         adjacency[other].append(sp.name)
+        shown = {sp.name: board.visibility for board in sym.boards.values() for sp in board.spaces}
         for name, sp in sym.spaces.items():
             g.spaces[name] = SpaceSpec(name, sp.kind, sp.label, sp.parent, adjacency[name],
-                                       {p.name: self.expr(p.value) for p in sp.props})
+                                       {p.name: self.expr(p.value) for p in sp.props}, shown.get(name, "public"))
             # a grid board's cells: their column and row, for step() and line()
             coords = {p.name: p.value.value for p in sp.props if isinstance(p.value, n.Number)}
             if sp.kind == "cell" and "column" in coords and "row" in coords:

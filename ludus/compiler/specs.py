@@ -90,6 +90,7 @@ class SpaceSpec:
     parent: str | None
     adjacent: list
     props: dict
+    visibility: str = "public"  # its board's: "top only" shows only the top card of what lies on it
 
 
 @define

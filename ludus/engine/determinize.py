@@ -15,6 +15,13 @@ appears; cards and zones linked that way (directly or through other cards) form 
 sample reshuffles each group's cards among the group's hidden places. Within a group every hidden
 card can go to every hidden place, so nothing about which card is where leaks into the sample.
 Cards still in the game box (out of play) are left alone.
+
+A pile (a `top only` zone, or a space of a `top only` board) shows its top card; the cards under
+it trade places only among themselves. A market slot's pile holds that slot's later cards, and
+a sample that put a starting card under it, as the groups above would once a card bought from
+it reached a hidden deck, would be a game that cannot happen. Their order under the top is
+dealt at random too, though a rulebook may fix it (Stonewall's decades): a sample may show a
+later card on top after the next one is taken.
 """
 
 from __future__ import annotations
@@ -33,8 +40,15 @@ _LEARNED: dict = {}
 
 
 def has_hidden_zones(game) -> bool:
-    """Whether some zone (besides the box) keeps its cards from some seat."""
-    return any(spec.visibility != "public" for name, spec in game.zones.items() if name != "box")
+    """Whether some zone (besides the box) or board keeps its cards from some seat."""
+    return (any(spec.visibility != "public" for name, spec in game.zones.items() if name != "box")
+            or any(sp.visibility != "public" for sp in game.spaces.values()))
+
+
+def _piles(game) -> frozenset:
+    """The zones and spaces that are piles (`top only`): their hidden cards are grouped alone."""
+    return frozenset([name for name, spec in game.zones.items() if spec.visibility == "top only"]
+                     + [name for name, sp in game.spaces.items() if sp.visibility == "top only"])
 
 
 def has_chance(game) -> bool:
@@ -109,7 +123,8 @@ def _learned(game, seats: int) -> dict:
         return hit[1]
     from .runtime import RuleError
 
-    secret = {name for name, spec in game.zones.items() if spec.visibility != "public" and name != "box"}
+    secret = {name for name, spec in game.zones.items()
+              if spec.visibility not in ("public", "top only") and name != "box"}
     parent: dict = {}
     rng = random.Random(0x5EED)
     for k in range(LEARN_MATCHES):
@@ -135,9 +150,12 @@ def groups(match, seat: int) -> list[list[int]]:
         return []
     ents = match.state["ents"]
     parent = dict(_learned(match.game, match.state["nseats"]))
+    piles = _piles(match.game)
     roots = {eid: _root(ents, eid) for eid in hidden}
     for eid in hidden:  # what is true now is possible, whatever the random matches showed
-        _union(parent, ("card", ents[eid]["d"]), ("zone", roots[eid]))
+        # (a pile is linked to nothing, as _learned leaves it: its cards stay a group of their own)
+        if roots[eid].split("@", 1)[0] not in piles:
+            _union(parent, ("card", ents[eid]["d"]), ("zone", roots[eid]))
     out: dict = {}
     for eid in hidden:
         out.setdefault(_find(parent, ("zone", roots[eid])), []).append(eid)

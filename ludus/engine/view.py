@@ -46,11 +46,16 @@ def view_state(match, seat=None) -> dict:
             shown = zname if owner is None else f"{zname} of {names[owner]}"
             cards = state["places"].get(key, [])
             out["zones"][shown] = _zone_view(rt, spec.visibility, cards, seat, owner)
-    for space in game.spaces:
+    for space, sspec in game.spaces.items():
         entry: dict = {}
-        pieces = state["places"].get(space, [])
-        if pieces:
-            entry["pieces"] = [entity_label(rt, e).replace(f" in {space}", "") for e in pieces]
+        pieces = shown = state["places"].get(space, [])
+        if pieces and seat is not None and sspec.visibility == "top only":
+            # a pile: its top card, and those under it shown to this seat; the rest as a number
+            shown = [e for i, e in enumerate(pieces) if i == 0 or _shown_to(state["ents"][e], seat)]
+        if shown:
+            entry["pieces"] = [entity_label(rt, e).replace(f" in {space}", "") for e in shown]
+        if len(shown) < len(pieces):
+            entry["face_down"] = len(pieces) - len(shown)
         tokens = _tokens_at(rt, space, names)
         if tokens:
             entry["tokens"] = tokens
@@ -81,29 +86,46 @@ def _can_see(rt, eid: int, seat) -> bool:
         if loc.startswith("#"):
             eid = int(loc[1:])
             continue
-        if loc in game.spaces:
-            return True
+        space = game.spaces.get(loc)
+        if space is not None:
+            return space.visibility == "public" or _on_top(rt, loc, eid) or _shown_to(e, seat)
         zname, _, owner = loc.partition("@")
         spec = game.zones.get(zname)
         if spec is None or zname == "box":
             return False
         if spec.visibility == "public" or (spec.visibility == "owner only" and owner and int(owner) == seat):
             return True
-        return bool(e.get("rev")) or seat in e.get("see", ())
+        if spec.visibility == "top only" and _on_top(rt, loc, eid):
+            return True
+        return _shown_to(e, seat)
     return False
+
+
+def _on_top(rt, place: str, eid: int) -> bool:
+    cards = rt.state["places"].get(place)
+    return bool(cards) and cards[0] == eid
+
+
+def _shown_to(e: dict, seat) -> bool:
+    """Whether a card was revealed to everyone, or shown to `seat`, since it last moved."""
+    return bool(e.get("rev")) or (seat is not None and seat in e.get("see", ()))
 
 
 def _zone_view(rt, visibility: str, cards: list, seat, owner):
     ents = rt.state["ents"]
     names = [ents[c]["d"] for c in cards]
-    revealed = [ents[c]["d"] for c in cards if ents[c].get("rev") or (seat is not None and seat in ents[c].get("see", ()))]
     if seat is None or visibility == "public":
         return names
     if visibility == "owner only" and owner == seat:
         return names
+    # `top only`: the top card is shown apart, so `revealed` lists only cards under it
+    under = cards[1:] if visibility == "top only" else cards
+    revealed = [ents[c]["d"] for c in under if _shown_to(ents[c], seat)]
     if visibility == "hidden":
         return {"count": HIDDEN, "revealed": revealed} if revealed else HIDDEN
     view = {"count": len(cards)}
+    if visibility == "top only" and cards:
+        view["top"] = names[0]
     if revealed:
         view["revealed"] = revealed
     return view

@@ -548,6 +548,7 @@ class BoardDecl:
     spaces: tuple
     override: bool
     span: Span = _span()
+    visibility: str = "public"  # "top only": each space is a pile, and only its top card shows
 
 
 @frozen

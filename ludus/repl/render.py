@@ -20,10 +20,21 @@ def cards_text(cards) -> str:
     if isinstance(cards, dict):
         count = cards.get("count")
         text = "hidden" if count == HIDDEN else f"{count} card{'s' if count != 1 else ''}"
+        if cards.get("top") is not None:
+            text += f", {cards['top']} on top"
         if cards.get("revealed"):
             text += "; revealed: " + grouped(cards["revealed"])
         return text
     return grouped(cards) if cards else "empty"
+
+
+def pieces_text(entry: dict) -> list[str]:
+    """What lies on a space as the seat sees it: each piece or card shown, then how many more
+    lie face down under the top of a pile (a `top only` board)."""
+    shown = list(entry.get("pieces", []))
+    if entry.get("face_down"):
+        shown.append(f"{entry['face_down']} face down")
+    return shown
 
 
 def grouped(names: list[str]) -> str:
@@ -156,7 +167,7 @@ def view_renderable(view: dict, seats: list[str], compact: bool = False):
         table.add_column()
         for space, entry in board:
             bits = [f"{t} ×{n}" if n != 1 else t for t, n in entry.get("tokens", {}).items()]
-            bits += entry.get("pieces", [])
+            bits += pieces_text(entry)
             table.add_row(space, ", ".join(bits) or "·")
         parts.append(table)
     if compact and bare:
@@ -245,5 +256,6 @@ def _things(things) -> str:
     if not things:
         return "nothing"
     if isinstance(things, dict):
-        return ", ".join(f"{k} {value_text(v) if not isinstance(v, (list, dict)) else value_text(list(v))}" for k, v in things.items())
+        return ", ".join(f"{v} face down" if k == "face_down" else
+                         f"{k} {value_text(v) if not isinstance(v, (list, dict)) else value_text(list(v))}" for k, v in things.items())
     return value_text(things)

@@ -30,7 +30,7 @@ from ..language.limits import whole_number
 from ..language.source import LudusError
 from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, order_problem, parse_force
 from ..replay.script import parse as parse_replay
-from .render import decision_renderable, number_span, view_changes, view_renderable, zone_detail
+from .render import decision_renderable, number_span, pieces_text, view_changes, view_renderable, zone_detail
 
 HISTORY_ENV = "LUDUS_HISTORY"
 SESSIONS_ENV = "LUDUS_SESSIONS"
@@ -459,7 +459,7 @@ class Repl:
                 return
         for space, entry in view["board"].items():
             if space.lower() == low:
-                bits = [f"{t} ×{n}" for t, n in entry.get("tokens", {}).items()] + entry.get("pieces", [])
+                bits = [f"{t} ×{n}" for t, n in entry.get("tokens", {}).items()] + pieces_text(entry)
                 spec = self.game.spaces[space]
                 near = f"; next to {', '.join(spec.adjacent)}" if spec.adjacent else ""
                 self.say(f"{space} ({spec.kind}{near}): {', '.join(bits) or 'nothing here'}")

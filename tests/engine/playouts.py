@@ -1,6 +1,7 @@
 """Seeded random playouts of every shipped game, reduced to digests: the behaviour the engine must keep.
 
     python -m tests.engine.playouts            # re-record tests/engine/playouts.json
+    python -m tests.engine.playouts PATH ...   # re-record only these games, keep the rest
 
 Each match is driven through the public API as a user's bot would: `legal_actions()`, then
 `apply(label)` of a move picked by `random.Random(seed)`; every fifth decision is also undone and
@@ -79,11 +80,20 @@ def key(path: str, players: int) -> str:
     return f"{path} {players}"
 
 
-def record() -> dict:
+def record(only: list[str] | None = None) -> dict:
+    """The digests of every game in GAMES; with `only` (paths as GAMES writes them), those
+    games' afresh and every other game's as recorded."""
     import ludus
 
+    kept = json.loads(RECORD.read_text(encoding="utf-8")) if only else {}
+    unknown = set(only or ()) - {path for path, _, _ in GAMES}
+    if unknown:
+        raise SystemExit(f"not in GAMES: {', '.join(sorted(unknown))}")
     out = {}
     for path, players, seeds in GAMES:
+        if only and path not in only:
+            out[key(path, players)] = kept[key(path, players)]
+            continue
         game = ludus.load(ROOT / path)
         out[key(path, players)] = [play(game, players, seed) for seed in range(seeds)]
         print(f"{path} with {players}: {seeds} seeds", file=sys.stderr)
@@ -91,6 +101,6 @@ def record() -> dict:
 
 
 if __name__ == "__main__":
-    rows = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in record().items()]
+    rows = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in record(sys.argv[1:]).items()]
     RECORD.write_text("{\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")
     print(f"wrote {RECORD}", file=sys.stderr)

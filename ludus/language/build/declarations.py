@@ -155,7 +155,9 @@ class DeclarationBuilder(BuilderBase):
 
     @v_args(meta=True)
     def board_decl(self, meta, c):
-        return n.BoardDecl(str(c[1]), tuple(c[2:]), bool(c[0]), span=self.span(meta))
+        override, name, visibility, *spaces = c
+        return n.BoardDecl(str(name), tuple(spaces), bool(override), span=self.span(meta),
+                           visibility=visibility or "public")
 
     @v_args(meta=True)
     def grid_decl(self, meta, c):

@@ -220,6 +220,9 @@ class DeclarationChecks:
             for e in (item.start, item.low, item.high):
                 if e is not None:
                     self.expr(e, scope)
+            if item.visibility == "top only":
+                self.error(f"'top only' is for zones and boards, whose cards lie in piles; a {item.kind} is "
+                           "'public', 'owner only', 'count only' or 'hidden'", self.at(item.span, "top"))
             if item.resets and not self.loop_label_exists(item.resets):
                 self.warn(f"'resets each {item.resets}': no loop, turn or phase is labelled '{item.resets}'", self.at(item.span, item.resets))
         elif isinstance(item, n.ZoneDecl):
@@ -240,6 +243,9 @@ class DeclarationChecks:
         elif isinstance(item, n.EntityDecl):
             self.check_entity(item)
         elif isinstance(item, n.BoardDecl):
+            if item.visibility not in ("public", "top only"):
+                self.error(f"a board's spaces are 'public' or 'top only' (piles that show their top card), "
+                           f"not '{item.visibility}'", self.at(item.span, item.visibility.split()[0]))
             for sp in item.spaces:
                 if sp.parent and sp.parent not in sym.spaces:
                     self.error(f"unknown space '{sp.parent}'", self.at(sp.span, sp.parent), suggest(sp.parent, sym.spaces))
