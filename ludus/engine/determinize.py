@@ -27,6 +27,7 @@ later card on top after the next one is taken.
 from __future__ import annotations
 
 import random
+import weakref
 
 from . import ops as O
 from .runtime import Runtime, copy_state
@@ -35,8 +36,9 @@ from .view import _can_see
 LEARN_MATCHES = 6
 LEARN_DECISIONS = 3_000
 
-# (id(game), seats) -> (game, union-find parents learned from random matches)
-_LEARNED: dict = {}
+# game -> {seats: union-find parents learned from random matches}; an entry goes with its game
+# (a REPL's reload, an editor's language server, a long simulation loading variants)
+_LEARNED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def has_hidden_zones(game) -> bool:
@@ -117,10 +119,9 @@ def _note(parent: dict, game, state: dict, secret: set) -> None:
 
 def _learned(game, seats: int) -> dict:
     """Which cards have been seen in which hidden zones, over a few random matches."""
-    key = (id(game), seats)
-    hit = _LEARNED.get(key)
-    if hit is not None and hit[0] is game:
-        return hit[1]
+    known = _LEARNED.setdefault(game, {})
+    if seats in known:
+        return known[seats]
     from .runtime import RuleError
 
     secret = {name for name, spec in game.zones.items()
@@ -139,7 +140,7 @@ def _learned(game, seats: int) -> dict:
                 _note(parent, game, match.state, secret)
         except RuleError:
             continue  # a match that breaks a rule still taught us what it saw before
-    _LEARNED[key] = (game, parent)
+    known[seats] = parent
     return parent
 
 

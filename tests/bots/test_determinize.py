@@ -7,6 +7,7 @@ import pytest
 
 from ludus.engine.determinize import Determinizer, groups, has_chance, has_hidden_information, hidden_cards
 from ludus.pipeline import load
+from tests.helpers import ROOT
 
 MARKET = "examples/market-town.ludus"
 VOTES = "games/votes-for-women/votes-for-women.ludus"
@@ -120,3 +121,23 @@ def test_which_games_need_determinizations():
     assert has_chance(uprising) and has_hidden_information(uprising)  # dice, no hidden cards
     match = load(CONNECT).new_match(2, seed=0)
     assert hidden_cards(match, 0) == [] and groups(match, 0) == []
+
+
+def test_what_a_game_taught_the_determinizer_goes_with_the_game(tmp_path):
+    # a REPL that reloads, or a language server, loads many games in one process: the groups
+    # learned from each must not keep it alive
+    import gc
+    import weakref
+
+    from ludus.engine import determinize
+
+    path = tmp_path / "market.ludus"
+    path.write_text((ROOT / MARKET).read_text(encoding="utf-8"), encoding="utf-8")
+    game = load(path)
+    match = game.new_match(2, seed=1)
+    Determinizer(match, 0).sample(random.Random(0))
+    assert game in determinize._LEARNED
+    gone = weakref.ref(game)
+    del game, match
+    gc.collect()
+    assert gone() is None       # so its entry is gone too
