@@ -118,20 +118,45 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
 
 def _failure(exc: Exception, text: str, path: str) -> Diagnostic:
     """The located diagnostic of one failed parse."""
+    if isinstance(exc, (UnexpectedCharacters, UnexpectedToken)):
+        glued = _glued_at(text, exc.pos_in_stream)
+        if glued is not None:
+            return _glued(path, exc.line, exc.column - len(glued[0]), *glued)
     if isinstance(exc, UnexpectedInput):
         return _syntax_diagnostic(exc, text, path)
     if isinstance(exc, GluedKeyword):
         kw, rest = exc.keyword, exc.rest
-        word = f"{kw}{rest}"
-        span = Span(path, kw.line, kw.column, kw.line, kw.column + len(word))
-        return Diagnostic("error", f"'{word}' is not a word here: it would read as the keyword '{kw}' and then '{rest}'",
-                          span, f"write '{kw} {rest}', or choose a name that is not built on a keyword")
+        return _glued(path, kw.line, kw.column, str(kw), str(rest))
     line = _bad_dedent_line(text)
     column = _indent_of(text, line) + 1
     span = Span(path, line, column, line, column + 1)
     tabs = any(raw[: len(raw) - len(raw.lstrip())].count("\t") for raw in text.splitlines())
     hint = "this file indents with tabs: indent with spaces, four for each level" if tabs else None
     return Diagnostic("error", "this line's indentation matches no enclosing block", span, hint)
+
+
+def _glued_at(text: str, pos: int | None) -> tuple[str, str] | None:
+    """(keyword, rest) when the parse stopped inside a word that starts with a keyword the lexer
+    took alone: `counter2` read as `counter` and then `2`, which cannot follow it. (Letters glued
+    on, as in `counterx`, read as a name that may follow: LudusIndenter finds those.)"""
+    if pos is None or not 0 < pos < len(text) or not (text[pos].isalnum() or text[pos] == "_"):
+        return None
+    start = pos
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    end = pos
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    kw = text[start:pos]
+    return (kw, text[pos:end]) if kw in keywords() else None
+
+
+def _glued(path: str, line: int, column: int, kw: str, rest: str) -> Diagnostic:
+    word = f"{kw}{rest}"
+    return Diagnostic("error", f"'{word}' is not a word here: it would read as the keyword '{kw}' and then '{rest}'",
+                      Span(path, line, column, line, column + len(word)),
+                      f"put a space after '{kw}', or choose a name that is not built on a keyword" if rest[:1].isdigit()
+                      else f"write '{kw} {rest}', or choose a name that is not built on a keyword")
 
 
 MAX_SYNTAX_ERRORS = 20
