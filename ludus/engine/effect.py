@@ -95,14 +95,39 @@ def facts(match) -> dict:
     for where, tokens in view["elsewhere"].items():
         for token, count in tokens.items():
             out[f"token {token} on {where}"] = count
+    ents = match.state["ents"]
+    for key, (eid, fname) in set_properties(match).items():
+        out[key] = ents[eid]["f"][fname]
+    r = view["result"]
+    out["result"] = "playing" if r is None else _result(r)
+    return out
+
+
+def set_properties(match) -> dict:
+    """The properties set on cards and pieces, as `facts` names them -> (card id, property)."""
     names = match.seat_names()
+    out = {}
     for eid, ent in enumerate(match.state["ents"]):
         # named by what stays the same as the card or piece moves: owner, name and number
         owner = f"{names[ent['o']]} " if ent and ent.get("o") is not None else ""
-        for fname, v in sorted((ent or {}).get("f", {}).items()):
-            out[f"{fname} of {owner}{ent['d']} #{eid}"] = v
-    r = view["result"]
-    out["result"] = "playing" if r is None else _result(r)
+        for fname in sorted((ent or {}).get("f", {})):
+            out[f"{fname} of {owner}{ent['d']} #{eid}"] = (eid, fname)
+    return out
+
+
+def unset_values(match, before: dict) -> dict:
+    """For each property set now that `before` does not list: the value it read while unset
+    (written on the card, or its kind's default), so a first `set` is reported from that."""
+    from .runtime import RuleError, Runtime
+
+    rt = Runtime(match.game, match.state, [])
+    out = {}
+    for key, (eid, fname) in set_properties(match).items():
+        if key not in before:
+            try:
+                out[key] = match.game.static_field(rt, eid, match.state["ents"][eid]["d"], fname)
+            except RuleError:  # a property the card does not declare: it read nothing before
+                continue
     return out
 
 
@@ -121,11 +146,14 @@ def _plain(v) -> str:
     return str(v)
 
 
-def changes(before: dict, after: dict) -> list[str]:
+def changes(before: dict, after: dict, unset: dict | None = None) -> list[str]:
+    """What differs from `before` to `after`; `unset` gives what a fact missing from `before`
+    read then (see unset_values)."""
     out = []
     keys = list(before) + [k for k in after if k not in before]
+    unset = unset or {}
     for key in keys:
-        old, new = before.get(key), after.get(key)
+        old, new = before.get(key, unset.get(key)), after.get(key)
         if old == new:
             continue
         if key.startswith("zone ") or key.startswith("pieces "):

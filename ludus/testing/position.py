@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..compiler.probe import compile_expression, compile_statements
 from ..engine import vm
-from ..engine.effect import Effect, _cards, _plain, _result, changes, facts
+from ..engine.effect import Effect, _cards, _plain, _result, changes, facts, unset_values
 from ..engine.match import closest
 from ..engine.runtime import RuleError, Runtime, copy_state
 from ..language.source import Diagnostic, LudusError, Sources, Span, render, suggest
@@ -285,7 +285,7 @@ class Position:
                 eff.log.append(entry["text"])
             elif t == "reveal":
                 eff.log.append(f"reveal {entry['card']}")
-        eff.changes = changes(before, facts(match))
+        eff.changes = changes(before, facts(match), unset_values(match, before))
         if match.pending is not None and match.state["result"] is None:
             if self._outer is not None:
                 eff.waiting = self._waiting_text()

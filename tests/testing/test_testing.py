@@ -130,3 +130,41 @@ def test_first_offers_reaches_every_action_and_do_replays_to_it():
     eff = pos.effect()
     assert eff.title == f"Amber: {label}"
     assert eff.decisions == [f"Amber: take an action -> {label}  (one of 4 options)"]
+
+
+WORN = '''game "Worn"
+players 2
+zone hand per seat
+kind Tool:
+    wear: number = 2
+card "Saw" is Tool:
+    on play:
+        set this.wear to 0
+card "File" is Tool:
+    wear 5
+    on play:
+        set this.wear to this.wear + 1
+card "Awl" is Tool:
+    on play:
+        set this.wear to 2
+flow:
+    move card("Saw") to hand of P1
+    move card("File") to hand of P1
+    move card("Awl") to hand of P1
+    turn P1:
+        choose x from [1, 2] "go"
+    end game
+'''
+
+
+@pytest.mark.parametrize(("card", "changed"), [
+    ("Saw", ["wear of P1 Saw #0: 2 -> 0"]),      # from its kind's default, not from none
+    ("File", ["wear of P1 File #1: 5 -> 6"]),    # from what the card has written
+    ("Awl", []),                                  # set to what it read already: no change
+])
+def test_a_property_set_the_first_time_is_reported_from_what_it_read(tmp_path, card, changed):
+    path = tmp_path / "worn.ludus"
+    path.write_text(WORN, encoding="utf-8")
+    pos = Position(ludus.load(path), 2)
+    pos.resolve(card, "P1")
+    assert pos.effect().changes == changed
