@@ -90,16 +90,34 @@ class LudusServer(LanguageServer):
             waiting.cancel()
         self.pending[uri] = asyncio.get_running_loop().call_later(PAUSE, self._refresh_now, uri)
 
-    def _refresh_now(self, uri: str) -> None:
+    def _refresh_now(self, uri: str) -> asyncio.Future:
+        """Analyse on a worker thread, so that hover, completion and the edits that keep coming
+        are answered meanwhile; publish on the event loop, unless the text changed since (its
+        own analysis is on the way)."""
         self.pending.pop(uri, None)
-        self.refresh(uri)
+        version = self.ludus.version
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(self.thread_pool, self.ludus.analyse, self.path_of(uri))
+
+        def done(future) -> None:
+            if future.cancelled():
+                return
+            analysis = future.result()  # a failure is the loop's to log, as a handler's is
+            if self.ludus.version == version:
+                self.publish(analysis)
+        work.add_done_callback(done)
+        return work
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
 
     def refresh(self, uri: str) -> None:
         """Analyse the game the document belongs to and publish diagnostics for all its files."""
-        analysis = self.ludus.analyse(self.path_of(uri))
+        self.publish(self.ludus.analyse(self.path_of(uri)))
+
+    def publish(self, analysis) -> None:
+        """Send the diagnostics of every file of an analysed game; clear those of files it no
+        longer reads."""
         sent = set()
         for path, diags in analysis.diagnostics.items():
             file_uri = from_fs_path(path) or path
@@ -134,6 +152,7 @@ def make_server() -> LudusServer:
         ls.ludus.close(ls.path_of(params.text_document.uri))
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)
+    @server.thread()  # it may analyse the game afresh: off the event loop
     def hover(ls: LudusServer, params: t.HoverParams) -> t.Hover | None:
         pos = params.position
         text = ls.ludus.hover(ls.path_of(params.text_document.uri), pos.line, pos.character)
@@ -142,6 +161,7 @@ def make_server() -> LudusServer:
         return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text))
 
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
+    @server.thread()  # it may analyse the game afresh: off the event loop
     def definition(ls: LudusServer, params: t.DefinitionParams) -> t.Location | None:
         pos = params.position
         found = ls.ludus.definition(ls.path_of(params.text_document.uri), pos.line, pos.character)
@@ -151,6 +171,7 @@ def make_server() -> LudusServer:
         return t.Location(uri=from_fs_path(path) or path, range=to_range(span))
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=['"']))
+    @server.thread()  # it may analyse the game afresh: off the event loop
     def completion(ls: LudusServer, params: t.CompletionParams) -> t.CompletionList:
         pos = params.position
         items = ls.ludus.completions(ls.path_of(params.text_document.uri), pos.line, pos.character)
@@ -160,6 +181,7 @@ def make_server() -> LudusServer:
             for label, kind, detail in items])
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @server.thread()  # it may analyse the game afresh: off the event loop
     def document_symbol(ls: LudusServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
         return [to_document_symbol(i) for i in ls.ludus.outline(ls.path_of(params.text_document.uri))]
 

@@ -8,6 +8,7 @@ counts them. The protocol layer (server.py) only converts these answers to LSP t
 from __future__ import annotations
 
 import re
+import threading
 from pathlib import Path
 
 from attrs import define, field
@@ -63,6 +64,10 @@ class Workspace:
         self.last_good: dict[str, Analysis] = {}  # game -> the last analysis with symbols
         self.version = 0  # counts the edits, so an analysis is reused until the next one
         self._cache: dict[str, tuple[int, Analysis]] = {}
+        # analyses run on worker threads (the server's), each of the text as it was when it
+        # started: the tables above keep the newest, whichever finishes last
+        self._lock = threading.Lock()
+        self._good_at: dict[str, int] = {}  # game -> the edit count its last_good was made at
 
     # ── buffers ──
 
@@ -100,12 +105,14 @@ class Workspace:
         return resolved(games[0]) if games else key
 
     def analyse(self, path: str) -> Analysis:
+        """The game's analysis as the buffers are now (safe to call from several threads)."""
+        version, buffers = self.version, dict(self.buffers)
         game = self.game_of(path)
         cached = self._cache.get(game)
-        if cached is not None and cached[0] == self.version and resolved(path) in cached[1].diagnostics:
+        if cached is not None and cached[0] == version and resolved(path) in cached[1].diagnostics:
             return cached[1]
         try:
-            diags, checked, sources = analyse(game, overrides=self.buffers)
+            diags, checked, sources = analyse(game, overrides=buffers)
         except RecursionError:  # a pathological nesting the parser's limits did not catch
             diags, checked, sources = [Diagnostic("error", "the file is nested too deeply to analyse",
                                                   Span(game, 1, 1, 1, 2))], None, Sources()
@@ -117,13 +124,16 @@ class Workspace:
             # a diagnostic located in no file the game read (none should be) shows on the game file
             by_file.setdefault(where if where in by_file else game, []).append(d)
         result = Analysis(game, files, by_file, checked, sources)
-        if checked is not None:
-            self.last_good[game] = result
-        elif game in self.last_good:
-            good = self.last_good[game]
-            result.checked, result.stale = good.checked, True
-            result.sources = sources if sources.texts else good.sources
-        self._cache[game] = (self.version, result)
+        with self._lock:
+            if checked is not None:
+                if version >= self._good_at.get(game, -1):
+                    self.last_good[game], self._good_at[game] = result, version
+            elif game in self.last_good:
+                good = self.last_good[game]
+                result.checked, result.stale = good.checked, True
+                result.sources = sources if sources.texts else good.sources
+            if game not in self._cache or self._cache[game][0] <= version:
+                self._cache[game] = (version, result)
         return result
 
     # ── names under the cursor ──

@@ -1,0 +1,80 @@
+"""Analyses on worker threads: the event loop stays free, and a slow analysis of old text never
+replaces a newer one's results."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from ludus.lsp import workspace as ws_module
+from ludus.lsp.workspace import Workspace
+
+GOOD = 'game "G"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1 coins\n    win P1\n'
+BAD = 'game "G"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1 coinz\n    win P1\n'
+
+
+def error_count(analysis) -> int:
+    return sum(d.severity == "error" for ds in analysis.diagnostics.values() for d in ds)
+
+
+def test_an_analysis_of_old_text_that_ends_last_does_not_replace_the_newer(tmp_path, monkeypatch):
+    path = str(tmp_path / "g.ludus")
+    ws = Workspace()
+    ws.open(path, GOOD)
+    real, started, release = ws_module.analyse, threading.Event(), threading.Event()
+
+    def slow_once(game, overrides):
+        if overrides[next(iter(overrides))] == GOOD and not release.is_set():
+            started.set()
+            release.wait(10)
+        return real(game, overrides=overrides)
+
+    monkeypatch.setattr(ws_module, "analyse", slow_once)
+    old = {}
+    worker = threading.Thread(target=lambda: old.setdefault("a", ws.analyse(path)))
+    worker.start()
+    assert started.wait(10)
+    ws.open(path, BAD)                      # typed on while the first analysis runs
+    newer = ws.analyse(path)
+    assert error_count(newer) == 1
+    release.set()
+    worker.join(10)
+    assert error_count(old["a"]) == 0       # the old text's own result, for its caller
+    assert ws.analyse(path) is newer        # but the newer stays the one kept
+
+
+def test_typing_analyses_off_the_event_loop_and_drops_a_result_overtaken_by_edits(tmp_path):
+    pytest.importorskip("pygls")
+    from ludus.lsp.server import make_server
+
+    path = tmp_path / "g.ludus"
+    path.write_text(GOOD, encoding="utf-8")
+    server = make_server()
+    sent = []
+    server.text_document_publish_diagnostics = sent.append
+    threads = []
+    analyse = server.ludus.analyse
+
+    def spy(p):
+        threads.append(threading.get_ident())
+        return analyse(p)
+
+    server.ludus.analyse = spy
+    uri = path.as_uri()
+
+    async def typing() -> None:
+        server.ludus.open(str(path), BAD)
+        await server._refresh_now(uri)
+        await asyncio.sleep(0)              # the publishing callback runs on the loop
+        assert [[d.message for d in p.diagnostics if d.severity == 1] for p in sent] == [["unknown counter 'coinz'\ndid you mean 'coins'?"]]
+        server.ludus.open(str(path), GOOD)
+        work = server._refresh_now(uri)
+        server.ludus.open(str(path), BAD)   # an edit before it ends: its result is not sent
+        await work
+        await asyncio.sleep(0)
+        assert len(sent) == 1
+
+    asyncio.run(typing())
+    assert threads and threading.get_ident() not in threads
