@@ -11,6 +11,7 @@ from ludus.engine.determinize import Determinizer, groups, has_hidden_informatio
 from ludus.engine.runtime import Runtime
 from ludus.language.source import LudusError
 from ludus.repl.render import cards_text, pieces_text
+from tests.helpers import game_from_text
 
 SOURCE = '''game "Piles"
 players 2
@@ -50,9 +51,7 @@ flow:
 
 @pytest.fixture
 def game(tmp_path):
-    path = tmp_path / "piles.ludus"
-    path.write_text(SOURCE, encoding="utf-8")
-    return ludus.load(path)
+    return game_from_text(tmp_path, SOURCE)
 
 
 def test_a_pile_on_a_board_shows_its_top_card_and_counts_the_rest(game):
@@ -121,11 +120,9 @@ def test_a_sample_deals_a_piles_hidden_cards_among_that_pile_only(game):
 
 
 def test_top_only_is_for_piles(tmp_path):
-    path = tmp_path / "bad.ludus"
-    path.write_text('game "Bad"\nplayers 2\ncounter coins per seat top only\nboard street hidden:\n'
-                    '    stall Corner\nflow:\n    gain 1 coins for P1\n    end game\n', encoding="utf-8")
     with pytest.raises(LudusError) as err:
-        ludus.load(path)
+        game_from_text(tmp_path, 'game "Bad"\nplayers 2\ncounter coins per seat top only\nboard street hidden:\n'
+                                 '    stall Corner\nflow:\n    gain 1 coins for P1\n    end game\n')
     messages = [(d.span.line, d.span.column, d.message) for d in err.value.diagnostics if d.severity == "error"]
     assert messages == [
         (3, 24, "'top only' is for zones and boards, whose cards lie in piles; a counter is 'public', "

@@ -7,7 +7,7 @@ import pytest
 import ludus
 from ludus.engine.effect import Effect, changes
 from ludus.testing import Position, TestError
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, game_from_text
 
 GAME = ludus.load(EXAMPLES / "market-town.ludus")
 
@@ -163,8 +163,6 @@ flow:
     ("Awl", []),                                  # set to what it read already: no change
 ])
 def test_a_property_set_the_first_time_is_reported_from_what_it_read(tmp_path, card, changed):
-    path = tmp_path / "worn.ludus"
-    path.write_text(WORN, encoding="utf-8")
-    pos = Position(ludus.load(path), 2)
+    pos = Position(game_from_text(tmp_path, WORN), 2)
     pos.resolve(card, "P1")
     assert pos.effect().changes == changed
