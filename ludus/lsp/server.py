@@ -90,30 +90,24 @@ class LudusServer(LanguageServer):
             waiting.cancel()
         self.pending[uri] = asyncio.get_running_loop().call_later(PAUSE, self._refresh_now, uri)
 
-    def _refresh_now(self, uri: str) -> asyncio.Future:
+    def _refresh_now(self, uri: str) -> asyncio.Task:
         """Analyse on a worker thread, so that hover, completion and the edits that keep coming
         are answered meanwhile; publish on the event loop, unless the text changed since (its
-        own analysis is on the way)."""
-        self.pending.pop(uri, None)
-        version = self.ludus.version
-        loop = asyncio.get_running_loop()
-        work = loop.run_in_executor(self.thread_pool, self.ludus.analyse, self.path_of(uri))
+        own analysis is on the way). An analysis waiting for a pause in typing is not needed
+        after this one: it is called off."""
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        return asyncio.ensure_future(self._analyse_and_publish(uri, self.ludus.version))
 
-        def done(future) -> None:
-            if future.cancelled():
-                return
-            analysis = future.result()  # a failure is the loop's to log, as a handler's is
-            if self.ludus.version == version:
-                self.publish(analysis)
-        work.add_done_callback(done)
-        return work
+    async def _analyse_and_publish(self, uri: str, version: int) -> None:
+        loop = asyncio.get_running_loop()
+        analysis = await loop.run_in_executor(self.thread_pool, self.ludus.analyse, self.path_of(uri))
+        if self.ludus.version == version:
+            self.publish(analysis)
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
-
-    def refresh(self, uri: str) -> None:
-        """Analyse the game the document belongs to and publish diagnostics for all its files."""
-        self.publish(self.ludus.analyse(self.path_of(uri)))
 
     def publish(self, analysis) -> None:
         """Send the diagnostics of every file of an analysed game; clear those of files it no
@@ -133,9 +127,9 @@ def make_server() -> LudusServer:
     server = LudusServer()
 
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: LudusServer, params: t.DidOpenTextDocumentParams) -> None:
+    async def did_open(ls: LudusServer, params: t.DidOpenTextDocumentParams) -> None:
         ls.ludus.open(ls.path_of(params.text_document.uri), params.text_document.text)
-        ls.refresh(params.text_document.uri)
+        await ls._refresh_now(params.text_document.uri)  # on a worker thread, as typing's is
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: LudusServer, params: t.DidChangeTextDocumentParams) -> None:
@@ -144,8 +138,8 @@ def make_server() -> LudusServer:
         ls.refresh_soon(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: LudusServer, params: t.DidSaveTextDocumentParams) -> None:
-        ls.refresh(params.text_document.uri)
+    async def did_save(ls: LudusServer, params: t.DidSaveTextDocumentParams) -> None:
+        await ls._refresh_now(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LudusServer, params: t.DidCloseTextDocumentParams) -> None:

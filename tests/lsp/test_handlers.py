@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
 pytest.importorskip("pygls")
@@ -31,8 +34,12 @@ def test_open_publishes_the_diagnostics_as_lsp_ranges(server, tmp_path):
     path = tmp_path / "g.ludus"
     text = 'game "G"\nplayers 2\nflow:\n    gain 1 coinz\n    win P1\n'
     path.write_text(text, encoding="utf-8")
-    handler(server, t.TEXT_DOCUMENT_DID_OPEN)(t.DidOpenTextDocumentParams(
-        t.TextDocumentItem(uri=path.as_uri(), language_id="ludus", version=1, text=text)))
+    threads = []
+    analyse = server.ludus.analyse
+    server.ludus.analyse = lambda p: threads.append(threading.get_ident()) or analyse(p)
+    asyncio.run(handler(server, t.TEXT_DOCUMENT_DID_OPEN)(t.DidOpenTextDocumentParams(
+        t.TextDocumentItem(uri=path.as_uri(), language_id="ludus", version=1, text=text))))
+    assert threads and threading.get_ident() not in threads   # analysed off the event loop
     [sent] = server.published_messages
     assert sent.uri == path.as_uri()
     [diag] = sent.diagnostics
@@ -57,3 +64,23 @@ def test_hover_completion_and_outline_answer_in_lsp_types(server):
     assert [c.name for c in teller.children] == ["on play"]
     where = handler(server, t.TEXT_DOCUMENT_DEFINITION)(t.DefinitionParams(ident, t.Position(151, 8)))
     assert where.uri == uri and where.range.start.line == 111        # refill_market() -> `rule refill_market:`
+
+
+def test_a_save_analyses_at_once_and_calls_off_the_analysis_waiting_for_a_pause(server, tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text('game "G"\nplayers 2\nflow:\n    gain 1 coinz\n    win P1\n', encoding="utf-8")
+    uri = path.as_uri()
+    calls = []
+    analyse = server.ludus.analyse
+    server.ludus.analyse = lambda p: calls.append(p) or analyse(p)
+
+    async def edit_then_save() -> None:
+        server.refresh_soon(uri)                 # typing: an analysis waits for a pause
+        waiting = server.pending[uri]
+        await handler(server, t.TEXT_DOCUMENT_DID_SAVE)(t.DidSaveTextDocumentParams(t.TextDocumentIdentifier(uri=uri)))
+        assert waiting.cancelled() and uri not in server.pending
+
+    asyncio.run(edit_then_save())
+    assert len(calls) == 1
+    [sent] = server.published_messages
+    assert "unknown counter 'coinz'" in sent.diagnostics[0].message
