@@ -1,8 +1,11 @@
 """One playthrough of a game: current seat, legal actions, apply, undo, views and JSON.
 
 The small fixed API (after OpenSpiel's State) that the REPL, replays, tests, the simulator and
-bots all use. `apply` keeps what a move changes (see `history`), so a rejected or failing move
-leaves the match exactly as it was, and undo gives back the state before it.
+bots all use. `apply` keeps each move's option and, every so many moves, a whole copy of the
+state (see `history`): a rejected or failing move leaves the match exactly as it was, and undo
+gives back the state before a move by taking the copy before it and playing the moves since
+again. The rules are a function of the state and the option taken (chance included: the
+generator's seed is in the state), so the moves played again do exactly what they did.
 """
 
 from __future__ import annotations
@@ -13,13 +16,16 @@ import marshal
 from ..language.limits import MAX_FILE_BYTES
 from . import vm
 from .display import display
-from .runtime import Journal, RuleError, Runtime, box_cards, copy_state
+from .runtime import RuleError, Runtime, box_cards, copy_state
 from .saved import Damaged, validate_state
 from .view import view_state
 
 CHANCE = "chance"
 TERMINAL = "terminal"
 FORMAT = 1
+# Moves between two whole copies of the state kept for undo. A copy costs about what a few moves
+# do, so one every 32 moves costs a move a few percent; an undo plays at most 31 moves again.
+CHECKPOINT_EVERY = 32
 
 
 class IllegalAction(Exception):
@@ -41,17 +47,16 @@ class Match:
         self._state = state
         self.log = log
         self.seed = seed
-        # One entry per move: (kept, log length before, action, journal). With a journal, `kept`
-        # is the state before the move without the parts a journal keeps (cards, pieces, places,
-        # variables, tokens, tracks), as marshal bytes of its values (see `_kept`), and the
-        # journal holds what the move changed of those as it was: so a move costs a copy of the
-        # small rest of the state and of what it touched. Without one, `kept` is the whole state
-        # before, as marshal bytes of the dict. Both are immutable, so clones share them safely.
-        self.history: list[tuple[bytes, int, str, Journal | None]] = []
+        # One entry per move: (kept, log length before, action, option index). `kept` is the
+        # whole state before the move as marshal bytes, or None: then the state before it is
+        # the state before the entry ahead of it with that entry's option answered. An entry
+        # keeps its copy when it is the first, every CHECKPOINT_EVERY moves, and after anything
+        # changed the state other than `apply` (a state put in, a fast move, a forced outcome),
+        # so that playing the entries again from a copy retraces the moves exactly. Entries
+        # are immutable, so clones share them.
+        self.history: list[tuple[bytes | None, int, str, int]] = []
         self.moves: list[str] = []
-        # the pending decision the engine left in this very state after its last move, while it
-        # is still there: a decision asked afresh (see _asked_afresh) is asked again on undo, not kept
-        self._made = None
+        self._since = None  # moves since the last kept copy; None: the next move keeps one
 
     @property
     def state(self) -> dict:
@@ -59,14 +64,11 @@ class Match:
 
     @state.setter
     def state(self, new: dict) -> None:
-        # A journal undoes a move on the state the move left; a state put in its place from
-        # outside (a test's position, a probe's work copy) may differ in any card, so the
-        # journals are turned into whole states first, worked out backwards from this one.
-        if new is not self._state:
-            if any(entry[3] is not None for entry in self.history):
-                self._keep_whole()
-            self._made = None
+        # A state put in from outside (a test's position, a probe's work copy) is not what the
+        # moves in the history lead to: the next move keeps a copy of it. A state changed in
+        # place must be put in this way too (`match.state = match.state`) for undo to see it.
         self._state = new
+        self._since = None
 
     # ── construction ──
 
@@ -95,7 +97,6 @@ class Match:
             state["places"]["box"] = list(range(len(names)))
         match = cls(game, state, [], seed)
         vm.start(game, state, match.log)
-        match._made = state["pending"]
         return match
 
     # ── the fixed API ──
@@ -148,40 +149,33 @@ class Match:
                 raise IllegalAction(action, list(options), closest(action, options)) from None
         label = options[index]
         state, log_len = self._state, len(self.log)
-        journal = Journal(len(state["ents"]))
-        if pending is self._made and _asked_afresh(pending):
-            # a decision the engine asked in this state, unchanged since: asked again on undo
-            # (from the state undo gives back, which it was asked in) rather than copied now
-            journal.relist = True
-            before = _kept(state, None)
+        since = self._since
+        if since is None or since >= CHECKPOINT_EVERY or state["forced"] or not self.history:
+            # forced outcomes are put in the state from outside (`force`, a replay's line): kept
+            kept, self._since = marshal.dumps(state), 1
         else:
-            before = _kept(state, pending)
+            kept, self._since = None, since + 1
         if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
             # every decision is in the log, as the actions taken already are: a `choose` answer,
             # a yes or no, an offer's `else`
             self.log.append({"t": "answer", "seat": pending["seat"], "label": label})
         try:
-            vm.answer(self.game, state, self.log, index, journal=journal)
+            vm.answer(self.game, state, self.log, index)
         except BaseException:
             # the move failed halfway: put the state back as it was, so apply stays atomic
-            self._state = _put_back(self.game, state, before, journal, pending)
+            self._state = marshal.loads(kept) if kept is not None else self._before(len(self.history))
+            self._since = None
             vm.forget(self.game)  # remembered define values follow the state (vm.memo_for)
             del self.log[log_len:]
             raise
-        self.history.append((before, log_len, label, journal))
+        self.history.append((kept, log_len, label, index))
         self.moves.append(label)
-        self._made = state["pending"]
 
     def apply_fast(self, index: int) -> None:
-        """Apply by index without keeping undo history: for simulations that never undo."""
-        if self.history and self.history[-1][3] is not None:
-            # an undo after this still takes back the last `apply` and everything since, as it
-            # did when every entry was a whole state; a journal only undoes its own move
-            before, log_len, label, journal = self.history[-1]
-            whole = _put_back(self.game, copy_state(self._state), before, journal)
-            self.history[-1] = (marshal.dumps(whole), log_len, label, None)
+        """Apply by index without keeping undo history: for simulations that never undo. An
+        undo after it still takes back the last `apply` and everything since."""
+        self._since = None
         vm.answer(self.game, self._state, self.log, index)
-        self._made = self._state["pending"]
 
     def why_not(self, label: str) -> str | None:
         """Why a move that is not legal now is refused, when an offered action would have that
@@ -194,7 +188,6 @@ class Match:
         spec = self.game.codes[frame["c"]].ops[frame["pc"]][1]
         if not hasattr(spec, "explain"):
             return None
-        from .runtime import Runtime
         try:
             return spec.explain(Runtime(self.game, copy_state(self._state), []), frame["env"], pending["seat"], label)
         except RuleError:
@@ -204,29 +197,34 @@ class Match:
         """Take back the last action; returns its label."""
         if not self.history:
             raise IndexError("nothing to undo")
-        before, log_len, label, journal = self.history.pop()
-        self._state = _put_back(self.game, self._state, before, journal)
-        self._made = self._state["pending"] if journal is not None and journal.relist else None
+        n = len(self.history) - 1
+        _kept, log_len, label, _index = self.history[n]
+        self._state = self._before(n)
+        del self.history[n]
+        self._since = None
         vm.forget(self.game)
         del self.log[log_len:]
         self.moves.pop()
         return label
 
-    def _keep_whole(self) -> None:
-        """Every history entry as the whole state before its move, without a journal."""
-        work = copy_state(self._state)
-        entries = []
-        for before, log_len, label, journal in reversed(self.history):
-            work = _put_back(self.game, work, before, journal)
-            entries.append((before if journal is None else marshal.dumps(work), log_len, label, None))
-        self.history = entries[::-1]
+    def _before(self, n: int) -> dict:
+        """The state before history entry `n` (n == len(history): the state after the last
+        entry): the nearest copy kept at or before it, with the entries since answered again.
+        Their log goes to a list of its own: the match's log up to entry n is already right."""
+        c = min(n, len(self.history) - 1)
+        while self.history[c][0] is None:
+            c -= 1
+        state = marshal.loads(self.history[c][0])
+        again: list = []
+        for _kept, _log_len, _label, index in self.history[c:n]:
+            vm.answer(self.game, state, again, index)
+        return state
 
     def clone(self) -> Match:
         other = Match(self.game, copy_state(self._state), list(self.log), self.seed)
         other.history = list(self.history)
         other.moves = list(self.moves)
-        if self._made is not None and self._made is self._state["pending"]:
-            other._made = other._state["pending"]
+        other._since = self._since
         return other
 
     def force(self, sides: int, *values: int) -> None:
@@ -287,8 +285,6 @@ class Match:
         return out
 
     def show(self, value, typ: str = "any") -> str:
-        from .runtime import Runtime
-
         return display(Runtime(self.game, self._state, self.log), value, typ)
 
     # ── saving ──
@@ -337,57 +333,6 @@ class Match:
         except (TypeError, ValueError, IndexError, AttributeError, RuleError, RecursionError) as exc:
             raise MatchError(f"the saved match is damaged: {type(exc).__name__}: {exc}") from None
         return match
-
-
-_JOURNALED = frozenset(("ents", "places", "vars", "tokens", "tracks"))  # left out of `kept`
-# the rest of a state, kept as a tuple of values in this order (the keys would double its size)
-_KEPT = ("stack", "scopes", "alts", "result", "forced", "rng", "chance", "nseats")
-_KNOWN = _JOURNALED | set(_KEPT) | {"pending"}
-
-
-def _kept(state: dict, pending) -> bytes:
-    """What a history entry with a journal keeps of the state before a move: `pending` (None
-    when the decision is asked again on undo), any key a game added to the state (a 'becomes true'
-    table), and the values of _KEPT."""
-    extra = {k: v for k, v in state.items() if k not in _KNOWN} if len(state) > len(_KNOWN) else None
-    return marshal.dumps((pending, extra, state["stack"], state["scopes"], state["alts"], state["result"],
-                          state["forced"], state["rng"], state["chance"], state["nseats"]))
-
-
-def _put_back(game, state: dict, before: bytes, journal: Journal | None, pending=None) -> dict:
-    """The state before a move, from the state after it (changed in place) and its history entry;
-    `pending`: the decision the move answered, when the caller still holds it."""
-    if journal is None:
-        return marshal.loads(before)
-    kept = marshal.loads(before)
-    old = dict(zip(_KEPT, kept[2:], strict=True))
-    if kept[1]:
-        old.update(kept[1])
-    journal.restore(state)
-    old["ents"], old["places"] = state["ents"], state["places"]
-    old["vars"], old["tokens"], old["tracks"] = state["vars"], state["tokens"], state["tracks"]
-    if journal.relist:
-        old["pending"] = pending if pending is not None else _ask_again(game, old)
-    else:
-        old["pending"] = kept[0]
-    return old
-
-
-def _asked_afresh(pending: dict) -> bool:
-    """Whether the decision `pending` is what its spec's `start` makes from the state it waits
-    in, so undo can ask it again instead of keeping it: an offer, a number, a yes or no, and a
-    choice of one or the first pick of several (a later pick is made by the answer before it,
-    from what was picked; a die waits on no spec)."""
-    kind = pending["kind"]
-    return kind in ("offer", "number", "ask") or (kind == "choose" and not pending.get("picked"))
-
-
-def _ask_again(game, state: dict) -> dict:
-    """The decision the flow waits on in `state`, asked as the engine asked it: from the same
-    state, by the same spec, so the same labels and values in the same order."""
-    frame = state["stack"][-1]
-    spec = game.codes[frame["c"]].ops[frame["pc"]][1]
-    return spec.start(Runtime(game, state, []), dict(frame["env"]))
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:

@@ -1,5 +1,6 @@
-"""Undo by journal: a move keeps the small part of the state whole and only the cards, pieces
-and places it changed; undoing must still give back exactly the state before the move."""
+"""Undo by replay: a match keeps a whole copy of the state every so many moves and the option
+each move took; undoing takes the copy before a move and answers the options since again, and
+must give back exactly the state before the move, whatever changed the state in between."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import random
 import pytest
 
 import ludus
+from ludus.engine.match import CHECKPOINT_EVERY
 from ludus.testing.position import Position
 from tests.engine.playouts import GAMES
 from tests.helpers import ROOT, game_from_text
@@ -80,18 +82,18 @@ def test_a_move_that_fails_after_moving_and_creating_cards_leaves_them_as_they_w
     assert len(match.state["ents"]) == 6  # the Scout the move created is gone
 
 
-def test_a_move_keeps_only_what_it_changed():
+def test_a_match_keeps_a_whole_state_only_every_so_many_moves():
     game = ludus.load(ROOT / "games/votes-for-women/votes-for-women.ludus")
     match = game.new_match(2, seed=3)
     rng = random.Random(3)
-    for _ in range(40):
+    for _ in range(100):
         match.apply(rng.choice(match.legal_actions()))
+    kept = [i for i, (copy, *_rest) in enumerate(match.history) if copy is not None]
+    assert kept == list(range(0, 100, CHECKPOINT_EVERY))
+    assert all(isinstance(index, int) for *_rest, index in match.history)
+    # so a finished match's history is a few states, not one a move
     whole = len(marshal.dumps(match.state))
-    kept = [len(before) + len(marshal.dumps(journal.ents or {})) for before, _, _, journal in match.history]
-    touched = [len(journal.ents or ()) for *_, journal in match.history]
-    # every card of the game is in the state; a move keeps the few it moved, not all of them
-    assert max(touched) < len(match.state["ents"]) // 4
-    assert sum(kept) / len(kept) < whole / 2
+    assert sum(len(copy) for copy, *_rest in match.history if copy is not None) < 5 * whole
 
 
 def test_a_state_put_in_from_outside_keeps_undo_exact(tmp_path):
@@ -122,6 +124,22 @@ def test_undo_after_fast_moves_takes_back_the_last_apply_and_everything_since():
         match.apply_fast(rng.randrange(len(match.legal_actions())))
     match.undo()
     assert _exact(match) == after_first
+
+
+def test_moves_kept_after_fast_moves_undo_to_the_state_the_fast_moves_left():
+    game = ludus.load(ROOT / "games/uprising.ludus")
+    match = game.new_match(2, seed=7)
+    rng = random.Random(7)
+    match.apply(rng.choice(match.legal_actions()))
+    for _ in range(4):
+        match.apply_fast(rng.randrange(len(match.legal_actions())))
+    seen = []
+    for _ in range(3):
+        seen.append(_exact(match))
+        match.apply(rng.choice(match.legal_actions()))
+    for before in reversed(seen):
+        match.undo()
+        assert _exact(match) == before
 
 
 LEDGER = """
@@ -206,21 +224,6 @@ def test_a_move_undone_and_taken_again_changes_the_same(tmp_path):
         assert _exact(match) == after
 
 
-def test_a_move_keeps_the_vars_tokens_and_tracks_it_changed_not_the_tables(tmp_path):
-    game = game_from_text(tmp_path, LEDGER)
-    match = game.new_match(2)
-    for label in LEDGER_MOVES[:3]:
-        match.apply(label)
-    before, _, label, journal = match.history[1]
-    # the rest of the state is kept whole, but no table the journal keeps: no var or token key
-    assert b"coins@0" not in before and b"Follower|0|Hill" not in before and b"Unstable" not in before
-    assert b"stack" not in before  # values only, not the state's keys
-    # the second Hire: what it added and raised, and the reset at its turn's end, as they were
-    assert journal.tokens == {"Follower|0|Hill": 2, "Unstable||Hill": 1}
-    assert journal.vars == {"spent@0": 1, "coins@0": 3}
-    assert journal.tracks is None
-
-
 FAILING_KEYED = """
 game "Halfway"
 players 2
@@ -261,27 +264,6 @@ def test_a_move_that_fails_after_changing_vars_tokens_and_tracks_leaves_them_as_
     assert match.history == []
 
 
-def test_a_decision_the_engine_asked_is_asked_again_on_undo_not_kept():
-    game = ludus.load(ROOT / "games/votes-for-women/votes-for-women.ludus")
-    match = game.new_match(2, seed=1)
-    rng = random.Random(1)
-    asked = []
-    for _ in range(60):
-        pending = match.pending
-        asked.append((pending["kind"], bool(pending.get("picked")), list(pending["options"])))
-        match.apply(rng.choice(match.legal_actions()))
-    relisted = [kind for (kind, picked, _), entry in zip(asked, match.history, strict=True) if entry[3].relist]
-    # offers, numbers, yes-or-no questions and first picks are asked again; later picks are kept
-    assert {"offer", "number", "ask", "choose"} <= set(relisted)
-    assert all(kind == "choose" and picked for (kind, picked, _), entry in zip(asked, match.history, strict=True)
-               if not entry[3].relist and kind != "chance")
-    # what the entry keeps has no option of a decision asked again: here, the offers' labels
-    for (kind, _, options), (before, *_rest) in zip(asked, match.history, strict=True):
-        if kind == "offer" and _rest[2].relist:
-            assert not any(label.encode() in before for label in options if len(label) > 12)
-    # the undo test above compares the offers listed again with those the moves answered
-
-
 PURSE = """
 game "Purse"
 players 2
@@ -317,10 +299,9 @@ def test_a_later_pick_of_a_choice_is_kept_and_undone_exactly(tmp_path):
     match = game.new_match(2)
     match.apply("Pick")
     states = [_exact(match)]
-    match.apply("3")  # the first pick: asked by the choice's start, so asked again on undo
+    match.apply("3")  # the first pick
     states.append(_exact(match))
-    match.apply("1")  # the second: made by the answer to the first, so kept
-    assert [entry[3].relist for entry in match.history[-2:]] == [True, False]
+    match.apply("1")  # the second: asked by the answer to the first
     for before in reversed(states):
         match.undo()
         assert _exact(match) == before
@@ -348,3 +329,83 @@ def test_undo_after_an_effect_run_apart_ends_gives_back_the_effect_waiting():
     assert position.match.legal_actions() != ["Docks", "Square", "Hill"]  # the flow's offer again
     position.match.undo()
     assert _exact(position.match) == waiting
+
+
+DICE = """
+game "Dice"
+players 2
+counter score per seat
+counter coins per seat
+token Follower per seat
+board land:
+    region Hill
+action Roll:
+    roll d6 as x
+    increase score by x
+action Earn:
+    increase coins by 1
+action Gamble:
+    add 2 Follower to Hill
+    roll d6 as x
+    increase score by x
+    pay 5 coins
+flow:
+    repeat 40 times:
+        for each s in seats:
+            turn s:
+                offer Roll, Earn, Gamble
+"""
+
+
+def _play(match, labels) -> list:
+    seen = []
+    for label in labels:
+        seen.append(_exact(match))
+        match.apply(label)
+    return seen
+
+
+def test_an_outcome_forced_between_moves_is_kept_for_undo(tmp_path):
+    # the REPL's `force` and a replay's force line add to the state's forced outcomes in place,
+    # between two moves: playing the moves again from a copy taken before must not lose them
+    game = game_from_text(tmp_path, DICE)
+    match = game.new_match(2, seed=4)
+    seen = _play(match, ["Earn", "Roll", "Earn"])
+    match.state["forced"].append(["die", 6, 6])
+    seen += _play(match, ["Roll"])
+    assert match.state["vars"]["score@1"] >= 6
+    seen += _play(match, ["Roll", "Earn", "Roll"])
+    for before in reversed(seen):
+        match.undo()
+        assert _exact(match) == before
+
+
+def test_a_state_changed_in_place_and_put_back_is_kept_for_undo(tmp_path):
+    game = game_from_text(tmp_path, DICE)
+    match = game.new_match(2, seed=4)
+    seen = _play(match, ["Earn", "Earn", "Roll"])
+    match.state["vars"]["coins@1"] = 9
+    match.state = match.state  # as the Match's docs ask of a change made in place
+    from ludus.engine import vm
+    vm.forget(game)
+    seen += _play(match, ["Gamble", "Earn"])
+    assert match.state["vars"]["coins@1"] == 4  # the Gamble paid 5 of the 9 put in
+    for before in reversed(seen):
+        match.undo()
+        assert _exact(match) == before
+
+
+def test_a_move_failing_moves_after_the_last_copy_leaves_the_match_as_it_was(tmp_path):
+    game = game_from_text(tmp_path, DICE)
+    match = game.new_match(2, seed=4)
+    seen = _play(match, ["Earn", "Roll", "Earn", "Roll", "Roll"])
+    assert [copy is not None for copy, *_rest in match.history] == [True, False, False, False, False]
+    before = _exact(match)
+    with pytest.raises(ludus.RuleError, match="pay"):
+        match.apply("Gamble")  # rolls and adds pieces, then cannot pay
+    assert _exact(match) == before
+    assert len(match.history) == 5
+    seen += _play(match, ["Earn"])
+    for before in reversed(seen):
+        match.undo()
+        assert _exact(match) == before
