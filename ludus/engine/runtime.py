@@ -66,124 +66,16 @@ def box_cards(game) -> list[str]:
             for _ in range(d.copies)]
 
 
-# ───────────────────────── the undo journal ─────────────────────────
-
-
-class Journal:
-    """What one move changed among the cards, pieces, places, variables, tokens and tracks, kept
-    as it was before the move's first change to it: so a move is undone without a copy of them.
-
-    They are most of a state (Votes for Women: 8 of 10 KiB) and a move touches a few of them; the
-    rest of the state is small and is kept whole by `Match.apply`. Every change to
-    `state["ents"]`, `["places"]`, `["vars"]`, `["tokens"]` or `["tracks"]` goes through a Runtime
-    method that calls `ent`, `place`, `var`, `token` or `track` here first (Runtime.move_entities
-    writes the entries of `ent` and `place` itself, through `kept_ent`, to save two calls a
-    card). Kept values are immutable (bytes, tuples, numbers, strings), so clones may share
-    them. A variable or token key that did not exist is kept as ABSENT; the tables a move did
-    not change stay None."""
-
-    __slots__ = ("count", "ents", "places", "vars", "tokens", "tracks", "relist")
-
-    def __init__(self, count: int) -> None:
-        self.count = count  # len(state["ents"]) before the move: later ones were created by it
-        self.relist = False  # the pending decision is not kept: Match asks it again (_ask_again)
-        # each table made when the move first changes something of its kind, as a history of
-        # many moves keeps them all
-        self.ents: dict[int, tuple | bytes] | None = None
-        self.places: dict[str, tuple | None] | None = None  # a value None: the place had no list yet
-        self.vars: dict | None = None
-        self.tokens: dict | None = None
-        self.tracks: dict | None = None
-
-    def ent(self, state: dict, eid: int) -> None:
-        kept = self.ents
-        if kept is None:
-            kept = self.ents = {}
-        if eid < self.count and eid not in kept:
-            kept[eid] = kept_ent(state["ents"][eid])
-
-    def place(self, state: dict, key: str) -> None:
-        kept = self.places
-        if kept is None:
-            kept = self.places = {}
-        if key not in kept:
-            cards = state["places"].get(key)
-            kept[key] = None if cards is None else tuple(cards)
-
-    def var(self, variables: dict, key: str) -> None:
-        kept = self.vars
-        if kept is None:
-            kept = self.vars = {}
-        if key not in kept:
-            old = variables.get(key, ABSENT)
-            # a list or table value as bytes, so no later change to the live one reaches it
-            kept[key] = old if old.__class__ in _FLAT else marshal.dumps(old)
-
-    def token(self, tokens: dict, key: str) -> None:
-        kept = self.tokens
-        if kept is None:
-            kept = self.tokens = {}
-        if key not in kept:
-            kept[key] = tokens.get(key, ABSENT)
-
-    def track(self, tracks: dict, name: str) -> None:
-        kept = self.tracks
-        if kept is None:
-            kept = self.tracks = {}
-        if name not in kept:
-            t = tracks[name]
-            kept[name] = (t["pos"], t["start"])
-
-    def restore(self, state: dict) -> None:
-        """Put what the move changed back as it was before the move, in place."""
-        ents, places = state["ents"], state["places"]
-        del ents[self.count:]
-        if self.ents is not None:
-            for eid, kept in self.ents.items():
-                ents[eid] = {"d": kept[0], "o": kept[1], "l": kept[2]} if kept.__class__ is tuple else marshal.loads(kept)
-        if self.places is not None:
-            for key, kept in self.places.items():
-                if kept is None:
-                    places.pop(key, None)
-                else:
-                    places[key] = list(kept)
-        # a token count is a plain number; a var may be a list or table, kept as bytes
-        for table, changed in ((state["vars"], self.vars), (state["tokens"], self.tokens)):
-            if changed is not None:
-                for key, kept in changed.items():
-                    if kept is ABSENT:
-                        table.pop(key, None)
-                    else:
-                        table[key] = marshal.loads(kept) if kept.__class__ is bytes else kept
-        if self.tracks is not None:
-            tracks = state["tracks"]
-            for name, (pos, start) in self.tracks.items():
-                t = tracks[name]
-                t["pos"], t["start"] = pos, start
-
-
-def kept_ent(e: dict) -> tuple | bytes:
-    """A card or piece as a journal keeps it. The common one, with no fields, reveal or seen-by
-    of its own: its three plain values as a tuple, cheaper to make and to keep than bytes."""
-    return (e["d"], e["o"], e["l"]) if len(e) == 3 and "l" in e else marshal.dumps(e)
-
-
-ABSENT = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()  # a key the move created
-_FLAT = frozenset({int, str, bool, float, type(None), type(ABSENT)})
-
-
 # ───────────────────────── the runtime ─────────────────────────
 
 
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
-    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix", "journal",
-                 "reads")
+    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix", "reads")
 
-    def __init__(self, game, state: dict, log: list, journal: Journal | None = None) -> None:
+    def __init__(self, game, state: dict, log: list) -> None:
         self.game = game
-        self.journal = journal  # while a Match applies a move: what it changes, for undo
         self.state = state
         self.events: list = []
         self.log = log
@@ -275,11 +167,9 @@ class Runtime:
         self.put_var(name, key, name if key is None else f"{name}@{key}", old, value)
 
     def put_var(self, name: str, key, k: str, old, value) -> None:
-        """Store a var's new value under its state key `k`, for undo, defines and triggers."""
+        """Store a var's new value under its state key `k`, for defines and triggers."""
         variables = self.state["vars"]
         self.touch(name)
-        if self.journal is not None:
-            self.journal.var(variables, k)
         variables[k] = value
         self.changed.add(name)
         if name in self.watched:
@@ -299,8 +189,6 @@ class Runtime:
         if old == value:
             return
         self.touch(name)
-        if self.journal is not None:
-            self.journal.track(tracks, name)
         t["pos"] = value
         self.changed.add(name)
         if name in self.watched:
@@ -311,8 +199,6 @@ class Runtime:
         spec = self.game.tracks[name]
         self.touch(name)
         tracks = self.state["tracks"]
-        if self.journal is not None:
-            self.journal.track(tracks, name)
         tracks[name]["start"] = max(spec.low, min(spec.high, value))
         self.changed.add(name)  # `mood.start` is read as the track is
 
@@ -406,8 +292,6 @@ class Runtime:
         total = (have or 0) + amount
         if total > MAX_NUMBER:
             raise RuleError(f"{token} tokens would be more than the numbers ludus allows ({MAX_NUMBER:,})")
-        if self.journal is not None:
-            self.journal.token(tokens, key)
         tokens[key] = total
         self.changed.add(token)
         self._tokens_changed(token, owner, pk, amount)
@@ -431,8 +315,6 @@ class Runtime:
             if take:
                 self.changed.add(token)
                 self._tokens_changed(token, o, pk, -take)
-                if self.journal is not None:
-                    self.journal.token(tokens, key)
                 tokens[key] = have - take
                 if tokens[key] == 0:
                     del tokens[key]
@@ -477,15 +359,10 @@ class Runtime:
 
     def changing(self, eid: int) -> dict:
         """The card or piece `eid`, about to be changed in place by the caller."""
-        e = self.ent(eid)
-        if self.journal is not None:
-            self.journal.ent(self.state, eid)
-        return e
+        return self.ent(eid)
 
     def place_list(self, place: str) -> list:
         """The list of what is at `place` (made if missing), for the caller to change."""
-        if self.journal is not None:
-            self.journal.place(self.state, place)
         return self.state["places"].setdefault(place, [])
 
     def zone_cards(self, zone: str) -> list:
@@ -496,21 +373,12 @@ class Runtime:
 
     def move_entities(self, eids: list, dest: str, bottom: bool = False) -> None:
         """Move each of `eids` in turn to the top (or `bottom`) of `dest`, as if one by one, with
-        what is the same for every card done once: the destination's journal entry and list,
-        and for each place they come from, the defines dropped (as touch("$ents") and each
-        zone's would: moves are the commonest change) and the names marked changed (nothing
-        reads them between two cards). The journal's entries are written here as Journal.ent
-        and Journal.place write them: this is the engine's commonest change."""
-        state, journal, game = self.state, self.journal, self.game
+        what is the same for every card done once: the destination's list, and for each place
+        they come from, the defines dropped (as touch("$ents") and each zone's would: moves are
+        the commonest change) and the names marked changed (nothing reads them between two
+        cards)."""
+        state, game = self.state, self.game
         ents, places = state["ents"], state["places"]
-        if journal is not None:
-            count = journal.count
-            kept_ents = journal.ents
-            if kept_ents is None:
-                kept_ents = journal.ents = {}
-            kept_places = journal.places
-            if kept_places is None:
-                kept_places = journal.places = {}
         into = None
         last = marks = owner = None  # the place the last card came from, and its move_marks
         for eid in eids:
@@ -520,8 +388,6 @@ class Runtime:
                 e = None
             if e is None:
                 raise RuleError(f"no card or piece #{eid}")
-            if journal is not None and eid < count and eid not in kept_ents:  # as Journal.ent
-                kept_ents[eid] = kept_ent(e)
             src = e["l"]
             if marks is None or src != last:
                 memo = self.memo
@@ -544,13 +410,8 @@ class Runtime:
                     except ValueError:
                         pass
                     else:
-                        if journal is not None and src not in kept_places:
-                            kept_places[src] = tuple(lst)
                         del lst[i]
             if into is None:
-                if journal is not None and dest not in kept_places:
-                    cards = places.get(dest)
-                    kept_places[dest] = None if cards is None else tuple(cards)
                 into = places.get(dest)
                 if into is None:
                     into = places[dest] = []
@@ -682,8 +543,6 @@ class Runtime:
         self.touch("$ents")
         self.touch("@" + name)
         self.changed.update(("$ents", name))  # the order of its cards, as a move says
-        if self.journal is not None and zone in self.state["places"]:
-            self.journal.place(self.state, zone)
         cards = self.state["places"].get(zone, [])
         forced = self.state["forced"]
         for i, f in enumerate(forced):

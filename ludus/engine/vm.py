@@ -74,11 +74,10 @@ def _condition(rt: Runtime, cond, span, env: dict) -> bool:
         raise
 
 
-def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, journal=None) -> None:
-    """Apply option `index` of the pending decision, then run on. A `Journal` records what the
-    move changes among cards, pieces and places, for `Match.undo`."""
+def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) -> None:
+    """Apply option `index` of the pending decision, then run on."""
     pending = state["pending"]
-    rt = Runtime(game, state, log, journal)
+    rt = Runtime(game, state, log)
     rt.memo = memo_for(game, state)  # the answer's own changes drop what they must
     rt.tix = rt.memo.get(TIX)
     frame = state["stack"][-1]
@@ -101,12 +100,12 @@ def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, 
     # the run goes on with this runtime, counted afresh as a new one would be (an answer only
     # binds names and logs, but the values it read count against no later limit)
     rt.events, rt.changed, rt.work = [], set(), 0
-    run(game, state, log, budget, journal, rt)
+    run(game, state, log, budget, rt)
 
 
-def run(game, state: dict, log: list, budget: int = STEP_BUDGET, journal=None, rt: Runtime | None = None) -> None:  # noqa: C901
+def run(game, state: dict, log: list, budget: int = STEP_BUDGET, rt: Runtime | None = None) -> None:  # noqa: C901
     if rt is None:
-        rt = Runtime(game, state, log, journal)
+        rt = Runtime(game, state, log)
         # defines keep their values until what they read changes (Runtime.touch), from one run
         # to the next of the same state (an answer's runtime has them already)
         rt.memo = memo_for(game, state)
@@ -532,10 +531,7 @@ def _unscope(rt: Runtime, env: dict) -> bool:
             rt.touch(name)  # back to its start value
             rt.changed.add(name)
             reset = True
-        journal = rt.journal
         for key in gone:
-            if journal is not None:
-                journal.var(variables, key)
             del variables[key]
     return reset
 

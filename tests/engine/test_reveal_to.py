@@ -76,7 +76,7 @@ def test_it_survives_save_and_load_and_a_damaged_list_is_refused(game):
 
 
 def test_undo_takes_back_what_a_reveal_showed(game):
-    # a reveal changes cards in place (not by moving them): the undo journal must keep them too
+    # a reveal changes cards in place (not by moving them): undo must put them back too
     m = game.new_match(3)
     before = m.to_json()
     m.apply("P3")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ludus.engine.runtime import Journal, Runtime, rng_below
+from ludus.engine.runtime import Runtime, rng_below
 from tests.helpers import game_from_text
 
 TEXT = """game "S"
@@ -38,7 +38,7 @@ def test_a_shuffle_deals_what_rng_below_deals(tmp_path, seed, size):
     state["rng"] = seed
     expected_state = {"rng": seed}
     expected = _reference(expected_state, state["places"]["deck"])
-    rt = Runtime(game, state, [], Journal(len(state["ents"])))
+    rt = Runtime(game, state, [])
     rt.shuffle("deck")
     assert state["places"]["deck"] == expected
     assert state["rng"] == expected_state["rng"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from ludus.engine import vm
-from ludus.engine.runtime import Journal, Runtime
+from ludus.engine.runtime import Runtime, copy_state
 from tests.helpers import game_from_text
 
 GAME = """game "Pawns"
@@ -27,19 +27,19 @@ def _scanned(state, token, pk) -> list:
     return [int(o) if o else None for o in (k.split("|", 2)[1] for k in keys)]
 
 
-def test_owners_at_a_place_agree_with_a_scan_through_adds_removes_and_undo(tmp_path):
+def test_owners_at_a_place_agree_with_a_scan_through_adds_removes_and_states_put_back(tmp_path):
     game = game_from_text(tmp_path, GAME)
     rng = random.Random(4)
     # two states in turn (the index is kept with one state's define values at a time, as
-    # vm.run keeps them), owners 0 to 11 ("10" sorts before "2" as keys do), and a journal put
-    # back now and then (in place, so the kept values are forgotten, as Match does)
+    # vm.run keeps them), owners 0 to 11 ("10" sorts before "2" as keys do), and now and then a
+    # state put back as it was some steps before (a new object, as Match.undo puts it back)
     states = [game.new_match(12).state, game.new_match(12).state]
-    journals = [Journal(0), Journal(0)]
+    kept = [copy_state(s) for s in states]
     most = 0
     for step in range(600):
         i = rng.randrange(2)
         state = states[i]
-        rt = Runtime(game, state, [], journals[i])
+        rt = Runtime(game, state, [])
         rt.memo = vm.memo_for(game, state)
         token, pk = rng.choice(["Pawn", "Cube"]), rng.choice(["A", "B"])
         owner = rng.randrange(12) if token == "Pawn" else None
@@ -48,13 +48,15 @@ def test_owners_at_a_place_agree_with_a_scan_through_adds_removes_and_undo(tmp_p
             rt.add_tokens(token, owner, pk, rng.randrange(3))
         elif roll < 0.88:
             rt.remove_tokens(token, owner if rng.random() < 0.3 else None, pk, rng.choice([None, 1, 2, 5]))
+        elif roll < 0.93:
+            kept[i] = copy_state(state)
         elif roll < 0.98:
-            journals[i].restore(state)
-            journals[i] = Journal(0)
+            state = states[i] = copy_state(kept[i])
             vm.forget(game)
         else:
             state["tokens"].clear()  # changed outside the rules, as a test may: they say so
             vm.forget(game)
+        rt = Runtime(game, state, [])
         rt.memo = vm.memo_for(game, state)  # what the next run over the state starts from
         for t in ("Pawn", "Cube"):
             for p in ("A", "B"):
