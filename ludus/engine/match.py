@@ -66,7 +66,10 @@ class Match:
     def state(self, new: dict) -> None:
         # A state put in from outside (a test's position, a probe's work copy) is not what the
         # moves in the history lead to: the next move keeps a copy of it. A state changed in
-        # place must be put in this way too (`match.state = match.state`) for undo to see it.
+        # place is put back this way too (`match.state = match.state`), so that undo keeps it
+        # and the define values remembered for the object are dropped (vm.memo_for).
+        if new is self._state:
+            vm.forget(self.game)
         self._state = new
         self._since = None
 

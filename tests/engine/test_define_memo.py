@@ -150,6 +150,15 @@ def test_a_state_changed_in_place_outside_the_rules_is_forgotten_on_request(game
     assert logged(m)[-1].startswith("after: 35, 36, ")
 
 
+def test_a_state_changed_in_place_and_put_back_into_its_match_is_forgotten(game):
+    m = game.new_match(2)
+    m.apply("0")
+    m.state["vars"]["a"] = 5
+    m.state = m.state  # what Match.state asks of a change made in place
+    m.apply("0")
+    assert logged(m)[-1].startswith("after: 35, 36, ")
+
+
 def test_without_the_tables_a_change_drops_every_define(game):
     m = game.new_match(2)
     game.define_drops = None  # as before the first match of a game runs

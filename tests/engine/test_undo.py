@@ -11,7 +11,6 @@ import random
 import pytest
 
 import ludus
-from ludus.engine import vm
 from ludus.engine.match import CHECKPOINT_EVERY
 from ludus.testing.position import Position
 from tests.engine.playouts import GAMES
@@ -391,7 +390,6 @@ def test_a_state_changed_in_place_and_put_back_is_kept_for_undo(tmp_path):
     seen = _play(match, ["Earn", "Earn", "Roll"])
     match.state["vars"]["coins@1"] = 9
     match.state = match.state  # as the Match's docs ask of a change made in place
-    vm.forget(game)
     seen += _play(match, ["Gamble", "Earn"])
     assert match.state["vars"]["coins@1"] == 4  # the Gamble paid 5 of the 9 put in
     _undo_each(match, seen)
