@@ -158,11 +158,11 @@ class StatementSource:
         elif s.op == "exile":
             lines.append("    rt.move_entity(st_eid, 'removed')")
         elif s.to is None:
-            lines += ["    rt.changing(st_eid)['rev'] = True",
+            lines += ["    rt.ent(st_eid)['rev'] = True",
                       "    rt.log.append({'t': 'reveal', 'card': rt.ent(st_eid)['d']})"]
         else:
             # shown to these seats only, until it moves; the log tells the others no more
-            lines += ["    st_e = rt.changing(st_eid)",
+            lines += ["    st_e = rt.ent(st_eid)",
                       "    st_e['see'] = sorted(set(st_e.get('see', [])) | set(st_seats))",
                       "    rt.log.append({'t': 'reveal', 'card': st_e['d'], 'to': st_seats})"]
         return lines

@@ -169,11 +169,11 @@ class StatementCompiler:
                 elif op == "exile":
                     rt.move_entity(eid, "removed")
                 elif seats is None:
-                    rt.changing(eid)["rev"] = True
+                    rt.ent(eid)["rev"] = True
                     rt.log.append({"t": "reveal", "card": rt.ent(eid)["d"]})
                 else:
                     # shown to these seats only, until it moves; the log tells the others no more
-                    e = rt.changing(eid)
+                    e = rt.ent(eid)
                     e["see"] = sorted(set(e.get("see", [])) | set(seats))
                     rt.log.append({"t": "reveal", "card": e["d"], "to": seats})
         self.exec(s, run)

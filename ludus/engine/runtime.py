@@ -183,8 +183,7 @@ class Runtime:
     def set_track(self, name: str, value: int) -> None:
         spec = self.game.tracks[name]
         value = max(spec.low, min(spec.high, value))
-        tracks = self.state["tracks"]
-        t = tracks[name]
+        t = self.state["tracks"][name]
         old = t["pos"]
         if old == value:
             return
@@ -198,8 +197,7 @@ class Runtime:
         """Move where a track starts (its marker stays), within the track."""
         spec = self.game.tracks[name]
         self.touch(name)
-        tracks = self.state["tracks"]
-        tracks[name]["start"] = max(spec.low, min(spec.high, value))
+        self.state["tracks"][name]["start"] = max(spec.low, min(spec.high, value))
         self.changed.add(name)  # `mood.start` is read as the track is
 
     # tokens, keyed "Token|owner|place"
@@ -357,10 +355,6 @@ class Runtime:
             raise RuleError(f"no card or piece #{eid}")
         return e
 
-    def changing(self, eid: int) -> dict:
-        """The card or piece `eid`, about to be changed in place by the caller."""
-        return self.ent(eid)
-
     def place_list(self, place: str) -> list:
         """The list of what is at `place` (made if missing), for the caller to change."""
         return self.state["places"].setdefault(place, [])
@@ -455,7 +449,7 @@ class Runtime:
         return self.game.static_field(self, eid, e["d"], name)
 
     def set_field(self, eid: int, name: str, value) -> None:
-        e = self.changing(eid)
+        e = self.ent(eid)
         self.touch("." + name)
         e.setdefault("f", {})[name] = value
         self.changed.add("$ents")
