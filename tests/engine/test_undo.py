@@ -22,6 +22,20 @@ def _exact(match) -> tuple:
     return match.to_json(), list(match.state["places"]), list(match.log)
 
 
+def _play(match, labels) -> list:
+    seen = []
+    for label in labels:
+        seen.append(_exact(match))
+        match.apply(label)
+    return seen
+
+
+def _undo_each(match, seen) -> None:
+    for before in reversed(seen):
+        match.undo()
+        assert _exact(match) == before
+
+
 @pytest.mark.parametrize(("path", "players"), sorted({(p, n) for p, n, _ in GAMES}))
 def test_undoing_every_move_gives_back_every_state(path, players):
     game = ludus.load(ROOT / path)
@@ -34,13 +48,9 @@ def test_undoing_every_move_gives_back_every_state(path, players):
             match.apply(rng.choice(match.legal_actions()))
         # a clone taken now undoes on its own copy, sharing the history entries
         clone = match.clone()
-        for before in reversed(seen):
-            match.undo()
-            assert _exact(match) == before
+        _undo_each(match, seen)
         assert match.history == []
-        for before in reversed(seen[-10:]):
-            clone.undo()
-            assert _exact(clone) == before
+        _undo_each(clone, seen[-10:])
 
 
 FAILING = """
@@ -108,9 +118,7 @@ def test_a_state_put_in_from_outside_keeps_undo_exact(tmp_path):
     # a test's `given` line works on a copy and puts it in: here it moves a card elsewhere
     position.given("move top(market) to hand of current")
     assert json.loads(match.to_json())["state"] != json.loads(seen[-1][0])["state"]
-    for before in reversed(seen):
-        match.undo()
-        assert _exact(match) == before
+    _undo_each(match, seen)
 
 
 def test_undo_after_fast_moves_takes_back_the_last_apply_and_everything_since():
@@ -137,9 +145,7 @@ def test_moves_kept_after_fast_moves_undo_to_the_state_the_fast_moves_left():
     for _ in range(3):
         seen.append(_exact(match))
         match.apply(rng.choice(match.legal_actions()))
-    for before in reversed(seen):
-        match.undo()
-        assert _exact(match) == before
+    _undo_each(match, seen)
 
 
 LEDGER = """
@@ -302,9 +308,7 @@ def test_a_later_pick_of_a_choice_is_kept_and_undone_exactly(tmp_path):
     match.apply("3")  # the first pick
     states.append(_exact(match))
     match.apply("1")  # the second: asked by the answer to the first
-    for before in reversed(states):
-        match.undo()
-        assert _exact(match) == before
+    _undo_each(match, states)
 
 
 def test_answering_one_part_of_a_choice_leaves_the_decision_asked_as_it_was(tmp_path):
@@ -355,20 +359,6 @@ flow:
             turn s:
                 offer Roll, Earn, Gamble
 """
-
-
-def _play(match, labels) -> list:
-    seen = []
-    for label in labels:
-        seen.append(_exact(match))
-        match.apply(label)
-    return seen
-
-
-def _undo_each(match, seen) -> None:
-    for before in reversed(seen):
-        match.undo()
-        assert _exact(match) == before
 
 
 def test_an_outcome_forced_between_moves_is_kept_for_undo(tmp_path):
