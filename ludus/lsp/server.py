@@ -82,6 +82,7 @@ class LudusServer(LanguageServer):
         self.ludus = Workspace()
         self.published: dict[str, set[str]] = {}  # game -> the URIs it last sent diagnostics for
         self.pending: dict[str, asyncio.TimerHandle] = {}  # uri -> its analysis, waiting for a pause
+        self.analysing: set[asyncio.Task] = set()  # held here: the loop keeps only weak references to tasks
 
     def refresh_soon(self, uri: str) -> None:
         """Analyse after a pause in typing; each edit pushes the analysis back."""
@@ -98,7 +99,10 @@ class LudusServer(LanguageServer):
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel()
-        return asyncio.ensure_future(self._analyse_and_publish(uri, self.ludus.version))
+        task = asyncio.ensure_future(self._analyse_and_publish(uri, self.ludus.version))
+        self.analysing.add(task)
+        task.add_done_callback(self.analysing.discard)
+        return task
 
     async def _analyse_and_publish(self, uri: str, version: int) -> None:
         loop = asyncio.get_running_loop()

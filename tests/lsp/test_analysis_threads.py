@@ -71,6 +71,7 @@ def test_typing_analyses_off_the_event_loop_and_drops_a_result_overtaken_by_edit
         assert [[d.message for d in p.diagnostics if d.severity == 1] for p in sent] == [["unknown counter 'coinz'\ndid you mean 'coins'?"]]
         server.ludus.open(str(path), GOOD)
         work = server._refresh_now(uri)
+        assert work in server.analysing       # held until it ends: the loop only keeps weak references
         server.ludus.open(str(path), BAD)   # an edit before it ends: its result is not sent
         await work
         await asyncio.sleep(0)

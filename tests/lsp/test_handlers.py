@@ -79,6 +79,7 @@ def test_a_save_analyses_at_once_and_calls_off_the_analysis_waiting_for_a_pause(
         waiting = server.pending[uri]
         await handler(server, t.TEXT_DOCUMENT_DID_SAVE)(t.DidSaveTextDocumentParams(t.TextDocumentIdentifier(uri=uri)))
         assert waiting.cancelled() and uri not in server.pending
+        assert not server.analysing  # the save's analysis, held while it ran, is let go
 
     asyncio.run(edit_then_save())
     assert len(calls) == 1
