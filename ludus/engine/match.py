@@ -28,6 +28,13 @@ FORMAT = 1
 CHECKPOINT_EVERY = 32
 
 
+def _log_answer(log: list, pending: dict, index: int) -> None:
+    """Every decision is in the log, as the actions taken already are (their effects log them):
+    a `choose` answer, a yes or no, an offer's `else`."""
+    if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
+        log.append({"t": "answer", "seat": pending["seat"], "label": pending["options"][index]})
+
+
 class IllegalAction(Exception):
     """The move is not among the legal actions; carries the closest legal ones."""
 
@@ -158,10 +165,7 @@ class Match:
             kept, self._since = marshal.dumps(state), 1
         else:
             kept, self._since = None, since + 1
-        if pending["seat"] is not None and (pending["kind"] != "offer" or pending["values"][index] is None):
-            # every decision is in the log, as the actions taken already are: a `choose` answer,
-            # a yes or no, an offer's `else`
-            self.log.append({"t": "answer", "seat": pending["seat"], "label": label})
+        _log_answer(self.log, pending, index)
         try:
             vm.answer(self.game, state, self.log, index)
         except BaseException:
@@ -175,10 +179,17 @@ class Match:
         self.moves.append(label)
 
     def apply_fast(self, index: int) -> None:
-        """Apply by index without keeping undo history: for simulations that never undo. An
-        undo after it still takes back the last `apply` and everything since."""
+        """Apply by index without keeping undo history: for simulations that never undo. It logs
+        what `apply` logs, and refuses an index out of range (IllegalAction) as `apply` does; a
+        move that fails halfway (RuleError) is not put back. An undo after it still takes back
+        the last `apply` and everything since."""
         self._since = None
-        vm.answer(self.game, self._state, self.log, index)
+        state = self._state
+        pending = state["pending"]
+        if pending is None or state["result"] is not None or not 0 <= index < len(pending["options"]):
+            raise IllegalAction(str(index), self.legal_actions(), [])
+        _log_answer(self.log, pending, index)
+        vm.answer(self.game, state, self.log, index)
 
     def why_not(self, label: str) -> str | None:
         """Why a move that is not legal now is refused, when an offered action would have that

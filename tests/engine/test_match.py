@@ -226,3 +226,28 @@ def test_a_seat_valued_var_shows_as_the_seats_name_in_views():
     match = uprising.new_match(2, seed=1)
     assert match.view(0)["counters"]["first_player"] in match.seat_names()
     assert match.view(None)["counters"]["first_player"] == match.seat_name(match.state["vars"].get("first_player", 0))
+
+
+def test_apply_fast_leaves_the_state_and_log_apply_leaves():
+    # Market Town offers "buy nothing" and "build nothing": answers that only the log records
+    slow, fast = GAME.new_match(2, seed=9), GAME.new_match(2, seed=9)
+    rng = random.Random(9)
+    answers = 0
+    while not slow.is_over:
+        i = rng.randrange(len(slow.legal_actions()))
+        answers += slow.pending["values"][i] is None
+        slow.apply(i)
+        fast.apply_fast(i)
+    assert answers > 0
+    assert fast.log == slow.log
+    assert fast.state == slow.state
+
+
+@pytest.mark.parametrize("index", [-1, 99])
+def test_apply_fast_refuses_an_index_out_of_range_and_changes_nothing(index):
+    match = GAME.new_match(2, seed=3)
+    before = json.dumps(match.state, sort_keys=True)
+    with pytest.raises(ludus.IllegalAction) as err:
+        match.apply_fast(index)
+    assert "not a legal move" in str(err.value)
+    assert json.dumps(match.state, sort_keys=True) == before and match.log == GAME.new_match(2, seed=3).log
