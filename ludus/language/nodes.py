@@ -560,11 +560,21 @@ class EndZone:
 
 
 @frozen
+class NumberName:
+    """A track's end or start written as a value's name: the checker puts the value's number
+    in its place (Checker.track_numbers)."""
+    name: str
+    span: Span = _span()
+
+
+@frozen
 class TrackDecl:
+    # each number an int, or a NumberName until the checker has put its value's number there;
+    # `start` is None when not written (the checker then starts it at 0, or at its low end)
     name: str
     low: int
     high: int
-    start: int
+    start: int | None
     zones: tuple
     override: bool
     span: Span = _span()

@@ -229,3 +229,36 @@ flow:
     end game
 ''', name="different.ludus")
     assert different.new_match(2).legal_actions() == ["play Pawn", "play Pawn #2"]
+
+
+TRACK_FROM_VALUES = """
+game "Mood"
+seats Red, Blue
+value calm = 0
+value edge = 3
+track mood from -3 to edge start calm:
+    end Festival from edge to edge
+counter festivals
+when mood enters Festival:
+    increase festivals by 1
+action Cheer(n in [1, 2]):
+    label "cheer {n}"
+    increase mood by n
+flow:
+    for each s in seats:
+        turn s:
+            offer Cheer
+    end game
+"""
+
+
+def test_a_variant_overriding_a_value_moves_the_track_that_names_it(tmp_path):
+    base = game_from_text(tmp_path, TRACK_FROM_VALUES, "mood.ludus")
+    (tmp_path / "hot.ludus").write_text('extends "mood.ludus"\noverride value calm = 2\n', encoding="utf-8")
+    hot = ludus.load(tmp_path / "hot.ludus")
+    assert (base.tracks["mood"].low, base.tracks["mood"].high, base.tracks["mood"].start) == (-3, 3, 0)
+    assert hot.tracks["mood"].start == 2 and hot.tracks["mood"].zones == {"Festival": (3, 3)}
+    match = hot.new_match(2, seed=1)
+    assert match.state["tracks"]["mood"] == {"pos": 2, "start": 2}
+    match.apply("cheer 1")  # 2 -> 3: into the Festival, whose ends came from `edge`
+    assert match.state["vars"].get("festivals") == 1

@@ -148,3 +148,34 @@ def test_setting_a_board_spaces_property_is_an_error_not_a_crash():
     result, _ = checked("board market:\n    slot A with cost 2\nsetup:\n    set A.cost to 3\n"
                         "flow:\n    end game\n")
     assert any("'cost' is fixed by its board and cannot be set" in m for m in messages(result))
+
+
+def test_a_track_numbered_by_values_gets_their_numbers():
+    result, _ = checked("value calm = -1\nvalue edge = 2 * 3\nvalue riot = 0 - edge\nvalue high = edge\n"
+                        "track mood from riot to edge start calm:\n    end Festival from high to edge\n"
+                        "track heat from calm to high\n"
+                        "flow:\n    end game\n")
+    assert not result.diagnostics
+    mood, heat = result.symbols.tracks["mood"], result.symbols.tracks["heat"]
+    assert (mood.low, mood.high, mood.start) == (-6, 6, -1)
+    assert [(z.name, z.low, z.high) for z in mood.zones] == [("Festival", 6, 6)]
+    assert (heat.low, heat.high, heat.start) == (-1, 6, 0)  # no start written: 0, inside the track
+
+
+def test_a_track_naming_what_is_not_a_fixed_number_is_an_error_at_the_name():
+    result, _ = checked("value many = size(seats)\nvalue loop = loop + 1\ncounter money\n"
+                        "track a from monye to 4\ntrack b from 0 to many\ntrack c from 0 to 4 start loop\n"
+                        "track d from 0 to 4 start money\nflow:\n    end game\n")
+    assert [d.message for d in sorted(result.diagnostics, key=lambda d: d.sort_key) if d.severity == "error"] == [
+        "'monye' is not a value: a track's ends and start are numbers, or values set to one",
+        "value 'many' is not a number written in the rules, so it cannot place track 'b' (a track's ends and start are known before a match starts)",
+        "value 'loop' is not a number written in the rules, so it cannot place track 'c' (a track's ends and start are known before a match starts)",
+        "'money' is not a value: a track's ends and start are numbers, or values set to one",
+    ]
+    spans = sorted((d.span.line, d.span.column) for d in result.diagnostics if d.severity == "error")
+    assert spans == [(6, 14), (7, 19), (8, 27), (9, 27)]  # each at its name
+
+
+def test_a_track_start_from_a_value_outside_the_track_is_the_same_error_as_a_number():
+    result, _ = checked("value opening = 9\ntrack mood from -4 to 4 start opening\nflow:\n    end game\n")
+    assert messages(result) == ["track 'mood' starts at 9, outside -4 to 4"]

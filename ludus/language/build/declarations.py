@@ -9,6 +9,11 @@ from ..limits import MAX_GRID_COLUMNS, MAX_GRID_ROWS
 from ..source import Diagnostic, LudusError
 from .base import BuilderBase, _block, _default_start, _tok, unquote
 
+
+def _numbers(*values) -> bool:
+    return all(v.__class__ is int for v in values)
+
+
 # the kind of a card or piece declared without `is`; declared for it when the game does not
 IMPLICIT_KINDS = {"card": "Card", "piece": "Piece"}
 
@@ -215,7 +220,8 @@ class DeclarationBuilder(BuilderBase):
     def track_decl(self, meta, c):
         override, name, low, high, start, *zones = c
         return n.TrackDecl(
-            str(name), low, high, start if start is not None else _default_start(low, high), tuple(zones), bool(override),
+            str(name), low, high, start if start is not None or not _numbers(low, high) else _default_start(low, high),
+            tuple(zones), bool(override),
             span=self.span(meta),
         )
 
@@ -228,6 +234,9 @@ class DeclarationBuilder(BuilderBase):
 
     def negative(self, c):
         return -int(c[0])
+
+    def named_number(self, c):
+        return n.NumberName(str(c[0]), span=self.tspan(c[0]))
 
     @v_args(meta=True)
     def define_decl(self, meta, c):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+import attrs
+
 from .. import nodes as n
-from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES
+from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES, number_in_range
 from ..source import Span, declared_at, suggest
 from ..symbols import (
     KindInfo,
@@ -255,6 +257,9 @@ class DeclarationChecks:
                 for p in sp.props:
                     self.expr(p.value, top)
         elif isinstance(item, n.TrackDecl):
+            item = self.track_numbers(item)
+            if item is None:
+                return
             if item.low >= item.high:
                 self.error(f"track '{item.name}' runs from {item.low} to {item.high}: its low end must be below its high end", self.at(item.span, "from"))
             elif item.high - item.low + 1 > MAX_TRACK_SPACES:
@@ -375,6 +380,46 @@ class DeclarationChecks:
             self.expect(r, scope, "bool")
         self.block(item.body, scope.child())
 
+    def track_numbers(self, item: n.TrackDecl) -> n.TrackDecl | None:
+        """The track with the number of each value it names in place of the name (so that a
+        variant overriding the value moves the track), its start worked out when not written;
+        it replaces the declaration for the compiler. None when a name is no such value."""
+        sym = self.sym
+        ok = True
+
+        def number(x):
+            nonlocal ok
+            if x.__class__ is not n.NumberName:
+                return x
+            decl = sym.values.get(x.name)
+            if decl is None:
+                self.error(f"'{x.name}' is not a value: a track's ends and start are numbers, or values set to one",
+                           x.span, suggest(x.name, sym.values))
+                ok = False
+                return 0
+            self.used.add(("value", x.name))
+            got = fixed_number(decl.value, sym.values)
+            if got is None:
+                self.error(f"value '{x.name}' is not a number written in the rules, so it cannot place track "
+                           f"'{item.name}' (a track's ends and start are known before a match starts)", x.span)
+                ok = False
+                return 0
+            if not number_in_range(got):
+                self.error(f"value '{x.name}' is {got:,}, beyond the numbers ludus allows", x.span)
+                ok = False
+                return 0
+            return got
+
+        low, high = number(item.low), number(item.high)
+        start = number(item.start) if item.start is not None else (0 if low <= 0 <= high else low)
+        zones = tuple(attrs.evolve(z, low=number(z.low), high=number(z.high)) for z in item.zones)
+        if not ok:
+            return None
+        resolved = attrs.evolve(item, low=low, high=high, start=start, zones=zones)
+        if sym.tracks.get(item.name) is item:  # not a second track of the same name
+            sym.tracks[item.name] = resolved
+        return resolved
+
     def check_when(self, item: n.WhenDecl) -> None:
         sym = self.sym
         scope = Scope(in_trigger=True)
@@ -490,3 +535,21 @@ class DeclarationChecks:
                 if name not in self.offered:
                     self.warn(f"action '{name}' is never offered by any 'offer'", self.at(decl.span, name))
 
+
+def fixed_number(expr, values: dict, seen: frozenset = frozenset()) -> int | None:
+    """The number `expr` (a value's expression) always is: a whole number, or +, - and * of
+    such numbers and of other values that are; None for anything else (a value that reads the
+    state or the number of players, a cycle)."""
+    if expr.__class__ is n.Number:
+        return expr.value
+    if expr.__class__ is n.Neg:
+        inner = fixed_number(expr.operand, values, seen)
+        return None if inner is None else -inner
+    if expr.__class__ is n.BinOp and expr.op in ("+", "-", "*"):
+        a, b = fixed_number(expr.left, values, seen), fixed_number(expr.right, values, seen)
+        if a is None or b is None or abs(a) > 10**18 or abs(b) > 10**18:
+            return None
+        return a + b if expr.op == "+" else a - b if expr.op == "-" else a * b
+    if expr.__class__ is n.Name and expr.name in values and expr.name not in seen:
+        return fixed_number(values[expr.name].value, values, seen | {expr.name})
+    return None
