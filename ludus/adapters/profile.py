@@ -15,6 +15,7 @@ import json
 import random
 from pathlib import Path
 
+import attrs
 from attrs import frozen
 
 from ..compiler import Game
@@ -91,12 +92,33 @@ def _bound(name: str, given, seen: int, margin: int, least: int) -> int:
     return given
 
 
+# Profiles made, by the game's fingerprint and scan's arguments: the scan is seeded, so the same
+# game scanned alike gives the same profile, and OpenSpiel loads a game again for every state it
+# reads back from its serialised form. The oldest goes first past SCANS_KEPT.
+_scans: dict = {}
+SCANS_KEPT = 32
+
+
 def scan(path_or_game, players=None, *, max_actions=None, max_length=None, max_view=None,
          playouts: int = SCAN_PLAYOUTS, views: bool = True) -> Profile:
     """Play `playouts` seeded random matches and size the game for the adapters (`views`: measure
-    the view text too, which PettingZoo's observation needs and OpenSpiel's strings do not)."""
+    the view text too, which PettingZoo's observation needs and OpenSpiel's strings do not). A
+    game scanned before with the same arguments gets the profile that scan made, for this game."""
     game = load_game(path_or_game)
     n = seat_count(game, players)
+    if not game.fingerprint:  # a game compiled without one (not through the pipeline): no key
+        return _scan(game, n, max_actions, max_length, max_view, playouts, views)
+    key = (game.fingerprint, n, max_actions, max_length, max_view, playouts, views)
+    known = _scans.get(key)
+    if known is None:
+        known = _scan(game, n, max_actions, max_length, max_view, playouts, views)
+        while len(_scans) >= SCANS_KEPT:
+            del _scans[next(iter(_scans))]
+        _scans[key] = known
+    return known if known.game is game else attrs.evolve(known, game=game)
+
+
+def _scan(game: Game, n: int, max_actions, max_length, max_view, playouts: int, views: bool) -> Profile:
     seen_actions = seen_length = seen_view = 0
     lo = hi = 0.0
     for i in range(playouts):

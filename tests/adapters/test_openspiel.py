@@ -299,3 +299,31 @@ def test_a_state_serialises_and_reads_back():
 
 def test_random_sim_test_with_serialisation():
     pyspiel.random_sim_test(game("examples/market-town.ludus"), num_sims=1, serialize=True, verbose=False)
+
+
+def test_reading_a_state_back_does_not_scan_the_game_again(monkeypatch):
+    from ludus.adapters import profile
+
+    g = game("examples/market-town.ludus")
+    state = g.new_initial_state()
+    state.apply_action(0)
+    scans = []
+    real = profile._scan
+    monkeypatch.setattr(profile, "_scan", lambda *a: scans.append(a[1:]) or real(*a))
+    for _ in range(3):
+        _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(g, state))
+        assert str(back) == str(state)
+    assert scans == []  # scanned once, when the game was first loaded
+    wider = openspiel.load_game(path("examples/market-town.ludus"), max_actions=g.num_distinct_actions() + 1)
+    assert wider.num_distinct_actions() == g.num_distinct_actions() + 1 and len(scans) == 1  # other arguments: scanned
+
+
+def test_a_profile_kept_from_an_earlier_scan_holds_the_game_it_is_asked_for():
+    import ludus
+    from ludus.adapters.profile import scan
+
+    first, again = ludus.load(path("examples/market-town.ludus")), ludus.load(path("examples/market-town.ludus"))
+    assert first is not again and first.fingerprint == again.fingerprint
+    a, b = scan(first, 2, views=False), scan(again, 2, views=False)
+    assert a.game is first and b.game is again
+    assert (a.max_actions, a.max_length, a.utility) == (b.max_actions, b.max_length, b.utility)
