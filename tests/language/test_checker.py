@@ -179,3 +179,12 @@ def test_a_track_naming_what_is_not_a_fixed_number_is_an_error_at_the_name():
 def test_a_track_start_from_a_value_outside_the_track_is_the_same_error_as_a_number():
     result, _ = checked("value opening = 9\ntrack mood from -4 to 4 start opening\nflow:\n    end game\n")
     assert messages(result) == ["track 'mood' starts at 9, outside -4 to 4"]
+
+
+def test_a_track_naming_a_long_chain_of_values_is_an_error_not_a_crash():
+    chain = "value v0 = 1\n" + "".join(f"value v{i} = v{i - 1} + 1\n" for i in range(1, 3000))
+    result, _ = checked(chain + "track t from 0 to v2999\ntrack u from 0 to v50\nflow:\n    end game\n")
+    assert [d.message for d in result.errors] == [
+        "value 'v2999' is not a number written in the rules, so it cannot place track 't' "
+        "(a track's ends and start are known before a match starts)"]
+    assert result.symbols.tracks["u"].high == 51  # a short chain is followed

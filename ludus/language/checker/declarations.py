@@ -536,10 +536,15 @@ class DeclarationChecks:
                     self.warn(f"action '{name}' is never offered by any 'offer'", self.at(decl.span, name))
 
 
+MAX_VALUE_CHAIN = 100  # values naming values, followed to place a track: a bound on the recursion
+
+
 def fixed_number(expr, values: dict, seen: frozenset = frozenset()) -> int | None:
     """The number `expr` (a value's expression) always is: a whole number, or +, - and * of
     such numbers and of other values that are; None for anything else (a value that reads the
-    state or the number of players, a cycle)."""
+    state or the number of players, a cycle, a chain of more than MAX_VALUE_CHAIN values)."""
+    if len(seen) > MAX_VALUE_CHAIN:
+        return None
     if expr.__class__ is n.Number:
         return expr.value
     if expr.__class__ is n.Neg:
