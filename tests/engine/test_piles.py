@@ -142,3 +142,18 @@ def test_stonewall_markets_show_each_slots_top_card():
             pile = m.state["places"][space]
             assert entry == {"pieces": [ents[pile[0]]["d"]], "face_down": len(pile) - 1}
             assert game.static_field(Runtime(game, m.state, []), pile[0], ents[pile[0]]["d"], "decade") == 60
+
+
+def test_a_grid_board_may_be_piles_too(tmp_path):
+    game = game_from_text(tmp_path, 'game "Stacks"\nplayers 2\nboard field grid 3 by 2 top only\n'
+                                    'card "Ash":\n    copies 2\ncard "Oak"\n'
+                                    'flow:\n    move [c for c in box where c.name == "Ash"] to b2\n'
+                                    '    move card("Oak") to b2\n    end game\n')
+    m = game.new_match(2)
+    assert m.view(0)["board"]["b2"] == {"pieces": ["Oak"], "face_down": 2}
+    assert m.view(None)["board"]["b2"] == {"pieces": ["Oak", "Ash", "Ash"]}
+    assert sorted(game.spaces) == ["a1", "a2", "b1", "b2", "c1", "c2"]
+    with pytest.raises(LudusError) as err:
+        game_from_text(tmp_path, 'game "Bad"\nplayers 2\nboard field grid 3 by 2 hidden\nflow:\n    end game\n', "bad.ludus")
+    assert [(d.span.line, d.message) for d in err.value.diagnostics if d.severity == "error"] == [
+        (3, "a board's spaces are 'public' or 'top only' (piles that show their top card), not 'hidden'")]

@@ -168,7 +168,7 @@ class DeclarationBuilder(BuilderBase):
     def grid_decl(self, meta, c):
         """`board field grid 7 by 6`: cells a1 to g6, column letters left to right, rows from 1 at
         the bottom; each cell has `column` and `row` numbers and its four orthogonal neighbours."""
-        override, name, columns, rows = c
+        override, name, columns, rows, visibility = c
         span = self.span(meta)
         cols, nrows = int(columns), int(rows)
         if not (1 <= cols <= MAX_GRID_COLUMNS and 1 <= nrows <= MAX_GRID_ROWS):
@@ -186,7 +186,7 @@ class DeclarationBuilder(BuilderBase):
                         if 1 <= x <= cols and 1 <= y <= nrows]
                 props = (n.Prop("column", n.Number(col, span=span), span=span), n.Prop("row", n.Number(row, span=span), span=span))
                 spaces.append(n.SpaceDecl("cell", cell(col, row), None, None, tuple(near), props, span=span))
-        return n.BoardDecl(str(name), tuple(spaces), bool(override), span=span)
+        return n.BoardDecl(str(name), tuple(spaces), bool(override), span=span, visibility=visibility or "public")
 
     @v_args(meta=True)
     def space_decl(self, meta, c):
