@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ludus.language import nodes as n
 from ludus.language.build import build
 from ludus.language.checker import check
@@ -188,3 +190,9 @@ def test_a_track_naming_a_long_chain_of_values_is_an_error_not_a_crash():
         "value 'v2999' is not a number written in the rules, so it cannot place track 't' "
         "(a track's ends and start are known before a match starts)"]
     assert result.symbols.tracks["u"].high == 51  # a short chain is followed
+
+
+@pytest.mark.parametrize(("text", "start"), [("track t from -2 to 2\n", 0), ("track t from 3 to 9\n", 3)])
+def test_a_track_without_start_starts_inside_it(text, start):
+    result, _ = checked(text + "flow:\n    end game\n")
+    assert not result.errors and result.symbols.tracks["t"].start == start

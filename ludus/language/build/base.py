@@ -89,11 +89,6 @@ class BuilderBase(Transformer):
 
 
 
-def _default_start(low: int, high: int) -> int:
-    """A track without `start` starts at 0 when it runs through 0, else at its low end."""
-    return 0 if low <= 0 <= high else low
-
-
 def shift_spans(node, dline: int, dcol: int):
     """Move a node parsed from a template hole to its place in the file (holes are one line)."""
     import attrs

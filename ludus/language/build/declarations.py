@@ -7,12 +7,7 @@ from lark import Token, v_args
 from .. import nodes as n
 from ..limits import MAX_GRID_COLUMNS, MAX_GRID_ROWS
 from ..source import Diagnostic, LudusError
-from .base import BuilderBase, _block, _default_start, _tok, unquote
-
-
-def _numbers(*values) -> bool:
-    return all(v.__class__ is int for v in values)
-
+from .base import BuilderBase, _block, _tok, unquote
 
 # the kind of a card or piece declared without `is`; declared for it when the game does not
 IMPLICIT_KINDS = {"card": "Card", "piece": "Piece"}
@@ -219,11 +214,8 @@ class DeclarationBuilder(BuilderBase):
     @v_args(meta=True)
     def track_decl(self, meta, c):
         override, name, low, high, start, *zones = c
-        return n.TrackDecl(
-            str(name), low, high, start if start is not None or not _numbers(low, high) else _default_start(low, high),
-            tuple(zones), bool(override),
-            span=self.span(meta),
-        )
+        # with no `start`, the checker starts it (track_numbers), once a value's number is known
+        return n.TrackDecl(str(name), low, high, start, tuple(zones), bool(override), span=self.span(meta))
 
     @v_args(meta=True)
     def end_zone(self, meta, c):

@@ -411,6 +411,7 @@ class DeclarationChecks:
             return got
 
         low, high = number(item.low), number(item.high)
+        # a track without `start` starts at 0 when it runs through 0, else at its low end
         start = number(item.start) if item.start is not None else (0 if low <= 0 <= high else low)
         zones = tuple(attrs.evolve(z, low=number(z.low), high=number(z.high)) for z in item.zones)
         if not ok:
