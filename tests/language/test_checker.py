@@ -169,13 +169,14 @@ def test_a_track_naming_what_is_not_a_fixed_number_is_an_error_at_the_name():
                         "track a from monye to 4\ntrack b from 0 to many\ntrack c from 0 to 4 start loop\n"
                         "track d from 0 to 4 start money\nflow:\n    end game\n")
     assert [d.message for d in sorted(result.diagnostics, key=lambda d: d.sort_key) if d.severity == "error"] == [
+        "value 'loop' names itself (loop -> loop): a value is one fixed number or thing, so it cannot be worked out from itself",
         "'monye' is not a value: a track's ends and start are numbers, or values set to one",
         "value 'many' is not a number written in the rules, so it cannot place track 'b' (a track's ends and start are known before a match starts)",
         "value 'loop' is not a number written in the rules, so it cannot place track 'c' (a track's ends and start are known before a match starts)",
         "'money' is not a value: a track's ends and start are numbers, or values set to one",
     ]
     spans = sorted((d.span.line, d.span.column) for d in result.diagnostics if d.severity == "error")
-    assert spans == [(6, 14), (7, 19), (8, 27), (9, 27)]  # each at its name
+    assert spans == [(4, 7), (6, 14), (7, 19), (8, 27), (9, 27)]  # each at its name
 
 
 def test_a_track_start_from_a_value_outside_the_track_is_the_same_error_as_a_number():
