@@ -164,32 +164,29 @@ class DeclarationChecks:
 
     def check_value_cycles(self) -> None:
         """A value that names itself, directly or through other values, has no number to be: an
-        error at the first value of each cycle, in declaration order (at run time it would only
-        recurse until the define-recursion limit stopped it)."""
+        error at the value where the cycle closes, once per cycle (at run time it would only
+        recurse until the define-recursion limit stopped it). One walk, depth first, through
+        the values in declaration order."""
         values, res = self.sym.values, self.out.res
-        named = {name: [r[1] for r in (res.get(id(x)) for x in _names_in(decl.value)) if r and r[0] == "value"]
+        named = {name: [r[1] for r in (res.get(id(x)) for x in n.each_node(decl.value)) if r and r[0] == "value"]
                  for name, decl in values.items()}
-        reported: set = set()
-        for start in values:
-            path, seen = [start], {start}
-            stack = [iter(named[start])]
-            while stack:  # depth first from `start`, looking for a way back to it
+        walked: dict = {}  # value -> True while on the path, False once every value it names is walked
+        for root in values:
+            if root in walked:
+                continue
+            path, stack = [root], [iter(named[root])]
+            walked[root] = True
+            while stack:
                 nxt = next(stack[-1], None)
                 if nxt is None:
                     stack.pop()
-                    path.pop()
-                    continue
-                if nxt == start:
-                    cycle = frozenset(path)
-                    if cycle not in reported:
-                        reported.add(cycle)
-                        chain = " -> ".join([*path, start])
-                        self.error(f"value '{start}' names itself ({chain}): a value is one fixed number or "
-                                   "thing, so it cannot be worked out from itself",
-                                   self.at(values[start].span, start))
-                    break
-                if nxt not in seen and nxt in named:
-                    seen.add(nxt)
+                    walked[path.pop()] = False
+                elif walked.get(nxt) is True:  # back to a value on the path: a cycle
+                    chain = " -> ".join([*path[path.index(nxt):], nxt])
+                    self.error(f"value '{nxt}' names itself ({chain}): a value is one fixed number or "
+                               "thing, so it cannot be worked out from itself", self.at(values[nxt].span, nxt))
+                elif nxt not in walked:
+                    walked[nxt] = True
                     path.append(nxt)
                     stack.append(iter(named[nxt]))
 
@@ -567,20 +564,6 @@ class DeclarationChecks:
             for name, decl in sym.actions.items():
                 if name not in self.offered:
                     self.warn(f"action '{name}' is never offered by any 'offer'", self.at(decl.span, name))
-
-
-def _names_in(node) -> list:
-    """Every Name node inside an expression."""
-    out, todo = [], [node]
-    while todo:
-        x = todo.pop()
-        if x.__class__ is n.Name:
-            out.append(x)
-        elif isinstance(x, (tuple, list)):
-            todo.extend(x)
-        elif attrs.has(type(x)):
-            todo.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
-    return out
 
 
 MAX_VALUE_CHAIN = 100  # values naming values, followed to place a track: a bound on the recursion
