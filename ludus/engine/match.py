@@ -131,9 +131,13 @@ class Match:
         return self._state["pending"]
 
     def legal_actions(self) -> list[str]:
-        if self._state["result"] is not None or self._state["pending"] is None:
-            return []
-        return list(self._state["pending"]["options"])
+        return list(self._offered())
+
+    def _offered(self) -> list[str]:
+        """The pending decision's options themselves (not a copy: for readers that change
+        nothing); none once the match is over."""
+        pending = self._state["pending"]
+        return pending["options"] if self._state["result"] is None and pending is not None else []
 
     def seat_names(self) -> tuple:
         return self.game.seat_names(self._state["nseats"])
@@ -145,9 +149,7 @@ class Match:
 
     def apply(self, action: str | int) -> None:
         """Take one legal action (its label, or its index); raises IllegalAction or RuleError."""
-        pending = self._state["pending"]
-        # the pending options themselves (legal_actions() hands out a copy): nothing here changes them
-        options = pending["options"] if self._state["result"] is None and pending is not None else []
+        options = self._offered()
         if isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < len(options):
                 raise IllegalAction(str(action), list(options), [])
@@ -159,6 +161,7 @@ class Match:
                 raise IllegalAction(action, list(options), closest(action, options)) from None
         label = options[index]
         state, log_len = self._state, len(self.log)
+        pending = state["pending"]
         since = self._since
         if since is None or since >= CHECKPOINT_EVERY or state["forced"] or not self.history:
             # forced outcomes are put in the state from outside (`force`, a replay's line): kept
@@ -183,13 +186,12 @@ class Match:
         what `apply` logs, and refuses an index out of range (IllegalAction) as `apply` does; a
         move that fails halfway (RuleError) is not put back. An undo after it still takes back
         the last `apply` and everything since."""
+        options = self._offered()
+        if not 0 <= index < len(options):
+            raise IllegalAction(str(index), list(options), [])
         self._since = None
-        state = self._state
-        pending = state["pending"]
-        if pending is None or state["result"] is not None or not 0 <= index < len(pending["options"]):
-            raise IllegalAction(str(index), self.legal_actions(), [])
-        _log_answer(self.log, pending, index)
-        vm.answer(self.game, state, self.log, index)
+        _log_answer(self.log, self._state["pending"], index)
+        vm.answer(self.game, self._state, self.log, index)
 
     def why_not(self, label: str) -> str | None:
         """Why a move that is not legal now is refused, when an offered action would have that
