@@ -19,6 +19,7 @@ from pygments.lexer import RegexLexer, bygroups, include, using, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 from ..language.parser import grammar_path
+from ..language.symbols import BUILTIN_FUNCTIONS
 
 # words that read as operators or constants rather than as keywords
 WORD_OPERATORS = ("and", "or", "not", "in")
@@ -39,6 +40,12 @@ def grammar_keywords() -> tuple[str, ...]:
 
 def _keywords() -> tuple[str, ...]:
     return tuple(w for w in grammar_keywords() if w not in WORD_OPERATORS + CONSTANTS)
+
+
+def keyword_functions() -> tuple[str, ...]:
+    """Built-in functions spelled as keywords (`top`, `card`, `any`, `max`, ...): before a '(',
+    as in `top(deck)` or `any(x > 2 for x in xs)`, the word is a call, not the keyword."""
+    return tuple(sorted(set(BUILTIN_FUNCTIONS) & set(grammar_keywords())))
 
 
 class LudusLexer(RegexLexer):
@@ -66,6 +73,7 @@ class LudusLexer(RegexLexer):
             (r"\bd[0-9]+\b", Number.Integer),  # a die: d6
             (r"[0-9]+", Number.Integer),
             (words(CONSTANTS, suffix=r"\b"), Keyword.Constant),
+            (words(keyword_functions(), prefix=r"\b", suffix=r"(?=[ \t]*\()"), Name.Function),
             (words(WORD_OPERATORS, prefix=r"\b", suffix=r"\b"), Operator.Word),
             (words(_keywords(), prefix=r"\b", suffix=r"\b"), Keyword),
             (r"[A-Za-z_][A-Za-z0-9_]*(?=\()", Name.Function),

@@ -8,6 +8,7 @@ import re
 
 from ludus.cli import main
 from ludus.language.parser import keywords
+from ludus.tools.lexers import keyword_functions
 from tests.helpers import ROOT
 
 VSCODE = ROOT / "editors" / "vscode"
@@ -32,6 +33,21 @@ def test_the_textmate_grammar_has_every_keyword_of_the_grammar_once():
     assert set(words) == set(keywords()), (
         "grammars/ludus.lark and editors/vscode/syntaxes/ludus.tmLanguage.json differ: "
         f"missing {sorted(set(keywords()) - set(words))}, extra {sorted(set(words) - set(keywords()))}")
+
+
+def test_a_built_in_function_spelled_as_a_keyword_is_a_call_before_a_bracket():
+    grammar = load("syntaxes/ludus.tmLanguage.json")
+    call = grammar["repository"]["keyword-call"]
+    m = re.fullmatch(r"\\b\(\?:([a-z_|]+)\)\(\?=.*\)", call["match"])
+    assert m and tuple(m.group(1).split("|")) == keyword_functions()
+    # tried before the keywords, at the top level and inside a text's holes
+    order = [p["include"] for p in grammar["patterns"]]
+    assert order.index("#keyword-call") < order.index("#keywords")
+    hole = [p["include"] for p in grammar["repository"]["string"]["patterns"][1]["patterns"]]
+    assert hole.index("#keyword-call") < hole.index("#keywords")
+    pattern = re.compile(call["match"])
+    assert pattern.match("top(deck)") and pattern.match("any (x)") and pattern.match("card(\"Lamp\")")
+    assert not pattern.match("top only") and not pattern.match("max 3") and not pattern.match("topmost(x)")
 
 
 def test_every_pattern_compiles_and_highlights_what_it_should():

@@ -10,7 +10,7 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String
 
 from ludus.language.parser import grammar_path
-from ludus.tools.lexers import LudusLexer, ReplayLexer, grammar_keywords
+from ludus.tools.lexers import LudusLexer, ReplayLexer, grammar_keywords, keyword_functions
 from tests.helpers import EXAMPLES, GAMES, ROOT
 
 LUDUS_FILES = sorted([*GAMES.rglob("*.ludus"), *EXAMPLES.rglob("*.ludus")])
@@ -43,6 +43,14 @@ def test_every_keyword_of_the_grammar_is_lexed_as_a_keyword(word):
     kind, value = tokens(LudusLexer(), f"    {word} x\n")[0]
     assert value == word
     assert kind in Keyword or kind in Operator.Word
+
+
+def test_a_built_in_function_spelled_as_a_keyword_is_a_call_before_a_bracket():
+    assert {"top", "card", "any", "all", "max", "min", "count", "adjacent"} <= set(keyword_functions())
+    found = tokens(LudusLexer(), 'move top(deck) to hand\nif any (x > 1 for x in xs): log "{card("Lamp")}"\n')
+    assert (Name.Function, "top") in found and (Name.Function, "any") in found and (Name.Function, "card") in found
+    found = tokens(LudusLexer(), "zone market top only\ncounter c max 3\n")
+    assert (Keyword, "top") in found and (Keyword, "max") in found
 
 
 def test_a_word_after_a_dot_is_an_attribute_even_when_it_is_a_keyword():
