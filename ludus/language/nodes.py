@@ -549,6 +549,7 @@ class BoardDecl:
     override: bool
     span: Span = _span()
     visibility: str = "public"  # "top only": each space is a pile, and only its top card shows
+    grid: tuple | None = None  # (columns, rows) of a board declared as a grid, its cells made for it
 
 
 @frozen

@@ -181,7 +181,8 @@ class DeclarationBuilder(BuilderBase):
                         if 1 <= x <= cols and 1 <= y <= nrows]
                 props = (n.Prop("column", n.Number(col, span=span), span=span), n.Prop("row", n.Number(row, span=span), span=span))
                 spaces.append(n.SpaceDecl("cell", cell(col, row), None, None, tuple(near), props, span=span))
-        return n.BoardDecl(str(name), tuple(spaces), bool(override), span=span, visibility=visibility or "public")
+        return n.BoardDecl(str(name), tuple(spaces), bool(override), span=span, visibility=visibility or "public",
+                           grid=(cols, nrows))
 
     @v_args(meta=True)
     def space_decl(self, meta, c):

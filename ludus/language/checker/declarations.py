@@ -84,7 +84,11 @@ class DeclarationChecks:
                 sym.entities[item.name] = item
             elif isinstance(item, n.BoardDecl):
                 sym.boards[item.name] = item
+                if item.grid is not None and not self.claim_grid(item, seen):
+                    continue
                 for sp in item.spaces:
+                    if item.grid is not None and sp.name in seen:
+                        continue  # reported once, by claim_grid
                     if claim(sp.name, sp.span):
                         sym.spaces[sp.name] = sp
                         sym.space_kinds.setdefault(sp.kind, []).append(sp.name)
@@ -161,6 +165,26 @@ class DeclarationChecks:
             self.error("the game has no 'flow:' block, so a match cannot start", span)
         self.report_unused()
         return self.out
+
+    def claim_grid(self, board: n.BoardDecl, seen: dict) -> bool:
+        """A grid's cells are named for it (a1, b1, ...), so one mistake would clash on many
+        cells: a second grid is one error at it, and its cells are left out (False); names
+        declared already that the grid's cells take are one error at the grid, and only the
+        cells whose names are free are declared (True)."""
+        first = next((b for b in self.sym.boards.values() if b.grid is not None and b is not board), None)
+        if first is not None:
+            self.error(f"board '{board.name}' is a second grid: a game has one grid board, whose cells are "
+                       f"named a1, b1, ... (board '{first.name}' is one, {declared_at(first.span, board.span)})",
+                       self.at(board.span, board.name))
+            return False
+        taken = [sp.name for sp in board.spaces if sp.name in seen]
+        if taken:
+            where = declared_at(seen[taken[0]], board.span)
+            names = ", ".join(f"'{t}'" for t in taken[:3]) + (f" and {len(taken) - 3} more" if len(taken) > 3 else "")
+            self.error(f"grid '{board.name}' names its cells a1 to {board.spaces[-1].name}, and {names} "
+                       f"{'is' if len(taken) == 1 else 'are'} already declared (the first {where})",
+                       self.at(board.span, board.name))
+        return True
 
     def check_value_cycles(self) -> None:
         """A value that names itself, directly or through other values, has no number to be: an
@@ -278,6 +302,10 @@ class DeclarationChecks:
                 self.error(f"a board's spaces are 'public' or 'top only' (piles that show their top card), "
                            f"not '{item.visibility}'", self.at(item.span, item.visibility.split()[0]))
             for sp in item.spaces:
+                if item.grid is not None:  # made by the grid, its neighbours its own cells
+                    for p in sp.props:
+                        self.expr(p.value, top)
+                    continue
                 if sp.parent and sp.parent not in sym.spaces:
                     self.error(f"unknown space '{sp.parent}'", self.at(sp.span, sp.parent), suggest(sp.parent, sym.spaces))
                 for adj in sp.adjacent:
