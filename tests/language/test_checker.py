@@ -179,6 +179,19 @@ def test_a_track_naming_what_is_not_a_fixed_number_is_an_error_at_the_name():
     assert spans == [(4, 7), (6, 14), (7, 19), (8, 27), (9, 27)]  # each at its name
 
 
+def test_a_long_knot_of_values_and_defines_is_one_error_shown_by_its_ends():
+    # 3,000 values in a ring, a define on the way: no recursion limit is reached, one error
+    ring = "".join(f"value v{i} = v{i + 1} + 1\n" for i in range(2999)) + "value v2999 = half()\ndefine half = v0 / 2\n"
+    result, _ = checked(ring + "counter k\nflow:\n    increase k by v7\n    end game\n")
+    assert messages(result) == [
+        "value 'v0' names itself (v0 -> v1 -> v2 -> v3 -> v4 -> v5 -> (2,991 more) -> v2997 -> v2998 -> v2999 -> half"
+        " -> v0): a value is one fixed number or thing, so it cannot be worked out from itself"]
+    # defines alone may recurse
+    result, _ = checked("define down(k) = if k <= 0 then 0 else down(k - 1)\nvalue d = down(3)\ncounter k\n"
+                        "flow:\n    increase k by d\n    end game\n")
+    assert messages(result) == []
+
+
 def test_a_track_start_from_a_value_outside_the_track_is_the_same_error_as_a_number():
     result, _ = checked("value opening = 9\ntrack mood from -4 to 4 start opening\nflow:\n    end game\n")
     assert messages(result) == ["track 'mood' starts at 9, outside -4 to 4"]

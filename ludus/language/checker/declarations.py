@@ -187,32 +187,28 @@ class DeclarationChecks:
         return True
 
     def check_value_cycles(self) -> None:
-        """A value that names itself, directly or through other values, has no number to be: an
-        error at the value where the cycle closes, once per cycle (at run time it would only
-        recurse until the define-recursion limit stopped it). One walk, depth first, through
-        the values in declaration order."""
-        values, res = self.sym.values, self.out.res
-        named = {name: [r[1] for r in (res.get(id(x)) for x in n.each_node(decl.value)) if r and r[0] == "value"]
-                 for name, decl in values.items()}
-        walked: dict = {}  # value -> True while on the path, False once every value it names is walked
-        for root in values:
-            if root in walked:
+        """A value that names itself, directly, through other values or through defines, has no
+        number to be: an error at the value (the first declared, where several are caught in one
+        knot), with a shortest way round spelled out. A define calling itself is recursion, which
+        its arguments may end, and is no error; a value has no arguments, so once the defines it
+        reads lead back to it, nothing can end the reading (at run time it would only recurse
+        until the define-recursion limit stopped it, far from here)."""
+        sym, res = self.sym, self.out.res
+        bodies = {("value", name): decl.value for name, decl in sym.values.items()}
+        bodies.update({("define", name): decl.value for name, decl in sym.defines.items()})
+        reads = {key: list(dict.fromkeys(r for r in (res.get(id(x)) for x in n.each_node(body))
+                                         if r and r[0] in ("value", "define") and r in bodies))
+                 for key, body in bodies.items()}
+        for knot in knots(reads):
+            first = next((("value", name) for name in sym.values if ("value", name) in knot), None)
+            if first is None:  # defines calling one another: recursion
                 continue
-            path, stack = [root], [iter(named[root])]
-            walked[root] = True
-            while stack:
-                nxt = next(stack[-1], None)
-                if nxt is None:
-                    stack.pop()
-                    walked[path.pop()] = False
-                elif walked.get(nxt) is True:  # back to a value on the path: a cycle
-                    chain = " -> ".join([*path[path.index(nxt):], nxt])
-                    self.error(f"value '{nxt}' names itself ({chain}): a value is one fixed number or "
-                               "thing, so it cannot be worked out from itself", self.at(values[nxt].span, nxt))
-                elif nxt not in walked:
-                    walked[nxt] = True
-                    path.append(nxt)
-                    stack.append(iter(named[nxt]))
+            way = [name for _, name in shortest_way_round(first, reads, knot)]
+            if len(way) > 12:  # a long way round, shown by its ends
+                way = [*way[:6], f"({len(way) - 11:,} more)", *way[-5:]]
+            chain = " -> ".join(way)
+            self.error(f"value '{first[1]}' names itself ({chain}): a value is one fixed number or "
+                       "thing, so it cannot be worked out from itself", self.at(sym.values[first[1]].span, first[1]))
 
     def infer_define_types(self) -> None:
         """What each define and value gives, so a seat or a card coming out of a define is
@@ -616,3 +612,71 @@ def fixed_number(expr, values: dict, seen: frozenset = frozenset()) -> int | Non
     if expr.__class__ is n.Name and expr.name in values and expr.name not in seen:
         return fixed_number(values[expr.name].value, values, seen | {expr.name})
     return None
+
+
+def knots(graph: dict) -> list[set]:
+    """The strongly connected parts of `graph` ({node: [node it leads to]}) that hold a cycle: a
+    node on a cycle and every node on a cycle with it (Tarjan's algorithm, without recursion, so
+    a long chain of names cannot overflow the stack)."""
+    index: dict = {}
+    low: dict = {}
+    on_stack: set = set()
+    stack: list = []
+    out = []
+    for root in graph:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(graph[root]))]
+        while work:
+            node, edges = work[-1]
+            nxt = next(edges, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(graph[nxt])))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                part = set()
+                while True:
+                    x = stack.pop()
+                    on_stack.discard(x)
+                    part.add(x)
+                    if x == node:
+                        break
+                if len(part) > 1 or node in graph[node]:
+                    out.append(part)
+    return out
+
+
+def shortest_way_round(start, graph: dict, within: set) -> list:
+    """The nodes of a shortest cycle from `start` back to it, inside `within` (breadth first),
+    `start` at both ends."""
+    came_from: dict = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for nxt in graph[node]:
+                if nxt not in within:
+                    continue
+                if nxt == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return [start, *reversed(path[:-1]), start] if node != start else [start, start]
+                if nxt not in came_from:
+                    came_from[nxt] = node
+                    following.append(nxt)
+        frontier = following
+    raise ValueError(f"{start} is on no cycle inside the part given")
