@@ -486,7 +486,9 @@ class SourceGen:
         return stub
 
     def finish(self) -> None:
-        if not self.stubs:
+        # a game whose every expression is a constant still has its blocks' regions to compile
+        # (`flow:` with only `end game` is one)
+        if not self.stubs and not self.lines:
             return
         self.define_functions()
         game = self.comp.game

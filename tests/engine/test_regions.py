@@ -410,3 +410,12 @@ def test_a_turn_given_no_seat_fails_at_its_line(tmp_path, regions):
     with pytest.raises(ludus.RuleError, match="a turn needs a seat, and None is not one") as err:
         game.new_match(2)
     assert str(err.value).startswith(f"{tmp_path / 'game.ludus'}:7:")
+
+
+@pytest.mark.parametrize("flow", ["    end game\n", "    end game  # at once\n    end game\n", "    phase P:\n        end game\n"])
+def test_a_game_with_no_expression_at_all_still_gets_its_regions(tmp_path, flow):
+    # its generated module holds the regions alone: it must be compiled all the same
+    game = game_from_text(tmp_path, 'game "Bare"\nplayers 2\nflow:\n' + flow)
+    assert any(op[0] == O.FUSED for code in game.codes.values() for op in (code.fast or ()))
+    match = game.new_match(2)
+    assert match.is_over and match.result["winners"] == []
