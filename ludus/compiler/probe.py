@@ -49,7 +49,7 @@ def compile_statements(game, text: str, path: str = "<given>", line: int = 1, co
     if errors:
         raise LudusError(errors)
     comp = Compiler(checker.out, game)
-    code = comp.block_code(f"given {path}:{line}", f"{path}:{line}", nodes)
+    code = comp.block_code(f"given {path}:{line}", "given", nodes)
     del game.codes[code.id]
 
     def run(match):

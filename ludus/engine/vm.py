@@ -372,14 +372,19 @@ def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
     run_inline(rt, rt.game.codes[cid], env, "'at any time' can only check conditions and end the game")
 
 
-def run_inline(rt: Runtime, code, env: dict, refusal: str) -> None:
+def run_inline(rt: Runtime, code, env: dict, refusal: str, budget: int = STEP_BUDGET) -> None:
     """Run a block that cannot suspend to its end, here and now: 'at any time' checks (the
     checker allows no decision in them) and the statements that set up a test's position.
-    An instruction that would wait for a decision or a die raises RuleError(refusal)."""
+    An instruction that would wait for a decision or a die raises RuleError(refusal); more
+    than `budget` instructions (`while true:`) raise the located error `run` gives."""
     pc = 0
+    steps = 0
     while pc < len(code.ops) and rt.state["result"] is None:
         op = code.ops[pc]
         kind = op[0]
+        steps += 1
+        if steps > budget:
+            raise endless(code, pc, budget)
         try:
             if kind == EXEC:
                 op[1](rt, env)

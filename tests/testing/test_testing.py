@@ -83,6 +83,9 @@ def test_effects_are_the_same_on_every_run():
     (lambda p: p.given("pay 9 coins for Amber"), "cannot pay 9 coins: Amber has only 3"),
     (lambda p: p.given("set coins of Amber to"), "<given>:1:22: error: unexpected end of line"),
     (lambda p: p.next_roll(6, 7), "7 is not a face of a d6"),
+    # a position's statements have the step budget of any run: an endless loop is an error, not a hang
+    (lambda p: p.given("while true: set mood to 0"),
+     "the rules ran 200000 steps without asking for a decision: 'given' seems to loop forever"),
 ])
 def test_bad_steps_raise_readable_errors(step, message):
     with pytest.raises(TestError) as info:
