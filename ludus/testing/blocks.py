@@ -13,16 +13,23 @@ _HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
 def source_text(game, span: Span) -> str:
     """The text a span covers in a game file, dedented so it parses on its own."""
     text = game.sources.texts.get(span.path, "") if game.sources else ""
-    lines = text.splitlines()[span.line - 1:span.end_line]
+    end_line, end_column = span.end_line, span.end_column
+    if end_column == 1 and end_line > span.line:
+        # a block's span ends where the next line starts, or past the last line of the file:
+        # it covers its own lines whole
+        end_line, end_column = end_line - 1, 0
+    lines = text.splitlines()[span.line - 1:end_line]
     if not lines:
         return ""
+    if end_column == 0:
+        end_column = len(lines[-1]) + 1
     if len(lines) == 1:
-        return lines[0][span.column - 1:span.end_column - 1]
+        return lines[0][span.column - 1:end_column - 1]
     first = lines[0][span.column - 1:]
     indent = span.column - 1
     rest = [ln[indent:] if ln[:indent].strip() == "" else ln.lstrip() for ln in lines[1:]]
-    if span.end_column > 1:
-        rest[-1] = rest[-1][:max(span.end_column - 1 - indent, 0)]
+    if end_column > 1:
+        rest[-1] = rest[-1][:max(end_column - 1 - indent, 0)]
     return "\n".join([first, *rest]).rstrip() + "\n"
 
 

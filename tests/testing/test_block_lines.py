@@ -20,6 +20,15 @@ def run(tmp_path, body: str):
     return seen
 
 
+def test_a_given_line_with_a_block_on_it_runs_its_block_even_as_the_file_s_last_line(tmp_path):
+    run(tmp_path, "    given if true: set coins of Amber to 5\n    expect coins of Amber == 5\n")
+    # as the file's last line its span ends past the file's end; it ran all the same (it was
+    # read as no statement at all): an endless loop stopped, located at its line
+    with pytest.raises(TestError, match="'given' seems to loop forever") as info:
+        run(tmp_path, "    given while true: set mood to 0\n")
+    assert (info.value.span.line, info.value.span.column) == (4, 23)
+
+
 def test_expect_legal_and_not_legal_pass_and_fail(tmp_path):
     run(tmp_path, '    expect legal "buy Copper Coin"\n    expect not legal "buy Guild Charter"\n')
     with pytest.raises(TestError, match="expected 'buy Guild Charter' to be a legal move"):
