@@ -461,7 +461,11 @@ def _located(exc: Exception, code, pc: int) -> RuleError:
             exc.span = _span_near(code, pc)
         return exc
     if isinstance(exc, RecursionError):
-        return RuleError("a define calls itself without end", _span_near(code, pc))
+        # Python's stack bounds how deep defines go, a few hundred calls: a recursion that
+        # would end, but deeper, meets it as an endless one does
+        return RuleError("defines called one another too deeply (ludus allows a few hundred calls, one inside "
+                         "another): a define that calls itself without end, or a recursion too deep to work out",
+                         _span_near(code, pc))
     if isinstance(exc, (MemoryError, OverflowError)):
         return RuleError(f"'{code.label}' built something too large to hold ({type(exc).__name__})", _span_near(code, pc))
     return RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}", _span_near(code, pc))

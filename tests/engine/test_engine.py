@@ -156,6 +156,20 @@ def test_an_endless_while_is_a_rule_error_naming_the_rule(tmp_path):
     assert "loop.ludus:" in message
 
 
+@pytest.mark.parametrize("depth", [5000, -1])  # a recursion that would end, far too deep; one that never ends
+def test_defines_too_deep_are_a_rule_error_at_the_line_that_asked(tmp_path, depth):
+    path = tmp_path / "deep.ludus"
+    path.write_text('game "D"\nplayers 2\ncounter k\ndefine f(x) = if x == 0 then 0 else f(x - 1) + 1\n'
+                    f"flow:\n    increase k by f({depth})\n    end game\n", encoding="utf-8")
+    with pytest.raises(ludus.RuleError) as err:
+        ludus.load(path).new_match(2)
+    assert err.value.message.startswith("defines called one another too deeply")
+    assert (err.value.span.line, err.value.span.column) == (6, 5)
+    # a shallow one is worked out
+    path.write_text(path.read_text(encoding="utf-8").replace(f"f({depth})", "f(200)"), encoding="utf-8")
+    assert ludus.load(path).new_match(2).state["vars"]["k"] == 200
+
+
 def test_opponent_and_left_in_a_two_seat_game(tmp_path):
     m = play(tmp_path, "var a: seat\nvar b: seat", "turn P1:\n    set a to other(current)\n    set b to left(P2)\nend game")
     assert (var(m, "a"), var(m, "b")) == (1, 0)
