@@ -8,11 +8,44 @@ from pathlib import Path
 import click
 
 from .engine.runtime import RuleError
+from .language.limits import MAX_NUMBER
 from .language.source import LudusError, render_all
 from .pipeline import analyse, load
 
 MAX_GAMES = 10_000_000  # a run keeps one small record per match in memory
 MAX_WORKERS = 512  # processes of one machine; a cluster's workers are its own
+# Match i of a simulation has the seed `seed * 1_000_003 + i` (simulation.records.match_seeds):
+# with the run's seed within this, every match seed of the longest run is one that replays,
+# saved matches and `ludus play --seed` take, so any match of a run can be dealt again.
+MAX_RUN_SEED = (MAX_NUMBER - (MAX_GAMES - 1)) // 1_000_003
+
+
+class Seed(click.ParamType):
+    """A seed: a whole number from -limit to limit. A seed out of that range would start a match
+    whose save and replay ludus then refuses, so it is refused here, before anything is played."""
+
+    name = "integer"
+
+    def __init__(self, limit: int, why: str) -> None:
+        self.limit, self.why = limit, why
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            body = text[1:] if text[:1] in "+-" else text
+            if not body.isascii() or not body.isdigit():
+                self.fail(f"a seed is a whole number, not '{value}'", param, ctx)
+            number = int(text) if len(body) <= 30 else None
+        if number is None or not -self.limit <= number <= self.limit:
+            shown = value if len(str(value)) <= 40 else f"{str(value)[:20]}... ({len(str(value))} characters)"
+            self.fail(f"{shown} is out of the range {-self.limit} to {self.limit} ({self.why})", param, ctx)
+        return number
+
+
+MATCH_SEED = Seed(MAX_NUMBER, "a seed has at most 15 digits, so that the match's save and replay load")
+RUN_SEED = Seed(MAX_RUN_SEED, "match i has the seed SEED * 1000003 + i, and a match seed has at most 15 digits")
 
 
 def _load_or_exit(path: str):
@@ -238,7 +271,8 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="FILE [VARIANT]")
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1, max=MAX_GAMES),
               help="How many matches.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the first match.")
+@click.option("--seed", type=RUN_SEED, default=0, show_default=True,
+              help=f"The run's seed, from {-MAX_RUN_SEED} to {MAX_RUN_SEED}; match i has the seed SEED * 1000003 + i.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
               help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400 or "
@@ -268,7 +302,8 @@ def simulate(files: tuple[str, ...], games: int, seed: int, players: int | None,
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--seed", default=0, show_default=True, help="Seed of the match's dice and shuffles.")
+@click.option("--seed", type=MATCH_SEED, default=0, show_default=True,
+              help="Seed of the match's dice and shuffles: a whole number of at most 15 digits.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
               help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400 or Red=mcts:2s.")

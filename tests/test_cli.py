@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from click.testing import CliRunner
 
-from ludus.cli import main
+from ludus.cli import MAX_GAMES, MAX_RUN_SEED, main
+from ludus.language.limits import MAX_NUMBER
+from ludus.replay import parse
+from ludus.simulation.records import match_seeds
 from tests.helpers import EXAMPLES
 
 CLEAN = 'game "Clean"\nplayers 2\ncounter n\nflow:\n    increase n by 1\n    win P1\n'
@@ -151,3 +155,58 @@ def test_check_leads_a_part_to_its_game_and_opens_folders():
     assert folder.exit_code == 0, folder.output
     for name in ("market-town.ludus", "market-town.tests.ludus", "uprising-great-country.ludus"):
         assert f"{name}: 0 errors" in folder.output
+
+
+# ── seeds: only those whose save and replay ludus takes back ──
+
+
+@pytest.mark.parametrize("seed", ["1000000000000000", "-1000000000000000", "99999999999999999999999999", "1" * 5000])
+def test_play_refuses_a_seed_that_replays_and_saves_cannot_hold(seed):
+    result = run("play", str(EXAMPLES / "market-town.ludus"), "--seed", seed)
+    assert result.exit_code == 2
+    assert "Invalid value for '--seed'" in result.output
+    assert "out of the range -999999999999999 to 999999999999999" in result.output
+    assert "Traceback" not in result.output and len(result.output) < 1000
+
+
+def test_play_refuses_a_seed_that_is_not_a_whole_number():
+    result = run("play", str(EXAMPLES / "market-town.ludus"), "--seed", "1.5")
+    assert result.exit_code == 2 and "Invalid value for '--seed': a seed is a whole number, not '1.5'" in result.output
+
+
+@pytest.mark.parametrize("seed", ["999999999999999", "-999999999999999"])
+def test_a_session_with_the_widest_seed_saves_exports_and_loads_again(tmp_path, seed, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", "")
+    saved, replay = tmp_path / "s.json", tmp_path / "s.replay"
+    lines = f"1\nexport {replay}\nsave {saved}\nload {saved}\nload {replay}\n"
+    result = CliRunner().invoke(main, ["play", str(EXAMPLES / "market-town.ludus"), "--seed", seed], input=lines)
+    assert result.exit_code == 0, result.output
+    assert f"loaded {saved}: 1 move" in result.output and f"played {replay}: 1 move" in result.output
+    again = run("replay", str(replay), "--quiet")
+    assert again.exit_code == 0 and "ok, 1 move" in again.output, again.output
+
+
+def test_simulate_refuses_a_run_seed_whose_match_seeds_a_replay_could_not_hold():
+    for seed in (MAX_RUN_SEED + 1, -MAX_RUN_SEED - 1, 10**15):
+        result = run("simulate", str(EXAMPLES / "market-town.ludus"), "-n", "1", "--seed", str(seed))
+        assert result.exit_code == 2, result.output
+        assert f"Invalid value for '--seed': {seed} is out of the range {-MAX_RUN_SEED} to {MAX_RUN_SEED}" in result.output
+
+
+def test_every_match_seed_of_the_widest_run_can_be_played_again():
+    # the bound is tight: one more and the last match of the longest run has a 16-digit seed
+    assert MAX_RUN_SEED * 1_000_003 + MAX_GAMES - 1 <= MAX_NUMBER < (MAX_RUN_SEED + 1) * 1_000_003 + MAX_GAMES - 1
+    assert -MAX_RUN_SEED * 1_000_003 >= -MAX_NUMBER
+    for seed in (MAX_RUN_SEED, -MAX_RUN_SEED):
+        for match_seed in match_seeds(seed, 3):
+            assert parse(f"game g.ludus\nseed {match_seed}\n").seed == match_seed
+            assert run("play", str(EXAMPLES / "market-town.ludus"), "--seed", str(match_seed)).exit_code == 0
+    with pytest.raises(ValueError, match="outside -999999999999999 to 999999999999999"):
+        match_seeds(MAX_RUN_SEED + 10, MAX_GAMES)
+    assert match_seeds(2, 3) == [2_000_006, 2_000_007, 2_000_008]  # the seeds of a run are what they were
+
+
+def test_simulate_plays_at_the_widest_run_seed():
+    result = run("simulate", str(EXAMPLES / "market-town.ludus"), "-n", "2", "--seed", str(-MAX_RUN_SEED), "-w", "1")
+    assert result.exit_code == 0, result.output
+

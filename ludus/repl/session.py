@@ -26,7 +26,7 @@ from ..engine.display import describe_entry
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
 from ..language.files import FileProblem, checked_path, read_text_file, write_text_file
-from ..language.limits import whole_number
+from ..language.limits import number_in_range, whole_number
 from ..language.source import LudusError
 from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, order_problem, parse_force
 from ..replay.script import parse as parse_replay
@@ -138,14 +138,18 @@ class Repl:
         import time
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = folder / f"{self.game_path.stem}-{stamp}.replay"
+        # a match loaded from a save may have a seed no replay holds: it is kept as a save
+        suffix = ".replay" if number_in_range(self.match.seed) else ".json"
+        target = folder / f"{self.game_path.stem}-{stamp}{suffix}"
         n = 1
         while target.exists():
             n += 1
-            target = folder / f"{self.game_path.stem}-{stamp}-{n}.replay"
+            target = folder / f"{self.game_path.stem}-{stamp}-{n}{suffix}"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            write_text_file(str(target), export(self.match, self.game_path, target, self.notes, self.setup))
+            text = export(self.match, self.game_path, target, self.notes, self.setup) if suffix == ".replay" \
+                else self._saved_text()
+            write_text_file(str(target), text)
         except (FileProblem, OSError) as exc:
             self.say(f"error: could not keep the unsaved session ({exc}); `export FILE` before quitting", style="red")
             return None
@@ -683,13 +687,17 @@ class Repl:
         if self.match.current == names.index(seat):
             self.after_move()
 
+    def _saved_text(self) -> str:
+        """The match as `save` writes it: the match's JSON with the session's notes."""
+        data = json.loads(self.match.to_json())
+        data["session"] = {"notes": [[n.position, n.kind, n.text, n.force] for n in self.notes], "setup": self.setup}
+        return json.dumps(data, sort_keys=True)
+
     def cmd_save(self, arg: str) -> None:
         if not arg:
             raise Rejected("`save` needs a file name")
-        data = json.loads(self.match.to_json())
-        data["session"] = {"notes": [[n.position, n.kind, n.text, n.force] for n in self.notes], "setup": self.setup}
         try:
-            write_text_file(arg, json.dumps(data, sort_keys=True))
+            write_text_file(arg, self._saved_text())
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
         self.saved_moves = list(self.match.moves)
@@ -798,6 +806,9 @@ class Repl:
     def cmd_export(self, arg: str) -> None:
         if not arg:
             raise Rejected("`export` needs a file name, like `export session.replay`")
+        if not number_in_range(self.match.seed):
+            raise Rejected(f"this match's seed, {self.match.seed}, has more than the 15 digits a replay holds; "
+                           "`save FILE` keeps it as a saved match")
         try:
             text = export(self.match, self.game_path, checked_path(arg), self.notes, self.setup)
             write_text_file(arg, text)

@@ -15,6 +15,7 @@ from attrs import frozen
 
 from ..bots import make_bot, observe
 from ..engine.runtime import RuleError
+from ..language.limits import MAX_NUMBER, number_in_range
 
 MAX_DECISIONS = 20_000
 
@@ -102,5 +103,11 @@ def play_match(game, players: int, seed: int, bots: dict[int, str] | None = None
 
 
 def match_seeds(seed: int, games: int) -> list[int]:
-    """The seeds of a run: seed * 1_000_003 + i for the i-th match."""
-    return [seed * 1_000_003 + i for i in range(games)]
+    """The seeds of a run: seed * 1_000_003 + i for the i-th match. Each is a seed that a replay,
+    a saved match and `ludus play --seed` take (see MAX_NUMBER), so any match of a run can be
+    dealt again: a run whose seeds would leave that range is a ValueError."""
+    first, last = seed * 1_000_003, seed * 1_000_003 + games - 1
+    if games > 0 and not (number_in_range(first) and number_in_range(last)):
+        raise ValueError(f"the seed {seed} gives match seeds (seed * 1000003 + i, i below {games}) outside "
+                         f"-{MAX_NUMBER} to {MAX_NUMBER}, which no replay holds")
+    return [first + i for i in range(games)]

@@ -4,6 +4,7 @@ stopping at a failing line, `restart`, `--watch`, and quitting never losing unsa
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 
@@ -204,3 +205,24 @@ def test_without_watch_an_edit_is_not_read(game_file):
     game_file.write_text(game_file.read_text(encoding="utf-8").replace("    cost 3", "    cost 9", 1), encoding="utf-8")
     feed(repl, MOVES[1])
     assert "reloading" not in out.getvalue() and repl.match.moves == MOVES
+
+
+# ── a seed no replay holds ──
+
+
+def test_a_loaded_match_whose_seed_no_replay_holds_is_kept_as_a_save(game_file, tmp_path):
+    repl, _ = new_repl(game_file)
+    repl.handle(f"save {tmp_path / 'm.json'}")
+    data = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    data["seed"] = 10**16  # from a ludus that let `play --seed` take any number
+    (tmp_path / "m.json").write_text(json.dumps(data), encoding="utf-8")
+    old, out = new_repl(game_file, keep_unsaved=True)
+    feed(old, f"load {tmp_path / 'm.json'}", MOVES[0], f"export {tmp_path / 'm.replay'}", "quit")
+    assert (f"error: this match's seed, {10**16}, has more than the 15 digits a replay holds; "
+            "`save FILE` keeps it as a saved match") in out.getvalue()
+    assert not (tmp_path / "m.replay").exists()
+    kept = list((tmp_path / "sessions").iterdir())
+    assert [p.suffix for p in kept] == [".json"] and f"`load {kept[0]}` continues it" in out.getvalue()
+    again, _ = new_repl(game_file)
+    again.handle(f"load {kept[0]}")
+    assert again.match.moves == MOVES[:1] and again.match.seed == 10**16 and again.rejected == 0
