@@ -263,7 +263,11 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
             parse_spec(spec or "random")
         except BadBotSpec as exc:
             raise click.BadParameter(str(exc), param_hint="--bot") from None
-        chosen[names.index(name)] = (spec or "random").strip()
+        seat = names.index(name)
+        if seat in chosen:  # which of the two was meant is the user's to say, not the last one's
+            raise click.BadParameter(f"the seat '{name}' is given twice ({name}={chosen[seat]} and {value}); "
+                                     "give each seat once", param_hint="--bot")
+        chosen[seat] = (spec or "random").strip()
     return chosen
 
 

@@ -210,3 +210,12 @@ def test_simulate_plays_at_the_widest_run_seed():
     result = run("simulate", str(EXAMPLES / "market-town.ludus"), "-n", "2", "--seed", str(-MAX_RUN_SEED), "-w", "1")
     assert result.exit_code == 0, result.output
 
+
+# ── --bot: each seat once ──
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_seat_given_twice_to_bot_is_a_usage_error(command):
+    result = run(command, str(EXAMPLES / "market-town.ludus"), "--bot", "Amber=mcts:1", "--bot", "Amber=greedy")
+    assert result.exit_code == 2
+    assert "Invalid value for --bot: the seat 'Amber' is given twice (Amber=mcts:1 and Amber=greedy)" in result.output
