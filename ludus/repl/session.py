@@ -693,9 +693,31 @@ class Repl:
         data["session"] = {"notes": [[n.position, n.kind, n.text, n.force] for n in self.notes], "setup": self.setup}
         return json.dumps(data, sort_keys=True)
 
+    def _target(self, arg: str, kind: str) -> Path:
+        """The file `save` or `export` may write, or Rejected: never a file of the game being
+        played, never a .ludus file, and an existing file only when it is already a `kind`
+        ("saved match" or "replay"), which is then replaced, as saving again is meant to."""
+        try:
+            path = checked_path(arg)
+            where = path.resolve()
+        except (FileProblem, OSError, RuntimeError) as exc:
+            raise Rejected(f"cannot write '{arg}': {exc}") from None
+        sources = getattr(self.game, "sources", None)
+        own = {Path(name).resolve() for name in (sources.texts if sources is not None else ())}
+        if where in own | {self.game_path.resolve()}:
+            raise Rejected(f"not written: '{arg}' is a file of the game being played; give another name")
+        if path.suffix.lower() == ".ludus":
+            raise Rejected(f"not written: '{arg}' is named as a game file (.ludus); give another name, "
+                           f"like {path.stem}.{'json' if kind == 'saved match' else 'replay'}")
+        if path.is_file() and not _holds(path, kind):
+            held = "does not hold a saved match" if kind == "saved match" else "does not read as a replay"
+            raise Rejected(f"not written: '{arg}' exists and {held}; give another name, or remove it first")
+        return path
+
     def cmd_save(self, arg: str) -> None:
         if not arg:
             raise Rejected("`save` needs a file name")
+        self._target(arg, "saved match")
         try:
             write_text_file(arg, self._saved_text())
         except FileProblem as exc:
@@ -809,6 +831,7 @@ class Repl:
         if not number_in_range(self.match.seed):
             raise Rejected(f"this match's seed, {self.match.seed}, has more than the 15 digits a replay holds; "
                            "`save FILE` keeps it as a saved match")
+        self._target(arg, "replay")
         try:
             text = export(self.match, self.game_path, checked_path(arg), self.notes, self.setup)
             write_text_file(arg, text)
@@ -827,6 +850,19 @@ def _run_to_first_refusal(script, game) -> tuple[Match, str | None]:
         failed = exc
     script.steps = [s for s in script.steps if s.line < failed.line]
     return script.run(game=game), f"{failed.line}: {failed.message}"
+
+
+def _holds(path: Path, kind: str) -> bool:
+    """Whether the file at `path` is a saved match (a JSON object with a format and a game
+    fingerprint) or a replay (text that reads as one and names its game)."""
+    try:
+        text = read_text_file(path)
+        if kind == "replay":
+            return parse_replay(text, str(path)).game is not None
+        data = json.loads(text)
+    except (FileProblem, ReplayError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "format" in data and "fingerprint" in data
 
 
 def _same_label(text: str, legal: list[str]) -> str | None:

@@ -207,7 +207,61 @@ def test_without_watch_an_edit_is_not_read(game_file):
     assert "reloading" not in out.getvalue() and repl.match.moves == MOVES
 
 
-# ── a seed no replay holds ──
+# ── save and export never destroy a game file or another file ──
+
+
+def test_save_and_export_never_write_over_a_file_of_the_game(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    games = tmp_path / "games"
+    shutil.copytree(EXAMPLES.parent / "games", games, ignore=shutil.ignore_patterns("__snapshots__"))
+    variant = tmp_path / "examples" / "variant.ludus"
+    variant.parent.mkdir()
+    shutil.copy(EXAMPLES / "uprising-great-country.ludus", variant)
+    other = tmp_path / "examples" / "other.ludus"
+    shutil.copy(EXAMPLES / "connect-four.ludus", other)
+    files = [variant, games / "uprising.ludus", other]
+    before = [p.read_bytes() for p in files]
+    repl, out = new_repl(variant)
+    repl.handle(repl.match.legal_actions()[0])
+    targets = [str(variant), str(games / "uprising.ludus"), f"{games}/../games/uprising.ludus", str(other),
+               str(tmp_path / "new.ludus")]
+    for target in targets:
+        repl.handle(f"save {target}")
+        repl.handle(f"export {target}")
+    said = [line for line in out.getvalue().splitlines() if line.startswith(("error", "saved", "exported"))]
+    assert len(said) == 2 * len(targets) and all(line.startswith("error: not written: ") for line in said), said
+    assert said[0] == f"error: not written: '{variant}' is a file of the game being played; give another name"
+    assert said[2].endswith("uprising.ludus' is a file of the game being played; give another name")  # its base
+    assert said[6] == f"error: not written: '{other}' is named as a game file (.ludus); give another name, like other.json"
+    assert [p.read_bytes() for p in files] == before and not (tmp_path / "new.ludus").exists()
+    assert repl.rejected == 2 * len(targets) and repl.saved_moves == []
+
+
+def test_save_and_export_replace_only_a_save_or_a_replay(game_file, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    saved, replay = tmp_path / "m.json", tmp_path / "m.replay"
+    repl, out = new_repl(game_file)
+    repl.handle(MOVES[0])
+    for line in (f"save {notes}", f"export {notes}", f"save {saved}", f"export {replay}", f"save {replay}",
+                 f"export {saved}"):
+        repl.handle(line)
+    said = [line for line in out.getvalue().splitlines() if line.startswith(("error", "saved", "exported"))]
+    assert said[0] == f"error: not written: '{notes}' exists and does not hold a saved match; give another name, or remove it first"
+    assert said[1] == f"error: not written: '{notes}' exists and does not read as a replay; give another name, or remove it first"
+    assert said[2].startswith("saved to") and said[3].startswith("exported")
+    assert "does not hold a saved match" in said[4] and "does not read as a replay" in said[5]
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    # saving or exporting again replaces the save or the replay, as it always did
+    repl.handle(MOVES[1])
+    repl.handle(f"save {saved}")
+    repl.handle(f"export {replay}")
+    assert out.getvalue().count("error:") == 4
+    again, _ = new_repl(game_file)
+    again.handle(f"load {saved}")
+    assert again.match.moves == MOVES
+    again.handle(f"load {replay}")
+    assert again.match.moves == MOVES and again.rejected == 0
 
 
 def test_a_loaded_match_whose_seed_no_replay_holds_is_kept_as_a_save(game_file, tmp_path):
