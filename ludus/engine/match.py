@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import marshal
 
-from ..language.limits import MAX_FILE_BYTES
+from ..language.limits import MAX_DIE_SIDES, MAX_FILE_BYTES
 from . import vm
 from .display import display
 from .runtime import RuleError, Runtime, box_cards, copy_state
@@ -244,11 +244,13 @@ class Match:
         return other
 
     def force(self, sides: int, *values: int) -> None:
-        """The next rolls of a d`sides` (0: of any die) come out as `values`, in order."""
+        """The next rolls of a d`sides` (0: of any die) come out as `values`, in order. A value
+        no such die can show is a ValueError, and nothing is forced."""
         for v in values:
-            if sides and not 1 <= v <= sides:
-                raise ValueError(f"{v} is not a face of a d{sides}")
-            self._state["forced"].append(["die", sides, v])
+            problem = force_problem(sides, v)
+            if problem is not None:
+                raise ValueError(problem)
+        self._state["forced"].extend(["die", sides, v] for v in values)
 
     def force_order(self, zone: str, names: list[str]) -> None:
         """The next shuffle of `zone` puts these cards on top, in this order (top first)."""
@@ -349,6 +351,19 @@ class Match:
         except (TypeError, ValueError, IndexError, AttributeError, RuleError, RecursionError) as exc:
             raise MatchError(f"the saved match is damaged: {type(exc).__name__}: {exc}") from None
         return match
+
+
+def force_problem(sides: int, value: int) -> str | None:
+    """Why a forced roll of `value` on a d`sides` (0: on whatever die rolls next) can never be
+    used, or None. Such a force would stay queued, and the first roll to take it fail, so every
+    move that rolls would be refused until it is taken back."""
+    if not 0 <= sides <= MAX_DIE_SIDES:
+        return f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides:,}"
+    if sides and not 1 <= value <= sides:
+        return f"{value} is not a face of a d{sides}"
+    if not 1 <= value <= MAX_DIE_SIDES:
+        return f"{value} is not a face of any die" + (f": a die has at most {MAX_DIE_SIDES:,} faces" if value > 0 else "")
+    return None
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:

@@ -44,7 +44,8 @@ COMMANDS = {
     "undo": ("undo", "take back your last move (and the bots' moves after it)"),
     "redo": ("redo", "play again what undo took back"),
     "view": ("view SEAT|all|auto", "see the state as one seat, everything (designer), or the acting seat"),
-    "force": ("force d6 = 5 | force order ZONE = A, B", "fix the next roll of a die, or the order of a zone's next shuffle"),
+    "force": ("force d6 = 5 | force order ZONE = A, B | force off",
+              "fix the next roll of a die, or the order of a zone's next shuffle; off: drop those forced since the last move"),
     "roll": ("roll d6 = 5", "the same as `force d6 = 5`"),
     "expect": ("expect EXPRESSION", "check a yes/no expression now; kept in the exported replay"),
     "eval": ("eval EXPRESSION  (or ? EXPRESSION)", "the value of an expression now"),
@@ -604,6 +605,9 @@ class Repl:
         self.show_state()
 
     def cmd_force(self, arg: str) -> None:
+        if arg == "off":
+            self.force_off()
+            return
         if not arg:
             raise Rejected("what to force? `force d6 = 5` or `force order deck of Amber = Town Crier, Copper Coin`")
         try:
@@ -623,6 +627,25 @@ class Repl:
 
     def cmd_roll(self, arg: str) -> None:
         self.cmd_force(arg)
+
+    def force_off(self) -> None:
+        """`force off`: drop what was forced since the last move. Those outcomes are the last in
+        the queue and none is used yet, so the match and the exported replay are as if they were
+        never typed. Without it, a force that the next roll cannot take (`force die = 7` before a
+        d6) makes every move that rolls fail until the move before it is undone."""
+        now = len(self.match.moves)
+        dropped = [n for n in self.notes if n.kind == "force" and n.position == now]
+        entries = [list(e) for n in dropped for e in n.force or ()]
+        forced = self.match.state["forced"]
+        if not dropped:
+            earlier = " (what was forced before it stays; `undo` takes it back with the move)" if forced else ""
+            raise Rejected("nothing was forced since the last move" + earlier)
+        if forced[len(forced) - len(entries):] != entries:
+            raise Rejected("what was forced since the last move is partly used already; `undo` takes it back")
+        del forced[len(forced) - len(entries):]
+        self.match.state = self.match.state  # changed in place: the next move keeps a copy for undo
+        self.notes = [n for n in self.notes if not any(n is d for d in dropped)]
+        self.say("dropped: " + "; ".join(n.text for n in dropped))
 
     def _expression(self, arg: str, what: str):
         from ..compiler.probe import compile_expression

@@ -16,10 +16,10 @@ from pathlib import Path
 from attrs import define, field
 
 from ..engine.display import describe_entry, zone_text
-from ..engine.match import IllegalAction, Match
+from ..engine.match import IllegalAction, Match, force_problem
 from ..engine.runtime import RuleError
 from ..language.files import FileProblem, checked_path, read_text_file
-from ..language.limits import whole_number
+from ..language.limits import MAX_DIE_SIDES, whole_number
 from ..language.source import LudusError
 
 HEADER = ("game", "players", "seats", "seed", "chance", "setup")
@@ -454,14 +454,27 @@ def parse_force(text: str, path: str, line: int, column: int) -> Force:
     m = _DIE.fullmatch(text)
     if m:
         sides = int(m.group(1)) if m.group(1) else 0
+        if m.group(1) and sides < 1:
+            raise ReplayError(path, line, "a die has at least one side", column)
+        # a force that no die can take would stay queued and make every roll after it fail
+        problem = force_problem(sides, 1)
+        if problem is not None:
+            raise ReplayError(path, line, problem, column)
         values = []
         for part in m.group(2).split(","):
             part = part.strip()
-            if whole_number(part) is None:
+            digits = part.removeprefix("-")
+            if not (digits.isascii() and digits.isdigit()):
                 raise ReplayError(path, line, f"a forced roll is a number, not '{part}'", column)
+            if whole_number(part, signed=True) is None:  # more digits than any die has faces
+                shown = part if len(part) <= 20 else f"{part[:20]}..."
+                most = "" if part.startswith("-") else f": a die has at most {MAX_DIE_SIDES:,} faces"
+                raise ReplayError(path, line, f"{shown} is not a face of a d{sides}" if sides else
+                                  f"{shown} is not a face of any die{most}", column)
+            problem = force_problem(sides, int(part))
+            if problem is not None:
+                raise ReplayError(path, line, problem, column)
             values.append(int(part))
-        if m.group(1) and sides < 1:
-            raise ReplayError(path, line, "a die has at least one side", column)
         return Force("die", sides, values)
     if text.startswith("order "):
         zone, eq, names = text[6:].partition("=")

@@ -216,6 +216,23 @@ def test_a_clone_and_its_original_undo_independently():
     assert match.to_json() == replayed.to_json()
 
 
+@pytest.mark.parametrize("sides, values, words", [
+    (0, (0,), "0 is not a face of any die"),
+    (0, (1_000_001,), "1000001 is not a face of any die: a die has at most 1,000,000 faces"),
+    (10**8, (5,), "a die has 1 to 1,000,000 faces, not 100,000,000"),
+    (-6, (1,), "a die has 1 to 1,000,000 faces, not -6"),
+    (6, (5, 9), "9 is not a face of a d6"),
+])
+def test_force_refuses_a_roll_no_die_can_show_and_forces_nothing(sides, values, words):
+    match = GAME.new_match(2, seed=3)
+    with pytest.raises(ValueError) as info:
+        match.force(sides, *values)
+    assert str(info.value) == words
+    assert match.state["forced"] == []  # not the values before the bad one either
+    match.force(0, 1_000_000)
+    assert match.state["forced"] == [["die", 0, 1_000_000]]
+
+
 def test_a_forced_order_naming_a_card_not_in_the_zone_names_the_zone_as_the_game_does():
     with pytest.raises(ludus.RuleError, match="the forced order for 'deck of Amber' names 'Guild Charter'"):
         GAME.new_match(2, seed=1, forced=[["order", "deck@0", ["Guild Charter"]]])

@@ -181,6 +181,14 @@ def test_script_option_reads_lines_from_a_file(tmp_path):
     ("buy Tax Colector", "closest: buy Tax Collector"),
     ("7", "there is no option 7; choose 1 to 3"),
     ("force d6 = 9", "9 is not a face of a d6"),
+    # a force no die can take would stay queued and make every move that rolls fail
+    ("force die = 0", "0 is not a face of any die"),
+    ("force die = 1000001", "1000001 is not a face of any die: a die has at most 1,000,000 faces"),
+    ("force die = 99999999999999999999", "99999999999999999999 is not a face of any die"),
+    ("force d6 = -1", "-1 is not a face of a d6"),
+    ("force d99999999 = 5", "a die has 1 to 1,000,000 faces, not 99,999,999"),
+    ("force d6 = 5, 0", "0 is not a face of a d6"),
+    ("force off", "nothing was forced since the last move"),
     ("force order deck of Nobody = Copper Coin", "no zone 'deck of Nobody'"),
     ("expect coins of Amber == 1", "not so: coins of Amber == 1: coins of Amber is 3"),
     ("expect coins of", "column 9: unexpected end"),
@@ -203,6 +211,38 @@ def test_rejected_input_is_one_line_and_changes_nothing(line, words):
     assert said.count("\n") == 1
     assert repl.match.to_json() == before
     assert repl.notes == [] and repl.rejected == 1
+
+
+def test_force_off_drops_what_was_forced_since_the_last_move(tmp_path):
+    # seed 15: Basil's `build nothing` after this opening has Amber's Fortune Teller roll a d6 (a 4)
+    opening = ["buy Copper Coin", "build a stall in Docks", "buy Copper Coin", "build a stall in Docks",
+               "buy Fortune Teller", "build nothing", "buy Fortune Teller"]
+    repl, out = make_repl(seed=15)
+    feed(repl, *opening, "force die = 7", "build nothing")
+    assert "error: the forced outcome 7 is not a face of a d6" in out.getvalue()
+    feed(repl, "force order supply = Town Crier", "force off")
+    assert "dropped: force die = 7; force order supply = Town Crier" in out.getvalue()
+    assert repl.match.state["forced"] == [] and repl.notes == []
+    feed(repl, "build nothing")
+    assert [e["value"] for e in repl.match.log if e["t"] == "roll"] == [4]
+    feed(repl, "force off")
+    assert out.getvalue().rstrip().endswith("error: nothing was forced since the last move")
+    # nothing of it is left in the replay, nor in the match once the move is taken back
+    feed(repl, f"export {tmp_path / 's.replay'}")
+    assert "force" not in (tmp_path / "s.replay").read_text()
+    assert load_replay(tmp_path / "s.replay").run().to_json() == repl.match.to_json()
+    feed(repl, "undo")
+    assert repl.match.state["forced"] == [] and repl.match.moves == opening
+
+
+def test_force_off_keeps_what_was_forced_before_the_last_move():
+    repl, out = make_repl()
+    feed(repl, "force d6 = 2", "2", "force d6 = 3", "force off")
+    assert "dropped: force d6 = 3" in out.getvalue()
+    assert repl.match.state["forced"] == [["die", 6, 2]] and [n.text for n in repl.notes] == ["force d6 = 2"]
+    feed(repl, "force off")
+    assert "nothing was forced since the last move (what was forced before it stays; `undo` takes it back" \
+        in out.getvalue()
 
 
 def test_corrupt_and_foreign_saves_are_refused(tmp_path):

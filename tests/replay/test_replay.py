@@ -185,6 +185,32 @@ def test_malformed_lines(tmp_path, body, line, words):
     assert words in err.message
 
 
+@pytest.mark.parametrize("force, words", [
+    ("force die = 0", "0 is not a face of any die"),
+    ("force die = -3", "-3 is not a face of any die"),
+    ("force die = 1000001", "1000001 is not a face of any die: a die has at most 1,000,000 faces"),
+    ("force die = 123456789012345678901234567890",
+     "12345678901234567890... is not a face of any die: a die has at most 1,000,000 faces"),
+    ("force d99999999 = 5", "a die has 1 to 1,000,000 faces, not 99,999,999"),
+    ("force d6 = 2, 0", "0 is not a face of a d6"),
+])
+def test_a_force_no_die_can_take_is_refused_at_its_line(tmp_path, force, words):
+    # queued, it would make every roll after it fail
+    path = write(tmp_path, f"buy nothing\n{force}\nbuild nothing\n")
+    with pytest.raises(ReplayError) as info:
+        load_replay(path).run()
+    err = info.value
+    assert (err.line, err.column, err.message) == (5, 7, words)
+    assert str(err) == f"{path}:5:7: error: {words}"
+    setup = error_of(tmp_path, "", f"game {GAME_PATH}\nplayers 2\nsetup {force}\n")
+    assert (setup.line, setup.column, setup.message) == (3, 13, words)
+
+
+def test_the_largest_die_can_be_forced(tmp_path):
+    match, _ = run(tmp_path, "force d1000000 = 1000000\nforce die = 1000000\nbuy nothing\n")
+    assert match.state["forced"] == [["die", 1000000, 1000000], ["die", 0, 1000000]]
+
+
 @pytest.mark.parametrize("header, line, words", [
     ("players 2\n", 1, "names no game"),
     ("game nowhere.ludus\nplayers 2\n", 1, "no game file 'nowhere.ludus'"),
