@@ -58,6 +58,8 @@ COMMANDS = {
     "quit": ("quit", "leave (also: exit, or Ctrl-D)"),
 }
 ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
+# commands that take nothing after them: `reload extra` is refused, not read as `reload`
+NO_ARGUMENT = ("undo", "redo", "reload", "quit")
 BOTS = tuple(BOT_KINDS)
 
 
@@ -247,6 +249,8 @@ class Repl:
             word, rest = "?", text[1:]
         name = ALIASES.get(word.lower(), word.lower())
         if name in COMMANDS:
+            if name in NO_ARGUMENT and rest.strip():
+                raise Rejected(f"`{word}` takes nothing after it, not '{rest.strip()}'")
             if name == "quit":
                 return False
             getattr(self, f"cmd_{name}")(rest.strip())

@@ -189,6 +189,9 @@ def test_script_option_reads_lines_from_a_file(tmp_path):
     ("force d99999999 = 5", "a die has 1 to 1,000,000 faces, not 99,999,999"),
     ("force d6 = 5, 0", "0 is not a face of a d6"),
     ("force off", "nothing was forced since the last move"),
+    ("reload extra", "`reload` takes nothing after it, not 'extra'"),
+    ("undo 2", "`undo` takes nothing after it, not '2'"),
+    ("redo please", "`redo` takes nothing after it"),
     ("force order deck of Nobody = Copper Coin", "no zone 'deck of Nobody'"),
     ("expect coins of Amber == 1", "not so: coins of Amber == 1: coins of Amber is 3"),
     ("expect coins of", "column 9: unexpected end"),
@@ -211,6 +214,13 @@ def test_rejected_input_is_one_line_and_changes_nothing(line, words):
     assert said.count("\n") == 1
     assert repl.match.to_json() == before
     assert repl.notes == [] and repl.rejected == 1
+
+
+def test_quit_with_words_after_it_is_refused_and_the_session_goes_on():
+    repl, out = make_repl()
+    assert repl.handle("quit now") is True
+    assert "error: `quit` takes nothing after it, not 'now'" in out.getvalue()
+    assert repl.handle("quit") is False
 
 
 def test_force_off_drops_what_was_forced_since_the_last_move(tmp_path):
