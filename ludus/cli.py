@@ -365,7 +365,7 @@ def replay(file: str, quiet: bool) -> None:
         click.echo(str(err), err=True)
         sys.exit(1)
     if quiet:
-        click.echo(result_line(match) if match.is_over else f"{file}: ok, {len(match.moves)} moves")
+        click.echo(result_line(match) if match.is_over else f"{file}: ok, {len(match.moves)} move{'' if len(match.moves) == 1 else 's'}")
 
 
 @main.command("test")

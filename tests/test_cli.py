@@ -183,7 +183,7 @@ def test_a_session_with_the_widest_seed_saves_exports_and_loads_again(tmp_path, 
     assert result.exit_code == 0, result.output
     assert f"loaded {saved}: 1 move" in result.output and f"played {replay}: 1 move" in result.output
     again = run("replay", str(replay), "--quiet")
-    assert again.exit_code == 0 and "ok, 1 move" in again.output, again.output
+    assert again.exit_code == 0 and "ok, 1 move\n" in again.output, again.output  # one move, not "1 moves"
 
 
 def test_simulate_refuses_a_run_seed_whose_match_seeds_a_replay_could_not_hold():

@@ -28,7 +28,16 @@ from ..engine.runtime import RuleError, Runtime
 from ..language.files import FileProblem, checked_path, read_text_file, write_text_file
 from ..language.limits import number_in_range, whole_number
 from ..language.source import LudusError
-from ..replay.script import Note, ReplayError, export, forced_entries, load_replay, order_problem, parse_force
+from ..replay.script import (
+    Note,
+    ReplayError,
+    broke_rule,
+    export,
+    forced_entries,
+    load_replay,
+    order_problem,
+    parse_force,
+)
 from ..replay.script import parse as parse_replay
 from .render import decision_renderable, number_span, pieces_text, view_changes, view_renderable, zone_detail
 
@@ -300,7 +309,7 @@ class Repl:
         except IllegalAction as exc:  # pragma: no cover - legal labels are checked before
             raise Rejected(str(exc)) from None
         except RuleError as exc:
-            raise Rejected(f"'{label}' broke a rule: {exc}") from None
+            raise Rejected(broke_rule(label, exc)) from None
         self.redo_stack.clear()
         self.print_log(log_len)
         self.print_changes(before, viewer)
@@ -349,7 +358,7 @@ class Repl:
                 del self.bots[cur]
                 return
             except RuleError as exc:
-                self.say(f"error: the bot's move '{label}' broke a rule: {exc}; {self.match.seat_name(cur)} is yours now",
+                self.say(f"error: the bot's move {broke_rule(label, exc)}; {self.match.seat_name(cur)} is yours now",
                          style="red")
                 del self.bots[cur]
                 return

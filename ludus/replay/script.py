@@ -182,6 +182,13 @@ def _count_error(game, n: int) -> str:
 # ───────────────────────── running one line ─────────────────────────
 
 
+def broke_rule(label: str, exc: RuleError) -> str:
+    """A move's rule error in one line: where in the game files, then what (the caller says
+    'error:' once, before it)."""
+    where = f" at {exc.span}" if exc.span is not None else ""
+    return f"'{label}' broke a rule{where}: {exc.message}"
+
+
 def apply_move(match: Match, label: str, path: str, line: int, column: int = 1) -> None:
     """Apply a move by label, turning a rejection into a one-line ReplayError."""
     if match.is_over:
@@ -191,7 +198,7 @@ def apply_move(match: Match, label: str, path: str, line: int, column: int = 1) 
     except IllegalAction as exc:
         raise ReplayError(path, line, illegal_message(match, exc), column) from None
     except RuleError as exc:
-        raise ReplayError(path, line, f"'{label}' broke a rule: {exc}", column) from None
+        raise ReplayError(path, line, broke_rule(label, exc), column) from None
 
 
 def illegal_message(match: Match, exc: IllegalAction) -> str:

@@ -334,3 +334,12 @@ def test_the_replays_in_the_guide_run(tmp_path):
         load_replay_text = parse(block, str(EXAMPLES / "replays" / "guide.replay"))
         match = load_replay_text.run()
         assert match.moves
+
+
+def test_a_move_that_breaks_a_rule_is_one_line_with_one_error_word(tmp_path):
+    game = tmp_path / "boom.ludus"
+    game.write_text('game "Boom"\nplayers 2\ncounter n\naction Boom:\n    set n to 1 / n\n'
+                    "flow:\n    offer Boom\n    end game\n", encoding="utf-8")
+    err = error_of(tmp_path, "Boom\n", header=f"game {game}\nplayers 2\n")
+    text = err.render() if hasattr(err, "render") else str(err)
+    assert f"'Boom' broke a rule at {game}:5:" in text and text.count("error") == 1, text
