@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ..language.source import Span
 from .position import Position, TestError
+from .snapshot_files import EXTENSION, is_part, snapshot_stem
 
-_HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
 
 def source_text(game, span: Span) -> str:
     """The text a span covers in a game file, dedented so it parses on its own."""
@@ -125,12 +124,8 @@ def run_test_decl(game, decl, compare) -> None:
 
 def snapshot_path(file_path, test_name: str, index) -> Path:
     """Where pytest (through syrupy) keeps a `snapshot` line's report: beside the game file."""
-    from .snapshot import EffectSnapshotExtension as Ext
-
-    suffix = f"[{index}]" if isinstance(index, str) else (f".{index}" if index else "")
-    stem = Ext._sanitize_filename(f"{test_name}{suffix}")[:Ext._max_stem_length()]
     path = Path(file_path)
-    return path.parent / "__snapshots__" / path.stem / f"{stem}.{Ext.file_extension}"
+    return path.parent / "__snapshots__" / path.stem / f"{snapshot_stem(test_name, index)}.{EXTENSION}"
 
 
 def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tuple[int, int]:
@@ -193,7 +188,7 @@ def own_tests(game, path) -> list:
         where = Path(decl.span.path).resolve()
         if where != own:
             text = game.sources.texts.get(decl.span.path, "") if game.sources else ""
-            if _HEADER.search(text):
+            if not is_part(text):
                 continue
         out.append(decl)
     return out

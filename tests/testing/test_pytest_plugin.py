@@ -190,3 +190,14 @@ def test_ludus_test_filters_with_k_and_update_writes_without_deleting(tmp_path):
     assert set(after) == set(before)  # nothing deleted, nothing else touched
     assert [name for name in after if after[name] != before[name]] == ["Fortune Teller pays on a 5.txt"]
     assert "0 -> 4" in after["Fortune Teller pays on a 5.txt"]
+
+
+
+def test_a_test_named_with_double_colons_reads_the_snapshot_pytest_wrote(tmp_path):
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    (tmp_path / "t.ludus").write_text('extends "market-town.ludus"\n\ntest "Guild::buy":\n    do "buy nothing"\n'
+                                      '    snapshot\n', encoding="utf-8")
+    assert pytest_in(tmp_path, "t.ludus", "--snapshot-update").returncode == 0
+    assert [p.name for p in (tmp_path / "__snapshots__" / "t").iterdir()] == ["Guild.Guildbuy.txt"]
+    run = CliRunner().invoke(main, ["test", str(tmp_path / "t.ludus")])
+    assert run.exit_code == 0, run.output

@@ -1,0 +1,52 @@
+"""Snapshot files: which file each `snapshot` line of a `test` block is stored in.
+
+`ludus test` and the pytest plugin (through syrupy) must read and write the same files, so the
+names follow syrupy's single-file rule: the test's name, then `.1`, `.2`... for the second and
+later snapshot lines, or `[name]` for a named one; without the characters file names cannot
+hold; cut to fit 255 characters with `.txt`; and a name with `::` in it read as pytest reads a
+node id. tests/testing/test_snapshot_files.py keeps this module and syrupy in step.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+EXTENSION = "txt"
+LEFT_OUT = '\\/?*:|"<>'
+MAX_STEM = 255 - len("." + EXTENSION)
+
+# a file with a `game` or `extends` line runs its own tests; a file without one is a part of a game
+_HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
+
+
+def is_part(text: str) -> bool:
+    """A file without a `game` or `extends` line: its tests run with the file that includes it."""
+    return _HEADER.search(text) is None
+
+
+def _raw(test_name: str, index) -> str:
+    suffix = f"[{index}]" if isinstance(index, str) else (f".{index}" if index else "")
+    # syrupy reads the `::` of a pytest node id as a class's: a test "a::b" is stored as "a.a::b"
+    outer = ".".join(test_name.split("::")[:-1])
+    return f"{outer}.{test_name}{suffix}" if outer else f"{test_name}{suffix}"
+
+
+def _sanitized(text: str) -> str:
+    return "".join(c for c in text if c not in LEFT_OUT and not unicodedata.category(c).startswith("C"))
+
+
+def snapshot_stem(test_name: str, index) -> str:
+    """The file name, without `.txt`, of a test's snapshot: `index` is the line's name, or its
+    place among the test's snapshot lines (0 for the first), every line counted, named or not."""
+    return _sanitized(_raw(test_name, index))[:MAX_STEM]
+
+
+def snapshot_lines(decl) -> list[tuple[object, str]]:
+    """Each `snapshot` line of a test with the index its file is named by, in order."""
+    out, count = [], 0
+    for line in decl.lines:
+        if line.kind == "snapshot":
+            out.append((line, line.value if line.value else count))
+            count += 1
+    return out

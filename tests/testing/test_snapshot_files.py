@@ -1,0 +1,32 @@
+"""Snapshot files: `ludus test` names them as pytest (through syrupy) does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from syrupy.location import PyTestLocation
+
+from ludus.testing.pytest_plugin import _named
+from ludus.testing.snapshot import EffectSnapshotExtension
+from ludus.testing.snapshot_files import snapshot_stem
+
+
+class _Item:
+    """What syrupy reads of a `test` block's pytest item to name its snapshots."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.path = name, Path("games/g.tests.ludus").absolute()
+        self.nodeid = f"games/g.tests.ludus::{name}"
+        self.obj = _named(name, "g.tests")
+
+
+NAMES = ["Fortune Teller pays on a 5", "a/b", "tab\there", "new\nline", "a::b", "a::b::c", "::x", "T[x]",
+         "café", "zero\u200bwidth", 'all of \\/?*:|"<>', "d.e", "", "L" * 300, "é" * 300]
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, "after the riot", "a/b"])
+@pytest.mark.parametrize("name", NAMES, ids=range(len(NAMES)))
+def test_ludus_test_names_a_snapshot_file_as_syrupy_does(name, index):
+    syrupy = EffectSnapshotExtension.get_snapshot_name(test_location=PyTestLocation(_Item(name)), index=index)
+    assert snapshot_stem(name, index) == syrupy
