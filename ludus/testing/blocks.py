@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..language.snapshot_names import EXTENSION, is_part, snapshot_stem
 from ..language.source import Span
 from .position import Position, TestError
-from .snapshot_files import EXTENSION, is_part, snapshot_stem
 
 
 def source_text(game, span: Span) -> str:

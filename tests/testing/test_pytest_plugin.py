@@ -201,3 +201,22 @@ def test_a_test_named_with_double_colons_reads_the_snapshot_pytest_wrote(tmp_pat
     assert [p.name for p in (tmp_path / "__snapshots__" / "t").iterdir()] == ["Guild.Guildbuy.txt"]
     run = CliRunner().invoke(main, ["test", str(tmp_path / "t.ludus")])
     assert run.exit_code == 0, run.output
+
+
+CLASHING = ('extends "market-town.ludus"\n\n'
+            'test "a/b":\n    do "buy Copper Coin"\n    snapshot\n\n'
+            'test "ab":\n    do "buy nothing"\n    snapshot\n')
+
+
+def test_two_tests_that_would_share_a_snapshot_file_are_an_error_and_nothing_is_written(tmp_path):
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    (tmp_path / "coll.tests.ludus").write_text(CLASHING, encoding="utf-8")
+    error = ("coll.tests.ludus:7:6: error: test 'ab' would share its snapshot file 'ab.txt' "
+             "with test 'a/b' on line 3: rename one")
+    checked = CliRunner().invoke(main, ["check", str(tmp_path / "coll.tests.ludus")])
+    assert checked.exit_code == 1 and error in checked.output
+    updated = CliRunner().invoke(main, ["test", str(tmp_path / "coll.tests.ludus"), "--update"])
+    assert updated.exit_code == 1 and error in updated.output
+    run = pytest_in(tmp_path, "coll.tests.ludus", "--snapshot-update")
+    assert run.returncode == 1 and error in run.stdout and "FAILED coll.tests.ludus::load" in run.stdout
+    assert not (tmp_path / "__snapshots__").exists()  # one snapshot never replaced the other

@@ -8,6 +8,7 @@ import attrs
 
 from .. import nodes as n
 from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES, number_in_range
+from ..snapshot_names import LEFT_OUT, MAX_STEM, clashes, is_part
 from ..source import Span, declared_at, suggest
 from ..symbols import (
     KindInfo,
@@ -19,6 +20,17 @@ from ..symbols import (
     plural,
 )
 from .base import BASIC_TYPES, Checked, Scope, _always_ends, _children
+
+# `test "name":` up to the end of its quoted name
+_TEST_NAME = re.compile(r'test[ \t]+("(?:[^"\\\n]|\\.)*")')
+
+
+def _shown(name: str, width: int = 60) -> str:
+    """A test's or a file's name in a message: control characters escaped, a long one shortened."""
+    name = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in name)
+    # both ends: long names that clash often differ only after the cut
+    half = (width - 1) // 2
+    return name if len(name) <= width else name[:half] + "…" + name[-half:]
 
 
 class DeclarationChecks:
@@ -160,6 +172,7 @@ class DeclarationChecks:
         for item in self.items:
             self.check_item(item)
         self.check_value_cycles()
+        self.check_snapshot_files()
         if sym.flow is None:
             span = self.items[0].span if self.items else Span("<game>", 1, 1, 1, 1)
             self.error("the game has no 'flow:' block, so a match cannot start", span)
@@ -525,6 +538,47 @@ class DeclarationChecks:
                 counts = f"{sym.min_players}" + (f" to {sym.max_players}" if sym.max_players != sym.min_players else "")
                 self.error(f"{sym.title or 'this game'} is for {counts} players, not {line.value}", line.span)
 
+
+    def check_snapshot_files(self) -> None:
+        """Two snapshot lines stored in one file would overwrite each other on every update, so
+        no update could make both tests pass: an error at the later test's name (or, within one
+        test, at the later line). Tests keep their snapshots in a folder named after the file
+        that runs them: a file with a `game` or `extends` line runs its own, and the file checked
+        runs those of the parts it includes."""
+        texts = self.sources.texts if self.sources is not None else {}
+        root = next(iter(texts), None)
+        groups: dict[str, list] = {}
+        for item in self.items:
+            if isinstance(item, n.TestDecl):
+                path = item.span.path
+                runs_with = root if path in texts and is_part(texts[path]) else path
+                groups.setdefault(runs_with, []).append(item)
+        hints = {
+            "numbered": "a test's second and later snapshots are stored as 'NAME.1.txt', 'NAME.2.txt', "
+                        "and `snapshot \"x\"` as 'NAME[x].txt'",
+            "left out": f"snapshot file names leave out {' '.join(LEFT_OUT)} and control characters",
+            "cut": f"snapshot file names are cut to {MAX_STEM} characters",
+            "case": "file names that differ only in case are one file on macOS and Windows",
+        }
+        for tests in groups.values():
+            for decl, line, file, other, other_line, why in clashes(tests):
+                if decl is other:
+                    self.error(f"this snapshot would share its file '{_shown(file)}' with the snapshot on line "
+                               f"{other_line.span.line} of the same test: "
+                               + ("shorten the test's name" if why == "cut" else "name one of them differently"),
+                               line.span, hints[why] if why != "numbered" else None)
+                else:
+                    self.error(f"test '{_shown(decl.name)}' would share its snapshot file '{_shown(file)}' with "
+                               f"test '{_shown(other.name)}' {declared_at(other.span, decl.span)}: rename one",
+                               self.test_name_span(decl), hints[why])
+
+    def test_name_span(self, decl: n.TestDecl) -> Span:
+        """The quoted name of a test, as written (escapes and all)."""
+        text = self.sources.line(decl.span.path, decl.span.line) if self.sources is not None else None
+        m = _TEST_NAME.match(text, decl.span.column - 1) if text is not None else None
+        if m is None:
+            return decl.span
+        return Span(decl.span.path, decl.span.line, m.start(1) + 1, decl.span.line, m.end(1) + 1)
 
     def move_shapes(self) -> tuple[list, list[str]]:
         """What a move's label can look like, for `do`, `answer` and `play until` in tests: a

@@ -1,4 +1,4 @@
-"""Snapshot files: `ludus test` names them as pytest (through syrupy) does."""
+"""Snapshot file names: `ludus test` and `ludus check` name them as pytest (through syrupy) does."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from syrupy.location import PyTestLocation
 
+from ludus.language.snapshot_names import snapshot_stem
 from ludus.testing.pytest_plugin import _named
 from ludus.testing.snapshot import EffectSnapshotExtension
-from ludus.testing.snapshot_files import snapshot_stem
 
 
 class _Item:

@@ -1,0 +1,99 @@
+"""Snapshot file names: which file each `snapshot` line of a `test` block is stored in, and which
+lines would share one. Here, below the checker, because `ludus check` reports the clashes.
+
+`ludus test` and the pytest plugin (through syrupy) must read and write the same files, so the
+names follow syrupy's single-file rule: the test's name, then `.1`, `.2`... for the second and
+later snapshot lines, or `[name]` for a named one; without the characters file names cannot
+hold; cut to fit 255 characters with `.txt`; and a name with `::` in it read as pytest reads a
+node id. tests/language/test_snapshot_names.py keeps this module and syrupy in step. Nothing
+here imports syrupy, so `ludus check` does not load it.
+
+Two snapshot lines with one file between them would overwrite each other on every update, and no
+update could make both tests pass: the checker reports them, so no run ever writes such a file.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+EXTENSION = "txt"
+LEFT_OUT = '\\/?*:|"<>'
+MAX_STEM = 255 - len("." + EXTENSION)
+
+# a file with a `game` or `extends` line runs its own tests; a file without one is a part of a game
+_HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
+
+
+def is_part(text: str) -> bool:
+    """A file without a `game` or `extends` line: its tests run with the file that includes it."""
+    return _HEADER.search(text) is None
+
+
+def _raw(test_name: str, index) -> str:
+    suffix = f"[{index}]" if isinstance(index, str) else (f".{index}" if index else "")
+    # syrupy reads the `::` of a pytest node id as a class's: a test "a::b" is stored as "a.a::b"
+    outer = ".".join(test_name.split("::")[:-1])
+    return f"{outer}.{test_name}{suffix}" if outer else f"{test_name}{suffix}"
+
+
+def _sanitized(text: str) -> str:
+    return "".join(c for c in text if c not in LEFT_OUT and not unicodedata.category(c).startswith("C"))
+
+
+def snapshot_stem(test_name: str, index) -> str:
+    """The file name, without `.txt`, of a test's snapshot: `index` is the line's name, or its
+    place among the test's snapshot lines (0 for the first), every line counted, named or not."""
+    return _sanitized(_raw(test_name, index))[:MAX_STEM]
+
+
+def snapshot_lines(decl) -> list[tuple[object, str]]:
+    """Each `snapshot` line of a test with the index its file is named by, in order."""
+    out, count = [], 0
+    for line in decl.lines:
+        if line.kind == "snapshot":
+            out.append((line, line.value if line.value else count))
+            count += 1
+    return out
+
+
+def same_file(stem: str) -> str:
+    """What a file system that ignores case and Unicode normalisation (macOS, Windows) keeps of a
+    name: two stems with one key are one file there, so a clash anywhere is a clash."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", stem).casefold())
+
+
+def _why(raw: str, other_raw: str) -> str:
+    """Why two snapshot lines end up with one file."""
+    if raw == other_raw:
+        return "numbered"
+    if _sanitized(raw) == _sanitized(other_raw):
+        return "left out"
+    if _sanitized(raw)[:MAX_STEM] == _sanitized(other_raw)[:MAX_STEM]:
+        return "cut"
+    return "case"
+
+
+def clashes(tests) -> list[tuple]:
+    """Snapshot lines of `tests` (the tests of one file, which keep their snapshots in one folder)
+    whose file an earlier line has taken, in source order: (test, line, file name, earlier test,
+    earlier line, why), why being "numbered", "left out", "cut" or "case". A test that clashes
+    with another is listed once, at its first clashing line."""
+    taken: dict[str, tuple] = {}
+    out = []
+    for decl in tests:
+        reported: set[int] = set()
+        for line, index in snapshot_lines(decl):
+            raw = _raw(decl.name, index)
+            stem = snapshot_stem(decl.name, index)
+            key = same_file(stem)
+            if key not in taken:
+                taken[key] = (decl, line, raw)
+                continue
+            other, other_line, other_raw = taken[key]
+            if other is not decl:
+                if id(other) in reported:
+                    continue
+                reported.add(id(other))
+            out.append((decl, line, f"{stem}.{EXTENSION}", other, other_line, _why(raw, other_raw)))
+    return out
