@@ -7,6 +7,7 @@ from pathlib import Path
 from ..language.snapshot_names import EXTENSION, is_part, snapshot_stem
 from ..language.source import Span
 from .position import Position, TestError
+from .snapshot_files import SnapshotFileError, read_snapshot, write_snapshot
 
 
 def source_text(game, span: Span) -> str:
@@ -149,12 +150,17 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
             stored_at = snapshot_path(path, decl.name, index)
             now = effect.report()
             try:
-                stored = stored_at.read_text(encoding="utf-8")
-            except OSError:
-                stored = None
+                stored = read_snapshot(stored_at)
+            except SnapshotFileError as err:
+                kept = " (--update leaves it as it is)" if update else ""
+                problems.append(f"{span}: error: {err}{kept}")
+                return
             if update and stored != now:
-                stored_at.parent.mkdir(parents=True, exist_ok=True)
-                stored_at.write_text(now, encoding="utf-8")
+                try:
+                    write_snapshot(stored_at, now)
+                except SnapshotFileError as err:
+                    problems.append(f"{span}: error: {err}")
+                    return
                 echo(f"     {'wrote' if stored is None else 'updated'} {stored_at}")
                 return
             if stored is None:

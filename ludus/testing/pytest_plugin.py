@@ -10,6 +10,7 @@ Fixtures:
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 from .blocks import own_tests, run_test_decl
 from .position import Position, TestError
 from .snapshot import EffectSnapshotExtension
+from .snapshot_files import SnapshotFileError, why_not
 
 _TEST_BLOCK = re.compile(rb'^test[ \t]+"', re.M)
 _HEADER = re.compile(rb'^(game|extends)[ \t]+"', re.M)
@@ -166,8 +168,12 @@ class LudusTestItem(pytest.Item):
         def compare(effect, name, span) -> None:
             target = assertion(name=name) if name else assertion
             if not (target == effect):
-                diff = "\n".join("    " + line for line in assertion.get_assert_diff())
                 result = assertion.executions[assertion.num_executions - 1]
+                problem = _file_problem(result)
+                if problem is not None:  # syrupy's diff would be its traceback
+                    failures.append(f"{span}: error: {problem}")
+                    return
+                diff = "\n".join("    " + line for line in assertion.get_assert_diff())
                 what = f"the snapshot “{name}” of “{self.decl.name}”" if name else f"the snapshot of “{self.decl.name}”"
                 if result.recalled_data is None:
                     failures.append(f"{span}: {what} is not stored yet (run `pytest --snapshot-update` to write it)\n{diff}")
@@ -194,6 +200,18 @@ class LudusTestItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, self.decl.span.line - 1, f"test “{self.name}”"
+
+
+def _file_problem(result) -> str | None:
+    """What kept a snapshot file from being read or written, said as `ludus test` says it."""
+    err, path = result.exception, Path(result.snapshot_location)
+    with contextlib.suppress(ValueError):
+        path = path.relative_to(Path.cwd())
+    if isinstance(err, SnapshotFileError):
+        return f"cannot {err.doing} snapshot '{path}': {err.reason}"
+    if isinstance(err, OSError):  # syrupy makes the snapshot's folder before our extension writes
+        return f"cannot write snapshot '{path}': {why_not(path, err)}"
+    return None
 
 
 class LudusSnapshotMismatch(Exception):

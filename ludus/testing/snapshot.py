@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from .snapshot_files import read_snapshot, write_snapshot
 
 
 class EffectSnapshotExtension(SingleFileSnapshotExtension):
@@ -19,6 +23,16 @@ class EffectSnapshotExtension(SingleFileSnapshotExtension):
         if isinstance(data, str):
             return data if data.endswith("\n") else data + "\n"
         raise TypeError(f"an effect snapshot needs an Effect (from position.effect()) or text, not {type(data).__name__}")
+
+    def read_snapshot_data_from_location(self, *, snapshot_location, **kwargs):
+        """As `ludus test` reads it: a folder or a file that is not UTF-8 text in the snapshot's
+        place fails the test with a SnapshotFileError saying so, and update leaves it alone."""
+        return read_snapshot(Path(snapshot_location))
+
+    @classmethod
+    def write_snapshot_collection(cls, *, snapshot_collection, **kwargs) -> None:
+        """Whole or not at all, as `ludus test --update` writes it."""
+        write_snapshot(Path(snapshot_collection.location), next(iter(snapshot_collection)).data)
 
     def diff_lines(self, serialized_data, snapshot_data):
         """The stored report (-) against the report now (+), whole and uncoloured: effects are short."""

@@ -220,3 +220,49 @@ def test_two_tests_that_would_share_a_snapshot_file_are_an_error_and_nothing_is_
     run = pytest_in(tmp_path, "coll.tests.ludus", "--snapshot-update")
     assert run.returncode == 1 and error in run.stdout and "FAILED coll.tests.ludus::load" in run.stdout
     assert not (tmp_path / "__snapshots__").exists()  # one snapshot never replaced the other
+
+
+def test_a_snapshot_that_cannot_be_written_is_a_located_error_and_the_other_tests_run(tmp_path):
+    where = market_town_copy(tmp_path)
+    shutil.rmtree(where / "__snapshots__")
+    (where / "__snapshots__").write_text("precious\n", encoding="utf-8")
+    tests = str(where / "market-town.tests.ludus")
+    error = (f"market-town.tests.ludus:18:5: error: cannot write snapshot "
+             f"'{where / '__snapshots__' / 'market-town.tests' / 'Street Musician cheers the town.txt'}': "
+             f"'{where / '__snapshots__'}' is a file, not a folder")
+    run = CliRunner().invoke(main, ["test", tests, "--update"])
+    assert run.exit_code == 1 and "Traceback" not in run.output
+    assert error in run.output
+    assert run.output.endswith("1 passed, 9 failed\n")  # every test ran; the one without a snapshot passed
+    assert (where / "__snapshots__").read_text(encoding="utf-8") == "precious\n"
+    pytest_run = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
+    assert pytest_run.returncode == 1 and "Traceback" not in pytest_run.stdout
+    assert ("market-town.tests.ludus:18:5: error: cannot write snapshot '__snapshots__/market-town.tests/"
+            "Street Musician cheers the town.txt': '__snapshots__' is a file, not a folder") in pytest_run.stdout
+    assert (where / "__snapshots__").read_text(encoding="utf-8") == "precious\n"
+
+
+def test_a_snapshot_that_cannot_be_read_is_a_located_error_and_update_leaves_it(tmp_path):
+    where = market_town_copy(tmp_path)
+    folder = where / "__snapshots__" / "market-town.tests"
+    (folder / "Street Musician cheers the town.txt").write_bytes(b"Street Musician\xff\n")
+    (folder / "Tax Collector angers the town.txt").unlink()
+    (folder / "Tax Collector angers the town.txt").mkdir()
+    tests = str(where / "market-town.tests.ludus")
+    for update in ([], ["--update"]):
+        run = CliRunner().invoke(main, ["test", tests, *update])
+        assert run.exit_code == 1 and "Traceback" not in run.output
+        assert (f"market-town.tests.ludus:18:5: error: cannot read snapshot '{folder / 'Street Musician cheers the town.txt'}': "
+                "it is not UTF-8 text (byte 0xff at offset 15)") in run.output
+        assert f"market-town.tests.ludus:30:5: error: cannot read snapshot '{folder / 'Tax Collector angers the town.txt'}': it is a folder" in run.output
+        assert run.output.endswith("8 passed, 2 failed\n")
+    for update in ([], ["--snapshot-update"]):
+        run = pytest_in(where, "market-town.tests.ludus", *update)
+        assert run.returncode == 1 and "Traceback" not in run.stdout
+        assert ("market-town.tests.ludus:18:5: error: cannot read snapshot '__snapshots__/market-town.tests/"
+                "Street Musician cheers the town.txt': it is not UTF-8 text (byte 0xff at offset 15)") in run.stdout
+        assert ("market-town.tests.ludus:30:5: error: cannot read snapshot '__snapshots__/market-town.tests/"
+                "Tax Collector angers the town.txt': it is a folder") in run.stdout
+        assert "2 failed, 8 passed" in run.stdout
+    assert (folder / "Street Musician cheers the town.txt").read_bytes() == b"Street Musician\xff\n"
+    assert (folder / "Tax Collector angers the town.txt").is_dir()
