@@ -3,17 +3,26 @@
 A saved match is a file a person may have edited, truncated or damaged; whatever it holds, reading
 it ends in a Match that plays on correctly or in a MatchError that says what is wrong. The checks
 are of shape and reference (each card's definition exists, each place holds the cards that say
-they are there, the VM's position exists in the game's code), and then the match is exercised
-once (legal actions, each seat's view) so that nothing damaged is found later, in the middle of play.
+they are there, the VM's position exists in the game's code, the decision waited for is the one
+the instruction there asks, with a value for each option), and then the match is exercised once
+(legal actions, each seat's view) so that nothing damaged is found later, in the middle of play.
+A move is answered before it is checked against the state (match.py `_log_answer`, vm.py
+`answer`), so a decision is checked here whole.
 """
 
 from __future__ import annotations
 
-from ..language.limits import MAX_NESTING, MAX_NUMBER
+from ..language.limits import MAX_DIE_SIDES, MAX_NESTING, MAX_NUMBER
+from .ops import DECIDE, ROLL
 
 STATE_KEYS = {"nseats", "vars", "tokens", "places", "ents", "stack", "pending", "scopes", "alts", "result",
               "forced", "chance", "rng", "tracks"}
 RNG_LIMIT = 1 << 64
+# The kinds of decision a seat is asked for, and the class of the compiled spec (compiler/decisions.py)
+# that asks each: a decision is answered by the spec at its frame's instruction, so the two must agree.
+# By name, as the engine knows nothing of how a game was compiled.
+SPECS = {"offer": "OfferSpec", "choose": "ChooseSpec", "number": "RangeSpec", "ask": "AskSpec",
+         "distribute": "DistributeSpec"}
 
 
 class Damaged(ValueError):
@@ -44,16 +53,7 @@ def validate_state(game, state) -> None:
               "a VM frame is damaged")
         pc = frame.get("pc")
         _need(_is_int(pc) and 0 <= pc < len(game.codes[frame["c"]].ops), f"unknown position {frame.get('c')!r}:{pc!r}")
-    pending = state["pending"]
-    if pending is not None:
-        _need(isinstance(pending, dict), "the pending decision is damaged")
-        seat = pending.get("seat")
-        _need(seat is None or (_is_int(seat) and 0 <= seat < n), "the pending decision belongs to no seat")
-        options = pending.get("options")
-        _need(isinstance(options, list) and options and all(isinstance(o, str) for o in options),
-              "the pending decision has no options")
-        _need(isinstance(pending.get("prompt"), str) and isinstance(pending.get("kind"), str),
-              "the pending decision is damaged")
+    _decision(game, state, n)
     result = state["result"]
     if result is not None:
         _need(isinstance(result, dict) and isinstance(result.get("reason"), str), "the result is damaged")
@@ -66,6 +66,127 @@ def validate_state(game, state) -> None:
                   "the result's payoffs are damaged")
     for key in ("scopes", "alts", "forced"):
         _list(state[key], key)
+
+
+def _decision(game, state, n) -> None:
+    """The decision waited for: its options and the values they stand for, the progress of a
+    decision in several parts, and the instruction that asked it, which answers it."""
+    pending = state["pending"]
+    if pending is None:
+        _need(state["result"] is not None, "the match neither waits for a decision nor has ended")
+        return
+    _need(state["result"] is None, "the match has ended and still waits for a decision")
+    _need(isinstance(pending, dict), "the pending decision is damaged")
+    kind = pending.get("kind")
+    _need(isinstance(kind, str) and (kind == "chance" or kind in SPECS),
+          f"the pending decision is of no known kind ({_short(kind)})")
+    _need("seat" in pending, "the pending decision belongs to no seat")
+    seat = pending["seat"]
+    if kind == "chance":
+        _need(seat is None, "the pending roll belongs to a seat; chance makes it")
+    else:
+        _need(_seat(seat, n), "the pending decision belongs to no seat")
+    options = pending.get("options")
+    _need(isinstance(options, list) and options and all(isinstance(o, str) for o in options),
+          "the pending decision has no options")
+    values = pending.get("values")
+    _need(isinstance(values, list) and len(values) == len(options),
+          "the pending decision's values do not match its options, one for each")
+    _need(isinstance(pending.get("prompt"), str), "the pending decision has no prompt")
+    _need(isinstance(pending.get("question", ""), str), "the pending decision's question is not text")
+    stack = state["stack"]
+    _need(bool(stack), "a decision is pending, and no VM frame waits for it")
+    top = stack[-1]
+    op = game.codes[top["c"]].ops[top["pc"]]
+    if kind == "chance":
+        _need(op[0] == ROLL, f"the pending roll waits at an instruction that rolls no die ({top['c']!r}:{top['pc']})")
+        _roll(pending, values, op[2])
+        return
+    _need(op[0] == DECIDE and type(op[1]).__name__ == SPECS[kind],
+          f"the pending {kind} waits at an instruction that asks for no decision of that kind ({top['c']!r}:{top['pc']})")
+    spec = op[1]
+    if kind == "offer":
+        _offer(game, spec, values)
+    elif kind == "choose":
+        _choose(state, spec, pending, values, n)
+    elif kind == "number":
+        _need(all(_is_int(v) and -MAX_NUMBER <= v <= MAX_NUMBER for v in values), "the pending number's values are not numbers")
+    elif kind == "ask":
+        _need(all(isinstance(v, bool) for v in values), "the pending question's values are not yes and no")
+    else:
+        _distribute(state, spec, pending, values, n)
+
+
+def _roll(pending: dict, values: list, many: bool) -> None:
+    """A roll asked of chance by hand: the dice, the faces rolled so far, the faces of the next die."""
+    dice, got = pending.get("dice"), pending.get("got")
+    _need(isinstance(dice, list) and dice and all(_is_int(d) and 1 <= d <= MAX_DIE_SIDES for d in dice)
+          and (many or len(dice) == 1), "the pending roll's dice are damaged")
+    _need(isinstance(got, list) and len(got) < len(dice)
+          and all(_is_int(v) and 1 <= v <= d for v, d in zip(got, dice, strict=False)),
+          "the faces the pending roll has so far are damaged")
+    sides = dice[len(got)]
+    _need(values == list(range(1, sides + 1)), f"the pending roll's values are not the faces of a d{sides}")
+
+
+def _offer(game, spec, values: list) -> None:
+    """Each option of an offer: one of the actions offered, with a value for each parameter (or the `else`)."""
+    offered = game.actions if spec.names is None else spec.names
+    for value in values:
+        if value is None:
+            _need(spec.stop_label is not None, "the pending offer has an 'else' option it does not offer")
+            continue
+        _need(isinstance(value, list) and len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], list),
+              "an option of the pending offer is damaged")
+        name, args = value
+        _need(name in offered and name in game.actions, f"the pending offer offers an action the game lacks there ({name[:40]!r})")
+        _need(len(args) == len(game.actions[name].params), f"an option of the pending offer gives {name!r} "
+              f"{len(args)} values for its {len(game.actions[name].params)} parameters")
+
+
+def _choose(state, spec, pending: dict, values: list, n: int) -> None:
+    """A choice of one, or of several one at a time (`up to N`, `exactly N`): what was picked,
+    how many must and may be, what is left to pick from."""
+    several = "picked" in pending
+    _need(several == (spec.count_kind is not None), "the pending choice is not of as many as the game asks for")
+    if several:
+        picked, pool, need, limit = (pending.get(k) for k in ("picked", "pool", "need", "limit"))
+        _need(isinstance(picked, list) and isinstance(pool, list) and _is_int(need) and _is_int(limit)
+              and 0 <= need <= limit and len(picked) < limit, "the progress of the pending choice is damaged")
+        _items(state, spec.elem_type, picked + pool, n, "the pending choice")
+        # once enough are picked, the last option is `done` (an option of the list may be none too)
+        _need(len(picked) < need or values[-1] is None, "the pending choice has lost its 'done' option")
+    _items(state, spec.elem_type, values, n, "the pending choice")
+
+
+def _distribute(state, spec, pending: dict, values: list, n: int) -> None:
+    """Points given one target at a time: the targets, the shares given so far, what is left."""
+    targets, shares, remaining = pending.get("targets"), pending.get("shares"), pending.get("remaining")
+    _need(isinstance(targets, list) and isinstance(shares, list) and len(shares) <= len(targets) - 2
+          and _is_int(remaining) and 0 < remaining <= MAX_NUMBER, "the progress of the pending distribution is damaged")
+    _need(all(isinstance(s, list) and len(s) == 2 and s[0] == t and _is_int(s[1]) and s[1] >= 0
+              for s, t in zip(shares, targets, strict=False)), "the shares of the pending distribution are damaged")
+    _items(state, spec.elem_type, targets, n, "the pending distribution")
+    _need(all(_is_int(v) and 0 <= v <= remaining for v in values),
+          "the pending distribution's values are not amounts it has left to give")
+
+
+def _items(state, typ: str, items: list, n: int, what: str) -> None:
+    """Cards are numbers of cards there are, seats numbers of seats there are."""
+    if typ.startswith("entity"):
+        count = len(state["ents"])
+        _need(all(not _is_int(x) or 0 <= x < count for x in items), f"{what} names a card that does not exist")
+    elif typ == "seat":
+        _need(all(not _is_int(x) or 0 <= x < n for x in items), f"{what} names a seat that does not exist")
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _seat(value, n: int) -> bool:
+    return _is_int(value) and 0 <= value < n
 
 
 def _entities(game, state, n) -> None:
