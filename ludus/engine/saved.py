@@ -4,10 +4,10 @@ A saved match is a file a person may have edited, truncated or damaged; whatever
 it ends in a Match that plays on correctly or in a MatchError that says what is wrong. The checks
 are of shape and reference (each card's definition exists, each place holds the cards that say
 they are there, the VM's position exists in the game's code, the decision waited for is the one
-the instruction there asks, with a value for each option), and then the match is exercised once
-(legal actions, each seat's view) so that nothing damaged is found later, in the middle of play.
-A move is answered before it is checked against the state (match.py `_log_answer`, vm.py
-`answer`), so a decision is checked here whole.
+the instruction there asks, with a value for each option, and forced outcomes are ones a `force`
+line could queue), and then the match is exercised once (legal actions, each seat's view) so that
+nothing damaged is found later, in the middle of play. A move is answered before it is checked
+against the state (match.py `_log_answer`, vm.py `answer`), so a decision is checked here whole.
 """
 
 from __future__ import annotations
@@ -64,8 +64,9 @@ def validate_state(game, state) -> None:
             payoffs = result["payoffs"]
             _need(isinstance(payoffs, list) and len(payoffs) == n and all(_is_int(p) for p in payoffs),
                   "the result's payoffs are damaged")
-    for key in ("scopes", "alts", "forced"):
+    for key in ("scopes", "alts"):
         _list(state[key], key)
+    _forced(game, state, n)
 
 
 def _decision(game, state, n) -> None:
@@ -178,6 +179,31 @@ def _items(state, typ: str, items: list, n: int, what: str) -> None:
         _need(all(not _is_int(x) or 0 <= x < count for x in items), f"{what} names a card that does not exist")
     elif typ == "seat":
         _need(all(not _is_int(x) or 0 <= x < n for x in items), f"{what} names a seat that does not exist")
+
+
+def _forced(game, state, n: int) -> None:
+    """Outcomes forced ahead (Match.force, force_order, a replay's or the REPL's `force`), with the
+    limits a `force` line has: a face of the die (any die: a number of up to 15 digits), or a
+    zone of the game and cards of the game for the order of its next shuffle."""
+    for entry in _list(state["forced"], "forced"):
+        _need(isinstance(entry, list) and len(entry) == 3 and entry[0] in ("die", "order"),
+              f"a forced outcome is damaged ({_short(entry)})")
+        if entry[0] == "die":
+            _, sides, value = entry
+            _need(_is_int(sides) and 0 <= sides <= MAX_NUMBER and _is_int(value) and 0 <= value <= MAX_NUMBER,
+                  f"a forced outcome is damaged ({_short(entry)})")
+            _need(not sides or 1 <= value <= sides, f"the forced outcome {value} is not a face of a d{sides}")
+            continue
+        _, zone, names = entry
+        _need(isinstance(zone, str) and isinstance(names, list) and all(isinstance(x, str) for x in names),
+              f"a forced outcome is damaged ({_short(entry)})")
+        name, at, owner = zone.partition("@")
+        spec = game.zones.get(name)
+        _need(spec is not None and (spec.per == "seat") == bool(at)
+              and (not at or (owner.isascii() and owner.isdigit() and int(owner) < n and str(int(owner)) == owner)),
+              f"a forced order is for no zone {zone[:40]!r} of the game")
+        for card in names:
+            _need(card in game.defs, f"a forced order names no card {card[:40]!r} of the game")
 
 
 def _short(value) -> str:

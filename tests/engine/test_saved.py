@@ -51,6 +51,33 @@ def test_a_decision_whose_values_do_not_match_its_options_is_refused(values):
     assert "values" in message
 
 
+@pytest.mark.parametrize("forced, why", [
+    ([1, "a", None], "forced outcome"),
+    ([["die", 6, 7]], "not a face of a d6"),
+    ([["die", -1, 1]], "forced outcome"),
+    ([["die", 6, True]], "forced outcome"),
+    ([["die", 0, 10**15]], "forced outcome"),
+    ([["order", "nowhere", ["Copper Coin"]]], "no zone 'nowhere'"),
+    ([["order", "deck@5", ["Copper Coin"]]], "no zone 'deck@5'"),
+    ([["order", "market@0", ["Copper Coin"]]], "no zone 'market@0'"),
+    ([["order", "market", ["No Such Card"]]], "no card 'No Such Card'"),
+    ([["order", "market", "Copper Coin"]], "forced outcome"),
+    ([["roll", 6, 1]], "forced outcome"),
+])
+def test_junk_in_the_forced_outcomes_is_refused(forced, why):
+    message = refused(MARKET, damaged(MARKET, lambda state: state.__setitem__("forced", forced)))
+    assert message.startswith("the saved match is damaged: ") and why in message
+
+
+def test_forced_outcomes_as_the_repl_and_replays_queue_them_load_and_are_used():
+    match = MARKET.new_match(2, seed=1)
+    match.force(6, 5)
+    match.force(0, 2)
+    match.force_order("deck@1", ["Copper Coin"])
+    back = Match.from_json(MARKET, match.to_json())
+    assert back.state["forced"] == [["die", 6, 5], ["die", 0, 2], ["order", "deck@1", ["Copper Coin"]]]
+
+
 def test_a_decision_at_an_instruction_that_asks_nothing_is_refused():
     def moved(state):
         state["stack"][-1]["pc"] -= 1
