@@ -8,6 +8,10 @@ the instruction there asks, with a value for each option, and forced outcomes ar
 line could queue), and then the match is exercised once (legal actions, each seat's view) so that
 nothing damaged is found later, in the middle of play. A move is answered before it is checked
 against the state (match.py `_log_answer`, vm.py `answer`), so a decision is checked here whole.
+
+What is not checked: the values the rules keep (a variable, a loop's list, an option's card)
+against their types, and the open scopes against the code around each frame's position. Damage
+there is found when the rules read it, as a RuleError at the line that read it.
 """
 
 from __future__ import annotations
@@ -49,10 +53,12 @@ def validate_state(game, state) -> None:
               and all(isinstance(b, bool) or (isinstance(b, dict) and all(isinstance(v, bool) for v in b.values()))
                       for b in became), "the 'when ... becomes true' conditions are damaged")
     for frame in _list(state["stack"], "stack"):
-        _need(isinstance(frame, dict) and frame.get("c") in game.codes and isinstance(frame.get("env"), dict),
+        _need(isinstance(frame, dict) and isinstance(frame.get("c"), str) and frame["c"] in game.codes
+              and isinstance(frame.get("env"), dict),
               "a VM frame is damaged")
         pc = frame.get("pc")
         _need(_is_int(pc) and 0 <= pc < len(game.codes[frame["c"]].ops), f"unknown position {frame.get('c')!r}:{pc!r}")
+        _env(frame["env"], n)
     _decision(game, state, n)
     result = state["result"]
     if result is not None:
@@ -64,9 +70,19 @@ def validate_state(game, state) -> None:
             payoffs = result["payoffs"]
             _need(isinstance(payoffs, list) and len(payoffs) == n and all(_is_int(p) for p in payoffs),
                   "the result's payoffs are damaged")
-    for key in ("scopes", "alts"):
-        _list(state[key], key)
+    _scopes(state, n)
     _forced(game, state, n)
+
+
+def _env(env: dict, n: int) -> None:
+    """The VM's own names in a frame: the seat playing and acting, and each loop's place in its list."""
+    _need("$cur" in env and "$act" in env, "a VM frame does not say whose turn it is")
+    for key, value in env.items():
+        if key in ("$cur", "$act"):
+            _need(value is None or _seat(value, n), f"a VM frame's {key[1:]!r} seat is no seat")
+        elif key.startswith("$"):
+            _need(isinstance(value, list) and len(value) == 2 and isinstance(value[0], list) and _is_int(value[1])
+                  and 0 <= value[1] <= len(value[0]), f"a VM frame's loop {key!r} is damaged")
 
 
 def _decision(game, state, n) -> None:
@@ -181,6 +197,20 @@ def _items(state, typ: str, items: list, n: int, what: str) -> None:
         _need(all(not _is_int(x) or 0 <= x < n for x in items), f"{what} names a seat that does not exist")
 
 
+def _scopes(state, n: int) -> None:
+    """Where play is (turns, phases, loops) and the `alternate` loops running."""
+    for rec in _list(state["scopes"], "scopes"):
+        _need(isinstance(rec, dict) and rec.get("k") in ("turn", "phase", "loop", "each") and isinstance(rec.get("n"), str),
+              "a scope (a turn, a phase, a loop) is damaged")
+        if rec["k"] == "turn":
+            _need(_seat(rec.get("v"), n) and all(k in rec and (rec[k] is None or _seat(rec[k], n)) for k in ("sc", "sa")),
+                  "a turn's scope names no seat")
+    for alt in _list(state["alts"], "alts"):
+        _need(isinstance(alt, dict) and isinstance(alt.get("order"), list) and isinstance(alt.get("passed"), list)
+              and _is_int(alt.get("i")) and 0 <= alt["i"] < max(1, len(alt["order"])) and "cur" in alt,
+              "an 'alternate' loop is damaged")
+
+
 def _forced(game, state, n: int) -> None:
     """Outcomes forced ahead (Match.force, force_order, a replay's or the REPL's `force`), with the
     limits a `force` line has: a face of the die (any die: a number of up to 15 digits), or a
@@ -221,13 +251,15 @@ def _entities(game, state, n) -> None:
     _need(isinstance(places, dict), "'places' is not a table")
     where: dict[int, str] = {}
     for place, ids in places.items():
-        _list(ids, f"place {place!r}")
+        _need(isinstance(ids, list), f"place {place!r} is not a list of cards")
         for eid in ids:
             _need(_is_int(eid) and 0 <= eid < len(ents), f"place {place!r} holds an unknown card {eid!r}")
             _need(eid not in where, f"card {eid} is in two places")
             where[eid] = place
     for eid, e in enumerate(ents):
-        _need(isinstance(e, dict) and e.get("d") in game.defs, f"card {eid} has no definition in the game")
+        _need(isinstance(e, dict) and isinstance(e.get("d"), str) and e["d"] in game.defs,
+              f"card {eid} has no definition in the game")
+        _need("o" in e and "l" in e, f"card {eid} lacks its owner or its place")
         owner = e.get("o")
         _need(owner is None or (_is_int(owner) and 0 <= owner < n), f"card {eid} belongs to no seat")
         loc = e.get("l")
@@ -247,8 +279,12 @@ def _variables(game, state) -> None:
     for key, value in variables.items():
         name = key.split("@", 1)[0]
         _need(name in game.vars, f"unknown variable {name!r}")
-        if game.vars[name].kind == "counter":
+        spec = game.vars[name]
+        if spec.kind == "counter":
             _need(_is_int(value) and -MAX_NUMBER <= value <= MAX_NUMBER, f"counter {key!r} does not hold a number in range")
+            # a counter is kept within a min and max written as numbers whenever it is set
+            _need(not _is_int(spec.fixed_low) or value >= spec.fixed_low, f"counter {key!r} is below its min {spec.fixed_low}")
+            _need(not _is_int(spec.fixed_high) or value <= spec.fixed_high, f"counter {key!r} is above its max {spec.fixed_high}")
 
 
 def _tokens(game, state, n) -> None:

@@ -1,17 +1,28 @@
 """Saved matches damaged by hand: `Match.from_json` refuses them with a MatchError that says what
-is wrong, or the match it loads plays on, with ludus's own errors at worst."""
+is wrong, or the match it loads plays on, with ludus's own errors at worst.
+
+The fuzzer at the end takes real saves of shipped games, paused at decisions of every kind (an
+offer, a choice in a card's effect, a choice of several, a number, a yes or no, points to
+distribute, a die asked of chance by hand, forced outcomes queued, a finished match), damages one
+field at a time and tries every legal move of what loads.
+"""
 
 from __future__ import annotations
 
 import json
+import random
+import re
 
 import pytest
 
 import ludus
-from ludus.engine.match import Match
-from tests.helpers import EXAMPLES
+from ludus.engine.match import IllegalAction, Match
+from tests.helpers import EXAMPLES, GAMES
 
 MARKET = ludus.load(EXAMPLES / "market-town.ludus")
+VOTES = ludus.load(GAMES / "votes-for-women" / "votes-for-women.ludus")
+GATEWAY = ludus.load(GAMES / "gateway-uprising" / "gateway-uprising.ludus")
+STONEWALL = ludus.load(GAMES / "stonewall-uprising" / "stonewall-uprising.ludus")
 
 
 def damaged(game, change) -> str:
@@ -93,3 +104,184 @@ def test_an_offer_of_an_action_the_game_lacks_is_refused():
 def test_a_match_neither_waiting_nor_ended_is_refused():
     assert "neither waits for a decision nor has ended" in refused(
         MARKET, damaged(MARKET, lambda state: state.__setitem__("pending", None)))
+
+
+# ── what the rest of the state must be for play to go on ──
+
+
+def first_waiting(game, **where):
+    """A save of the first decision of a new match of `game` for which `where` holds (`kind`, `picked`)."""
+    return json.loads(position(game, 2, 0, kind(where.get("kind", "offer"), where.get("picked", False))).to_json())
+
+
+@pytest.mark.parametrize("game, where, change, why", [
+    (MARKET, {}, lambda s: s["stack"][0]["env"].pop("$cur"), "a VM frame does not say whose turn it is"),
+    (MARKET, {}, lambda s: s["stack"][0]["env"].__setitem__("$act", 2), "a VM frame's 'act' seat is no seat"),
+    (MARKET, {}, lambda s: s["stack"][0]["env"].__setitem__("$9", [[1, 2], 3]), "a VM frame's loop '$9' is damaged"),
+    (MARKET, {}, lambda s: s["scopes"][-1].pop("sc"), "a turn's scope names no seat"),
+    (MARKET, {}, lambda s: s["scopes"][-1].__setitem__("k", "round"), "a scope (a turn, a phase, a loop) is damaged"),
+    (MARKET, {}, lambda s: s["vars"].__setitem__("coins@0", -1), "counter 'coins@0' is below its min 0"),
+    (MARKET, {}, lambda s: s["ents"][0].pop("o"), "card 0 lacks its owner or its place"),
+    (STONEWALL, {}, lambda s: s["alts"][0].__setitem__("i", 2), "an 'alternate' loop is damaged"),
+    (GATEWAY, {"kind": "choose", "picked": True}, lambda s: s["pending"].pop("picked"),
+     "the pending choice is not of as many as the game asks for"),
+])
+def test_damage_that_would_surface_as_an_error_in_the_rules_is_refused_on_load(game, where, change, why):
+    """Each of these loaded (or was refused with only the name of a Python error), and then a
+    move failed with a RuleError blamed on a line of the game file, or play went on with a seat,
+    a count or a loop the rules never make."""
+    data = first_waiting(game, **where)
+    change(data["state"])
+    assert f"the saved match is damaged: {why}" in refused(game, json.dumps(data))
+
+
+# ── the fuzzer ──
+
+
+def position(game, players: int, seed: int, wanted, prefer: str | None = None) -> Match:
+    """A match played at random (with `prefer` taken whenever an option names it) up to the first
+    decision for which `wanted(match)` holds."""
+    match = game.new_match(players, seed=seed, chance="manual")
+    rng = random.Random(seed)
+    while not wanted(match):
+        assert not match.is_over, "the position wanted never came"
+        options = match.legal_actions()
+        liked = [o for o in options if prefer and prefer in o]
+        match.apply(liked[0] if liked else rng.choice(options))
+    return match
+
+
+def kind(name: str, picked: bool = False, block: str = ""):
+    def wanted(match):
+        pending = match.pending
+        return (pending is not None and pending["kind"] == name and ("picked" in pending) == picked
+                and match.state["stack"][-1]["c"].startswith(block))
+    return wanted
+
+
+def with_forced(match: Match) -> Match:
+    match.force(6, 4, 2)
+    match.force(0, 3)
+    match.force_order("deck@0", ["Copper Coin", "Copper Coin"])
+    return match
+
+
+def saves() -> list[tuple[object, str]]:
+    return [(game, match.to_json()) for game, match in [
+        (MARKET, with_forced(position(MARKET, 2, 0, kind("offer")))),
+        (MARKET, position(MARKET, 2, 1, kind("chance", block="card"))),
+        (MARKET, position(MARKET, 2, 1, kind("choose", block="card"), prefer="Town Crier")),
+        (MARKET, position(MARKET, 2, 0, lambda m: m.is_over)),
+        (STONEWALL, position(STONEWALL, 2, 0, lambda m: bool(m.state["alts"]))),  # in an `alternate` loop
+        (VOTES, position(VOTES, 2, 0, kind("choose", block="card"))),
+        (VOTES, position(VOTES, 2, 0, kind("choose", picked=True))),
+        (VOTES, position(VOTES, 2, 0, kind("number"))),
+        (VOTES, position(VOTES, 2, 0, kind("ask"))),
+        (VOTES, position(VOTES, 2, 0, kind("chance"))),
+        (GATEWAY, position(GATEWAY, 2, 0, kind("distribute"))),
+        (GATEWAY, position(GATEWAY, 2, 0, kind("choose", picked=True))),
+    ]]
+
+
+def fields(state: dict) -> list[tuple]:
+    """The paths of the parts of a state worth damaging: every field of the decision, of the
+    frames, scopes, alternate loops and forced outcomes, and the state's own keys and a few of
+    its entries (a list's first and last element stand for the rest)."""
+    out: list[tuple] = []
+
+    def walk(value, path, depth):
+        out.append(path)
+        if depth == 0:
+            return
+        if isinstance(value, dict):
+            for key in sorted(value):
+                walk(value[key], (*path, key), depth - 1)
+        elif isinstance(value, list) and value:
+            for i in sorted({0, len(value) - 1}):
+                walk(value[i], (*path, i), depth - 1)
+
+    for key in sorted(state):
+        deep = 4 if key in ("pending", "stack", "scopes", "alts", "forced", "result", "became") else 2
+        walk(state[key], (key,), deep)
+    return out
+
+
+def damages(old) -> list:
+    """What one field may be turned into: deleted, none, another type, an empty list, a list of
+    another length, a number out of range."""
+    out = ["delete", None, [], {}, "x", 7, True, -1, 10**9]
+    if isinstance(old, list) and old:
+        out += [old[:-1], [*old, old[-1]], old[::-1]]
+    if isinstance(old, int) and not isinstance(old, bool):
+        out += [old + 1, old - 1]
+    return out
+
+
+def corrupt(state: dict, path: tuple, new) -> None:
+    parent = state
+    for step in path[:-1]:
+        parent = parent[step]
+    if new == "delete":
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = new
+
+
+def get(state: dict, path: tuple):
+    for step in path:
+        state = state[step]
+    return state
+
+
+def plays_on_or_fails_as_ludus(match: Match) -> None:
+    """Every legal move, each on a clone: it is played, or refused with ludus's own located error
+    and the clone left as it was."""
+    for option in match.legal_actions():
+        clone = match.clone()
+        before = clone.to_json()
+        try:
+            clone.apply(option)
+        except IllegalAction:
+            assert clone.to_json() == before
+        except ludus.RuleError as err:
+            assert err.span is not None, err
+            assert clone.to_json() == before
+
+
+SAVES = saves()
+
+
+def test_the_fuzzer_starts_from_saves_that_load_and_play():
+    kinds = set()
+    for game, text in SAVES:
+        match = Match.from_json(game, text)
+        plays_on_or_fails_as_ludus(match)
+        kinds.add(None if match.is_over else match.pending["kind"])
+    assert kinds == {"offer", "choose", "number", "ask", "distribute", "chance", None}
+
+
+def test_a_save_damaged_in_one_field_is_refused_or_plays_on():
+    rng = random.Random(20240611)
+    cases = [(i, path, new) for i, (_game, text) in enumerate(SAVES)
+             for path in fields(json.loads(text)["state"]) for new in damages(get(json.loads(text)["state"], path))]
+    # most of the cases damage what a move reads first (the decision, the frames, what is forced)
+    first = [c for c in cases if c[1][0] in ("pending", "stack", "forced", "alts", "result")]
+    rest = [c for c in cases if c[1][0] not in ("pending", "stack", "forced", "alts", "result")]
+    refusals = 0
+    for i, path, new in rng.sample(first, 250) + rng.sample(rest, 150):
+        game, text = SAVES[i]
+        data = json.loads(text)
+        corrupt(data["state"], path, new)
+        where = f"save {i}, {'.'.join(map(str, path))} = {new!r}"
+        try:
+            match = Match.from_json(game, json.dumps(data))
+        except ludus.MatchError as err:
+            # says what is wrong, not only which Python error a check missed
+            assert re.match(r"the saved match is damaged: (?!\w+Error\b|it lacks\b)", str(err)), f"{where}: {err}"
+            refusals += 1
+            continue
+        try:
+            plays_on_or_fails_as_ludus(match)
+        except Exception as exc:
+            raise AssertionError(f"{where}: {type(exc).__name__}: {exc}") from exc
+    assert refusals > 200  # most damage is found on loading (the rest loads and plays on)
