@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import marshal
 
-from ..language.limits import MAX_DIE_SIDES, MAX_FILE_BYTES
+from ..language.limits import MAX_FILE_BYTES
 from . import vm
 from .display import display
 from .runtime import RuleError, Runtime, box_cards, copy_state
-from .saved import Damaged, validate_state
+from .saved import Damaged, force_problem, validate_state
 from .view import view_state
 
 CHANCE = "chance"
@@ -351,19 +351,6 @@ class Match:
         except (TypeError, ValueError, IndexError, AttributeError, RuleError, RecursionError) as exc:
             raise MatchError(f"the saved match is damaged: {type(exc).__name__}: {exc}") from None
         return match
-
-
-def force_problem(sides: int, value: int) -> str | None:
-    """Why a forced roll of `value` on a d`sides` (0: on whatever die rolls next) can never be
-    used, or None. Such a force would stay queued, and the first roll to take it fail, so every
-    move that rolls would be refused until it is taken back."""
-    if not 0 <= sides <= MAX_DIE_SIDES:
-        return f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides:,}"
-    if sides and not 1 <= value <= sides:
-        return f"{value} is not a face of a d{sides}"
-    if not 1 <= value <= MAX_DIE_SIDES:
-        return f"{value} is not a face of any die" + (f": a die has at most {MAX_DIE_SIDES:,} faces" if value > 0 else "")
-    return None
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:

@@ -213,16 +213,17 @@ def _scopes(state, n: int) -> None:
 
 def _forced(game, state, n: int) -> None:
     """Outcomes forced ahead (Match.force, force_order, a replay's or the REPL's `force`), with the
-    limits a `force` line has: a face of the die (any die: a number of up to 15 digits), or a
-    zone of the game and cards of the game for the order of its next shuffle."""
+    limits a `force` line has (force_problem): a face of the die, or of any die (1 to the most
+    faces a die has), or a zone of the game and cards of the game for the order of its next
+    shuffle."""
     for entry in _list(state["forced"], "forced"):
         _need(isinstance(entry, list) and len(entry) == 3 and entry[0] in ("die", "order"),
               f"a forced outcome is damaged ({_short(entry)})")
         if entry[0] == "die":
             _, sides, value = entry
-            _need(_is_int(sides) and 0 <= sides <= MAX_NUMBER and _is_int(value) and 0 <= value <= MAX_NUMBER,
-                  f"a forced outcome is damaged ({_short(entry)})")
-            _need(not sides or 1 <= value <= sides, f"the forced outcome {value} is not a face of a d{sides}")
+            _need(_is_int(sides) and _is_int(value), f"a forced outcome is damaged ({_short(entry)})")
+            problem = force_problem(sides, value)
+            _need(problem is None, f"a forced outcome cannot be used: {problem}")
             continue
         _, zone, names = entry
         _need(isinstance(zone, str) and isinstance(names, list) and all(isinstance(x, str) for x in names),
@@ -234,6 +235,19 @@ def _forced(game, state, n: int) -> None:
               f"a forced order is for no zone {zone[:40]!r} of the game")
         for card in names:
             _need(card in game.defs, f"a forced order names no card {card[:40]!r} of the game")
+
+
+def force_problem(sides: int, value: int) -> str | None:
+    """Why a forced roll of `value` on a d`sides` (0: on whatever die rolls next) can never be
+    used, or None. Such a force would stay queued, and the first roll to take it fail, so every
+    move that rolls would be refused until it is taken back."""
+    if not 0 <= sides <= MAX_DIE_SIDES:
+        return f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides:,}"
+    if sides and not 1 <= value <= sides:
+        return f"{value} is not a face of a d{sides}"
+    if not 1 <= value <= MAX_DIE_SIDES:
+        return f"{value} is not a face of any die" + (f": a die has at most {MAX_DIE_SIDES:,} faces" if value > 0 else "")
+    return None
 
 
 def _short(value) -> str:

@@ -68,6 +68,10 @@ def test_a_decision_whose_values_do_not_match_its_options_is_refused(values):
     ([["die", -1, 1]], "forced outcome"),
     ([["die", 6, True]], "forced outcome"),
     ([["die", 0, 10**15]], "forced outcome"),
+    # the limits a `force` line has: no die shows it, so every roll after it would fail
+    ([["die", 0, 2_000_000]], "2000000 is not a face of any die"),
+    ([["die", 0, 0]], "0 is not a face of any die"),
+    ([["die", 2_000_000, 5]], "a die has 1 to 1,000,000 faces"),
     ([["order", "nowhere", ["Copper Coin"]]], "no zone 'nowhere'"),
     ([["order", "deck@5", ["Copper Coin"]]], "no zone 'deck@5'"),
     ([["order", "market@0", ["Copper Coin"]]], "no zone 'market@0'"),
