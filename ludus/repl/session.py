@@ -774,13 +774,32 @@ class Repl:
         try:
             match = Match.from_json(self.game, text)
             session = json.loads(text).get("session") or {}
-            notes = [Note(int(p), str(k), str(t), f) for p, k, t, f in session.get("notes", [])]
+            notes = [self._saved_note(match, note) for note in session.get("notes", [])]
             setup = [str(s) for s in session.get("setup", [])]
         except MatchError as exc:
             raise Rejected(f"cannot load '{arg}': {exc}") from None
-        except (TypeError, ValueError, AttributeError):
+        except (TypeError, ValueError, AttributeError, ReplayError):
             raise Rejected(f"cannot load '{arg}': the saved session notes are damaged") from None
         self._switch(match, notes, setup, f"loaded {arg}: {_moves(len(match.moves))}")
+
+    def _saved_note(self, match: Match, note) -> Note:
+        """A note of a saved session, read again from its text as a replay's line is, so that
+        what it queues on redo and writes into an export is what a `force` or `expect` line
+        would: a note that reads otherwise is damage (ValueError, or ReplayError)."""
+        position, kind, text, entries = note
+        if not (isinstance(position, int) and 0 <= position <= len(match.moves)) or kind not in ("force", "expect") \
+                or not isinstance(text, str) or "\n" in text or "\r" in text:
+            raise ValueError("a session note is damaged")
+        if kind == "expect":
+            if not text.startswith("expect ") or entries is not None:
+                raise ValueError("a session note is damaged")
+            return Note(position, kind, text)
+        if not text.startswith("force "):
+            raise ValueError("a session note is damaged")
+        force = parse_force(text[len("force "):], "<saved>", 1, 1)
+        if forced_entries(self.game, match.state["nseats"], _Line(force), "<saved>") != entries:
+            raise ValueError("a session note is damaged")
+        return Note(position, kind, text, entries)
 
     def _load_replay(self, arg: str) -> None:
         try:

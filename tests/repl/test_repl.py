@@ -321,6 +321,26 @@ def test_save_and_load_continue_the_match_with_its_notes(tmp_path):
     assert repl.match.state["forced"] == [["die", 6, 2]]
 
 
+@pytest.mark.parametrize("damage", [
+    lambda notes: notes[0].__setitem__(3, [[1, "a", None]]),           # what it queues on redo: junk
+    lambda notes: notes[0].__setitem__(2, "force d6 = 4"),             # its text says otherwise
+    lambda notes: notes[1].__setitem__(2, "expect true\nwin Amber"),   # a second line in an export
+    lambda notes: notes[0].__setitem__(0, 99),                         # after a move never made
+    lambda notes: notes[0].__setitem__(1, "move"),
+    lambda notes: notes.__setitem__(0, [0, "force"]),
+])
+def test_damaged_session_notes_in_a_save_are_refused_and_the_match_stays(tmp_path, damage):
+    repl, out = make_repl()
+    feed(repl, "force d6 = 2", "expect coins of Amber >= 0", "2", f"save {tmp_path / 'm.json'}")
+    data = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    damage(data["session"]["notes"])
+    (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    before = repl.match.to_json()
+    feed(repl, f"load {tmp_path / 'bad.json'}")
+    assert f"cannot load '{tmp_path / 'bad.json'}': the saved session notes are damaged" in out.getvalue()
+    assert repl.match.to_json() == before
+
+
 def test_exported_session_replays_exactly(tmp_path):
     """Random moves, bot moves, forced dice and a kept expectation: the replay reproduces it all."""
     import random
