@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from pathlib import Path
 
 import attrs
@@ -89,67 +90,109 @@ class Loader:
         program = self.read(path, span, written)
         if program is None:
             return []
-        merged: list = []
+        merged = _Merged(self)
         for item in program.items:
             if isinstance(item, n.IncludeDecl):
                 # `extends` and `include` splice alike: what follows may override or remove
                 included = self.load(path.parent / item.path, item.span, stack + (key,), item.path)
-                merged = self.merge(merged, included)
+                merged.apply(included)
                 continue
-            merged = self.merge(merged, [item])
-        return merged
+            merged.apply([item])
+        return merged.items()
 
-    def merge(self, base: list, new: list) -> list:
-        """Apply `new` on top of `base`: overrides replace, removals delete, duplicates are errors."""
-        out = list(base)
-        index: dict[tuple[str, str], int] = {}
-        for i, item in enumerate(out):
-            for k in decl_keys(item):
-                index[k] = i
+
+class _Merged:
+    """A file's declarations as they pile up: overrides replace, removals delete, duplicates are errors.
+
+    Each `apply` reads the names declared so far through an index as it stood when that `apply`
+    began, updated only by what the `apply` itself places or removes: a file's own declarations
+    are applied one by one, an included file's all together, which is how games have always
+    merged (a partial `override` of `token A, B` leaves B's entry behind within a batch, say).
+    The index is kept up to date as declarations come, not rebuilt for each, so that a file of
+    n declarations loads in about n steps, not n * n: 20,000 counters took a minute to check.
+    """
+
+    def __init__(self, loader: Loader) -> None:
+        self.loader = loader
+        self.slots: list = []  # declarations in order; None where one was removed
+        self.keys_at: list[frozenset] = []  # the keys of the declaration in each slot
+        # key -> the slots that ever held it, as a heap of negated numbers: the last live one
+        # is the slot a fresh index would name (the last declaration with that key wins)
+        self.holders: dict[tuple[str, str], list[int]] = {}
+
+    def items(self) -> list:
+        return [x for x in self.slots if x is not None]
+
+    def _fresh(self, k: tuple[str, str]) -> int | None:
+        heap = self.holders.get(k)
+        while heap and k not in self.keys_at[-heap[0]]:
+            heapq.heappop(heap)  # that slot has lost the key; if it gets it back, it is pushed again
+        return -heap[0] if heap else None
+
+    def _put(self, slot: int, item, batch: dict) -> None:
+        """Place `item` (or None) in `slot`, first noting in `batch` what the index said of the keys
+        this changes, so that the rest of the batch reads them as they were."""
+        new = frozenset(decl_keys(item)) if item is not None else frozenset()
+        old = self.keys_at[slot] if slot < len(self.slots) else frozenset()
+        for k in old | new:
+            if k not in batch:
+                batch[k] = self._fresh(k)
+        if slot == len(self.slots):
+            self.slots.append(item)
+            self.keys_at.append(new)
+        else:
+            self.slots[slot] = item
+            self.keys_at[slot] = new
+        for k in new - old:
+            heapq.heappush(self.holders.setdefault(k, []), -slot)
+
+    def apply(self, new: list) -> None:
+        loader, out = self.loader, self.slots
+        batch: dict[tuple[str, str], int | None] = {}  # what this batch wrote into the index
+
+        def at(k):
+            return batch[k] if k in batch else self._fresh(k)
+
         for item in new:
             if isinstance(item, n.RemoveDecl):
                 k = (REMOVE_WORDS[item.kind], item.name)
-                if k not in index or out[index[k]] is None:
-                    self.diagnostics.append(Diagnostic(
-                        "error", f"cannot remove {item.kind} '{item.name}': it is not declared", self.sources.locate(item.span, item.name)))
+                slot = at(k)
+                if slot is None or out[slot] is None:
+                    loader.diagnostics.append(Diagnostic(
+                        "error", f"cannot remove {item.kind} '{item.name}': it is not declared",
+                        loader.sources.locate(item.span, item.name)))
                     continue
-                self.removed[item.name] = item
-                slot = out[index[k]]
-                if isinstance(slot, n.TokenDecl) and len(slot.names) > 1:
+                loader.removed[item.name] = item
+                held = out[slot]
+                if isinstance(held, n.TokenDecl) and len(held.names) > 1:
                     # `token Wood, Ore` declares two tokens: removing one keeps the other
-                    out[index[k]] = attrs.evolve(slot, names=tuple(x for x in slot.names if x != item.name))
+                    self._put(slot, attrs.evolve(held, names=tuple(x for x in held.names if x != item.name)), batch)
                 else:
-                    out[index[k]] = None
-                del index[k]
+                    self._put(slot, None, batch)
+                batch[k] = None
                 continue
             keys = decl_keys(item)
             override = getattr(item, "override", False)
-            existing = [k for k in keys if k in index]
+            existing = [k for k in keys if at(k) is not None]
             if override and not existing:
-                self.diagnostics.append(Diagnostic(
+                loader.diagnostics.append(Diagnostic(
                     "error", f"'override' needs an earlier declaration of '{keys[0][1] or keys[0][0]}' to replace",
-                    self.sources.locate(item.span, keys[0][1]) if keys[0][1] else item.span))
-            prev = out[index[existing[0]]] if existing else None
+                    loader.sources.locate(item.span, keys[0][1]) if keys[0][1] else item.span))
+            prev = out[at(existing[0])] if existing else None
             # a variant may restate a base's `game`, `players`, `flow`...; one file may not say them twice
             same_file_singleton = prev is not None and type(item) in SINGLETONS and prev.span.path == item.span.path
             if existing and not override and (type(item) not in SINGLETONS or same_file_singleton):
                 # replacing a declaration of another file (a base) is what 'override' is for
                 hint = "write 'override' before the declaration to replace it" if prev.span.path != item.span.path else None
                 what = existing[0][1] or existing[0][0]
-                self.diagnostics.append(Diagnostic(
+                loader.diagnostics.append(Diagnostic(
                     "error", f"'{what}' is already declared {declared_at(prev.span, item.span)}",
-                    self.sources.locate(item.span, what), hint=hint))
+                    loader.sources.locate(item.span, what), hint=hint))
                 continue
-            if existing:
-                slot = index[existing[0]]
-                out[slot] = item
-                for k in keys:
-                    index[k] = slot
-            else:
-                out.append(item)
-                for k in keys:
-                    index[k] = len(out) - 1
-        return [x for x in out if x is not None]
+            slot = at(existing[0]) if existing else len(out)
+            self._put(slot, item, batch)
+            for k in keys:
+                batch[k] = slot
 
 
 def _safe(path) -> str:

@@ -11,8 +11,29 @@ import random
 import re
 from pathlib import Path
 
-from ludus.language.source import Sources, Span, _find_word
+import attrs
+import pytest
+
+import ludus.language.loader as loader_module
+from ludus.language import nodes as n
+from ludus.language.loader import REMOVE_WORDS, SINGLETONS, Loader, _with_implicit_kinds, decl_keys, load_declarations
+from ludus.language.source import Diagnostic, Sources, Span, _find_word, declared_at
 from ludus.pipeline import analyse
+
+
+def count_decl_keys(monkeypatch, path: Path) -> int:
+    calls = 0
+    real = loader_module.decl_keys
+
+    def counting(item):
+        nonlocal calls
+        calls += 1
+        return real(item)
+
+    monkeypatch.setattr(loader_module, "decl_keys", counting)
+    load_declarations(path)
+    monkeypatch.setattr(loader_module, "decl_keys", real)
+    return calls
 
 
 def counters_game(tmp_path: Path, count: int) -> Path:
@@ -20,6 +41,46 @@ def counters_game(tmp_path: Path, count: int) -> Path:
     path.write_text('game "D"\nplayers 2\n' + "".join(f"counter c{i}\n" for i in range(count))
                     + 'flow:\n    log "x"\n    end game\n', encoding="utf-8")
     return path
+
+
+def test_declarations_of_one_file_merge_in_linear_steps(tmp_path, monkeypatch):
+    small = count_decl_keys(monkeypatch, counters_game(tmp_path, 400))
+    large = count_decl_keys(monkeypatch, counters_game(tmp_path, 800))
+    assert large <= 2.2 * small, (small, large)
+
+
+def test_a_variant_overriding_and_removing_merges_in_linear_steps(tmp_path, monkeypatch):
+    def variant(count: int) -> Path:
+        folder = tmp_path / f"v{count}"
+        folder.mkdir()
+        (folder / "base.ludus").write_text(
+            'game "B"\nplayers 2\n' + "".join(f"value v{i} = {i}\ntoken T{i}, U{i}\n" for i in range(count))
+            + "flow:\n    end game\n", encoding="utf-8")
+        (folder / "variant.ludus").write_text(
+            'extends "base.ludus"\ngame "V"\n'
+            + "".join(f"override value v{i} = 0\nremove token U{i}\n" for i in range(count)), encoding="utf-8")
+        # the variant, included whole by a game file, is applied as one batch
+        (folder / "main.ludus").write_text('value w = 1\ninclude "variant.ludus"\n', encoding="utf-8")
+        return folder / "main.ludus"
+
+    small = count_decl_keys(monkeypatch, variant(300))
+    large = count_decl_keys(monkeypatch, variant(600))
+    assert large <= 2.2 * small, (small, large)
+
+
+def test_many_included_parts_merge_in_linear_steps(tmp_path, monkeypatch):
+    def game(count: int) -> Path:
+        folder = tmp_path / f"g{count}"
+        (folder / "parts").mkdir(parents=True)
+        for i in range(count):
+            (folder / "parts" / f"p{i}.ludus").write_text(f"value v{i} = {i}\n", encoding="utf-8")
+        (folder / "main.ludus").write_text("".join(f'include "parts/p{i}.ludus"\n' for i in range(count)),
+                                           encoding="utf-8")
+        return folder / "main.ludus"
+
+    small = count_decl_keys(monkeypatch, game(100))
+    large = count_decl_keys(monkeypatch, game(200))
+    assert large <= 2.2 * small, (small, large)
 
 
 class CountingText(str):
@@ -78,3 +139,114 @@ def test_locate_points_at_the_name():
     assert sources.locate(Span("a.ludus", 2, 1, 2, 20), "b") == Span("a.ludus", 2, 18, 2, 21)  # quoted first
     assert sources.locate(Span("a.ludus", 1, 1, 2, 20), "x_b") == Span("a.ludus", 2, 7, 2, 10)
     assert sources.locate(Span("a.ludus", 1, 10, 1, 14), "ab") == Span("a.ludus", 1, 10, 1, 14)  # not there
+
+
+class ReferenceLoader(Loader):
+    """The merge as it was first written, plainly: the index built again for each declaration
+    of a file, and once for each included file's declarations, applied together."""
+
+    def load(self, path, span=None, stack=(), written=None):
+        key = str(path.resolve())
+        if key in stack:
+            self.diagnostics.append(Diagnostic(
+                "error", f"include cycle: '{path.name}' ends up including itself", span or Span(str(path), 1, 1, 1, 1)))
+            return []
+        program = self.read(path, span, written)
+        if program is None:
+            return []
+        merged: list = []
+        for item in program.items:
+            if isinstance(item, n.IncludeDecl):
+                included = self.load(path.parent / item.path, item.span, stack + (key,), item.path)
+                merged = self.merge(merged, included)
+                continue
+            merged = self.merge(merged, [item])
+        return merged
+
+    def merge(self, base, new):
+        out = list(base)
+        index = {}
+        for i, item in enumerate(out):
+            for k in decl_keys(item):
+                index[k] = i
+        for item in new:
+            if isinstance(item, n.RemoveDecl):
+                k = (REMOVE_WORDS[item.kind], item.name)
+                if k not in index or out[index[k]] is None:
+                    self.diagnostics.append(Diagnostic(
+                        "error", f"cannot remove {item.kind} '{item.name}': it is not declared",
+                        self.sources.locate(item.span, item.name)))
+                    continue
+                self.removed[item.name] = item
+                slot = out[index[k]]
+                if isinstance(slot, n.TokenDecl) and len(slot.names) > 1:
+                    out[index[k]] = attrs.evolve(slot, names=tuple(x for x in slot.names if x != item.name))
+                else:
+                    out[index[k]] = None
+                del index[k]
+                continue
+            keys = decl_keys(item)
+            override = getattr(item, "override", False)
+            existing = [k for k in keys if k in index]
+            if override and not existing:
+                self.diagnostics.append(Diagnostic(
+                    "error", f"'override' needs an earlier declaration of '{keys[0][1] or keys[0][0]}' to replace",
+                    self.sources.locate(item.span, keys[0][1]) if keys[0][1] else item.span))
+            prev = out[index[existing[0]]] if existing else None
+            same_file_singleton = prev is not None and type(item) in SINGLETONS and prev.span.path == item.span.path
+            if existing and not override and (type(item) not in SINGLETONS or same_file_singleton):
+                hint = "write 'override' before the declaration to replace it" if prev.span.path != item.span.path else None
+                what = existing[0][1] or existing[0][0]
+                self.diagnostics.append(Diagnostic(
+                    "error", f"'{what}' is already declared {declared_at(prev.span, item.span)}",
+                    self.sources.locate(item.span, what), hint=hint))
+                continue
+            if existing:
+                slot = index[existing[0]]
+                out[slot] = item
+                for k in keys:
+                    index[k] = slot
+            else:
+                out.append(item)
+                for k in keys:
+                    index[k] = len(out) - 1
+        return [x for x in out if x is not None]
+
+
+def random_line(rng: random.Random, files: list[str]) -> str:
+    name = rng.choice("abc")
+    token = rng.choice("ABCD")
+    other = rng.choice("ABCD")
+    over = rng.choice(["", "", "override "])
+    return rng.choice([
+        f"{over}value {name} = 1\n",
+        f"{over}zone {name}\n",
+        f"{over}token {token}\n",
+        f"{over}token {token}, {other}\n",
+        f"remove token {token}\n",
+        f"remove value {name}\n",
+        f"remove zone {name}\n",
+        'game "G"\n',
+        "players 2\n",
+        f"{over}flow:\n    end game\n",
+        f'include "{rng.choice(files)}"\n',
+        f'extends "{rng.choice(files)}"\n',
+    ])
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_merge_gives_what_the_plain_definition_gives(tmp_path, seed):
+    """Overrides of tokens declared together (`token A, B`), removals, includes applied as one
+    batch, singletons restated: the same declarations, in the same order, and the same diagnostics."""
+    rng = random.Random(seed)
+    files = ["main.ludus", "base.ludus", "part.ludus", "more.ludus"]
+    for name in files:
+        lines = [random_line(rng, files) for _ in range(rng.randint(0, 14))]
+        (tmp_path / name).write_text("".join(lines), encoding="utf-8")
+    for kind in (Loader, ReferenceLoader):
+        loader = kind()
+        items = _with_implicit_kinds(loader.load(tmp_path / "main.ludus"))
+        if kind is Loader:
+            got = (items, loader.diagnostics, loader.removed, loader.files)
+        else:
+            assert got == (items, loader.diagnostics, loader.removed, loader.files)
