@@ -250,3 +250,16 @@ def test_the_merge_gives_what_the_plain_definition_gives(tmp_path, seed):
             got = (items, loader.diagnostics, loader.removed, loader.files)
         else:
             assert got == (items, loader.diagnostics, loader.removed, loader.files)
+
+
+def test_an_included_file_meets_the_index_as_it_stood_before_the_include(tmp_path):
+    """Within an included file's declarations, B still names the slot that `override token A`
+    took from `token A, B` (the merge has always read an include this way; random files rarely
+    reach it, so it is pinned here)."""
+    (tmp_path / "main.ludus").write_text('token A, B\ninclude "part.ludus"\n', encoding="utf-8")
+    (tmp_path / "part.ludus").write_text("override token A\ntoken B\n", encoding="utf-8")
+    items, loader = load_declarations(tmp_path / "main.ludus")
+    assert [i.names for i in items] == [("A",)]
+    assert [(d.message, Path(d.span.path).name, d.span.line) for d in loader.diagnostics] == [
+        ("'override' needs an earlier declaration of 'A' to replace", "part.ludus", 1),
+        ("'B' is already declared on line 1", "part.ludus", 2)]
