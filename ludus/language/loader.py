@@ -164,10 +164,13 @@ class _Merged:
                     continue
                 loader.removed[item.name] = item
                 held = out[slot]
-                if isinstance(held, n.TokenDecl) and len(held.names) > 1:
+                kept = tuple(x for x in held.names if x != item.name) if isinstance(held, n.TokenDecl) else ()
+                if kept:
                     # `token Wood, Ore` declares two tokens: removing one keeps the other
-                    self._put(slot, attrs.evolve(held, names=tuple(x for x in held.names if x != item.name)), batch)
+                    self._put(slot, attrs.evolve(held, names=kept), batch)
                 else:
+                    # `token A, A` less A is no declaration at all, not one of no names: as an
+                    # `override` in an included file it would have no name to report
                     self._put(slot, None, batch)
                 batch[k] = None
                 continue

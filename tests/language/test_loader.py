@@ -123,3 +123,16 @@ def test_syntax_errors_in_several_files_are_all_reported(tmp_path):
     })
     _items, loader = load_declarations(main)
     assert sorted(Path(d.span.path).name for d in loader.diagnostics) == ["a.ludus", "b.ludus"]
+
+
+def test_removing_every_name_of_a_token_removes_its_declaration(tmp_path):
+    # `token A, A` less A once stayed as a token declaration of no names, and as an `override`
+    # included by another file it stopped the loader with an IndexError
+    main = write(tmp_path, {
+        "main.ludus": 'token A\ninclude "part.ludus"\nvalue v = 1\n',
+        "part.ludus": "override token A, A\nremove token A\n",
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == ["'override' needs an earlier declaration of 'A' to replace"]
+    assert [(type(i).__name__, getattr(i, "names", None)) for i in items] == [
+        ("TokenDecl", ("A",)), ("ValueDecl", None)]

@@ -179,8 +179,9 @@ class ReferenceLoader(Loader):
                     continue
                 self.removed[item.name] = item
                 slot = out[index[k]]
-                if isinstance(slot, n.TokenDecl) and len(slot.names) > 1:
-                    out[index[k]] = attrs.evolve(slot, names=tuple(x for x in slot.names if x != item.name))
+                kept = tuple(x for x in slot.names if x != item.name) if isinstance(slot, n.TokenDecl) else ()
+                if kept:  # changed since: removing every name of a token removes its declaration
+                    out[index[k]] = attrs.evolve(slot, names=kept)
                 else:
                     out[index[k]] = None
                 del index[k]
