@@ -70,13 +70,18 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             g.tracks[name] = TrackSpec(name, decl.low, decl.high, decl.start,
                                        {z.name: (z.low, z.high) for z in decl.zones})
         adjacency: dict[str, list] = {name: [] for name in sym.spaces}
+        # each list's members as a set too: a space adjacent to thousands made `in` on the list
+        # cost neighbours * neighbours steps
+        linked: dict[str, set] = {name: set() for name in sym.spaces}
         for sp in sym.spaces.values():
             for other in sp.adjacent:
                 if other in adjacency:
-                    if other not in adjacency[sp.name]:
+                    if other not in linked[sp.name]:
                         adjacency[sp.name].append(other)
-                    if sp.name not in adjacency[other]:
+                        linked[sp.name].add(other)
+                    if sp.name not in linked[other]:
                         adjacency[other].append(sp.name)
+                        linked[other].add(sp.name)
         shown = {sp.name: board.visibility for board in sym.boards.values() for sp in board.spaces}
         for name, sp in sym.spaces.items():
             g.spaces[name] = SpaceSpec(name, sp.kind, sp.label, sp.parent, adjacency[name],
@@ -87,8 +92,9 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 g.grid[name] = (coords["column"], coords["row"])
                 g.grid_at[(coords["column"], coords["row"])] = name
         g.space_kinds = {k: list(v) for k, v in sym.space_kinds.items()}
+        subkinds = sym.subkinds()
         for kind in sym.kinds:
-            g.kind_tree[kind] = frozenset(k for k in sym.kinds if sym.is_subkind(k, kind))
+            g.kind_tree[kind] = subkinds[kind]
             g.kind_fields[kind] = {
                 fname: (self.expr(default) if default is not None else None)
                 for fname, (_t, default) in sym.fields_of(kind).items()

@@ -129,6 +129,22 @@ class Symbols:
             kind = info.parent if info else None
         return False
 
+    def subkinds(self) -> dict[str, frozenset]:
+        """Each kind's kinds, itself included: those `is_subkind` of it. Found by walking every
+        kind's parents once, as `is_subkind` walks them, not by asking it of every pair of
+        kinds, which took kinds * kinds steps (16 million for 4,000 kinds)."""
+        below: dict[str, set] = {kind: set() for kind in self.kinds}
+        for start in self.kinds:
+            seen = set()
+            kind = start
+            while kind and kind not in seen:
+                if kind in below:
+                    below[kind].add(start)
+                seen.add(kind)
+                info = self.kinds.get(kind)
+                kind = info.parent if info else None
+        return {kind: frozenset(found) for kind, found in below.items()}
+
     def fields_of(self, kind: str) -> dict:
         chain = []
         seen = set()

@@ -629,8 +629,9 @@ class DeclarationChecks:
         for name, decl in sym.vars.items():
             if ("var", name) not in self.used:
                 self.warn(f"{decl.kind} '{name}' is never used", self.at(decl.span, name))
+        refilled = {z.refill for z in sym.zones.values()}  # once, not once per zone
         for name, decl in sym.zones.items():
-            if ("zone", name) not in self.used and not any(z.refill == name for z in sym.zones.values()):
+            if ("zone", name) not in self.used and name not in refilled:
                 self.warn(f"zone '{name}' is never used", self.at(decl.span, name))
         for name, decl in sym.defines.items():
             if ("define", name) not in self.used and name != "score":  # `score(s)` is read by the bots

@@ -1,8 +1,10 @@
-"""Loading stays in step with the size of a game: a file of n declarations costs about n steps.
+"""Loading, checking and compiling stay in step with the size of a game: n declarations cost
+about n steps.
 
 The merge of declarations once rebuilt its whole index for each declaration, and every
-diagnostic split its file into lines again, so a game of 20,000 counters took a minute to check.
-These tests count operations (never time), and hold the merge to the plain definition it replaced.
+diagnostic split its file into lines again, so a game of 20,000 counters took a minute to check;
+kinds, zones and a space's neighbours were each compared with all the others. These tests count
+operations (never time), and hold the merge to the plain definition it replaced.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ import attrs
 import pytest
 
 import ludus.language.loader as loader_module
+from ludus.compiler.program import Compiler
 from ludus.language import nodes as n
+from ludus.language.checker.declarations import DeclarationChecks
 from ludus.language.loader import REMOVE_WORDS, SINGLETONS, Loader, _with_implicit_kinds, decl_keys, load_declarations
 from ludus.language.source import Diagnostic, Sources, Span, _find_word, declared_at
-from ludus.pipeline import analyse
+from ludus.language.symbols import KindInfo, Symbols
+from ludus.pipeline import analyse, load
 
 
 def count_decl_keys(monkeypatch, path: Path) -> int:
@@ -264,3 +269,104 @@ def test_an_included_file_meets_the_index_as_it_stood_before_the_include(tmp_pat
     assert [(d.message, Path(d.span.path).name, d.span.line) for d in loader.diagnostics] == [
         ("'override' needs an earlier declaration of 'A' to replace", "part.ludus", 1),
         ("'B' is already declared on line 1", "part.ludus", 2)]
+
+
+class CountingDict(dict):
+    """A table of the symbols that counts its lookups and the entries read through values()."""
+
+    reads = 0
+
+    def get(self, *args):
+        CountingDict.reads += 1
+        return super().get(*args)
+
+    def values(self):
+        for value in super().values():
+            CountingDict.reads += 1
+            yield value
+
+
+def game_of(tmp_path: Path, name: str, body: str) -> Path:
+    path = tmp_path / name
+    path.write_text(f'game "D"\nplayers 2\n{body}flow:\n    log "x"\n    end game\n', encoding="utf-8")
+    return path
+
+
+def reads_while(monkeypatch, owner, method: str, table: str, path: Path) -> int:
+    """Load the game at `path`, counting reads of the symbols' `table` during owner.method."""
+    real = getattr(owner, method)
+
+    def counted(self, *args, **kwargs):
+        setattr(self.sym, table, CountingDict(getattr(self.sym, table)))
+        CountingDict.reads = 0
+        try:
+            return real(self, *args, **kwargs)
+        finally:
+            reads[0] = CountingDict.reads
+
+    reads = [0]
+    monkeypatch.setattr(owner, method, counted)
+    load(path)
+    monkeypatch.setattr(owner, method, real)
+    return reads[0]
+
+
+def test_the_kinds_of_a_game_are_compiled_in_linear_steps(tmp_path, monkeypatch):
+    def kinds(count: int) -> int:
+        body = "".join(f"kind K{i}:\n    f: number\n" for i in range(count))
+        return reads_while(monkeypatch, Compiler, "_compile", "kinds", game_of(tmp_path, f"k{count}.ludus", body))
+
+    small, large = kinds(150), kinds(300)
+    assert large <= 2.2 * small, (small, large)
+
+
+def test_the_kinds_below_a_kind_are_those_is_subkind_names():
+    rng = random.Random(0)
+    for _ in range(300):
+        names = [f"K{i}" for i in range(rng.randint(1, 8))]
+        # parents among the kinds, undeclared ones, none; cycles included
+        table = {name: KindInfo(name, rng.choice(names + ["Elsewhere", None, None])) for name in names}
+        sym = Symbols(kinds=table)
+        assert sym.subkinds() == {a: frozenset(k for k in names if sym.is_subkind(k, a)) for a in names}
+
+
+def test_unused_zones_are_found_in_linear_steps(tmp_path, monkeypatch):
+    def zones(count: int) -> int:
+        body = "".join(f"zone z{i}\n" for i in range(count)) + "zone pile refill from z0\n"
+        return reads_while(monkeypatch, DeclarationChecks, "report_unused", "zones",
+                           game_of(tmp_path, f"z{count}.ludus", body))
+
+    small, large = zones(150), zones(300)
+    assert large <= 2.2 * small, (small, large)
+
+
+class CountingName(str):
+    compared = 0
+
+    def __eq__(self, other):
+        CountingName.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_a_space_with_many_neighbours_is_compiled_in_linear_steps(tmp_path, monkeypatch):
+    real = Compiler._compile
+
+    def counted(self):
+        for sp in self.sym.spaces.values():
+            object.__setattr__(sp, "adjacent", tuple(CountingName(x) for x in sp.adjacent))
+        CountingName.compared = 0
+        real(self)
+        compared.append(CountingName.compared)
+
+    compared: list[int] = []
+    monkeypatch.setattr(Compiler, "_compile", counted)
+    for count in (150, 300):
+        body = ("board b:\n" + "".join(f"    quarter Q{i}\n" for i in range(count))
+                + "    quarter Hub adjacent to " + ", ".join(f"Q{i}" for i in range(count)) + "\n")
+        game = load(game_of(tmp_path, f"hub{count}.ludus", body))
+        assert game.spaces["Hub"].adjacent == [f"Q{i}" for i in range(count)]
+        assert game.spaces["Q0"].adjacent == ["Hub"]
+    small, large = compared
+    assert large <= 2.2 * small + 10, (small, large)
