@@ -376,20 +376,23 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str, budget: int = STEP_BU
     """Run a block that cannot suspend to its end, here and now: 'at any time' checks (the
     checker allows no decision in them) and the statements that set up a test's position.
     An instruction that would wait for a decision or a die raises RuleError(refusal); more
-    than `budget` instructions (`while true:`) raise the located error `run` gives."""
+    than `budget` turns of its loops (`while true:`) raise the located error `run` gives. The
+    turns are counted at the jump back that every loop's turn ends with, so that a block without
+    a loop (most 'at any time' checks, run after every change) counts nothing."""
     pc = 0
-    steps = 0
+    turns = 0
     while pc < len(code.ops) and rt.state["result"] is None:
         op = code.ops[pc]
         kind = op[0]
-        steps += 1
-        if steps > budget:
-            raise endless(code, pc, budget)
         try:
             if kind == EXEC:
                 op[1](rt, env)
                 pc += 1
             elif kind == JUMP:
+                if op[1] <= pc:
+                    turns += 1
+                    if turns > budget:
+                        raise endless(code, pc, budget)
                 pc = op[1]
             elif kind == JUMPF:
                 pc = pc + 1 if op[1](rt, env) else op[2]
