@@ -307,10 +307,7 @@ def _one_line(err: LudusError) -> str:
 def forced_entries(game, nseats: int, step: Step, path: str) -> list:
     """The `forced` queue entries of a force line, checked against the game."""
     f = step.force
-    if f.kind == "die":
-        for v in f.values:
-            if f.target and not 1 <= v <= f.target:
-                raise ReplayError(path, step.line, f"{v} is not a face of a d{f.target}", step.column)
+    if f.kind == "die":  # its faces were checked as the line was read (parse_force: force_problem)
         return [["die", f.target, v] for v in f.values]
     key = zone_key(game, nseats, f.target)
     if key is None:
