@@ -158,8 +158,9 @@ class StatementSource:
         elif s.op == "exile":
             lines.append("    rt.move_entity(st_eid, 'removed')")
         elif s.to is None:
-            lines += ["    rt.ent(st_eid)['rev'] = True",
-                      "    rt.log.append({'t': 'reveal', 'card': rt.ent(st_eid)['d']})"]
+            lines += ["    st_e = rt.ent(st_eid)",
+                      "    st_e['rev'] = True",
+                      "    rt.log.append({'t': 'reveal', 'card': st_e['d']})"]
         else:
             # shown to these seats only, until it moves; the log tells the others no more
             lines += ["    st_e = rt.ent(st_eid)",

@@ -169,8 +169,9 @@ class StatementCompiler:
                 elif op == "exile":
                     rt.move_entity(eid, "removed")
                 elif seats is None:
-                    rt.ent(eid)["rev"] = True
-                    rt.log.append({"t": "reveal", "card": rt.ent(eid)["d"]})
+                    e = rt.ent(eid)
+                    e["rev"] = True
+                    rt.log.append({"t": "reveal", "card": e["d"]})
                 else:
                     # shown to these seats only, until it moves; the log tells the others no more
                     e = rt.ent(eid)
