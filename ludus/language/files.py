@@ -7,7 +7,9 @@ folder, which could be read forever), and the file is UTF-8 text within the size
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
 import stat
 from pathlib import Path
 
@@ -64,13 +66,54 @@ def read_text_file(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, shown: 
 
 
 def write_text_file(path: str | os.PathLike, text: str) -> Path:
-    """Write text to a file, or FileProblem saying why not; returns the path written."""
+    """Write text to a file whole or not at all, or FileProblem saying why not; returns the path
+    written. The text goes to a new file beside the old one and is renamed over it once written,
+    so a failure halfway (a full disk) leaves the old file as it was. A symbolic link is written
+    through, as opening it would, and the file keeps its permissions."""
     p = checked_path(path)
+    tmp = None
     try:
-        p.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise FileProblem(f"cannot write '{_shown(str(p))}': {exc.strerror or exc}") from None
+        target = p.resolve() if p.is_symlink() else p
+        mode = stat.S_IMODE(os.stat(target).st_mode) if target.exists() else None
+        if target.is_dir():
+            raise IsADirectoryError(21, "it is a folder")
+        tmp = target.parent / f".{target.name[:40]}.{secrets.token_hex(6)}.tmp"
+        with open(tmp, "x", encoding="utf-8") as f:
+            f.write(text)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except (OSError, UnicodeError) as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "the text cannot be written as UTF-8" \
+            if isinstance(exc, UnicodeError) else exc
+        raise FileProblem(f"cannot write '{_shown(str(p))}': {why}") from None
     return p
+
+
+def same_file(path: str | os.PathLike, others) -> bool:
+    """Whether `path` names one of `others`: the same path once resolved (links followed), or,
+    for files that exist, the same file by identity (a hard link, or another spelling on a file
+    system that ignores case)."""
+    try:
+        where = Path(path).resolve()
+        info = os.stat(where) if where.exists() else None
+    except (OSError, RuntimeError, ValueError):
+        return False
+    for other in others:
+        try:
+            there = Path(other).resolve()
+            if there == where:
+                return True
+            if info is not None and there.exists():
+                o = os.stat(there)
+                if (o.st_dev, o.st_ino) == (info.st_dev, info.st_ino):
+                    return True
+        except (OSError, RuntimeError, ValueError):
+            continue
+    return False
 
 
 def _shown(text: str) -> str:

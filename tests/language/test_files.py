@@ -1,0 +1,59 @@
+"""Writing files whole or not at all: a failure leaves the old file as it was."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ludus.language import files
+from ludus.language.files import FileProblem, same_file, write_text_file
+
+
+def test_a_failure_before_the_rename_leaves_the_old_file_and_no_stray_file(tmp_path, monkeypatch):
+    target = tmp_path / "save.json"
+    target.write_text("old", encoding="utf-8")
+
+    def full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", full)
+    with pytest.raises(FileProblem, match="No space left on device"):
+        write_text_file(target, "new")
+    assert target.read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["save.json"]
+
+
+def test_text_that_cannot_be_encoded_is_a_problem_and_the_old_file_stays(tmp_path):
+    target = tmp_path / "save.json"
+    target.write_text("old", encoding="utf-8")
+    with pytest.raises(FileProblem, match="cannot be written as UTF-8"):
+        write_text_file(target, "new \ud800")  # a lone surrogate
+    assert target.read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["save.json"]
+
+
+def test_a_link_is_written_through_and_the_file_keeps_its_permissions(tmp_path):
+    real = tmp_path / "real.json"
+    real.write_text("old", encoding="utf-8")
+    os.chmod(real, 0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_text_file(link, "new")
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == "new"
+    assert os.stat(real).st_mode & 0o777 == 0o640
+
+
+def test_same_file_knows_a_file_by_any_of_its_names(tmp_path):
+    game = tmp_path / "g.ludus"
+    game.write_text("x", encoding="utf-8")
+    (tmp_path / "hard").hardlink_to(game)
+    (tmp_path / "soft").symlink_to(game)
+    (tmp_path / "sub").mkdir()
+    other = tmp_path / "other"
+    other.write_text("x", encoding="utf-8")
+    for name in ("hard", "soft", "sub/../g.ludus"):
+        assert same_file(tmp_path / name, [game])
+    assert not same_file(other, [game])
+    assert not same_file(tmp_path / "missing", [game])
+    assert same_file(tmp_path / "missing", [tmp_path / "sub" / ".." / "missing"])  # a new file, by its path
