@@ -13,9 +13,11 @@ from pathlib import Path
 import click
 
 from ..bots import make_bot
+from ..language.files import FileProblem, checked_path, same_file, write_text_file
 from .analysis import compare_data, report_data
 from .parallel import BackendError, Job, MatchFailed, RunResult, default_workers, run
 from .playout import SimReport, fold
+from .report import holds_results
 
 
 def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int | None, bots: tuple[str, ...],
@@ -26,7 +28,7 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
     if scheduler is not None and backend != "dask":
         raise click.BadParameter("a scheduler is for --backend dask", param_hint="--scheduler")
     loaded = [load_game(f) for f in files]
-    count = players or loaded[0].min_players
+    count = players if players is not None else loaded[0].min_players  # 0 is refused below, not the default
     seat_lists = []
     for game in loaded:
         try:
@@ -49,7 +51,7 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
                 make_bot(spec, game, seat, seed)
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--bot") from None
-    _check_outputs(json_path, report_dir)
+    _check_outputs(json_path, report_dir, _game_files(files, loaded))
     workers = workers or default_workers()
     jobs = [Job(str(Path(f).resolve()), count, chosen) for f in files]  # a cluster's workers have other folders
     try:
@@ -77,9 +79,9 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
             click.echo(text)
         else:
             try:
-                Path(json_path).write_text(text + "\n", encoding="utf-8")
-            except OSError as exc:
-                raise click.ClickException(f"cannot write {json_path}: {exc.strerror or exc}") from None
+                write_text_file(json_path, text + "\n")
+            except FileProblem as exc:
+                raise click.ClickException(str(exc)) from None
     if report_dir is not None:
         from .report import ReportError, write_report
 
@@ -87,6 +89,8 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
             index = write_report(report_dir, results)
         except ReportError as exc:
             raise click.UsageError(str(exc)) from None
+        except FileProblem as exc:
+            raise click.ClickException(f"cannot write the report in {report_dir}: {exc}") from None
         except OSError as exc:
             raise click.ClickException(f"cannot write the report in {report_dir}: {exc.strerror or exc}") from None
         click.echo(f"report: {index}", err=to_stdout)
@@ -95,19 +99,41 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
     sys.exit(1 if any(r.errors or r.unfinished for r in reports) else 0)
 
 
-def _check_outputs(json_path: str | None, report_dir: str | None) -> None:
-    """Refuse an output that cannot be written before playing a single match."""
+def _game_files(files, loaded) -> list[str]:
+    """Every file the simulated games are read from: the ones named, their includes and bases."""
+    out = list(files)
+    for game in loaded:
+        sources = getattr(game, "sources", None)
+        out.extend(sources.texts if sources is not None else ())
+    return out
+
+
+def _check_outputs(json_path: str | None, report_dir: str | None, game_files: list[str]) -> None:
+    """Refuse an output that cannot be written, or that would replace what is not an earlier
+    run's output (a game file above all), before playing a single match."""
     if json_path is not None and json_path != "-":
-        target = Path(json_path)
+        try:
+            target = checked_path(json_path)
+        except FileProblem as exc:
+            raise click.BadParameter(str(exc), param_hint="--json") from None
         if target.is_dir():
             raise click.BadParameter(f"{json_path} is a folder; give a file name", param_hint="--json")
         if not target.parent.is_dir():
             raise click.BadParameter(f"there is no folder {target.parent}", param_hint="--json")
+        if same_file(target, game_files):
+            raise click.BadParameter(f"{json_path} is a file of the game being simulated; give another name",
+                                     param_hint="--json")
+        if target.suffix.lower() == ".ludus":
+            raise click.BadParameter(f"{json_path} is named as a game file (.ludus); give another name, "
+                                     f"like {target.stem}.json", param_hint="--json")
+        if target.exists() and not holds_results(target):
+            raise click.BadParameter(f"{json_path} exists and does not hold the results of a `ludus simulate` run; "
+                                     "give another name, or remove it first", param_hint="--json")
     if report_dir is not None:
         from .report import ReportError, _pyplot, prepare
 
         try:
-            prepare(report_dir)
+            prepare(report_dir, game_files)
             _pyplot()
         except ReportError as exc:
             raise click.BadParameter(str(exc), param_hint="--report") from None

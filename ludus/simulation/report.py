@@ -7,6 +7,8 @@ import html
 import json
 from pathlib import Path
 
+from ..language.files import FileProblem, read_text_file, same_file, write_text_file
+
 
 class ReportError(Exception):
     """The report cannot be written: matplotlib is missing, or DIR is not a folder we can write."""
@@ -23,11 +25,32 @@ def _pyplot():
     return plt
 
 
-def prepare(folder: str | Path) -> Path:
-    """The report folder, made if missing; an error if it is a file or cannot be made."""
+def holds_results(path: Path) -> bool:
+    """Whether the file holds the JSON `ludus simulate --json` writes (and `--report` keeps as
+    results.json): the one kind of file a run's output may replace."""
+    try:
+        data = json.loads(read_text_file(path))
+    except (FileProblem, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("runs"), list) and "run" in data
+
+
+def prepare(folder: str | Path, game_files=()) -> Path:
+    """The report folder, made if missing; an error if it is a file or cannot be made, or if it
+    holds files the report would replace that are not an earlier report's (an earlier report is
+    replaced whole, as running again is meant to)."""
     out = Path(folder)
     if out.exists() and not out.is_dir():
         raise ReportError(f"{folder} is a file, not a folder")
+    if out.is_dir():
+        ours = ["results.json", "index.html"] + [p.name for p in out.glob("run*.png")] + [p.name for p in out.glob("compare-*.png")]
+        taken = [name for name in ours if (out / name).exists()]
+        clash = [name for name in taken if same_file(out / name, game_files)]
+        if clash:
+            raise ReportError(f"{folder} holds {clash[0]}, a file of the game being simulated; give another folder")
+        if taken and not holds_results(out / "results.json"):
+            raise ReportError(f"{folder} holds {', '.join(taken[:3])}{' ...' if len(taken) > 3 else ''}, which the "
+                              "report would replace, and no earlier report; give a new or empty folder")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -42,7 +65,7 @@ def write_report(folder: str | Path, results: dict) -> Path:
     plt = _pyplot()
     runs = results["runs"]
     comparison = results.get("comparison")
-    (out / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_text_file(out / "results.json", json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     images = []
     for i, data in enumerate(runs):
         tag = f"run{i + 1}" if len(runs) > 1 else "run"
@@ -58,7 +81,7 @@ def write_report(folder: str | Path, results: dict) -> Path:
                           "length": _plot_lengths(plt, runs, out / "compare-length.png")}
     page = _page(results, images, compare_images)
     index = out / "index.html"
-    index.write_text(page, encoding="utf-8")
+    write_text_file(index, page)
     return index
 
 

@@ -161,6 +161,7 @@ def test_a_variant_is_compared_with_its_base_seat_by_seat(tmp_path):
     (["--games", "20000000"], "20000000 is not in the range 1<=x<=10000000"),
     (["--scheduler", "tcp://127.0.0.1:9"], "a scheduler is for --backend dask"),
     (["--backend", "spark"], "'spark' is not one of 'local', 'dask'"),
+    (["-p", "0"], "Market Town is for 2 to 4 players, not 0"),  # not the default count
     ([MARKET, MARKET], "give one game file, or two (a base and its variant), not 3"),
     ([str(EXAMPLES / "connect-four.ludus")], "has the seats"),
 ])
@@ -178,6 +179,56 @@ def test_a_report_onto_a_file_and_json_into_a_missing_folder_are_usage_errors(tm
     assert result.exit_code == 2 and "there is no folder" in result.output
     result = run("simulate", MARKET, "-n", "2", "--json", str(tmp_path))
     assert result.exit_code == 2 and "is a folder" in result.output
+
+
+def _game_copy(tmp_path):
+    game = tmp_path / "mt.ludus"
+    game.write_text((EXAMPLES / "market-town.ludus").read_text(encoding="utf-8"), encoding="utf-8")
+    return game
+
+
+@pytest.mark.parametrize("name, message", [
+    ("mt.ludus", "is a file of the game being simulated"),
+    ("hard.json", "is a file of the game being simulated"),  # a hard link to it
+    ("soft.json", "is a file of the game being simulated"),  # a symbolic link to it
+    ("other.ludus", "is named as a game file (.ludus); give another name, like other.json"),
+    ("notes.json", "exists and does not hold the results of a `ludus simulate` run"),
+])
+def test_json_never_writes_over_a_game_file_or_a_file_it_did_not_write(tmp_path, name, message):
+    game = _game_copy(tmp_path)
+    text = game.read_text(encoding="utf-8")
+    (tmp_path / "hard.json").hardlink_to(game)
+    (tmp_path / "soft.json").symlink_to(game)
+    (tmp_path / "notes.json").write_text('{"mine": 1}', encoding="utf-8")
+    result = run("simulate", str(game), "-n", "2", "-w", "1", "--json", str(tmp_path / name))
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert game.read_text(encoding="utf-8") == text
+    assert (tmp_path / "notes.json").read_text(encoding="utf-8") == '{"mine": 1}'
+
+
+def test_json_replaces_the_results_of_an_earlier_run(tmp_path):
+    out = tmp_path / "r.json"
+    assert run("simulate", MARKET, "-n", "2", "-w", "1", "--json", str(out)).exit_code == 0
+    first = json.loads(out.read_text(encoding="utf-8"))
+    assert run("simulate", MARKET, "-n", "3", "-w", "1", "--json", str(out)).exit_code == 0
+    assert first["runs"][0]["matches"] == 2 and json.loads(out.read_text(encoding="utf-8"))["runs"][0]["matches"] == 3
+
+
+def test_a_report_never_replaces_files_of_a_folder_that_holds_no_earlier_report(tmp_path):
+    pytest.importorskip("matplotlib")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<p>mine</p>", encoding="utf-8")
+    result = run("simulate", MARKET, "-n", "2", "-w", "1", "--report", str(site))
+    assert result.exit_code == 2 and "holds index.html, which the report would replace" in result.output
+    assert (site / "index.html").read_text(encoding="utf-8") == "<p>mine</p>"
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    # a folder holding an earlier report is written again, as running again is meant to
+    fresh = tmp_path / "fresh"
+    assert run("simulate", MARKET, "-n", "2", "-w", "1", "--report", str(fresh)).exit_code == 0
+    again = run("simulate", MARKET, "-n", "3", "-w", "1", "--report", str(fresh))
+    assert again.exit_code == 0, again.output
+    assert json.loads((fresh / "results.json").read_text(encoding="utf-8"))["runs"][0]["matches"] == 3
 
 
 def test_an_unreachable_scheduler_is_a_usage_error(monkeypatch):
