@@ -78,11 +78,18 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
             self._rng = random.Random()
             self.match = None
 
+        def _seat(self, agent) -> int:
+            """The seat of an agent's name, or an error naming the agents (a KeyError or a
+            ValueError from a list would not say which names there are)."""
+            if agent.__class__ is not str or agent not in self.possible_agents:
+                raise AdapterError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
+            return self.possible_agents.index(agent)
+
         def observation_space(self, agent):
-            return self._obs_spaces[agent]
+            return self._obs_spaces[self.possible_agents[self._seat(agent)]]
 
         def action_space(self, agent):
-            return self._act_spaces[agent]
+            return self._act_spaces[self.possible_agents[self._seat(agent)]]
 
         def reset(self, seed=None, options=None):
             if seed is not None:
@@ -123,7 +130,7 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
                 self.agent_selection = self.possible_agents[match.current]
 
         def observe(self, agent):
-            seat = self.possible_agents.index(agent)
+            seat = self._seat(agent)
             text = view_text(self.match, seat).encode("ascii")
             if len(text) > self.profile.max_view:
                 raise AdapterError(

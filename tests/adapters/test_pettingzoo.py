@@ -142,6 +142,15 @@ def test_an_illegal_action_is_a_clear_error():
     assert env.match.moves == [] and len(env.match.log) > 0
 
 
+@pytest.mark.parametrize("agent", ["nobody", 0, None])
+def test_an_unknown_agent_is_a_clear_error_that_names_the_agents(agent):
+    env = make("examples/connect-four.ludus")
+    env.reset(seed=0)
+    for read in (env.observe, env.observation_space, env.action_space):
+        with pytest.raises(AdapterError, match=f"no agent {agent!r}: the agents are Red, Yellow"):
+            read(agent)
+
+
 def test_a_view_past_the_bound_is_a_clear_error():
     import attrs
 
