@@ -74,6 +74,19 @@ def test_check_a_missing_file_is_a_clean_message(tmp_path):
     assert isinstance(result.exception, SystemExit)  # click's clean exit, not a crash
 
 
+def test_check_an_empty_file_names_the_file(tmp_path):
+    # a game-wide error has no line, but it has a file: the one checked, never '<game>'
+    empty = write(tmp_path, "empty.ludus", "")
+    result = run("check", empty)
+    assert result.exit_code == 1
+    assert f"{empty}:1:1: error: the file is empty: a game needs at least a 'flow:' block" in result.output
+    comment = write(tmp_path, "comment.ludus", "# a game, one day\n\n")
+    result = run("check", comment)
+    assert result.exit_code == 1
+    assert f"{comment}:1:1: error: the game has no 'flow:' block, so a match cannot start" in result.output
+    assert "<game>" not in result.output
+
+
 def test_check_a_syntax_error(tmp_path):
     result = run("check", write(tmp_path, "syntax.ludus", 'game "S"\nflow:\n    log \'hi\'\n'))
     assert result.exit_code == 1

@@ -174,10 +174,25 @@ class DeclarationChecks:
         self.check_value_cycles()
         self.check_snapshot_files()
         if sym.flow is None:
-            span = self.items[0].span if self.items else Span("<game>", 1, 1, 1, 1)
-            self.error("the game has no 'flow:' block, so a match cannot start", span)
+            self.report_no_flow()
         self.report_unused()
         return self.out
+
+    def report_no_flow(self) -> None:
+        """A game-wide error has no line of its own: it goes in the file the user checked (the
+        first read), at its first declaration, as the user starts reading there; a base or an
+        included file may be shared by several games, so it is not blamed. A file with nothing
+        in it is said to be empty, as that is the mistake (a wrong path, an unsaved editor)."""
+        texts = self.sources.texts if self.sources is not None else {}
+        root = next(iter(texts), None)
+        if root is None:  # checked without its sources: no file to name
+            span = self.items[0].span if self.items else Span("<game>", 1, 1, 1, 1)
+        else:
+            span = next((i.span for i in self.items if i.span.path == root), Span(root, 1, 1, 1, 1))
+        if root is not None and not self.items and not texts[root].strip():
+            self.error("the file is empty: a game needs at least a 'flow:' block", span)
+        else:
+            self.error("the game has no 'flow:' block, so a match cannot start", span)
 
     def claim_grid(self, board: n.BoardDecl, seen: dict) -> bool:
         """A grid's cells are named for it (a1, b1, ...), so one mistake would clash on many
