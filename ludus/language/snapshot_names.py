@@ -10,6 +10,8 @@ here imports syrupy, so `ludus check` does not load it.
 
 Two snapshot lines with one file between them would overwrite each other on every update, and no
 update could make both tests pass: the checker reports them, so no run ever writes such a file.
+It reports too the names a file system refuses (`refused`), before a test runs, not when its
+snapshot is written; the names themselves stay syrupy's, as the files already stored have them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,13 @@ import unicodedata
 EXTENSION = "txt"
 LEFT_OUT = '\\/?*:|"<>'
 MAX_STEM = 255 - len("." + EXTENSION)
+# Linux's file systems count a name's length in UTF-8 bytes, macOS's and Windows' in characters:
+# a name that fits in bytes fits everywhere
+MAX_FILE_BYTES = 255
+# device names Windows keeps whatever the case and the extension: `con.txt` is no file there, so a
+# clone of a game holding one fails on Windows (the list Python's ntpath.isreserved uses)
+WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+                            | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "123456789\u00b9\u00b2\u00b3"})
 
 # a file with a `game` or `extends` line runs its own tests; a file without one is a part of a game
 _HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
@@ -45,6 +54,35 @@ def snapshot_stem(test_name: str, index) -> str:
     """The file name, without `.txt`, of a test's snapshot: `index` is the line's name, or its
     place among the test's snapshot lines (0 for the first), every line counted, named or not."""
     return _sanitized(_raw(test_name, index))[:MAX_STEM]
+
+
+def refused(file: str) -> str | None:
+    """Why a file system would refuse the snapshot file named `file`: "long" (over 255 bytes in
+    UTF-8, which a name of letters such as 'é' is long before syrupy's cut at 251 characters), or
+    "windows" (a device name before its first dot, spaces after it not counting, as on Windows);
+    None if every file system takes it. Windows also refuses a name ending in a dot or a space,
+    which a snapshot file's, ending in '.txt', never does."""
+    if len(file.encode("utf-8")) > MAX_FILE_BYTES:
+        return "long"
+    if file.split(".", 1)[0].rstrip(" ").upper() in WINDOWS_DEVICES:
+        return "windows"
+    return None
+
+
+def refusals(tests) -> list[tuple]:
+    """The first snapshot line of each test whose file a file system would refuse, in source
+    order: (test, line, file name, why), why as `refused` says, and whether the test's name
+    alone is the cause (its first snapshot's file, `NAME.txt`, is refused too): a test with one
+    bad name is one error, not one per snapshot line."""
+    out = []
+    for decl in tests:
+        for line, index in snapshot_lines(decl):
+            file = f"{snapshot_stem(decl.name, index)}.{EXTENSION}"
+            why = refused(file)
+            if why is not None:
+                out.append((decl, line, file, why, refused(f"{snapshot_stem(decl.name, 0)}.{EXTENSION}") == why))
+                break
+    return out
 
 
 def snapshot_lines(decl) -> list[tuple[object, str]]:

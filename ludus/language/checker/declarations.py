@@ -8,7 +8,7 @@ import attrs
 
 from .. import nodes as n
 from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES, number_in_range
-from ..snapshot_names import LEFT_OUT, MAX_STEM, clashes, is_part
+from ..snapshot_names import EXTENSION, LEFT_OUT, MAX_FILE_BYTES, MAX_STEM, clashes, is_part, refusals
 from ..source import Span, declared_at, suggest
 from ..symbols import (
     KindInfo,
@@ -576,6 +576,7 @@ class DeclarationChecks:
             "case": "file names that differ only in case are one file on macOS and Windows",
         }
         for tests in groups.values():
+            self.check_refused_files(tests)
             for decl, line, file, other, other_line, why in clashes(tests):
                 if decl is other:
                     self.error(f"this snapshot would share its file '{_shown(file)}' with the snapshot on line "
@@ -586,6 +587,31 @@ class DeclarationChecks:
                     self.error(f"test '{_shown(decl.name)}' would share its snapshot file '{_shown(file)}' with "
                                f"test '{_shown(other.name)}' {declared_at(other.span, decl.span)}: rename one",
                                self.test_name_span(decl), hints[why])
+
+    def check_refused_files(self, tests: list) -> None:
+        """A snapshot file that a file system refuses fails `ludus test --update` on one machine
+        (a name too long) or a clone of the game on another (a Windows device name), after the
+        test has run or the game has been shared: an error now, at the test's name, or at the
+        snapshot line whose own name adds what is too much. An error, not a warning, as with
+        names that differ only in case: a game's files must work on every designer's machine,
+        and git on Windows refuses to check out a game holding such a file."""
+        for decl, line, file, why, by_name in refusals(tests):
+            size = len(file.encode("utf-8"))
+            if why == "long":
+                budget = MAX_FILE_BYTES - len("." + EXTENSION)
+                what = f"test '{_shown(decl.name)}' is too long for a file name: its snapshot file" if by_name \
+                    else "this snapshot's name makes its file name too long:"
+                self.error(f"{what} '{_shown(file)}' would take {size:,} bytes, and file systems take at most {MAX_FILE_BYTES}",
+                           self.test_name_span(decl) if by_name else line.span,
+                           f"a snapshot file's name, without '.{EXTENSION}', may take {budget} bytes in UTF-8, "
+                           "where a letter such as 'é' takes 2 bytes and one such as '漢' 3")
+            else:
+                device = file.split(".", 1)[0].rstrip(" ")
+                self.error(f"test '{_shown(decl.name)}' would have the snapshot file '{_shown(file)}', which Windows "
+                           f"refuses ('{_shown(device)}' names a device there): rename the test",
+                           self.test_name_span(decl),
+                           "Windows keeps CON, PRN, AUX, NUL, COM1 to COM9 and LPT1 to LPT9 for devices, in any case "
+                           "and with any extension")
 
     def test_name_span(self, decl: n.TestDecl) -> Span:
         """The quoted name of a test, as written (escapes and all)."""
