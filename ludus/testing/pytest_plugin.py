@@ -149,6 +149,7 @@ class LudusTestItem(pytest.Item):
         self.keep_snapshots = False  # set when the block fails: its snapshots are not unused
         # syrupy locates snapshots through the item's path and a test object with a name
         self.obj = _named(self.name, self.path.stem)
+        self.syrupy_view = _SyrupyView(self)
         self.add_marker("syrupy_snapshot")
 
     def runtest(self) -> None:
@@ -160,7 +161,7 @@ class LudusTestItem(pytest.Item):
             update_snapshots=config.option.update_snapshots,
             update_new_snapshots_only=getattr(config.option, "update_new_snapshots_only", False),
             extension_class=EffectSnapshotExtension,
-            test_location=PyTestLocation(self),
+            test_location=PyTestLocation(self.syrupy_view),
             session=config._syrupy,
         )
         failures: list[str] = []
@@ -214,6 +215,32 @@ def _file_problem(result) -> str | None:
     return None
 
 
+class _SyrupyView:
+    """A `test` block as syrupy is shown it: a test function named as its snapshot file is.
+
+    syrupy relates a stored file to the test that owns it by reading the test's pytest node id,
+    splitting it at `::` as a class's name, and comparing the Python names at the start of
+    each: "a::b" reads as class "a", test "a::b", whose start "a.a" is not the file's "a.ab";
+    neither are "a/b" and its file "ab", nor a long name and its file cut to 251 characters. It
+    warned "Can not relate snapshot name" on each write, and when such a block failed before its
+    `snapshot` line, `--snapshot-update` deleted the snapshot as unused. Named as its first
+    snapshot file, with no class, the block owns its files by syrupy's own reading, and the
+    names syrupy gives them are those `ludus test` gives (tests/language/test_snapshot_names.py).
+    Anything else syrupy reads (the item's path, its stash) is the item's."""
+
+    def __init__(self, item: LudusTestItem) -> None:
+        from ..language.snapshot_names import snapshot_stem
+
+        self._item = item
+        self.name = snapshot_stem(item.name, 0)
+        # one per file: two blocks of one file with one stem are an error, and do not load
+        self.nodeid = f"{item.parent.nodeid}::{self.name}"
+        self.obj = _named(self.name, item.path.stem)
+
+    def __getattr__(self, attr):
+        return getattr(self._item, attr)
+
+
 class LudusSnapshotMismatch(Exception):
     """A `snapshot` line whose effect differs from the stored one."""
 
@@ -231,7 +258,8 @@ def _named(name: str, module: str):
 # syrupy decides which stored snapshots are unused (and deletes them on --snapshot-update) from
 # the test items it knows, and it knows only Python test functions. Without these hooks a run
 # that deselects `test` blocks (-k, a node id) or fails one before its `snapshot` line would
-# count their snapshots as unused and delete them.
+# count their snapshots as unused and delete them. syrupy is shown each block as its
+# `_SyrupyView`, under the view's node id.
 
 
 @pytest.hookimpl(tryfirst=True)  # before -k and other filters deselect any
@@ -240,7 +268,7 @@ def pytest_collection_modifyitems(session, config, items):
     if syrupy is not None:
         for item in items:
             if isinstance(item, LudusTestItem):
-                syrupy._collected_items[item.nodeid] = item
+                syrupy._collected_items[item.syrupy_view.nodeid] = item.syrupy_view
 
 
 @pytest.hookimpl(trylast=True)
@@ -251,14 +279,23 @@ def pytest_collection_finish(session):
 
         for item in session.items:
             if isinstance(item, LudusTestItem):
-                syrupy._selected_items[item.nodeid] = ItemStatus.NOT_RUN
+                syrupy._selected_items[item.syrupy_view.nodeid] = ItemStatus.NOT_RUN
 
 
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """A failed `test` block keeps its snapshots, even those after the line that failed: syrupy
-    deletes nothing that a skipped test owns, so the block is recorded as skipped for that purpose."""
-    if isinstance(item, LudusTestItem) and call.when == "call" and call.excinfo is not None:
-        item.keep_snapshots = True
+    deletes nothing that a skipped test owns, so the block is recorded as skipped for that purpose.
+    Each outcome is recorded for the block's view too: syrupy's own hook records it under the
+    item's node id, which syrupy was not shown."""
+    report = yield
+    if isinstance(item, LudusTestItem):
+        if call.when == "call" and call.excinfo is not None:
+            item.keep_snapshots = True
+        syrupy = getattr(item.config, "_syrupy", None)
+        if syrupy is not None and call.when != "teardown":
+            syrupy.ran_item(item.syrupy_view.nodeid, report.outcome)
+    return report
 
 
 @pytest.hookimpl(trylast=True)
@@ -267,4 +304,4 @@ def pytest_runtest_teardown(item):
     if syrupy is not None and getattr(item, "keep_snapshots", False):
         from syrupy.session import ItemStatus
 
-        syrupy._selected_items[item.nodeid] = ItemStatus.SKIPPED
+        syrupy._selected_items[item.syrupy_view.nodeid] = ItemStatus.SKIPPED

@@ -8,7 +8,7 @@ import pytest
 from syrupy.location import PyTestLocation
 
 from ludus.language.snapshot_names import snapshot_stem
-from ludus.testing.pytest_plugin import _named
+from ludus.testing.pytest_plugin import _named, _SyrupyView
 from ludus.testing.snapshot import EffectSnapshotExtension
 
 
@@ -19,6 +19,7 @@ class _Item:
         self.name, self.path = name, Path("games/g.tests.ludus").absolute()
         self.nodeid = f"games/g.tests.ludus::{name}"
         self.obj = _named(name, "g.tests")
+        self.parent = type("File", (), {"nodeid": "games/g.tests.ludus"})
 
 
 NAMES = ["Fortune Teller pays on a 5", "a/b", "tab\there", "new\nline", "a::b", "a::b::c", "::x", "T[x]",
@@ -30,3 +31,16 @@ NAMES = ["Fortune Teller pays on a 5", "a/b", "tab\there", "new\nline", "a::b", 
 def test_ludus_test_names_a_snapshot_file_as_syrupy_does(name, index):
     syrupy = EffectSnapshotExtension.get_snapshot_name(test_location=PyTestLocation(_Item(name)), index=index)
     assert snapshot_stem(name, index) == syrupy
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, "after the riot", "a/b"])
+@pytest.mark.parametrize("name", NAMES, ids=range(len(NAMES)))
+def test_the_plugin_shows_syrupy_a_block_that_owns_its_snapshot_files(name, index):
+    # syrupy names the files from the view as from the item, and relates each file to the view,
+    # which it did not to the item of a name with `::`, '/' or over 251 characters
+    view = PyTestLocation(_SyrupyView(_Item(name)))
+    stem = snapshot_stem(name, index)
+    assert EffectSnapshotExtension.get_snapshot_name(test_location=view, index=index) == stem
+    assert view.matches_snapshot_name(stem)
+    location = str(Path("games/__snapshots__/g.tests").absolute() / f"{stem}.txt")
+    assert EffectSnapshotExtension.matches_test_location(test_location=view, snapshot_location=location)

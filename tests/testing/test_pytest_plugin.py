@@ -203,6 +203,41 @@ def test_a_test_named_with_double_colons_reads_the_snapshot_pytest_wrote(tmp_pat
     assert run.exit_code == 0, run.output
 
 
+# names syrupy's reading of a node id does not relate to their files: `::` read as a class's,
+# characters a file name leaves out, a name cut to 251 characters
+ODD_NAMES = ["Guild::buy", "stall/square", "L" * 300]
+
+
+def odd_tests(broken: str | None = None) -> str:
+    """A test file whose blocks have ODD_NAMES; the block named `broken` fails before its snapshot."""
+    blocks = [f'test "{name}":\n    do "buy nothing"\n' + ('    do "buy Guild Charter"\n' if name == broken else "")
+              + "    snapshot\n" for name in ODD_NAMES]
+    return 'extends "market-town.ludus"\n\n' + "\n".join(blocks)
+
+
+def test_odd_names_are_related_to_their_snapshots_and_a_failed_block_keeps_its_own(tmp_path):
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    tests = tmp_path / "t.ludus"
+    tests.write_text(odd_tests(), encoding="utf-8")
+    write = pytest_in(tmp_path, "t.ludus", "--snapshot-update")
+    assert write.returncode == 0, write.stdout
+    assert "3 snapshots generated" in write.stdout
+    assert "Can not relate" not in write.stdout and "warning" not in write.stdout
+    folder = tmp_path / "__snapshots__" / "t"
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == sorted(["Guild.Guildbuy.txt", "stallsquare.txt", "L" * 251 + ".txt"])
+    (folder / "gone.txt").write_text("old effect\n", encoding="utf-8")
+    for broken in ODD_NAMES:
+        tests.write_text(odd_tests(broken), encoding="utf-8")
+        details = pytest_in(tmp_path, "t.ludus", "--snapshot-details")
+        assert "1 failed, 2 passed" in details.stdout and "1 snapshot unused" in details.stdout, details.stdout
+        assert "Unused gone (__snapshots__/t/gone.txt)" in details.stdout
+        update = pytest_in(tmp_path, "t.ludus", "--snapshot-update")
+        assert "1 unused snapshot deleted" in update.stdout and "Deleted gone " in update.stdout, update.stdout
+        assert sorted(p.name for p in folder.iterdir()) == files  # the failed block's snapshot is kept
+        (folder / "gone.txt").write_text("old effect\n", encoding="utf-8")
+
+
 CLASHING = ('extends "market-town.ludus"\n\n'
             'test "a/b":\n    do "buy Copper Coin"\n    snapshot\n\n'
             'test "ab":\n    do "buy nothing"\n    snapshot\n')
