@@ -107,7 +107,7 @@ class _Merged:
     Each `apply` reads the names declared so far through an index as it stood when that `apply`
     began, updated only by what the `apply` itself places or removes: a file's own declarations
     are applied one by one, an included file's all together, which is how games have always
-    merged (a partial `override` of `token A, B` leaves B's entry behind within a batch, say).
+    merged.
     The index is kept up to date as declarations come, not rebuilt for each, so that a file of
     n declarations loads in about n steps, not n * n: 20,000 counters took a minute to check.
     """
@@ -192,10 +192,33 @@ class _Merged:
                     "error", f"'{what}' is already declared {declared_at(prev.span, item.span)}",
                     loader.sources.locate(item.span, what), hint=hint))
                 continue
-            slot = at(existing[0]) if existing else len(out)
-            self._put(slot, item, batch)
+            if override and existing and isinstance(item, n.TokenDecl):
+                slot = self._override_tokens(item, existing, at, batch)
+            else:
+                slot = at(existing[0]) if existing else len(out)
+                self._put(slot, item, batch)
             for k in keys:
                 batch[k] = slot
+
+    def _override_tokens(self, item: n.TokenDecl, existing: list, at, batch: dict) -> int:
+        """Place `override token A` over the declarations of the tokens it names, and return its
+        slot. `token A, B` declares two tokens, and an override of A replaces A alone: B stays
+        declared, on its line, as after `remove token A`, so a later `token B` is the duplicate,
+        reported there. (Replacing the whole declaration once dropped B without a word: a later
+        `token B` passed, a later `override token B` was an error, and a use of B was unknown.)
+        The override takes the place of the first declaration it replaces whole, or comes last."""
+        out, names, home = self.slots, set(item.names), None
+        for slot in dict.fromkeys(at(k) for k in existing):
+            kept = tuple(x for x in out[slot].names if x not in names)
+            if kept:
+                self._put(slot, attrs.evolve(out[slot], names=kept), batch)
+            elif home is None:
+                home = slot
+            else:  # `override token A, B` over `token A` and `token B`: one declaration of the two
+                self._put(slot, None, batch)
+        home = len(out) if home is None else home
+        self._put(home, item, batch)
+        return home
 
 
 def _safe(path) -> str:

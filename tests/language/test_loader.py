@@ -136,3 +136,18 @@ def test_removing_every_name_of_a_token_removes_its_declaration(tmp_path):
     assert messages(loader) == ["'override' needs an earlier declaration of 'A' to replace"]
     assert [(type(i).__name__, getattr(i, "names", None)) for i in items] == [
         ("TokenDecl", ("A",)), ("ValueDecl", None)]
+
+
+def test_overriding_one_token_of_a_declaration_keeps_the_others(tmp_path):
+    # `override token Wood` once replaced all of `token Wood, Ore, Clay`: Ore and Clay were gone
+    # without a word, a use of them was unknown, and `override token Clay` was an error
+    main = write(tmp_path, {
+        "base.ludus": "token Wood, Ore, Clay\ntoken Grain\ntoken Wool\nvalue v = 1\n",
+        "main.ludus": 'extends "base.ludus"\noverride token Wood per seat\noverride token Clay per seat\n'
+                      "override token Grain, Wool per seat\n",
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == []
+    tokens = [(i.names, i.per, Path(i.span.path).name, i.span.line) for i in items if isinstance(i, n.TokenDecl)]
+    assert tokens == [(("Ore",), None, "base.ludus", 1), (("Grain", "Wool"), "seat", "main.ludus", 4),
+                      (("Wood",), "seat", "main.ludus", 2), (("Clay",), "seat", "main.ludus", 3)]
