@@ -98,7 +98,12 @@ class Loader:
                 merged.apply(included)
                 continue
             merged.apply([item])
-        return merged.items()
+        if not stack:
+            return merged.items()
+        # an override this file has applied is, to the file that includes it, a declaration like
+        # any other: a variant of a variant once had each of its overrides reported as needing an
+        # earlier declaration, at lines that were right, as the outer file has none before it
+        return [attrs.evolve(x, override=False) if id(x) in merged.resolved else x for x in merged.items()]
 
 
 class _Merged:
@@ -119,6 +124,7 @@ class _Merged:
         # key -> the slots that ever held it, as a heap of negated numbers: the last live one
         # is the slot a fresh index would name (the last declaration with that key wins)
         self.holders: dict[tuple[str, str], list[int]] = {}
+        self.resolved: set[int] = set()  # ids of the overrides placed over an earlier declaration
 
     def items(self) -> list:
         return [x for x in self.slots if x is not None]
@@ -199,6 +205,8 @@ class _Merged:
                 self._put(slot, item, batch)
             for k in keys:
                 batch[k] = slot
+            if override and existing:
+                self.resolved.add(id(item))
 
     def _override_tokens(self, item: n.TokenDecl, existing: list, at, batch: dict) -> int:
         """Place `override token A` over the declarations of the tokens it names, and return its

@@ -160,15 +160,19 @@ class ReferenceLoader(Loader):
         if program is None:
             return []
         merged: list = []
+        resolved: set[int] = set()
         for item in program.items:
             if isinstance(item, n.IncludeDecl):
                 included = self.load(path.parent / item.path, item.span, stack + (key,), item.path)
-                merged = self.merge(merged, included)
+                merged = self.merge(merged, included, resolved)
                 continue
-            merged = self.merge(merged, [item])
-        return merged
+            merged = self.merge(merged, [item], resolved)
+        if not stack:
+            return merged
+        # changed since: an override applied here is a plain declaration to the including file
+        return [attrs.evolve(x, override=False) if id(x) in resolved else x for x in merged]
 
-    def merge(self, base, new):
+    def merge(self, base, new, resolved):
         out = list(base)
         index = {}
         for i, item in enumerate(out):
@@ -207,6 +211,8 @@ class ReferenceLoader(Loader):
                     "error", f"'{what}' is already declared {declared_at(prev.span, item.span)}",
                     self.sources.locate(item.span, what), hint=hint))
                 continue
+            if existing and override:
+                resolved.add(id(item))
             if existing and override and isinstance(item, n.TokenDecl):
                 # changed since: an override of some of the tokens of a declaration keeps the others
                 home = None
