@@ -528,24 +528,53 @@ def no_seat(value):
 
 def _unscope(rt: Runtime, env: dict) -> bool:
     """Close the innermost scope, putting back the vars that reset when it ends: whether any
-    was set (then it changed, for triggers and 'at any time', as a statement's change is)."""
+    was set (then it changed, for 'at any time', as a statement's change is). A var whose value
+    differed from its start gives its `when NAME changes:` triggers an event per key, in the
+    order of the keys, as Runtime.put_var would: the triggers run as the block closes."""
     record = rt.state["scopes"].pop()
     if record["k"] == "turn":
         env["$cur"], env["$act"] = record["sc"], record["sa"]
     label = record["n"]
     game = rt.game
     reset = False
+    variables = rt.state["vars"]
     for name in game.resets.get(label, ()):
         prefix = name + "@"
-        variables = rt.state["vars"]
         gone = [k for k in variables if k == name or k.startswith(prefix)]
-        if gone:
-            rt.touch(name)  # back to its start value
-            rt.changed.add(name)
-            reset = True
-        for key in gone:
-            del variables[key]
+        if not gone:
+            continue
+        rt.touch(name)  # back to its start value
+        rt.changed.add(name)
+        reset = True
+        if name not in rt.watched:
+            for k in gone:
+                del variables[k]
+            continue
+        spec = game.vars[name]
+        put_back = []
+        for k in gone:
+            key = None if k == name else state_key(game, spec, k[len(prefix):])
+            old = variables.pop(k)
+            put_back.append((key, old))
+        for key, old in sorted(put_back, key=_key_order):
+            new = spec.initial(rt, key)  # read once the var is back, as get_var reads it
+            if old != new:
+                rt.events.append((name, key, old, new))
     return reset
+
+
+def state_key(game, spec, text: str):
+    """The key of a var as rules give it, from its text in a state key ("coins@0"): a seat or a
+    card's id for `per seat` and `per KIND` of cards, a space's name for `per KIND` of spaces,
+    "0|NY" as it is for a var kept per pair (values.pair_key)."""
+    if spec.per == "seat" or (spec.per not in game.space_kinds and " and " not in spec.per):
+        return int(text)
+    return text
+
+
+def _key_order(pair):
+    key = pair[0]
+    return (0, key, "") if isinstance(key, int) else (1, 0, str(key))
 
 
 def _roll(rt: Runtime, frame: dict, op) -> None:

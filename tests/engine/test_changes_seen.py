@@ -132,3 +132,118 @@ def test_a_shuffle_and_a_track_start_moved_are_seen_at_once(tmp_path, regions):
     assert len(logged(m)) == seen + 2
     m.apply("0")
     assert len(logged(m)) == seen + 2
+
+
+# `when NAME changes:` for a var put back by `resets each`: one run per key whose value was not
+# its start, as the block closes, with its old and new values and its key
+SPEND = '''game "Spend"
+players 2
+counter spent per seat resets each round
+flag tired resets each round
+counter total
+when spent changes:
+    log "spent of {key}: {old} -> {new}"
+when tired changes:
+    log "tired: {old} -> {new}"
+flow:
+    for round in 1 to 2:
+        for each s in seats:
+            turn s:
+                choose n from 0 to 3 "spend?"
+                increase spent by n
+                if n == 2:
+                    decrease spent by 2
+                if n == 3:
+                    set tired to true
+        log "round {round} ends"
+    log "game ends"
+    end game
+'''
+
+# no decision in the rounds: they run inside one region, and a break puts the var back too
+SPEND_IN_REGION = '''game "Spend"
+players 2
+counter spent per seat start 1 resets each round
+counter after
+when spent changes:
+    log "spent of {key}: {old} -> {new}"
+    increase after by 1
+flow:
+    choose k from 1 to 2 "rounds?"
+    for round in 1 to 3:
+        increase spent of P2 by round
+        if round == k:
+            break
+        log "round {round}"
+    log "after {after}"
+    end game
+'''
+
+# keys of other kinds: a space's name, a pair's "seat|space"
+KEYS = '''game "Keys"
+players 2
+board land:
+    region North
+    region South
+flag unstable per region resets each round
+counter cubes per seat and region resets each round
+when unstable changes:
+    log "unstable {key}: {old} -> {new}"
+when cubes changes:
+    log "cubes {key}: {old} -> {new}"
+flow:
+    for round in 1 to 2:
+        turn P1:
+            choose r from regions "where?"
+            set unstable of r to true
+            increase cubes of P2 at r by 2
+    end game
+'''
+
+MODES = ["regions", "no regions", "closures"]
+
+
+def load_in(tmp_path, monkeypatch, text, mode):
+    """The game with its generated regions, with them taken away, or compiled to closures only
+    (as LUDUS_CLOSURES=1 does)."""
+    from ludus.compiler import pysource
+    monkeypatch.setattr(pysource, "ENABLED", mode != "closures")
+    return load(tmp_path, text, mode == "regions")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_var_put_back_fires_its_changes_trigger_once_per_key_as_the_block_closes(tmp_path, monkeypatch, mode):
+    m = load_in(tmp_path, monkeypatch, SPEND, mode).new_match(2)
+    m.apply("1")  # P1 spends 1
+    m.apply("2")  # P2 spends 2 and takes it back: kept as 0, its start, so not put back
+    assert logged(m) == ["spent of P1: 0 -> 1", "spent of P2: 0 -> 2", "spent of P2: 2 -> 0",
+                         "round 1 ends", "spent of P1: 1 -> 0"]
+    m.apply("0")
+    m.apply("3")
+    assert logged(m)[5:] == ["spent of P2: 0 -> 3", "tired: no -> yes", "round 2 ends",
+                             "spent of P2: 3 -> 0", "tired: yes -> no", "game ends"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_var_put_back_inside_a_run_of_statements_fires_before_the_next(tmp_path, monkeypatch, mode):
+    game = load_in(tmp_path, monkeypatch, SPEND_IN_REGION, mode)
+    if mode == "regions":
+        assert "flow" in _fused(game)  # so this tests them
+    m = game.new_match(2)
+    m.apply("2")  # round 1 ends, round 2 breaks out
+    assert logged(m) == ["spent of P2: 1 -> 2", "round 1", "spent of P2: 2 -> 1",
+                         "spent of P2: 1 -> 3", "spent of P2: 3 -> 1", "after 4"]
+    m = game.new_match(2)
+    m.apply("1")
+    assert logged(m) == ["spent of P2: 1 -> 2", "spent of P2: 2 -> 1", "after 2"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_var_put_back_names_its_space_or_pair_as_its_key(tmp_path, monkeypatch, mode):
+    m = load_in(tmp_path, monkeypatch, KEYS, mode).new_match(2)
+    m.apply("South")
+    m.apply("North")
+    assert logged(m) == ["unstable South: no -> yes", "cubes 1|South: 0 -> 2",
+                         "unstable South: yes -> no", "cubes 1|South: 2 -> 0",
+                         "unstable North: no -> yes", "cubes 1|North: 0 -> 2",
+                         "unstable North: yes -> no", "cubes 1|North: 2 -> 0"]
