@@ -31,7 +31,7 @@ class GreedyBot:
         self.budget = budget or DEFAULT_BUDGETS["greedy"]
 
     def value(self, match) -> float:
-        state = match.state
+        state = match._state
         if state["result"] is not None:
             winners = state["result"]["winners"]
             if self.seat in winners:
@@ -77,4 +77,4 @@ def _copy(match):
     from ..engine.match import Match
     from ..engine.runtime import copy_state
 
-    return Match(match.game, copy_state(match.state), [], match.seed)
+    return Match(match.game, copy_state(match._state), [], match.seed)

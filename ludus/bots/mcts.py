@@ -104,7 +104,7 @@ class MctsBot:
         """In a game of perfect information without chance, where this is exact and cheap: a move
         that wins the match at once, and the moves after which another seat can win at once
         (searching those would only waste iterations on a loss random rollouts may not see)."""
-        labels = fixed.state["pending"]["options"]
+        labels = fixed._state["pending"]["options"]
         replies_left = DECISIVE_REPLIES
         losing: set[int] = set()
         for i in range(len(labels)):
@@ -113,7 +113,7 @@ class MctsBot:
                 world.apply_fast(i)
             except RuleError:
                 continue
-            state = world.state
+            state = world._state
             if state["result"] is not None:
                 if state["result"]["winners"] == [self.seat]:
                     return i, set()
@@ -128,14 +128,14 @@ class MctsBot:
                     reply.apply_fast(j)
                 except RuleError:
                     continue
-                result = reply.state["result"]
+                result = reply._state["result"]
                 if result is not None and result["winners"] and self.seat not in result["winners"]:
                     losing.add(i)
                     break
         return None, losing
 
     def _iterate(self, root: Node, world: Match, allowed: list[int] | None = None) -> None:
-        state = world.state
+        state = world._state
         node, path = root, []
         rng = self.rng
         # selection and expansion
@@ -173,9 +173,9 @@ class MctsBot:
         steps = 0
         while state["result"] is None and state["pending"] is not None and steps < self.rollout_cap:
             world.apply_fast(rng.randrange(len(state["pending"]["options"])))
-            state = world.state
+            state = world._state
             steps += 1
-        rewards = self.evaluator.rewards(world.state)
+        rewards = self.evaluator.rewards(world._state)
         for n in path:
             n.visits += 1
             n.reward += rewards[n.seat] if n.seat is not None else 0.0
@@ -183,4 +183,4 @@ class MctsBot:
 
 
 def _copy(match: Match) -> Match:
-    return Match(match.game, copy_state(match.state), [], match.seed)
+    return Match(match.game, copy_state(match._state), [], match.seed)

@@ -36,7 +36,7 @@ def compile_expression(game, text: str, path: str = "<expect>", line: int = 1, c
     fn = Compiler(checker.out, game).expr(node)
 
     def evaluate(match):
-        rt = Runtime(game, match.state, list(match.log))
+        rt = Runtime(game, match._state, list(match.log))
         return fn(rt, _env(match)), typ
     return evaluate
 
@@ -62,8 +62,8 @@ def compile_statements(game, text: str, path: str = "<given>", line: int = 1, co
 
 
 def _env(match) -> dict:
-    seat = match.state["pending"]["seat"] if match.state["pending"] else None
-    scopes = [s for s in match.state["scopes"] if s["k"] == "turn"]
+    seat = match._state["pending"]["seat"] if match._state["pending"] else None
+    scopes = [s for s in match._state["scopes"] if s["k"] == "turn"]
     current = scopes[-1]["v"] if scopes else (seat if seat is not None else 0)
     return {"$cur": current, "$act": seat if seat is not None else current}
 

@@ -80,8 +80,8 @@ def _root(ents: list, eid: int) -> str:
 
 def hidden_cards(match, seat: int) -> list[int]:
     """The cards (and pieces) in play that `seat` cannot see, by id."""
-    rt = Runtime(match.game, match.state, [])
-    ents = match.state["ents"]
+    rt = Runtime(match.game, match._state, [])
+    ents = match._state["ents"]
     out = []
     for eid, e in enumerate(ents):
         if e is None or e["l"] is None:
@@ -131,13 +131,13 @@ def _learned(game, seats: int) -> dict:
     for k in range(LEARN_MATCHES):
         try:
             match = game.new_match(seats, seed=7919 * k + 1)
-            _note(parent, game, match.state, secret)
+            _note(parent, game, match._state, secret)
             for _ in range(LEARN_DECISIONS):
-                pending = match.state["pending"]
-                if match.state["result"] is not None or pending is None:
+                pending = match._state["pending"]
+                if match._state["result"] is not None or pending is None:
                     break
                 match.apply_fast(rng.randrange(len(pending["options"])))
-                _note(parent, game, match.state, secret)
+                _note(parent, game, match._state, secret)
         except RuleError:
             continue  # a match that breaks a rule still taught us what it saw before
     known[seats] = parent
@@ -149,8 +149,8 @@ def groups(match, seat: int) -> list[list[int]]:
     hidden = hidden_cards(match, seat)
     if not hidden:
         return []
-    ents = match.state["ents"]
-    parent = dict(_learned(match.game, match.state["nseats"]))
+    ents = match._state["ents"]
+    parent = dict(_learned(match.game, match._state["nseats"]))
     piles = _piles(match.game)
     roots = {eid: _root(ents, eid) for eid in hidden}
     for eid in hidden:  # what is true now is possible, whatever the random matches showed
@@ -177,7 +177,7 @@ class Determinizer:
 
         if self._groups is None:
             self._groups = [g for g in groups(self.match, self.seat) if len(g) > 1]
-        state = copy_state(self.match.state)
+        state = copy_state(self.match._state)
         ents = state["ents"]
         for group in self._groups:
             identities = [(ents[eid]["d"], ents[eid].get("f")) for eid in group]

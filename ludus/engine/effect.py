@@ -95,7 +95,7 @@ def facts(match) -> dict:
     for where, tokens in view["elsewhere"].items():
         for token, count in tokens.items():
             out[f"token {token} on {where}"] = count
-    ents = match.state["ents"]
+    ents = match._state["ents"]
     for key, (eid, fname) in set_properties(match).items():
         out[key] = ents[eid]["f"][fname]
     r = view["result"]
@@ -107,7 +107,7 @@ def set_properties(match) -> dict:
     """The properties set on cards and pieces, as `facts` names them -> (card id, property)."""
     names = match.seat_names()
     out = {}
-    for eid, ent in enumerate(match.state["ents"]):
+    for eid, ent in enumerate(match._state["ents"]):
         # named by what stays the same as the card or piece moves: owner, name and number
         owner = f"{names[ent['o']]} " if ent and ent.get("o") is not None else ""
         for fname in sorted((ent or {}).get("f", {})):
@@ -120,12 +120,12 @@ def unset_values(match, before: dict) -> dict:
     (written on the card, or its kind's default), so a first `set` is reported from that."""
     from .runtime import RuleError, Runtime
 
-    rt = Runtime(match.game, match.state, [])
+    rt = Runtime(match.game, match._state, [])
     out = {}
     for key, (eid, fname) in set_properties(match).items():
         if key not in before:
             try:
-                out[key] = match.game.static_field(rt, eid, match.state["ents"][eid]["d"], fname)
+                out[key] = match.game.static_field(rt, eid, match._state["ents"][eid]["d"], fname)
             except RuleError:  # a property the card does not declare: it read nothing before
                 continue
     return out

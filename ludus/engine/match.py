@@ -67,15 +67,25 @@ class Match:
 
     @property
     def state(self) -> dict:
+        """The match state itself, not a copy: whoever holds it may change it in place, and
+        the match is then not what its moves lead to. So handing it out counts as putting it
+        in from outside: the define values remembered for it are dropped (vm.memo_for), and the
+        next move keeps a copy of it, so that undo keeps what was changed. A change made to it
+        after a move, through a dict kept from before that move, is not seen: ask for `state`
+        again. The decision waiting keeps the options it was asked with (an offer is not
+        listed again). Code of ludus that only reads the state reads `_state`, which costs
+        nothing."""
+        if self.game.carried[0] is self._state:
+            vm.forget(self.game)
+        self._since = None
         return self._state
 
     @state.setter
     def state(self, new: dict) -> None:
         # A state put in from outside (a test's position, a probe's work copy) is not what the
-        # moves in the history lead to: the next move keeps a copy of it. A state changed in
-        # place is put back this way too (`match.state = match.state`), so that undo keeps it
-        # and the define values remembered for the object are dropped (vm.memo_for).
-        if new is self._state:
+        # moves in the history lead to: the next move keeps a copy of it. (`match.state =
+        # match.state`, once needed after a change in place, still works, and is no longer needed.)
+        if self.game.carried[0] is new:
             vm.forget(self.game)
         self._state = new
         self._since = None

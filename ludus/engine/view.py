@@ -11,7 +11,7 @@ HIDDEN = "hidden"
 
 def view_state(match, seat=None) -> dict:
     """Everything, or (with a seat) only what that seat may see; the basis of every rendering."""
-    game, state = match.game, match.state
+    game, state = match.game, match._state
     rt = Runtime(game, state, match.log)
     names = match.seat_names()
     out: dict = {

@@ -329,7 +329,7 @@ def order_problem(match, entry) -> str | None:
     if entry[0] != "order":
         return None
     key, names = entry[1], entry[2]
-    game, state = match.game, match.state
+    game, state = match.game, match._state
     shown = zone_text(match, key)
     spec = game.zones.get(key.split("@", 1)[0])
     sources = [key]
@@ -530,7 +530,7 @@ def export(match: Match, game_path: str | Path, to: str | Path, notes: list[Note
     names = match.seat_names()
     out = [f"# {match.game.title}, exported from a ludus session", f"game {Path(rel).as_posix()}",
            f"players {len(names)}", f"# seats: {', '.join(names)}", f"seed {match.seed}"]
-    mode = chance or match.state.get("chance", "auto")
+    mode = chance or match._state.get("chance", "auto")
     if mode != "auto":
         out.append(f"chance {mode}")
     out.extend(f"setup {s}" for s in setup)

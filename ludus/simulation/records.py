@@ -48,7 +48,7 @@ def chooser(game, seed: int, rng: random.Random, bots: dict[int, str] | None = N
     players_of = {seat: make_bot(spec, game, seat, seed * 31 + seat) for seat, spec in (bots or {}).items()}
 
     def pick(match) -> int:
-        pending = match.state["pending"]
+        pending = match._state["pending"]
         bot = players_of.get(pending["seat"])
         if bot is None:
             return rng.randrange(len(pending["options"]))
@@ -70,7 +70,7 @@ def play_match(game, players: int, seed: int, bots: dict[int, str] | None = None
         pick = chooser(game, seed, random.Random(seed), bots)
         acts = game.actions
         while not match.is_over and steps < limit:
-            state = match.state
+            state = match._state
             pending = state["pending"]
             seat = pending["seat"]
             index = pick(match)
@@ -95,7 +95,7 @@ def play_match(game, players: int, seed: int, bots: dict[int, str] | None = None
     common = dict(first=first, actions=_per_seat(actions), cards=_per_seat(cards), warning=warning)
     if not match.is_over:
         return MatchRecord(seed, "unfinished", steps, **common)
-    r = match.state["result"]
+    r = match._state["result"]
     winners, losers = tuple(r["winners"]), tuple(r["losers"])
     payoffs = tuple(match.result.get("payoffs", {}).items())
     outcome = "won" if len(winners) == 1 else "shared" if winners else "none"

@@ -121,7 +121,7 @@ def test_generated_code_and_the_closures_keep_the_same_keys(game):
     from ludus.engine import vm
 
     m = game.new_match(2)
-    memo = vm.memo_for(game, m.state)  # the values kept for the match's state
+    memo = vm.memo_for(game, m._state)  # the values kept for the match's state (read, not handed out)
     assert set(memo["stones_of"]) - {PLACES} == {(0, "North"), (0, "South"), (1, "North")}  # two arguments: a tuple
     assert set(memo["marks_on"]) - {PLACES} == {card_id(m, "Ruby"), card_id(m, "Opal")}  # one: itself
     assert set(memo["doubled"]) == {(0, 0), (1, 1)}  # who acts and whose turn it is, then no argument

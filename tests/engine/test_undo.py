@@ -18,8 +18,9 @@ from tests.helpers import ROOT, game_from_text
 
 
 def _exact(match) -> tuple:
-    """The state as saved, and the order of its places (which to_json's sorted keys hide)."""
-    return match.to_json(), list(match.state["places"]), list(match.log)
+    """The state as saved, and the order of its places (which to_json's sorted keys hide),
+    read without handing the state out (`Match.state` would make the next move keep a copy)."""
+    return match.to_json(), list(match._state["places"]), list(match.log)
 
 
 def _play(match, labels) -> list:
@@ -379,10 +380,76 @@ def test_a_state_changed_in_place_and_put_back_is_kept_for_undo(tmp_path):
     match = game.new_match(2, seed=4)
     seen = _play(match, ["Earn", "Earn", "Roll"])
     match.state["vars"]["coins@1"] = 9
-    match.state = match.state  # as the Match's docs ask of a change made in place
+    match.state = match.state  # once needed after a change in place: it still works
     seen += _play(match, ["Gamble", "Earn"])
     assert match.state["vars"]["coins@1"] == 4  # the Gamble paid 5 of the 9 put in
     _undo_each(match, seen)
+
+
+RICH = """
+game "Rich"
+players 2
+counter coins per seat
+counter got
+define rich = coins of P1 >= 3
+flow:
+    repeat 40 times:
+        turn P1:
+            choose n from 0 to 1 "go"
+            if rich:
+                increase got by 1
+    end game
+"""
+
+
+def _copies(match) -> list[bool]:
+    return [copy is not None for copy, *_rest in match.history]
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_state_changed_in_place_is_seen_by_the_next_move(tmp_path, fast):
+    game = game_from_text(tmp_path, RICH)
+    match = game.new_match(2)
+    match.apply("0")
+    match.apply("0")  # `rich` read twice, and remembered as false
+    match.state["vars"]["coins@0"] = 5  # changed in place, and not put back
+    if fast:
+        match.apply_fast(1)
+    else:
+        match.apply("1")
+    assert match.to_json().count('"got": 1') == 1  # `rich` read the 5
+
+
+def test_a_state_changed_in_place_is_kept_for_undo(tmp_path):
+    game = game_from_text(tmp_path, RICH)
+    match = game.new_match(2)
+    seen = []
+    for label in ["0", "0", "1"]:
+        seen.append(match.to_json())
+        match.apply(label)
+    match.state["vars"]["coins@0"] = 5
+    for label in ["1", "0", "1"]:
+        seen.append(match.to_json())
+        match.apply(label)
+    assert _copies(match) == [True, False, False, True, False, False]
+    for before in reversed(seen):
+        match.undo()
+        assert match.to_json() == before
+
+
+def test_reading_a_match_through_its_own_api_keeps_no_more_copies(tmp_path):
+    # views, saves, offers and results read the state without handing it out: the moves after
+    # them keep a copy only as often as ever (the first, then every CHECKPOINT_EVERY)
+    game = game_from_text(tmp_path, RICH)
+    match = game.new_match(2)
+    for label in ["0", "1", "0", "1"]:
+        match.view()
+        match.view(0)
+        match.to_json()
+        match.legal_actions()
+        match.scopes()
+        match.apply(label)
+    assert _copies(match) == [True, False, False, False]
 
 
 def test_a_move_failing_moves_after_the_last_copy_leaves_the_match_as_it_was(tmp_path):
@@ -397,3 +464,19 @@ def test_a_move_failing_moves_after_the_last_copy_leaves_the_match_as_it_was(tmp
     assert len(match.history) == 5
     seen += _play(match, ["Earn"])
     _undo_each(match, seen)
+
+
+@pytest.mark.parametrize("bots", [None, {0: "mcts:20", 1: "greedy:3"}])
+def test_simulations_and_bots_read_states_without_dropping_their_define_values(monkeypatch, bots):
+    # they read the state at every move: handing it out (Match.state) would drop the define
+    # values remembered for it each time, and every define would be worked out again
+    from ludus.engine import vm
+    from ludus.simulation.records import play_match
+
+    forgotten = []
+    real = vm.forget
+    monkeypatch.setattr(vm, "forget", lambda game: (forgotten.append(1), real(game)))
+    game = ludus.load(ROOT / "examples/market-town.ludus")
+    record = play_match(game, 2, seed=1, bots=bots, limit=60)
+    assert record.outcome != "error" and record.length > 0
+    assert forgotten == []
