@@ -247,3 +247,28 @@ def test_a_var_put_back_names_its_space_or_pair_as_its_key(tmp_path, monkeypatch
                          "unstable South: yes -> no", "cubes 1|South: 2 -> 0",
                          "unstable North: no -> yes", "cubes 1|North: 0 -> 2",
                          "unstable North: yes -> no", "cubes 1|North: 2 -> 0"]
+
+
+# a per-seat var given a text as its key, through a rule's parameter without a type (the
+# checker cannot tell): put back as the others, its key the text it was given
+ODD_KEY = '''game "Odd"
+players 2
+counter spent per seat resets each round
+when spent changes:
+    log "spent of {key}: {old} -> {new}"
+rule spend_on(who):
+    increase spent of who by 1
+flow:
+    for round in 1 to 1:
+        spend_on("x")
+        turn P1:
+            choose n from 0 to 1 "go"
+    end game
+'''
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_var_put_back_under_a_key_that_is_no_seat_keeps_its_key(tmp_path, monkeypatch, mode):
+    m = load_in(tmp_path, monkeypatch, ODD_KEY, mode).new_match(2)
+    m.apply("0")
+    assert logged(m) == ["spent of x: 0 -> 1", "spent of x: 1 -> 0"]
