@@ -5,18 +5,25 @@ it ends in a Match that plays on correctly or in a MatchError that says what is 
 are of shape and reference (each card's definition exists, each place holds the cards that say
 they are there, the VM's position exists in the game's code, the decision waited for is the one
 the instruction there asks, with a value for each option, and forced outcomes are ones a `force`
-line could queue), and then the match is exercised once (legal actions, each seat's view) so that
-nothing damaged is found later, in the middle of play. A move is answered before it is checked
-against the state (match.py `_log_answer`, vm.py `answer`), so a decision is checked here whole.
+line could queue), of each counter, flag and var against its declaration (a name the game
+declares, a key its `per` gives, a value of its kind and type: see `_of_type`), and then the
+match is exercised once (legal actions, each seat's view) so that nothing damaged is found later,
+in the middle of play. A move is answered before it is checked against the state (match.py
+`_log_answer`, vm.py `answer`), so a decision is checked here whole.
 
-What is not checked: the values the rules keep (a variable, a loop's list, an option's card)
-against their types, and the open scopes against the code around each frame's position. Damage
-there is found when the rules read it, as a RuleError at the line that read it.
+What is not checked: the values the rules keep elsewhere (a frame's locals, a loop's list, an
+option's card) against their types; a var that holds none where its rules never put one (none
+is a value of every type, which any var may hold); and the open scopes against the code around
+each frame's position. Damage there is found when the rules read it, as a RuleError at the line
+that read it.
 """
 
 from __future__ import annotations
 
-from ..language.limits import MAX_DIE_SIDES, MAX_NESTING, MAX_NUMBER
+import json
+
+from ..language.limits import MAX_DIE_SIDES, MAX_NESTING, MAX_NUMBER, MAX_TEXT
+from ..language.symbols import a_type, per_keys
 from .ops import DECIDE, ROLL
 
 STATE_KEYS = {"nseats", "vars", "tokens", "places", "ents", "stack", "pending", "scopes", "alts", "result",
@@ -44,7 +51,7 @@ def validate_state(game, state) -> None:
     _need(_is_int(state["rng"]) and 0 <= state["rng"] < RNG_LIMIT, "the random generator's state is out of range")
     _need(state["chance"] in ("auto", "manual"), "'chance' is neither auto nor manual")
     _entities(game, state, n)
-    _variables(game, state)
+    _variables(game, state, n)
     _tokens(game, state, n)
     _tracks(game, state)
     became = state.get("became")
@@ -250,8 +257,14 @@ def force_problem(sides: int, value: int) -> str | None:
     return None
 
 
-def _short(value) -> str:
+def _short(value, most: int = 40) -> str:
     text = repr(value)
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def _as_saved(value) -> str:
+    """A value as the saved file writes it (JSON: `"lots"`, `true`), cut short."""
+    text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -287,18 +300,87 @@ def _entities(game, state, n) -> None:
                   f"card {eid}'s list of seats that saw it is damaged")
 
 
-def _variables(game, state) -> None:
+def _variables(game, state, n: int) -> None:
+    """Each var a name the game declares, under a key its `per` gives (a seat there is, a space
+    of its kind, a card or piece of its kind), holding a value of its kind and declared type."""
     variables = state["vars"]
     _need(isinstance(variables, dict), "'vars' is not a table")
     for key, value in variables.items():
-        name = key.split("@", 1)[0]
-        _need(name in game.vars, f"unknown variable {name!r}")
+        name, at, key_text = key.partition("@")
+        shown = _short(key, 80)
+        _need(name in game.vars, f"unknown variable {_short(name, 80)}")
         spec = game.vars[name]
+        parts = per_keys(spec.per)
+        if not parts:
+            _need(not at, f"variable {shown} has a key, and {name!r} is one for the whole game")
+        else:
+            texts = key_text.split("|", 1) if len(parts) == 2 else [key_text]  # a pair: values.pair_key
+            _need(bool(at) and len(texts) == len(parts)
+                  and all(_key_part(game, state, part, t, n) for part, t in zip(parts, texts, strict=True)),
+                  f"variable {shown} is kept per {spec.per}, and {_short(key_text)} names no such thing")
         if spec.kind == "counter":
-            _need(_is_int(value) and -MAX_NUMBER <= value <= MAX_NUMBER, f"counter {key!r} does not hold a number in range")
+            _need(_is_int(value) and -MAX_NUMBER <= value <= MAX_NUMBER, f"counter {shown} does not hold a number in range")
             # a counter is kept within a min and max written as numbers whenever it is set
-            _need(not _is_int(spec.fixed_low) or value >= spec.fixed_low, f"counter {key!r} is below its min {spec.fixed_low}")
-            _need(not _is_int(spec.fixed_high) or value <= spec.fixed_high, f"counter {key!r} is above its max {spec.fixed_high}")
+            _need(not _is_int(spec.fixed_low) or value >= spec.fixed_low, f"counter {shown} is below its min {spec.fixed_low}")
+            _need(not _is_int(spec.fixed_high) or value <= spec.fixed_high, f"counter {shown} is above its max {spec.fixed_high}")
+        else:
+            # `none` stands for a value of any type (the checker lets a rule set any var to it)
+            typ = "bool" if spec.kind == "flag" else spec.type
+            _need(_of_type(game, state, typ, value, n),
+                  f"{spec.kind} {shown} holds {_as_saved(value)}, which is not {a_type(typ)}")
+
+
+def _key_part(game, state, part: str, text: str, n: int) -> bool:
+    """Whether `text` names a thing a var kept `per part` has a value for, as the rules write it."""
+    if part == "seat":
+        return _canonical_int(text) and int(text) < n
+    if part in game.space_kinds:
+        return _space(game, text, part)
+    return _canonical_int(text) and _of_type(game, state, "entity:" + part, int(text), n)
+
+
+def _of_type(game, state, typ: str, value, n: int) -> bool:
+    """Whether `value` is of the declared type `typ` (checker types: "number", "list:seat",
+    "entity:Card", ...), or none. What rules build is checked as they build it (numbers in
+    range, texts not too long), so a value outside that is no value of its type either."""
+    if value is None or typ == "any":
+        return True
+    if typ.startswith("list:"):
+        return isinstance(value, list) and all(_of_type(game, state, typ[5:], x, n) for x in value)
+    base, _, sub = typ.partition(":")
+    if base == "number":
+        return _is_int(value) and -MAX_NUMBER <= value <= MAX_NUMBER
+    if base == "bool":
+        return isinstance(value, bool)
+    if base == "text":
+        return isinstance(value, str) and len(value) <= MAX_TEXT
+    if base == "seat":
+        return _seat(value, n)
+    if base == "entity":
+        ents = state["ents"]
+        return (_is_int(value) and 0 <= value < len(ents)
+                and (not sub or game.defs[ents[value]["d"]].kind in game.kind_tree.get(sub, ())))
+    if base == "space":
+        return isinstance(value, str) and _space(game, value, sub)
+    if base == "zone":
+        return isinstance(value, str) and value.partition("@")[0] in game.zones
+    if base == "track":
+        return isinstance(value, str) and value in game.tracks
+    if base == "token":
+        return isinstance(value, str) and value in game.tokens
+    return True  # a type this list does not know: nothing to hold against it
+
+
+def _space(game, name: str, kind: str) -> bool:
+    """Whether `name` is a space of the game, of board kind `kind` (any kind when empty)."""
+    space = game.spaces.get(name)
+    return space is not None and (not kind or space.kind == kind)
+
+
+def _canonical_int(text: str) -> bool:
+    """A whole number 0 or more, written as the state writes one ("7", not "07" or "+7"), and
+    short enough to read (Python refuses to read thousands of digits)."""
+    return len(text) <= 20 and text.isascii() and text.isdigit() and str(int(text)) == text
 
 
 def _tokens(game, state, n) -> None:

@@ -139,6 +139,123 @@ def test_damage_that_would_surface_as_an_error_in_the_rules_is_refused_on_load(g
     assert f"the saved match is damaged: {why}" in refused(game, json.dumps(data))
 
 
+# ── the values the rules keep ──
+
+KEPT = """game "Kept"
+players 2
+board land:
+    region North
+    region South
+    port Harbour
+zone hand per seat
+kind Good
+kind Food is Good
+card "Bread" is Food:
+    copies 2
+card "Gem" is Good:
+    copies 1
+token Cube
+counter coins per seat min 0 max 10
+flag calm per region
+counter cubes per seat and region
+flag marked per Good
+var leader: seat
+var count: number start 1
+var title: text start "x"
+var best: Food
+var where: region
+var spot: space
+var deck: zone
+var path: list of region start [North]
+var which: token
+var loose
+flow:
+    for each s in seats:
+        turn s:
+            choose n from 0 to 2 "coins?"
+            gain n coins
+            set leader to s
+            set best to first(Foods)
+            set marked of first(Goods) to true
+            set where to North
+            set spot to Harbour
+            set deck to hand of s
+            set which to Cube
+            set calm of South to true
+            increase cubes of s at North by 1
+    end game
+"""
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory):
+    """The game, and the save of a match of it in which every var has been set."""
+    path = tmp_path_factory.mktemp("kept") / "kept.ludus"
+    path.write_text(KEPT, encoding="utf-8")
+    game = ludus.load(path)
+    match = game.new_match(2)
+    match.apply("1")
+    return game, match.to_json()
+
+
+def with_var(text: str, key: str, value, drop: str | None = None) -> str:
+    data = json.loads(text)
+    if drop is not None:
+        del data["state"]["vars"][drop]
+    data["state"]["vars"][key] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("key, value, why", [
+    ("coins@0", "lots", "counter 'coins@0' does not hold a number in range"),
+    ("coins@0", True, "counter 'coins@0' does not hold a number in range"),
+    ("coins@0", 11, "counter 'coins@0' is above its max 10"),
+    ("calm@South", 3, "flag 'calm@South' holds 3, which is not a bool"),
+    ("marked@0", "yes", "flag 'marked@0' holds \"yes\", which is not a bool"),
+    ("leader", 2, "var 'leader' holds 2, which is not a seat"),
+    ("leader", False, "var 'leader' holds false, which is not a seat"),
+    ("count", "1", "var 'count' holds \"1\", which is not a number"),
+    ("count", 10**15, "var 'count' holds 1000000000000000, which is not a number"),
+    ("title", 3, "var 'title' holds 3, which is not a text"),
+    ("best", 2, "var 'best' holds 2, which is not a Food"),  # Gem, a Good and no Food
+    ("best", 3, "var 'best' holds 3, which is not a Food"),  # no such card
+    ("where", "Harbour", "var 'where' holds \"Harbour\", which is not a region"),
+    ("spot", "Nowhere", "var 'spot' holds \"Nowhere\", which is not a space"),
+    ("deck", "pile", "var 'deck' holds \"pile\", which is not a zone"),
+    ("path", ["North", "Harbour"], "var 'path' holds [\"North\", \"Harbour\"], which is not a list of regions"),
+    ("path", "North", "var 'path' holds \"North\", which is not a list of regions"),
+    ("which", "Disc", "var 'which' holds \"Disc\", which is not a token"),
+    ("nothing", 1, "unknown variable 'nothing'"),
+    ("coins@2", 1, "variable 'coins@2' is kept per seat, and '2' names no such thing"),
+    ("coins@01", 1, "variable 'coins@01' is kept per seat, and '01' names no such thing"),
+    ("coins", 1, "variable 'coins' is kept per seat, and '' names no such thing"),
+    ("count@0", 1, "variable 'count@0' has a key, and 'count' is one for the whole game"),
+    ("calm@Harbour", True, "variable 'calm@Harbour' is kept per region, and 'Harbour' names no such thing"),
+    ("marked@3", True, "variable 'marked@3' is kept per Good, and '3' names no such thing"),
+    ("cubes@0|Nowhere", 1, "variable 'cubes@0|Nowhere' is kept per seat and region, and '0|Nowhere' names no such thing"),
+    ("cubes@2|North", 1, "variable 'cubes@2|North' is kept per seat and region, and '2|North' names no such thing"),
+    ("cubes@0", 1, "variable 'cubes@0' is kept per seat and region, and '0' names no such thing"),
+    ("coins@" + "9" * 5000, 1, "variable 'coins@" + "9" * 70 + "... is kept per seat, and '" + "9" * 36 + "... names"),
+])
+def test_a_var_of_the_wrong_kind_type_or_key_is_refused_naming_it(kept, key, value, why):
+    game, text = kept
+    assert f"the saved match is damaged: {why}" in refused(game, with_var(text, key, value))
+
+
+@pytest.mark.parametrize("key, value", [
+    ("leader", None),  # none is a value of every type: `set leader to none`
+    ("path", [None, "South"]),
+    ("best", 1),
+    ("marked@2", False),  # Gem: a Good of its own kind
+    ("loose", {"any": ["thing"]}),  # no type: anything plain
+    ("cubes@1|South", 3),
+])
+def test_a_var_of_its_type_loads(kept, key, value):
+    game, text = kept
+    match = Match.from_json(game, with_var(text, key, value))
+    assert json.loads(match.to_json())["state"]["vars"][key] == value
+
+
 # ── the fuzzer ──
 
 
@@ -289,3 +406,66 @@ def test_a_save_damaged_in_one_field_is_refused_or_plays_on():
         except Exception as exc:
             raise AssertionError(f"{where}: {type(exc).__name__}: {exc}") from exc
     assert refusals > 200  # most damage is found on loading (the rest loads and plays on)
+
+
+# what the rules say when a value they read is not of the kind they need (engine/values.py)
+WRONG_KIND = re.compile(r"went wrong while running|should be a number|expected a|is not one|is not a space|"
+                        r"no card or piece #|cannot key|holds whole numbers|not a cell|cannot read")
+
+
+def test_a_save_with_a_var_damaged_is_refused_naming_it_or_plays_to_its_end():
+    """Every var of every save given each damage, in its value and in its key: refused with a
+    message that names the key, or loaded and played at random to its end (or 300 moves) with
+    no error that a value of the wrong kind gives (a Python error, a number, seat, list, card
+    or space that is none) blamed on the game file. A value of the right type may still lead a
+    move to a rule's own error ("cannot pay"); and none, a value of every type (a rule may set
+    any var to none), may load and make a rule that does not expect it fail."""
+    refusals = loads = 0
+    for i, (game, text) in enumerate(SAVES):
+        variables = json.loads(text)["state"]["vars"]
+        assert variables
+        for key in sorted(variables):
+            name = key.partition("@")[0]
+            renamed = [f"{name}x", f"{key}|0", f"{name}@9", f"{name}@-1", f"{name}@x", name]
+            cases = [(key, new) for new in damages(variables[key])] + [(other, "rename") for other in renamed if other != key]
+            for where, new in cases:
+                data = json.loads(text)
+                if new == "rename":
+                    data["state"]["vars"][where] = data["state"]["vars"].pop(key)
+                else:
+                    corrupt(data["state"], ("vars", where), new)
+                try:
+                    match = Match.from_json(game, json.dumps(data))
+                except ludus.MatchError as err:
+                    assert "the saved match is damaged: " in str(err) and repr(where) in str(err), f"{where} = {new!r}: {err}"
+                    refusals += 1
+                    continue
+                loads += 1
+                rng = random.Random(i)
+                for _ in range(300):
+                    if match.is_over:
+                        break
+                    try:
+                        match.apply(rng.choice(match.legal_actions()))
+                    except ludus.RuleError as err:
+                        assert new is None or not WRONG_KIND.search(err.message), f"save {i}, {where} = {new!r}: {err}"
+                        break
+    assert refusals > 300 and loads > 200
+
+
+def test_every_save_of_random_playouts_of_every_shipped_game_loads():
+    from tests.engine.playouts import GAMES as PLAYOUTS
+    from tests.engine.playouts import ROOT
+
+    for path, players, _seeds in PLAYOUTS:
+        game = ludus.load(ROOT / path)
+        for seed in range(2):
+            match = game.new_match(players, seed=seed)
+            rng = random.Random(seed)
+            for k in range(3000):
+                if k % 4 == 0 or match.is_over:
+                    text = match.to_json()
+                    assert Match.from_json(game, text).to_json() == text, f"{path}, seed {seed}, move {k}"
+                if match.is_over:
+                    break
+                match.apply(rng.choice(match.legal_actions()))
