@@ -9,6 +9,7 @@ from __future__ import annotations
 import marshal
 
 from ..language.limits import MAX_DIE_SIDES, MAX_NUMBER, MAX_WORK
+from .saved import var_problem
 
 MASK64 = (1 << 64) - 1
 NOT_FIXED = type("NotFixed", (), {"__repr__": lambda self: "NOT_FIXED"})()  # a VarSpec part an expression gives
@@ -167,7 +168,18 @@ class Runtime:
         self.put_var(name, key, name if key is None else f"{name}@{key}", old, value)
 
     def put_var(self, name: str, key, k: str, old, value) -> None:
-        """Store a var's new value under its state key `k`, for defines and triggers."""
+        """Store a var's new value under its state key `k`, for defines and triggers. A key or a
+        value the var's declaration does not allow (a rule parameter without a type can hand
+        one on, past the checker) stops the rule here: a state that held it could be saved and
+        then not loaded again (saved.var_problem). A counter kept for the game or per seat under
+        a seat has nothing left to check, and is the common case."""
+        if key is not None or self.game.vars[name].kind != "counter":
+            spec = self.game.vars[name]
+            if not (spec.kind == "counter" and spec.per == "seat" and key.__class__ is int
+                    and 0 <= key < self.state["nseats"]):
+                problem = var_problem(self.game, self.state, k, value, "would hold")
+                if problem is not None:
+                    raise RuleError(problem)
         variables = self.state["vars"]
         self.touch(name)
         variables[k] = value

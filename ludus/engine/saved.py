@@ -306,28 +306,45 @@ def _variables(game, state, n: int) -> None:
     variables = state["vars"]
     _need(isinstance(variables, dict), "'vars' is not a table")
     for key, value in variables.items():
-        name, at, key_text = key.partition("@")
-        shown = _short(key, 80)
+        name = key.partition("@")[0]
         _need(name in game.vars, f"unknown variable {_short(name, 80)}")
-        spec = game.vars[name]
-        parts = per_keys(spec.per)
-        if not parts:
-            _need(not at, f"variable {shown} has a key, and {name!r} is one for the whole game")
-        else:
-            texts = key_text.split("|", 1) if len(parts) == 2 else [key_text]  # a pair: values.pair_key
-            _need(bool(at) and len(texts) == len(parts)
-                  and all(_key_part(game, state, part, t, n) for part, t in zip(parts, texts, strict=True)),
-                  f"variable {shown} is kept per {spec.per}, and {_short(key_text)} names no such thing")
-        if spec.kind == "counter":
-            _need(_is_int(value) and -MAX_NUMBER <= value <= MAX_NUMBER, f"counter {shown} does not hold a number in range")
-            # a counter is kept within a min and max written as numbers whenever it is set
-            _need(not _is_int(spec.fixed_low) or value >= spec.fixed_low, f"counter {shown} is below its min {spec.fixed_low}")
-            _need(not _is_int(spec.fixed_high) or value <= spec.fixed_high, f"counter {shown} is above its max {spec.fixed_high}")
-        else:
-            # `none` stands for a value of any type (the checker lets a rule set any var to it)
-            typ = "bool" if spec.kind == "flag" else spec.type
-            _need(_of_type(game, state, typ, value, n),
-                  f"{spec.kind} {shown} holds {_as_saved(value)}, which is not {a_type(typ)}")
+        problem = var_problem(game, state, key, value, "holds")
+        _need(problem is None, problem or "")
+
+
+def var_problem(game, state, key: str, value, verb: str) -> str | None:
+    """What is wrong with var `key` ("coins@0") holding `value`, or None: a key its `per` does
+    not give, or a value not of its kind and type. A saved match is refused for it; a rule that
+    would set it is stopped (Runtime.put_var), so that every state the rules reach can be saved
+    and loaded again. `verb` is "holds" or "would hold"."""
+    n = state["nseats"]
+    name, at, key_text = key.partition("@")
+    shown = _short(key, 80)
+    spec = game.vars[name]
+    parts = per_keys(spec.per)
+    if not parts:
+        if at:
+            return f"variable {shown} has a key, and {name!r} is one for the whole game"
+    else:
+        texts = key_text.split("|", 1) if len(parts) == 2 else [key_text]  # a pair: values.pair_key
+        if not (at and len(texts) == len(parts)
+                and all(_key_part(game, state, part, t, n) for part, t in zip(parts, texts, strict=True))):
+            named = f"variable {shown}" if verb == "holds" else f"{spec.kind} {name!r}"  # a save shows its keys
+            return f"{named} is kept per {spec.per}, and {_short(key_text)} names no such thing"
+    if spec.kind == "counter":
+        if not (_is_int(value) and -MAX_NUMBER <= value <= MAX_NUMBER):
+            return f"counter {shown} does not hold a number in range"
+        # a counter is kept within a min and max written as numbers whenever it is set
+        if _is_int(spec.fixed_low) and value < spec.fixed_low:
+            return f"counter {shown} is below its min {spec.fixed_low}"
+        if _is_int(spec.fixed_high) and value > spec.fixed_high:
+            return f"counter {shown} is above its max {spec.fixed_high}"
+        return None
+    # `none` stands for a value of any type (the checker lets a rule set any var to it)
+    typ = "bool" if spec.kind == "flag" else spec.type
+    if not _of_type(game, state, typ, value, n):
+        return f"{spec.kind} {shown} {verb} {_as_saved(value)}, which is not {a_type(typ)}"
+    return None
 
 
 def _key_part(game, state, part: str, text: str, n: int) -> bool:

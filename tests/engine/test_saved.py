@@ -469,3 +469,45 @@ def test_every_save_of_random_playouts_of_every_shipped_game_loads():
                 if match.is_over:
                     break
                 match.apply(rng.choice(match.legal_actions()))
+
+
+# ── what the rules may set is what a save may hold ──
+
+UNTYPED = """game "Untyped"
+players 2
+var leader: seat
+flag ready per seat
+counter spent per seat
+rule pick(who, what):
+    set leader to who
+    set ready of who to what
+    increase spent of who by 1
+flow:
+    turn P1:
+        choose n from 0 to 2 "pick"
+        if n == 0:
+            pick(P2, true)
+        elif n == 1:
+            pick("x", true)
+        else:
+            pick(P2, 3)
+    end game
+"""
+
+
+@pytest.mark.parametrize("answer, line, why", [
+    ("1", 7, "var 'leader' would hold \"x\", which is not a seat"),
+    ("2", 8, "flag 'ready@1' would hold 3, which is not a bool"),
+])
+def test_a_rule_that_would_set_what_no_save_may_hold_is_stopped_where_it_sets_it(tmp_path, answer, line, why):
+    # a rule parameter without a type hands on any value, past the checker: without this stop
+    # the match would go on, and a save of it would be refused on loading
+    path = tmp_path / "untyped.ludus"
+    path.write_text(UNTYPED, encoding="utf-8")
+    match = ludus.load(path).new_match(2)
+    before = match.to_json()
+    with pytest.raises(ludus.RuleError, match=re.escape(f"untyped.ludus:{line}:5: error: {why}")):
+        match.apply(answer)
+    assert match.to_json() == before  # nothing half done
+    match.apply("0")
+    assert Match.from_json(match.game, match.to_json()).to_json() == match.to_json()
