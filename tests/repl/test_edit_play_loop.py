@@ -237,6 +237,33 @@ def test_save_and_export_never_write_over_a_file_of_the_game(tmp_path, monkeypat
     assert repl.rejected == 2 * len(targets) and repl.saved_moves == []
 
 
+def test_save_and_export_know_a_game_file_by_its_other_names(tmp_path, monkeypatch):
+    """A hard link or a symlink to the game played or to its base is that file: writing there
+    would replace it. A small game file even reads as a replay (`game "Base"` is a replay's
+    header line too), so only knowing the file itself keeps `export` off it."""
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    base = tmp_path / "base.ludus"
+    base.write_text('game "Base"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1 coins\n    win P1\n',
+                    encoding="utf-8")
+    variant = tmp_path / "variant.ludus"
+    variant.write_text('extends "base.ludus"\nvalue bonus = 2\n', encoding="utf-8")
+    os.link(base, tmp_path / "base.replay")
+    os.link(base, tmp_path / "base.json")
+    os.link(variant, tmp_path / "variant.replay")
+    (tmp_path / "via-symlink.replay").symlink_to(base)
+    before = {p: p.read_bytes() for p in (base, variant)}
+    repl, out = new_repl(variant)
+    targets = ["base.replay", "base.json", "variant.replay", "via-symlink.replay"]
+    for target in targets:
+        repl.handle(f"save {tmp_path / target}")
+        repl.handle(f"export {tmp_path / target}")
+    assert {p: p.read_bytes() for p in (base, variant)} == before
+    said = [line for line in out.getvalue().splitlines() if line.startswith(("error", "saved", "exported"))]
+    assert said == [f"error: not written: '{tmp_path / target}' is a file of the game being played; give another name"
+                    for target in targets for _ in ("save", "export")]
+    assert repl.rejected == 2 * len(targets)
+
+
 def test_save_and_export_replace_only_a_save_or_a_replay(game_file, tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n", encoding="utf-8")
