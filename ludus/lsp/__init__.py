@@ -1,7 +1,8 @@
 """`ludus lsp`: a language server for editors, on stdio (needs the `lsp` extra: pygls).
 
 workspace.py answers without the protocol (buffers, the game a file belongs to, diagnostics,
-hover, definition, completion, outline); server.py speaks LSP through pygls.
+hover, definition, completion, outline); stdio.py cuts the editor's bytes into messages, whatever
+they are; server.py speaks LSP through pygls.
 """
 
 from __future__ import annotations

@@ -3,18 +3,36 @@
 Diagnostics are those of `ludus check`, for the whole game a file belongs to, computed from the
 open buffers' text; hover, definition, completion and the outline answer from the last analysis.
 Only this module imports pygls and lsprotocol (the `lsp` extra).
+
+The editor's messages are read here (stdio.py cuts them out of the bytes), not by pygls's own
+loop: that loop logs a traceback for a message it cannot read and leaves a request whose params
+do not fit unanswered, so the editor waits for ever. Here every request gets an answer (its
+result, or the JSON-RPC error that says what was wrong with it), and stderr gets one line per
+problem.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import re
+import sys
+import threading
+from urllib.parse import unquote
 
+from cattrs import transform_error
+from cattrs.errors import ClassValidationError
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..language.source import Diagnostic, Span
+from .stdio import Problem, Reader
 from .workspace import OutlineItem, Workspace
+
+log = logging.getLogger("ludus.lsp")
 
 SYMBOL_KINDS = {
     "game": t.SymbolKind.File, "players": t.SymbolKind.Property, "sides": t.SymbolKind.Property,
@@ -70,6 +88,47 @@ def to_document_symbol(item: OutlineItem) -> t.DocumentSymbol:
                             children=[to_document_symbol(c) for c in item.children] or None)
 
 
+class Unfit(Exception):
+    """A message that is JSON but not one the server can act on: its JSON-RPC error code, and
+    what is wrong in one line."""
+
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+def _camel(match: re.Match) -> str:
+    return match.group(1).upper()
+
+
+class LudusProtocol(LanguageServerProtocol):
+    def structured(self, data: dict):
+        """A request or a notification as lsprotocol's type for its method, or Unfit saying
+        which field does not fit, by its name in the protocol (`textDocument`, not pygls's
+        `text_document`)."""
+        method = data["method"]
+        kind = self.get_message_type(method)
+        if kind is None:  # a method ludus does not know: pygls answers MethodNotFound
+            kind = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
+            data = {"params": None, **data}
+        try:
+            return self._converter.structure(data, kind)
+        except ClassValidationError as exc:
+            problems = [re.sub(r"_([a-z])", _camel, p).replace(" @ $.", " at ") for p in transform_error(exc)]
+            raise Unfit(t.ErrorCodes.InvalidParams, f"{method}: invalid params: {'; '.join(problems)}") from None
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            raise Unfit(t.ErrorCodes.InvalidRequest, f"{method}: not a message LSP knows ({exc})") from None
+
+    @lsp_method(t.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: t.DidChangeTextDocumentParams):
+        """A change to a document never opened has nothing to apply to (pygls would raise a
+        KeyError): it is ignored, with a line on stderr."""
+        if unquote(params.text_document.uri) not in self.workspace.text_documents:
+            log.warning("ignored a change to %s: it is not open", params.text_document.uri)
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+
 class LudusServer(LanguageServer):
     def __init__(self) -> None:
         from importlib.metadata import PackageNotFoundError, version
@@ -78,7 +137,10 @@ class LudusServer(LanguageServer):
             ours = version("ludus")
         except PackageNotFoundError:  # pragma: no cover - run from a checkout without installing
             ours = "0"
-        super().__init__("ludus", ours)
+        super().__init__("ludus", ours, protocol_cls=LudusProtocol)
+        self.started = False  # `initialize` came: LSP answers nothing else before it
+        self.stopping = False  # `shutdown` came: LSP answers nothing but `exit` after it
+        self.ludus_buffers: set[str] = set()  # URIs the editor opened as ludus, whatever their name
         self.ludus = Workspace()
         self.published: dict[str, set[str]] = {}  # game -> the URIs it last sent diagnostics for
         self.pending: dict[str, asyncio.TimerHandle] = {}  # uri -> its analysis, waiting for a pause
@@ -113,6 +175,11 @@ class LudusServer(LanguageServer):
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
 
+    def is_ludus(self, uri: str) -> bool:
+        """A .ludus file, or a buffer opened as ludus (an unsaved one has no file name). Other
+        documents a client sends are not analysed: ludus's errors on a text file say nothing."""
+        return uri in self.ludus_buffers or self.path_of(uri).lower().endswith(".ludus")
+
     def publish(self, analysis) -> None:
         """Send the diagnostics of every file of an analysed game; clear those of files it no
         longer reads."""
@@ -126,32 +193,116 @@ class LudusServer(LanguageServer):
             self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=gone, diagnostics=[]))
         self.published[analysis.game] = sent
 
+    # ── the messages, as read from the editor ──
+
+    def receive(self, message: object) -> None:
+        """One message read by stdio.Reader (a JSON value, or a Problem): checked, then handed
+        to pygls. A request that cannot be served is answered with its JSON-RPC error, as is a
+        message too broken to tell what it was; a notification or a response is not (JSON-RPC
+        answers neither); either way stderr says why, in one line."""
+        try:
+            self.protocol.handle_message(self._checked(message))
+        except Unfit as exc:
+            log.warning("%s", exc)
+            if _answered(message):
+                ident = message.get("id") if isinstance(message, dict) else None
+                self.answer_error(ident if _is_id(ident) else None, exc.code, str(exc))
+        except BrokenPipeError:  # the editor is gone: reading stops
+            raise
+        except Exception as exc:  # a message pygls could not handle; the next one may be fine
+            log.error("could not handle a message: %s: %s", type(exc).__name__, exc)
+
+    def _checked(self, message: object):
+        if isinstance(message, Problem):
+            raise Unfit(t.ErrorCodes.ParseError, message.text)
+        if not isinstance(message, dict):
+            what = "an array (a batch, which LSP does not use)" if isinstance(message, list) else "not a JSON object"
+            raise Unfit(t.ErrorCodes.InvalidRequest, f"a message is {what}: skipped")
+        if message.get("jsonrpc") != "2.0":
+            raise Unfit(t.ErrorCodes.InvalidRequest, 'a message without "jsonrpc": "2.0": skipped')
+        method = message.get("method")
+        if "method" not in message:
+            if "result" not in message and "error" not in message:
+                raise Unfit(t.ErrorCodes.InvalidRequest, "a message with no method, result or error: skipped")
+            try:  # a response to a request of the server's
+                return self.protocol.structure_message(message)
+            except Exception:
+                raise Unfit(t.ErrorCodes.InvalidRequest, "a response that does not fit: skipped") from None
+        if not isinstance(method, str):
+            raise Unfit(t.ErrorCodes.InvalidRequest, "a message whose method is not a string: skipped")
+        request = "id" in message
+        if request and not _is_id(message["id"]):
+            raise Unfit(t.ErrorCodes.InvalidRequest, f"{method}: the id must be a number or a string: skipped")
+        if not self.started and method not in (t.INITIALIZE, t.EXIT):
+            raise Unfit(t.ErrorCodes.ServerNotInitialized, f"{method}: the server is not initialized yet"
+                        if request else f"ignored {method}: it came before initialize")
+        if self.stopping and method != t.EXIT:
+            raise Unfit(t.ErrorCodes.InvalidRequest, f"{method}: the server is shutting down"
+                        if request else f"ignored {method}: it came after shutdown")
+        structured = self.protocol.structured(message)
+        if method == t.INITIALIZE:
+            self.started = True
+        elif method == t.SHUTDOWN:
+            self.stopping = True
+        return structured
+
+    def answer_error(self, request_id, code: int, text: str) -> None:
+        # written here, not by pygls, which leaves out an id that is null
+        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "error": {"code": int(code), "message": text}})
+        data = body.encode("utf-8")
+        self.protocol.writer.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+
+
+def _answered(message: object) -> bool:
+    """Whether JSON-RPC answers a message that cannot be served: a request does, and so does a
+    message too broken to tell whether it was one; a notification and a response do not."""
+    if not isinstance(message, dict):
+        return True
+    if "method" in message:
+        return "id" in message
+    return "result" not in message and "error" not in message
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, (int, str)) and not isinstance(value, bool)
+
 
 def make_server() -> LudusServer:
     server = LudusServer()
 
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LudusServer, params: t.DidOpenTextDocumentParams) -> None:
+        if params.text_document.language_id == "ludus":
+            ls.ludus_buffers.add(params.text_document.uri)
+        if not ls.is_ludus(params.text_document.uri):
+            return
         ls.ludus.open(ls.path_of(params.text_document.uri), params.text_document.text)
         await ls._refresh_now(params.text_document.uri)  # on a worker thread, as typing's is
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: LudusServer, params: t.DidChangeTextDocumentParams) -> None:
+        if not ls.is_ludus(params.text_document.uri):
+            return
         doc = ls.workspace.get_text_document(params.text_document.uri)
         ls.ludus.open(ls.path_of(params.text_document.uri), doc.source)
         ls.refresh_soon(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: LudusServer, params: t.DidSaveTextDocumentParams) -> None:
-        await ls._refresh_now(params.text_document.uri)
+        if ls.is_ludus(params.text_document.uri):
+            await ls._refresh_now(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LudusServer, params: t.DidCloseTextDocumentParams) -> None:
-        ls.ludus.close(ls.path_of(params.text_document.uri))
+        if ls.is_ludus(params.text_document.uri):
+            ls.ludus.close(ls.path_of(params.text_document.uri))
+        ls.ludus_buffers.discard(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     @server.thread()  # it may analyse the game afresh: off the event loop
     def hover(ls: LudusServer, params: t.HoverParams) -> t.Hover | None:
+        if not ls.is_ludus(params.text_document.uri):
+            return None
         pos = params.position
         text = ls.ludus.hover(ls.path_of(params.text_document.uri), pos.line, pos.character)
         if text is None:
@@ -161,6 +312,8 @@ def make_server() -> LudusServer:
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
     @server.thread()  # it may analyse the game afresh: off the event loop
     def definition(ls: LudusServer, params: t.DefinitionParams) -> t.Location | None:
+        if not ls.is_ludus(params.text_document.uri):
+            return None
         pos = params.position
         found = ls.ludus.definition(ls.path_of(params.text_document.uri), pos.line, pos.character)
         if found is None:
@@ -171,6 +324,8 @@ def make_server() -> LudusServer:
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=['"']))
     @server.thread()  # it may analyse the game afresh: off the event loop
     def completion(ls: LudusServer, params: t.CompletionParams) -> t.CompletionList:
+        if not ls.is_ludus(params.text_document.uri):
+            return t.CompletionList(is_incomplete=False, items=[])
         pos = params.position
         items = ls.ludus.completions(ls.path_of(params.text_document.uri), pos.line, pos.character)
         return t.CompletionList(is_incomplete=False, items=[
@@ -181,10 +336,83 @@ def make_server() -> LudusServer:
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @server.thread()  # it may analyse the game afresh: off the event loop
     def document_symbol(ls: LudusServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
+        if not ls.is_ludus(params.text_document.uri):
+            return []
         return [to_document_symbol(i) for i in ls.ludus.outline(ls.path_of(params.text_document.uri))]
 
     return server
 
 
+class OneLine(logging.Formatter):
+    """A log record as one line: an editor shows the server's stderr as its log, where a
+    traceback tells a designer nothing. What pygls logs goes through this too."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        lines = record.getMessage().strip().splitlines()
+        line = lines[0] if lines else ""
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            said = str(exc).strip().splitlines()
+            line += f": {type(exc).__name__}" + (f": {said[0]}" if said else "")
+        return "ludus lsp: " + (line if len(line) <= 300 else line[:297] + "...")
+
+
+def log_one_line_each(stream) -> None:
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(OneLine())
+    for name in ("ludus.lsp", "pygls"):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(logging.WARNING)
+        logger.propagate = False
+
+
+class Output:
+    """stdout for pygls. Responses are written from worker threads too, and `exit` closes
+    stdout from the event loop: a write is whole or not at all, and one after the close is
+    dropped. (pygls's own writer let a response caught half-way by the close fail, and
+    reporting that failure to the editor failed again, a few hundred times over.)"""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        with self.lock:
+            if not self.closed:
+                self.stream.write(data)
+                self.stream.flush()
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            self.stream.close()
+
+
+async def read_messages(server: LudusServer, stdin) -> None:
+    """Read the editor's bytes until it closes stdin, handing each message on as it is cut out."""
+    loop = asyncio.get_running_loop()
+    reader = Reader()
+    read = getattr(stdin, "read1", stdin.read)
+    while True:
+        data = await loop.run_in_executor(server.thread_pool, read, 65536)
+        if not data:
+            return
+        for message in reader.feed(data):
+            server.receive(message)
+
+
 def serve() -> None:
-    make_server().start_io()
+    """Serve on stdin and stdout until the editor says `exit` or closes stdin."""
+    log_one_line_each(sys.stderr)
+    server = make_server()
+    server.protocol.set_writer(Output(sys.stdout.buffer))
+    try:
+        asyncio.run(read_messages(server, sys.stdin.buffer))
+    except BrokenPipeError:
+        log.warning("the editor closed the connection")
+    except (KeyboardInterrupt, SystemExit):  # Ctrl-C, or `exit`
+        pass
+    finally:
+        server.shutdown()

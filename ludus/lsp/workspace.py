@@ -16,6 +16,7 @@ from attrs import define, field
 from ..language import nodes as n
 from ..language.build import build
 from ..language.discover import HEADER, games_including
+from ..language.files import FileProblem, read_text_file
 from ..language.parser import keywords
 from ..language.source import Diagnostic, LudusError, Sources, Span
 from ..language.symbols import BUILTIN_FUNCTIONS, BUILTIN_NAMES, per_keys, type_name
@@ -84,9 +85,9 @@ class Workspace:
         key = resolved(path)
         if key in self.buffers:
             return self.buffers[key]
-        try:
-            return Path(key).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        try:  # as the checker reads it: never a device or a FIFO, which could be read for ever
+            return read_text_file(key)
+        except FileProblem:
             return None
 
     # ── the game a file belongs to ──
@@ -100,7 +101,7 @@ class Workspace:
             return key
         try:
             games = games_including(Path(key))
-        except OSError:
+        except (OSError, ValueError):  # a path the file system refuses (a NUL byte in a URI)
             games = []
         return resolved(games[0]) if games else key
 

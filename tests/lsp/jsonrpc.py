@@ -14,6 +14,7 @@ class Client:
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      cwd=cwd)
         self.inbox: queue.Queue = queue.Queue()
+        self.received: list[dict] = []  # every message, those `wait` drops too
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -33,11 +34,17 @@ class Client:
                     length = int(value)
             if length is None:
                 return
-            self.inbox.put(json.loads(out.read(length)))
+            message = json.loads(out.read(length))
+            self.received.append(message)
+            self.inbox.put(message)
 
     def send(self, message: dict) -> None:
         body = json.dumps(message).encode("utf-8")
-        self.proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
+        self.send_bytes(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
+
+    def send_bytes(self, data: bytes) -> None:
+        """Bytes as they are, for the messages a broken client might send."""
+        self.proc.stdin.write(data)
         self.proc.stdin.flush()
 
     def notify(self, method: str, params: dict) -> None:
