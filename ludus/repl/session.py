@@ -25,7 +25,7 @@ from ..bots import BadBotSpec, make_bot, observe, parse_spec
 from ..engine.display import describe_entry
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
-from ..language.files import FileProblem, checked_path, read_text_file, write_text_file
+from ..language.files import FileProblem, checked_path, read_text_file, same_file, write_text_file
 from ..language.limits import number_in_range, whole_number
 from ..language.source import LudusError
 from ..replay.script import (
@@ -740,7 +740,7 @@ class Repl:
             raise Rejected(f"cannot write '{arg}': {exc}") from None
         sources = getattr(self.game, "sources", None)
         own = [Path(name) for name in (sources.texts if sources is not None else ())] + [self.game_path]
-        if where in {p.resolve() for p in own} or _same_file_as_any(path, own):
+        if same_file(where, own):
             raise Rejected(f"not written: '{arg}' is a file of the game being played; give another name")
         if path.suffix.lower() == ".ludus":
             raise Rejected(f"not written: '{arg}' is named as a game file (.ludus); give another name, "
@@ -905,23 +905,6 @@ def _run_to_first_refusal(script, game) -> tuple[Match, str | None]:
         failed = exc
     script.steps = [s for s in script.steps if s.line < failed.line]
     return script.run(game=game), f"{failed.line}: {failed.message}"
-
-
-def _same_file_as_any(path: Path, files: list[Path]) -> bool:
-    """Whether `path` is one of `files` under another name that comparing resolved paths misses:
-    a hard link, or a differently-cased name on a file system that ignores case. Writing there
-    would replace the game file itself (a simple game file can even read as a replay)."""
-    try:
-        target = os.stat(path)
-    except (OSError, ValueError):  # nothing there yet: it cannot be a game file
-        return False
-    for name in files:
-        try:
-            if os.path.samestat(target, os.stat(name)):
-                return True
-        except (OSError, ValueError):
-            continue
-    return False
 
 
 def _holds(path: Path, kind: str) -> bool:

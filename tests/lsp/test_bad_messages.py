@@ -25,6 +25,14 @@ def frame(body: bytes | dict, length: int | None = None) -> bytes:
     return f"Content-Length: {len(data) if length is None else length}\r\n\r\n".encode("ascii") + data
 
 
+def shut_down(client: Client) -> str:
+    """End the session as an editor does; what the server wrote on stderr."""
+    assert client.request("shutdown", None)["result"] is None
+    client.notify("exit", None)
+    assert client.proc.wait(timeout=20) == 0
+    return client.proc.stderr.read().decode("utf-8")
+
+
 def request(ident, method: str, params) -> dict:
     return {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
 
@@ -140,10 +148,7 @@ def test_broken_messages_are_answered_and_the_next_request_is_served(tmp_path):
             # the server is alive, and serves the next request as if nothing had happened
             symbols = client.wait(lambda m, n=n: m.get("id") == 100 + n and "method" not in m)["result"]
             assert [s["name"] for s in symbols] == ["G", "players", "coins", "flow"], what
-        assert client.request("shutdown", None)["result"] is None
-        client.notify("exit", None)
-        assert client.proc.wait(timeout=20) == 0
-        stderr = client.proc.stderr.read().decode("utf-8")
+        stderr = shut_down(client)
     finally:
         client.close()
     assert "Traceback" not in stderr
@@ -181,10 +186,7 @@ def test_odd_but_valid_requests_get_plain_answers(tmp_path):
         client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
         published = [m["params"]["uri"] for m in client.received if m.get("method") == "textDocument/publishDiagnostics"]
         assert published == [uri]
-        assert client.request("shutdown", None)["result"] is None
-        client.notify("exit", None)
-        assert client.proc.wait(timeout=20) == 0
-        stderr = client.proc.stderr.read().decode("utf-8")
+        stderr = shut_down(client)
     finally:
         client.close()
     assert stderr == ""
