@@ -173,13 +173,12 @@ class Runtime:
         one on, past the checker) stops the rule here: a state that held it could be saved and
         then not loaded again (saved.var_problem). A counter kept for the game or per seat under
         a seat has nothing left to check, and is the common case."""
-        if key is not None or self.game.vars[name].kind != "counter":
-            spec = self.game.vars[name]
-            if not (spec.kind == "counter" and spec.per == "seat" and key.__class__ is int
-                    and 0 <= key < self.state["nseats"]):
-                problem = var_problem(self.game, self.state, k, value, "would hold")
-                if problem is not None:
-                    raise RuleError(problem)
+        spec = self.game.vars[name]
+        if spec.kind != "counter" or (key is not None and not (
+                spec.per == "seat" and key.__class__ is int and 0 <= key < self.state["nseats"])):
+            problem = var_problem(self.game, self.state, k, value, "would hold")
+            if problem is not None:
+                raise RuleError(problem)
         variables = self.state["vars"]
         self.touch(name)
         variables[k] = value

@@ -566,11 +566,10 @@ def _unscope(rt: Runtime, env: dict) -> bool:
 def state_key(game, spec, text: str):
     """The key of a var as rules give it, from its text in a state key ("coins@0"): a seat or a
     card's id for `per seat` and `per KIND` of cards, a space's name for `per KIND` of spaces,
-    "0|NY" as it is for a var kept per pair (values.pair_key). A key the rules gave that is no
-    number (a rule's parameter without a type, given a text) stays the text it is."""
+    "0|NY" as it is for a var kept per pair (values.pair_key). Runtime.put_var lets no other
+    key be set, and a saved match holding one is refused (saved.var_problem)."""
     if spec.per == "seat" or (spec.per not in game.space_kinds and " and " not in spec.per):
-        if len(text) <= 20 and text.isascii() and text.lstrip("-").isdigit():
-            return int(text)
+        return int(text)
     return text
 
 

@@ -74,21 +74,26 @@ def write_text_file(path: str | os.PathLike, text: str) -> Path:
     tmp = None
     try:
         target = p.resolve() if p.is_symlink() else p
-        mode = stat.S_IMODE(os.stat(target).st_mode) if target.exists() else None
-        if target.is_dir():
+        try:
+            mode = os.stat(target).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and stat.S_ISDIR(mode):
             raise IsADirectoryError(21, "it is a folder")
         tmp = target.parent / f".{target.name[:40]}.{secrets.token_hex(6)}.tmp"
         with open(tmp, "x", encoding="utf-8") as f:
             f.write(text)
         if mode is not None:
-            os.chmod(tmp, mode)
+            os.chmod(tmp, stat.S_IMODE(mode))
         os.replace(tmp, target)
     except (OSError, UnicodeError) as exc:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 tmp.unlink()
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "the text cannot be written as UTF-8" \
-            if isinstance(exc, UnicodeError) else exc
+        if isinstance(exc, UnicodeError):
+            why = "the text cannot be written as UTF-8"
+        else:
+            why = exc.strerror or exc
         raise FileProblem(f"cannot write '{_shown(str(p))}': {why}") from None
     return p
 

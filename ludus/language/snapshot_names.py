@@ -71,8 +71,8 @@ def refused(file: str) -> str | None:
 
 def refusals(tests) -> list[tuple]:
     """The first snapshot line of each test whose file a file system would refuse, in source
-    order: (test, line, file name, why), why as `refused` says, and whether the test's name
-    alone is the cause (its first snapshot's file, `NAME.txt`, is refused too): a test with one
+    order: (test, line, file name, why, by name), why as `refused` says, and by name whether
+    the test's name alone is the cause (its first snapshot's file, `NAME.txt`, is refused too): a test with one
     bad name is one error, not one per snapshot line."""
     out = []
     for decl in tests:
