@@ -133,9 +133,48 @@ def test_removing_every_name_of_a_token_removes_its_declaration(tmp_path):
         "part.ludus": "override token A, A\nremove token A\n",
     })
     items, loader = load_declarations(main)
+    assert messages(loader) == []
+    assert [(type(i).__name__, getattr(i, "names", None)) for i in items] == [("ValueDecl", None)]
+    # the same part where nothing declares A: the override is the one error, as it would be
+    # were the part's lines written in place of its include
+    (tmp_path / "main.ludus").write_text('include "part.ludus"\nvalue v = 1\n', encoding="utf-8")
+    items, loader = load_declarations(main)
     assert messages(loader) == ["'override' needs an earlier declaration of 'A' to replace"]
-    assert [(type(i).__name__, getattr(i, "names", None)) for i in items] == [
-        ("TokenDecl", ("A",)), ("ValueDecl", None)]
+    assert [Path(d.span.path).name for d in loader.diagnostics] == ["part.ludus"]
+    assert [type(i).__name__ for i in items] == ["ValueDecl"]
+
+
+def test_an_included_part_overrides_and_removes_what_comes_before_it(tmp_path):
+    # an include splices a file's declarations in place; a variant's changes kept in a part file
+    # were each reported as "needs an earlier declaration", the part being merged on its own
+    main = write(tmp_path, {
+        "base.ludus": "value rounds = 12\nvalue size = 3\naction Slay:\n    pass\ntoken Wood, Ore\n",
+        "main.ludus": 'extends "base.ludus"\ninclude "changes.ludus"\nvalue extra = 1\n',
+        "changes.ludus": ("override value rounds = 8\nremove action Slay\nremove token Ore\n"
+                          "override value size = 4\noverride value size = 5\nremove value extra_gone\n"
+                          "value Slay_count = 0\n"),
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == ["cannot remove value 'extra_gone': it is not declared"]
+    assert [Path(d.span.path).name for d in loader.diagnostics] == ["changes.ludus"]
+    assert [(d.span.line, d.span.column) for d in loader.diagnostics] == [(6, 14)]
+    values = {i.name: i.value for i in items if isinstance(i, n.ValueDecl)}
+    assert values == {"rounds": n.Number(8), "size": n.Number(5), "Slay_count": n.Number(0), "extra": n.Number(1)}
+    assert [i.names for i in items if isinstance(i, n.TokenDecl)] == [("Wood",)]
+    assert not any(isinstance(i, n.ActionDecl) for i in items)
+    assert not any(isinstance(i, n.RemoveDecl) for i in items)
+    assert set(loader.removed) == {"Slay", "Ore"}
+
+
+def test_a_part_removes_then_declares_again_and_overrides_twice(tmp_path):
+    main = write(tmp_path, {
+        "main.ludus": 'value target = 3\nvalue keep = 1\ninclude "part.ludus"\n',
+        "part.ludus": ("remove value target\nvalue target = 7\noverride value target = 8\n"
+                       "override value keep = 2\nremove value keep\nvalue keep = 9\n"),
+    })
+    items, loader = load_declarations(main)
+    assert messages(loader) == []
+    assert {i.name: i.value for i in items} == {"target": n.Number(8), "keep": n.Number(9)}
 
 
 def test_overriding_one_token_of_a_declaration_keeps_the_others(tmp_path):
