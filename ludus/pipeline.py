@@ -34,15 +34,27 @@ _UNKNOWN = re.compile(r"unknown (?:[a-z ]+ )?'([^']+)'")
 
 def _blame_removal(diag, loader):
     """An error in a base file about a name the variant removed is the variant's doing: report it
-    at the variant's `remove` line, saying where the base still uses the name."""
+    at the variant's `remove` line, saying where the base still uses the name. A use that comes
+    after the `remove` (in the variant, or in a file it includes later) keeps its own error."""
     m = _UNKNOWN.match(diag.message) if diag.severity == "error" else None
     removal = loader.removed.get(m.group(1)) if m else None
-    if removal is None or removal.span.path == diag.span.path:
+    if removal is None or removal.span.path == diag.span.path or not _before(loader.spliced, diag.span, removal):
         return diag
     where = f"{diag.span.path}:{diag.span.line}:{diag.span.column}"
     return Diagnostic("error", f"'remove {removal.kind} {removal.name}' leaves it used in the base game, at {where}",
                       loader.sources.locate(removal.span, removal.name),
                       hint=f"replace what uses it with 'override' in this file, or keep the {removal.kind}")
+
+
+def _before(spliced: list, span, removal) -> bool:
+    """Whether the declaration holding `span` is merged before `removal`."""
+    for item in spliced:
+        if item is removal:
+            return False
+        at = item.span
+        if at is not None and at.path == span.path and at.line <= span.line <= at.end_line:
+            return True
+    return False
 
 
 # a quoted string (kept whole: a '#' inside it is text), or a comment (dropped)

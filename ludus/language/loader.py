@@ -48,6 +48,7 @@ class Loader:
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
         self.removed: dict[str, n.RemoveDecl] = {}  # name -> the variant's `remove` that took it out
+        self.spliced: list = []  # the game's declarations in the order they are merged
 
     def read(self, path: Path, span: Span | None, written: str | None = None) -> n.Program | None:
         try:
@@ -102,6 +103,7 @@ class Loader:
                 spliced.append(item)
         if stack:
             return spliced
+        self.spliced = spliced
         merged = _Merged(self)
         for item in spliced:
             merged.apply(item)

@@ -190,3 +190,22 @@ def test_overriding_one_token_of_a_declaration_keeps_the_others(tmp_path):
     tokens = [(i.names, i.per, Path(i.span.path).name, i.span.line) for i in items if isinstance(i, n.TokenDecl)]
     assert tokens == [(("Ore",), None, "base.ludus", 1), (("Grain", "Wool"), "seat", "main.ludus", 4),
                       (("Wood",), "seat", "main.ludus", 2), (("Clay",), "seat", "main.ludus", 3)]
+
+
+def test_a_use_after_a_parts_remove_is_an_unknown_name_where_it_is(tmp_path):
+    # a variant's part file removes a value; the base before it still uses the value, the variant
+    # after it uses it too. The base's use is the removal's doing, reported at the `remove`; the
+    # variant's own use comes after it, and was once blamed on the base game as well
+    import ludus
+
+    write(tmp_path, {
+        "base.ludus": 'game "B"\nplayers 2\nvalue target = 3\nvalue twice = target * 2\nflow:\n    end game\n',
+        "part.ludus": "remove value target\n",
+        "main.ludus": 'extends "base.ludus"\ninclude "part.ludus"\nvalue later = target + 1\n',
+    })
+    diags, _checked, _sources = ludus.analyse(tmp_path / "main.ludus")
+    errors = [(Path(d.span.path).name, d.span.line, d.message) for d in diags if d.severity == "error"]
+    assert errors == [
+        ("main.ludus", 3, "unknown name 'target'"),
+        ("part.ludus", 1, f"'remove value target' leaves it used in the base game, at {tmp_path / 'base.ludus'}:4:15"),
+    ]
