@@ -117,8 +117,43 @@ class LudusFile(pytest.File):
         except LudusError as err:
             yield LudusLoadItem.from_parent(self, name="load", error=err)
             return
-        for decl in own_tests(game, self.path):
-            yield LudusTestItem.from_parent(self, name=decl.name, decl=decl, game=game)
+        yield from _nodes(self, [(_name_parts(decl.name), decl) for decl in own_tests(game, self.path)], game)
+
+
+def _name_parts(name: str) -> list[str]:
+    """A test's name cut as pytest cuts a node id typed on its command line: at each `::` before
+    the first `[` (what follows a `[` stays with the last part, as a parametrization would)."""
+    base, squacket, rest = name.partition("[")
+    parts = base.split("::")
+    parts[-1] += squacket + rest
+    return parts
+
+
+def _nodes(parent, tests: list, game):
+    """The items of `tests` ((name parts, block) pairs) under `parent`: a block named `Guild::buy`
+    is item `buy` of a node `Guild`, which holds every block whose name starts `Guild::`. Its node
+    id reads `file.ludus::Guild::buy` either way; as one item named `Guild::buy`, that id, copied
+    from pytest's report to run the block again, was "not found": pytest looks for `Guild`."""
+    groups: dict[str, list] = {}
+    for parts, decl in tests:
+        if len(parts) > 1:
+            groups.setdefault(parts[0], []).append((parts[1:], decl))
+    for parts, decl in tests:
+        if len(parts) == 1:
+            yield LudusTestItem.from_parent(parent, name=parts[0], decl=decl, game=game)
+        elif parts[0] in groups:  # the group comes where its first block does
+            yield LudusGroup.from_parent(parent, name=parts[0], tests=groups.pop(parts[0]), game=game)
+
+
+class LudusGroup(pytest.Collector):
+    """The blocks of a game file whose names start with this node's name and `::`."""
+
+    def __init__(self, *, tests, game, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.tests, self.game = tests, game
+
+    def collect(self):
+        yield from _nodes(self, self.tests, self.game)
 
 
 class LudusLoadItem(pytest.Item):
@@ -148,7 +183,7 @@ class LudusTestItem(pytest.Item):
         self.decl, self.game = decl, game
         self.keep_snapshots = False  # set when the block fails: its snapshots are not unused
         # syrupy locates snapshots through the item's path and a test object with a name
-        self.obj = _named(self.name, self.path.stem)
+        self.obj = _named(decl.name, self.path.stem)
         self.syrupy_view = _SyrupyView(self)
         self.add_marker("syrupy_snapshot")
 
@@ -200,7 +235,7 @@ class LudusTestItem(pytest.Item):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
-        return self.path, self.decl.span.line - 1, f"test “{self.name}”"
+        return self.path, self.decl.span.line - 1, f"test “{self.decl.name}”"
 
 
 def _file_problem(result) -> str | None:
@@ -232,9 +267,9 @@ class _SyrupyView:
         from ..language.snapshot_names import snapshot_stem
 
         self._item = item
-        self.name = snapshot_stem(item.name, 0)
+        self.name = snapshot_stem(item.decl.name, 0)
         # one per file: two blocks of one file with one stem are an error, and do not load
-        self.nodeid = f"{item.parent.nodeid}::{self.name}"
+        self.nodeid = f"{item.getparent(LudusFile).nodeid}::{self.name}"
         self.obj = _named(self.name, item.path.stem)
 
     def __getattr__(self, attr):

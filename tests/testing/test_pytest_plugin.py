@@ -203,6 +203,28 @@ def test_a_test_named_with_double_colons_reads_the_snapshot_pytest_wrote(tmp_pat
     assert run.exit_code == 0, run.output
 
 
+SELECTABLE = ["Guild::buy", "Guild::build", "plain", "Guild", "a::b::c", "odd [x::y]", "deep::odd [1::2]", "a/b c"]
+
+
+def test_each_node_id_pytest_prints_runs_that_block_again(tmp_path):
+    # a block named `Guild::buy` was one item of that name: the node id pytest printed for it,
+    # `t.ludus::Guild::buy`, copied back to run it again, was "not found", pytest looking for a
+    # node `Guild`
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    blocks = [f'test "{name}":\n    expect round_number == 1\n' for name in SELECTABLE]
+    (tmp_path / "t.ludus").write_text('extends "market-town.ludus"\n\n' + "\n".join(blocks), encoding="utf-8")
+    listed = pytest_in(tmp_path, "--collect-only", "t.ludus")
+    ids = [line for line in listed.stdout.splitlines() if line.startswith("t.ludus::")]
+    assert sorted(ids) == sorted(f"t.ludus::{name}" for name in SELECTABLE), listed.stdout
+    for name in SELECTABLE:
+        run = pytest_in(tmp_path, f"t.ludus::{name}", "-rA")
+        assert run.returncode == 0, run.stdout + run.stderr
+        ran = [line[len("PASSED "):] for line in run.stdout.splitlines() if line.startswith("PASSED ")]
+        # a name that is a group's too (`Guild`) runs the group, as a class's name would
+        expected = [f"t.ludus::{other}" for other in SELECTABLE if other == name or other.startswith(name + "::")]
+        assert sorted(ran) == sorted(expected), run.stdout
+
+
 # names syrupy's reading of a node id does not relate to their files: `::` read as a class's,
 # characters a file name leaves out, a name cut to 251 characters
 ODD_NAMES = ["Guild::buy", "stall/square", "L" * 300]
