@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import hashlib
 import re
 from pathlib import Path
@@ -17,6 +19,22 @@ from .language.loader import load_declarations
 from .language.source import Diagnostic, LudusError, Sources
 
 
+@contextlib.contextmanager
+def collector_paused():
+    """Python's cycle collector off while a game is read, checked and compiled, and back on after
+    (if it was on). Loading makes many objects and frees almost none, and each collection walks
+    all of them again: it took 43% of the check of a game of 20,000 counters, and 15% of
+    Uprising's first load. Nothing is lost: garbage made meanwhile is collected once it is back on."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+@collector_paused()
 def analyse(path: str | Path, overrides: dict[str, str] | None = None) -> tuple[list, Checked | None, Sources]:
     """Load and check a game without compiling it: every diagnostic, errors and warnings.
     `overrides` (resolved path -> text) stands in for files on disk, as an editor's unsaved buffers."""
@@ -104,6 +122,7 @@ def _meaning(name: str, text: str) -> bytes:
     return "".join(out).encode()
 
 
+@collector_paused()
 def load(path: str | Path) -> Game:
     """Parse, check and compile a .ludus file; bad input raises LudusError with every diagnostic."""
     diags, checked, sources = analyse(path)

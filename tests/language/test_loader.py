@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ludus.language import nodes as n
 from ludus.language.loader import load_declarations
 
@@ -209,3 +211,27 @@ def test_a_use_after_a_parts_remove_is_an_unknown_name_where_it_is(tmp_path):
         ("main.ludus", 3, "unknown name 'target'"),
         ("part.ludus", 1, f"'remove value target' leaves it used in the base game, at {tmp_path / 'base.ludus'}:4:15"),
     ]
+
+
+def test_the_collector_is_paused_while_a_game_loads_and_then_as_the_caller_left_it(tmp_path, monkeypatch):
+    import gc
+
+    import ludus
+    from ludus import pipeline
+
+    write(tmp_path, {"main.ludus": 'game "G"\nplayers 2\nflow:\n    end game\n', "bad.ludus": "value = \n"})
+    during = []
+    real_check = pipeline.check
+    monkeypatch.setattr(pipeline, "check", lambda *a: during.append(gc.isenabled()) or real_check(*a))
+    assert gc.isenabled()
+    ludus.load(tmp_path / "main.ludus")
+    assert during == [False] and gc.isenabled()
+    with pytest.raises(ludus.LudusError):
+        ludus.load(tmp_path / "bad.ludus")
+    assert gc.isenabled()  # back on after a game that does not load
+    gc.disable()
+    try:
+        ludus.analyse(tmp_path / "main.ludus")
+        assert not gc.isenabled()  # a caller that turned it off keeps it off
+    finally:
+        gc.enable()
