@@ -88,6 +88,9 @@ def to_document_symbol(item: OutlineItem) -> t.DocumentSymbol:
                             children=[to_document_symbol(c) for c in item.children] or None)
 
 
+EXIT = object()  # what LudusServer._checked makes of an `exit` notification
+
+
 class Unfit(Exception):
     """A message that is JSON but not one the server can act on: its JSON-RPC error code, and
     what is wrong in one line."""
@@ -195,13 +198,18 @@ class LudusServer(LanguageServer):
 
     # ── the messages, as read from the editor ──
 
-    def receive(self, message: object) -> None:
+    def receive(self, message: object) -> int | None:
         """One message read by stdio.Reader (a JSON value, or a Problem): checked, then handed
         to pygls. A request that cannot be served is answered with its JSON-RPC error, as is a
         message too broken to tell what it was; a notification or a response is not (JSON-RPC
-        answers neither); either way stderr says why, in one line."""
+        answers neither); either way stderr says why, in one line. After `exit`, the exit code:
+        0 when `shutdown` came first, else 1 (LSP's rule, by which an editor tells a crash)."""
         try:
-            self.protocol.handle_message(self._checked(message))
+            checked = self._checked(message)
+            if checked is EXIT:
+                self.protocol.writer.close()  # once a response being written is whole
+                return 0 if self.stopping else 1
+            self.protocol.handle_message(checked)
         except Unfit as exc:
             log.warning("%s", exc)
             if _answered(message):
@@ -211,6 +219,7 @@ class LudusServer(LanguageServer):
             raise
         except Exception as exc:  # a message pygls could not handle; the next one may be fine
             log.error("could not handle a message: %s: %s", type(exc).__name__, exc)
+        return None
 
     def _checked(self, message: object):
         if isinstance(message, Problem):
@@ -233,10 +242,12 @@ class LudusServer(LanguageServer):
         request = "id" in message
         if request and not _is_id(message["id"]):
             raise Unfit(t.ErrorCodes.InvalidRequest, f"{method}: the id must be a number or a string: skipped")
-        if not self.started and method not in (t.INITIALIZE, t.EXIT):
+        if method == t.EXIT:  # whatever its params (or an id it should not have): the editor is leaving
+            return EXIT
+        if not self.started and method != t.INITIALIZE:
             raise Unfit(t.ErrorCodes.ServerNotInitialized, f"{method}: the server is not initialized yet"
                         if request else f"ignored {method}: it came before initialize")
-        if self.stopping and method != t.EXIT:
+        if self.stopping:
             raise Unfit(t.ErrorCodes.InvalidRequest, f"{method}: the server is shutting down"
                         if request else f"ignored {method}: it came after shutdown")
         structured = self.protocol.structured(message)
@@ -390,29 +401,35 @@ class Output:
             self.stream.close()
 
 
-async def read_messages(server: LudusServer, stdin) -> None:
-    """Read the editor's bytes until it closes stdin, handing each message on as it is cut out."""
+async def session(server: LudusServer, stdin) -> int:
+    """Read the editor's bytes, handing each message on as it is cut out, until the session
+    ends; its exit code."""
     loop = asyncio.get_running_loop()
     reader = Reader()
     read = getattr(stdin, "read1", stdin.read)
     while True:
         data = await loop.run_in_executor(server.thread_pool, read, 65536)
         if not data:
-            return
+            return 0
         for message in reader.feed(data):
-            server.receive(message)
+            code = server.receive(message)
+            if code is not None:
+                return code
 
 
 def serve() -> None:
-    """Serve on stdin and stdout until the editor says `exit` or closes stdin."""
+    """Serve on stdin and stdout until the editor says `exit` or closes stdin; exit with the
+    session's code."""
     log_one_line_each(sys.stderr)
     server = make_server()
     server.protocol.set_writer(Output(sys.stdout.buffer))
+    code = 0
     try:
-        asyncio.run(read_messages(server, sys.stdin.buffer))
+        code = asyncio.run(session(server, sys.stdin.buffer))
     except BrokenPipeError:
         log.warning("the editor closed the connection")
-    except (KeyboardInterrupt, SystemExit):  # Ctrl-C, or `exit`
+    except KeyboardInterrupt:  # Ctrl-C
         pass
     finally:
         server.shutdown()
+    sys.exit(code)
