@@ -14,9 +14,12 @@ problem.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import re
+import signal
 import sys
 import threading
 from urllib.parse import unquote
@@ -403,33 +406,68 @@ class Output:
 
 async def session(server: LudusServer, stdin) -> int:
     """Read the editor's bytes, handing each message on as it is cut out, until the session
-    ends; its exit code."""
+    ends; its exit code: that of `exit`; at the end of stdin, 0 if `shutdown` came and 1 if
+    not (the editor died); 130 for Ctrl-C."""
     loop = asyncio.get_running_loop()
+    # the loop's own handler: it wakes the loop whichever thread the signal lands on (Python's
+    # would wait for the main thread, asleep until the read of stdin returns)
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # Windows: KeyboardInterrupt
+        loop.add_signal_handler(signal.SIGINT, asyncio.current_task().cancel)
     reader = Reader()
     read = getattr(stdin, "read1", stdin.read)
-    while True:
-        data = await loop.run_in_executor(server.thread_pool, read, 65536)
-        if not data:
-            return 0
-        for message in reader.feed(data):
-            code = server.receive(message)
-            if code is not None:
-                return code
+    try:
+        while True:
+            try:
+                data = await loop.run_in_executor(server.thread_pool, read, 65536)
+            except OSError as exc:  # stdin itself is broken: as good as closed
+                log.warning("cannot read stdin: %s", exc.strerror or exc)
+                data = b""
+            if not data:
+                half = reader.unfinished()
+                if half is not None and half.startswith("in the middle"):
+                    log.warning("the editor closed stdin %s, without exit", half)
+                elif half is not None:
+                    log.warning("the editor closed stdin %s, without exit: the message is lost", half)
+                elif not server.stopping:
+                    log.warning("the editor closed stdin without exit")
+                return 0 if server.stopping else 1
+            for message in reader.feed(data):
+                code = server.receive(message)
+                if code is not None:
+                    return code
+    except asyncio.CancelledError:  # Ctrl-C
+        return 130
 
 
 def serve() -> None:
-    """Serve on stdin and stdout until the editor says `exit` or closes stdin; exit with the
-    session's code."""
+    """Serve on stdin and stdout until the editor says `exit` or closes stdin, or Ctrl-C."""
     log_one_line_each(sys.stderr)
     server = make_server()
     server.protocol.set_writer(Output(sys.stdout.buffer))
-    code = 0
+    code = 1
     try:
-        code = asyncio.run(session(server, sys.stdin.buffer))
+        # left from inside the loop: asyncio.run's clean-up would cancel the handlers still
+        # running, and pygls logs a traceback for each
+        asyncio.run(_serve_then_leave(server, sys.stdin.buffer))
     except BrokenPipeError:
         log.warning("the editor closed the connection")
-    except KeyboardInterrupt:  # Ctrl-C
-        pass
-    finally:
-        server.shutdown()
-    sys.exit(code)
+    except KeyboardInterrupt:  # Ctrl-C outside the session's loop
+        code = 130
+    leave(code)
+
+
+async def _serve_then_leave(server: LudusServer, stdin) -> None:
+    leave(await session(server, stdin))
+
+
+def leave(code: int) -> None:
+    """End the process at once. Not sys.exit: Python would first wait for the worker threads,
+    one of them reading a stdin that may never send another byte, another perhaps half-way
+    through analysing a big game. Every response is written whole before this (Output), and
+    the log's lines are flushed as they are written."""
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C now would only print a traceback
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)

@@ -57,6 +57,15 @@ class Reader:
             else:
                 return out
 
+    def unfinished(self) -> str | None:
+        """What the bytes read so far leave half done, in words (for when no more will come), or
+        None when they end between messages."""
+        if self.length is not None:
+            return f"{_bytes(len(self.buffer))} into a message of {_bytes(self.length)}"
+        if self.buffer.strip() and not self.lost:
+            return "in the middle of a header"
+        return None
+
     def _report(self, out: list[object], text: str) -> None:
         if not self.lost:
             out.append(Problem(text))

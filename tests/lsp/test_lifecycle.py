@@ -4,6 +4,10 @@ traceback and no wait, whatever the server was doing."""
 
 from __future__ import annotations
 
+import signal
+import sys
+import time
+
 import pytest
 
 from tests.lsp.jsonrpc import Client
@@ -47,6 +51,81 @@ def test_exit_after_shutdown_is_exit_code_0_whatever_its_params(tmp_path):
         client.request("initialize", INIT)
         assert client.request("shutdown", None)["result"] is None
         client.notify("exit", {"unexpected": True})
+        assert ended(client) == (0, "")
+    finally:
+        client.close()
+
+
+def test_ctrl_c_while_waiting_for_input_stops_at_once_with_130(tmp_path):
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+    try:
+        client.request("initialize", INIT)     # up and reading stdin, which stays open
+        client.proc.send_signal(signal.SIGINT)
+        assert ended(client) == (130, "")
+    finally:
+        client.close()
+
+
+BLOCKED = """
+import sys
+from pathlib import Path
+from ludus.lsp import workspace
+from ludus.lsp import serve
+
+def analyse_for_ever(self, path):
+    Path(sys.argv[1]).write_text("analysing")
+    import threading
+    threading.Event().wait()
+
+workspace.Workspace.analyse = analyse_for_ever
+serve()
+"""
+
+
+def test_ctrl_c_while_analysing_stops_at_once_with_130(tmp_path):
+    """An analysis runs on a worker thread, which Python would wait for at exit: Ctrl-C does not."""
+    flag = tmp_path / "started"
+    client = Client([sys.executable, "-c", BLOCKED, str(flag)], cwd=str(tmp_path))
+    try:
+        client.request("initialize", INIT)
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": (tmp_path / "g.ludus").as_uri(), "languageId": "ludus", "version": 1, "text": 'game "G"\n'}})
+        for _ in range(2000):                   # until the analysis is under way (bounded)
+            if flag.exists():
+                break
+            time.sleep(0.01)
+        assert flag.exists()
+        client.proc.send_signal(signal.SIGINT)
+        assert ended(client) == (130, "")
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("last, said", [
+    (b"", "ludus lsp: the editor closed stdin without exit"),
+    (b"Content-Length: 100\r\n\r\n" + b'{"jsonrpc": "2.0", "method": "lo',
+     "ludus lsp: the editor closed stdin 32 bytes into a message of 100 bytes, without exit: the message is lost"),
+    (b"Content-Len", "ludus lsp: the editor closed stdin in the middle of a header, without exit"),
+])
+def test_end_of_input_stops_the_server_with_1_whatever_was_half_read(tmp_path, last, said):
+    """The editor died: nothing more will come, and no shutdown came (exit code 1)."""
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+    try:
+        client.request("initialize", INIT)
+        client.send_bytes(last)
+        client.proc.stdin.close()
+        code, stderr = ended(client)
+        assert (code, stderr.splitlines()) == (1, [said])
+    finally:
+        client.close()
+
+
+def test_end_of_input_after_shutdown_is_exit_code_0(tmp_path):
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+    try:
+        client.request("initialize", INIT)
+        assert client.request("shutdown", None)["result"] is None
+        client.proc.stdin.close()
         assert ended(client) == (0, "")
     finally:
         client.close()
