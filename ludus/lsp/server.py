@@ -218,8 +218,6 @@ class LudusServer(LanguageServer):
             if _answered(message):
                 ident = message.get("id") if isinstance(message, dict) else None
                 self.answer_error(ident if _is_id(ident) else None, exc.code, str(exc))
-        except BrokenPipeError:  # the editor is gone: reading stops
-            raise
         except Exception as exc:  # a message pygls could not handle; the next one may be fine
             log.error("could not handle a message: %s: %s", type(exc).__name__, exc)
         return None
@@ -385,23 +383,34 @@ class Output:
     """stdout for pygls. Responses are written from worker threads too, and `exit` closes
     stdout from the event loop: a write is whole or not at all, and one after the close is
     dropped. (pygls's own writer let a response caught half-way by the close fail, and
-    reporting that failure to the editor failed again, a few hundred times over.)"""
+    reporting that failure to the editor failed again, a few hundred times over.) A stdout the
+    editor closed is said once, then `broken` is called (the session ends) and writes are
+    dropped: pygls logged a traceback for each answer it could not write."""
 
     def __init__(self, stream) -> None:
         self.stream = stream
         self.lock = threading.Lock()
         self.closed = False
+        self.broken = lambda: None
 
     def write(self, data: bytes) -> None:
         with self.lock:
-            if not self.closed:
+            if self.closed:
+                return
+            try:
                 self.stream.write(data)
                 self.stream.flush()
+                return
+            except (OSError, ValueError):  # a broken pipe, or a stream closed under us
+                self.closed = True
+        log.warning("the editor closed stdout: stopping")
+        self.broken()
 
     def close(self) -> None:
         with self.lock:
             self.closed = True
-            self.stream.close()
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.close()
 
 
 async def session(server: LudusServer, stdin) -> int:
@@ -409,10 +418,20 @@ async def session(server: LudusServer, stdin) -> int:
     ends; its exit code: that of `exit`; at the end of stdin, 0 if `shutdown` came and 1 if
     not (the editor died); 130 for Ctrl-C."""
     loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    ending: list[int] = []  # the exit code, once something other than a message ends the session
+
+    def end(code: int) -> None:
+        if not ending:
+            ending.append(code)
+            task.cancel()
+
     # the loop's own handler: it wakes the loop whichever thread the signal lands on (Python's
     # would wait for the main thread, asleep until the read of stdin returns)
     with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # Windows: KeyboardInterrupt
-        loop.add_signal_handler(signal.SIGINT, asyncio.current_task().cancel)
+        loop.add_signal_handler(signal.SIGINT, end, 130)
+    if isinstance(server.protocol.writer, Output):
+        server.protocol.writer.broken = lambda: _call_soon(loop, end, 1)
     reader = Reader()
     read = getattr(stdin, "read1", stdin.read)
     try:
@@ -435,8 +454,14 @@ async def session(server: LudusServer, stdin) -> int:
                 code = server.receive(message)
                 if code is not None:
                     return code
-    except asyncio.CancelledError:  # Ctrl-C
-        return 130
+    except asyncio.CancelledError:  # Ctrl-C, or a stdout closed
+        return ending[0]
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, *call) -> None:
+    """Call on the loop, from any thread; not at all once the loop is closed."""
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(*call)
 
 
 def serve() -> None:
@@ -449,8 +474,6 @@ def serve() -> None:
         # left from inside the loop: asyncio.run's clean-up would cancel the handlers still
         # running, and pygls logs a traceback for each
         asyncio.run(_serve_then_leave(server, sys.stdin.buffer))
-    except BrokenPipeError:
-        log.warning("the editor closed the connection")
     except KeyboardInterrupt:  # Ctrl-C outside the session's loop
         code = 130
     leave(code)

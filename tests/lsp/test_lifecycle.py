@@ -4,7 +4,10 @@ traceback and no wait, whatever the server was doing."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import signal
+import subprocess
 import sys
 import time
 
@@ -129,3 +132,27 @@ def test_end_of_input_after_shutdown_is_exit_code_0(tmp_path):
         assert ended(client) == (0, "")
     finally:
         client.close()
+
+
+def test_a_closed_stdout_stops_the_server_with_1_and_one_line(tmp_path):
+    """The editor stopped reading: answers can go nowhere, so the server stops (pygls logged a
+    traceback for each answer it could not write, and read on)."""
+    proc = subprocess.Popen(ludus_argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=str(tmp_path))
+    try:
+        proc.stdout.close()
+        hover = {"textDocument": {"uri": (tmp_path / "g.ludus").as_uri()}, "position": {"line": 0, "character": 0}}
+        for ident, method, params in [(1, "initialize", INIT), (2, "textDocument/hover", hover)]:
+            body = json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}).encode("utf-8")
+            with contextlib.suppress(BrokenPipeError):  # the server may be gone already
+                proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                proc.stdin.flush()
+        assert proc.wait(timeout=20) == 1
+        assert proc.stderr.read().decode("utf-8").splitlines() == ["ludus lsp: the editor closed stdout: stopping"]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=10)
+        for stream in (proc.stdin, proc.stderr):
+            with contextlib.suppress(BrokenPipeError):
+                stream.close()
