@@ -467,13 +467,18 @@ def _call_soon(loop: asyncio.AbstractEventLoop, *call) -> None:
 def serve() -> None:
     """Serve on stdin and stdout until the editor says `exit` or closes stdin, or Ctrl-C."""
     log_one_line_each(sys.stderr)
+    stdin, stdout = getattr(sys.stdin, "buffer", None), getattr(sys.stdout, "buffer", None)
+    if stdin is None or stdout is None:  # Python makes a closed file descriptor None
+        log.warning("%s is closed: an editor starts ludus lsp with a pipe on stdin and one on stdout",
+                    "stdin" if stdin is None else "stdout")
+        leave(1)
     server = make_server()
-    server.protocol.set_writer(Output(sys.stdout.buffer))
+    server.protocol.set_writer(Output(stdout))
     code = 1
     try:
         # left from inside the loop: asyncio.run's clean-up would cancel the handlers still
         # running, and pygls logs a traceback for each
-        asyncio.run(_serve_then_leave(server, sys.stdin.buffer))
+        asyncio.run(_serve_then_leave(server, stdin))
     except KeyboardInterrupt:  # Ctrl-C outside the session's loop
         code = 130
     leave(code)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -156,3 +157,13 @@ def test_a_closed_stdout_stops_the_server_with_1_and_one_line(tmp_path):
         for stream in (proc.stdin, proc.stderr):
             with contextlib.suppress(BrokenPipeError):
                 stream.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closes a file descriptor before exec")
+@pytest.mark.parametrize("fd, said", [(0, "stdin"), (1, "stdout")])
+def test_started_without_stdin_or_stdout_it_says_so_and_exits_1(tmp_path, fd, said):
+    ran = subprocess.run(ludus_argv(), preexec_fn=lambda: os.close(fd), stdin=subprocess.DEVNULL if fd else None,
+                         stdout=None if fd else subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=str(tmp_path),
+                         timeout=60)
+    assert (ran.returncode, ran.stderr.decode("utf-8").splitlines()) == (
+        1, [f"ludus lsp: {said} is closed: an editor starts ludus lsp with a pipe on stdin and one on stdout"])
