@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -24,7 +25,7 @@ import sys
 import threading
 from urllib.parse import unquote
 
-from cattrs import transform_error
+from cattrs import Converter, transform_error
 from cattrs.errors import ClassValidationError
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
@@ -108,6 +109,12 @@ def _camel(match: re.Match) -> str:
 
 
 class LudusProtocol(LanguageServerProtocol):
+    def __init__(self, server: LanguageServer, converter: Converter) -> None:
+        super().__init__(server, converter)
+        # pygls hands the protocol its converter (the server's converter_factory) and keeps it
+        # only under a private name: kept here under ours
+        self.converter = converter
+
     def structured(self, data: dict):
         """A request or a notification as lsprotocol's type for its method, or Unfit saying
         which field does not fit, by its name in the protocol (`textDocument`, not pygls's
@@ -118,7 +125,7 @@ class LudusProtocol(LanguageServerProtocol):
             kind = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
             data = {"params": None, **data}
         try:
-            return self._converter.structure(data, kind)
+            return self.converter.structure(data, kind)
         except ClassValidationError as exc:
             problems = [re.sub(r"_([a-z])", _camel, p).replace(" @ $.", " at ") for p in transform_error(exc)]
             raise Unfit(t.ErrorCodes.InvalidParams, f"{method}: invalid params: {'; '.join(problems)}") from None
@@ -279,6 +286,29 @@ def _is_id(value) -> bool:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
 
+def ludus_only(nothing=None):
+    """For a handler of a document's request or notification: called with the document's path
+    when it is a ludus file (LudusServer.is_ludus), else not called at all, the answer being
+    `nothing` (called, when it is a function, for a fresh one)."""
+
+    def decorate(handler):
+        if asyncio.iscoroutinefunction(handler):  # pygls awaits a coroutine, and calls the rest
+            @functools.wraps(handler)
+            async def checked(ls: LudusServer, params):
+                if ls.is_ludus(params.text_document.uri):
+                    return await handler(ls, params, ls.path_of(params.text_document.uri))
+                return nothing() if callable(nothing) else nothing
+        else:
+            @functools.wraps(handler)
+            def checked(ls: LudusServer, params):
+                if ls.is_ludus(params.text_document.uri):
+                    return handler(ls, params, ls.path_of(params.text_document.uri))
+                return nothing() if callable(nothing) else nothing
+        return checked
+
+    return decorate
+
+
 def make_server() -> LudusServer:
     server = LudusServer()
 
@@ -292,17 +322,15 @@ def make_server() -> LudusServer:
         await ls._refresh_now(params.text_document.uri)  # on a worker thread, as typing's is
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
-    async def did_change(ls: LudusServer, params: t.DidChangeTextDocumentParams) -> None:
-        if not ls.is_ludus(params.text_document.uri):
-            return
-        doc = ls.workspace.get_text_document(params.text_document.uri)
-        ls.ludus.open(ls.path_of(params.text_document.uri), doc.source)
+    @ludus_only()
+    async def did_change(ls: LudusServer, params: t.DidChangeTextDocumentParams, path: str) -> None:
+        ls.ludus.open(path, ls.workspace.get_text_document(params.text_document.uri).source)
         ls.refresh_soon(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
-    async def did_save(ls: LudusServer, params: t.DidSaveTextDocumentParams) -> None:
-        if ls.is_ludus(params.text_document.uri):
-            await ls._refresh_now(params.text_document.uri)
+    @ludus_only()
+    async def did_save(ls: LudusServer, params: t.DidSaveTextDocumentParams, path: str) -> None:
+        await ls._refresh_now(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LudusServer, params: t.DidCloseTextDocumentParams) -> None:
@@ -312,34 +340,28 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     @server.thread()  # it may analyse the game afresh: off the event loop
-    def hover(ls: LudusServer, params: t.HoverParams) -> t.Hover | None:
-        if not ls.is_ludus(params.text_document.uri):
-            return None
-        pos = params.position
-        text = ls.ludus.hover(ls.path_of(params.text_document.uri), pos.line, pos.character)
+    @ludus_only()
+    def hover(ls: LudusServer, params: t.HoverParams, path: str) -> t.Hover | None:
+        text = ls.ludus.hover(path, params.position.line, params.position.character)
         if text is None:
             return None
         return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text))
 
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
     @server.thread()  # it may analyse the game afresh: off the event loop
-    def definition(ls: LudusServer, params: t.DefinitionParams) -> t.Location | None:
-        if not ls.is_ludus(params.text_document.uri):
-            return None
-        pos = params.position
-        found = ls.ludus.definition(ls.path_of(params.text_document.uri), pos.line, pos.character)
+    @ludus_only()
+    def definition(ls: LudusServer, params: t.DefinitionParams, path: str) -> t.Location | None:
+        found = ls.ludus.definition(path, params.position.line, params.position.character)
         if found is None:
             return None
-        path, span = found
-        return t.Location(uri=from_fs_path(path) or path, range=to_range(span))
+        where, span = found
+        return t.Location(uri=from_fs_path(where) or where, range=to_range(span))
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=['"']))
     @server.thread()  # it may analyse the game afresh: off the event loop
-    def completion(ls: LudusServer, params: t.CompletionParams) -> t.CompletionList:
-        if not ls.is_ludus(params.text_document.uri):
-            return t.CompletionList(is_incomplete=False, items=[])
-        pos = params.position
-        items = ls.ludus.completions(ls.path_of(params.text_document.uri), pos.line, pos.character)
+    @ludus_only(lambda: t.CompletionList(is_incomplete=False, items=[]))
+    def completion(ls: LudusServer, params: t.CompletionParams, path: str) -> t.CompletionList:
+        items = ls.ludus.completions(path, params.position.line, params.position.character)
         return t.CompletionList(is_incomplete=False, items=[
             t.CompletionItem(label=label, kind=COMPLETION_KINDS.get(kind, t.CompletionItemKind.Text),
                              detail=kind + (f" ({detail})" if detail else ""))
@@ -347,10 +369,9 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @server.thread()  # it may analyse the game afresh: off the event loop
-    def document_symbol(ls: LudusServer, params: t.DocumentSymbolParams) -> list[t.DocumentSymbol]:
-        if not ls.is_ludus(params.text_document.uri):
-            return []
-        return [to_document_symbol(i) for i in ls.ludus.outline(ls.path_of(params.text_document.uri))]
+    @ludus_only(list)
+    def document_symbol(ls: LudusServer, params: t.DocumentSymbolParams, path: str) -> list[t.DocumentSymbol]:
+        return [to_document_symbol(i) for i in ls.ludus.outline(path)]
 
     return server
 
