@@ -34,6 +34,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from ..language.source import Diagnostic, Span
 from .stdio import Problem, Reader
+from .text import Text
 from .workspace import OutlineItem, Workspace
 
 log = logging.getLogger("ludus.lsp")
@@ -134,12 +135,26 @@ class LudusProtocol(LanguageServerProtocol):
 
     @lsp_method(t.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: t.DidChangeTextDocumentParams):
-        """A change to a document never opened has nothing to apply to (pygls would raise a
-        KeyError): it is ignored, with a line on stderr."""
-        if unquote(params.text_document.uri) not in self.workspace.text_documents:
-            log.warning("ignored a change to %s: it is not open", params.text_document.uri)
+        """The edits applied here (text.py), then the document's text handed to pygls whole.
+        pygls put an edit past the end of a line one character before that end, or at the
+        start of the next line, and counted lines as Python's splitlines does (a form feed
+        ends a line there): its copy of the document drifted from the editor's. A change to
+        a document never opened has nothing to apply to: it is ignored, with a line on stderr."""
+        uri = params.text_document.uri
+        if unquote(uri) not in self.workspace.text_documents:
+            log.warning("ignored a change to %s: it is not open", uri)
             return
-        yield from super().lsp_text_document__did_change(params)
+        text = self.workspace.get_text_document(uri).source
+        for change in params.content_changes:
+            if isinstance(change, t.TextDocumentContentChangePartial):
+                start, end = change.range.start, change.range.end
+                text = Text(text, self.workspace.position_encoding).edited(
+                    (start.line, start.character), (end.line, end.character), change.text)
+            else:
+                text = change.text
+        self.workspace.update_text_document(params.text_document, t.TextDocumentContentChangeWholeDocument(text=text))
+        if (handler := self.fm.features.get(t.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
 
 
 class LudusServer(LanguageServer):

@@ -70,3 +70,39 @@ def test_initialize_diagnose_hover_and_exit_over_stdio(tmp_path):
         assert client.proc.wait(timeout=20) == 0
     finally:
         client.close()
+
+
+def test_edits_past_the_end_of_a_line_or_of_the_document_land_at_its_end(tmp_path):
+    """The LSP rule: a position past the end of a line is its end; one past the last line, the
+    end of the document. The diagnostics are those of the text the editor shows."""
+    path = tmp_path / "typo.ludus"
+    text = GAME.replace("coinz", "coins").replace("    win P1\n", "    win P1\n    gain 1 coin")  # no final line break
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+
+    def change(version: int, start: tuple[int, int], end: tuple[int, int], new: str) -> None:
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [
+            {"range": {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}},
+             "text": new}]})
+
+    try:
+        client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1,
+                                                                "text": text}})
+        client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
+        change(2, (4, 17), (4, 17), "z")       # one past the line's end, where its line break is: `coinsz`
+        change(3, (6, 20), (6, 20), "s")       # past the end of the last line, which has no line break: `coins`
+        change(4, (40, 0), (40, 3), "\n")      # past the last line: the end
+        published = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                                and m["params"]["uri"] == uri)
+        errors = [(d["range"], d["message"].splitlines()[0]) for d in published["params"]["diagnostics"]
+                  if d["severity"] == 1]
+        assert errors == [({"start": {"line": 4, "character": 11}, "end": {"line": 4, "character": 17}},
+                           "unknown counter 'coinsz'")]
+        assert client.request("shutdown", None)["result"] is None
+        client.notify("exit", None)
+        assert client.proc.wait(timeout=20) == 0
+    finally:
+        client.close()
