@@ -67,30 +67,33 @@ COMPLETION_KINDS = {
 }
 
 
-def to_range(span: Span) -> t.Range:
+def to_range(span: Span, doc: Text) -> t.Range:
     """A ludus span (1-based, end exclusive; a declaration's may end at column 1 of the next
-    line) as an LSP range (0-based)."""
-    line, col = max(span.line - 1, 0), max(span.column - 1, 0)
-    end_line, end_col = max(span.end_line - 1, line), max(span.end_column - 1, 0)
-    if end_line > line and end_col == 0:
-        end_line, end_col = end_line - 1, 10_000  # to the end of the line before
-    if end_line == line and end_col <= col:
-        end_col = col + 1
-    return t.Range(t.Position(line, col), t.Position(end_line, end_col))
+    line) as an LSP range in the document, counted as the editor counts."""
+    start = doc.ludus_offset(span.line, span.column)
+    if span.end_line > span.line and span.end_column <= 1:
+        end = doc.ludus_offset(span.end_line - 1, len(doc.text) + 1)  # to the end of the line before
+    else:
+        end = doc.ludus_offset(span.end_line, span.end_column)
+    if end <= start:  # an empty span is shown on the character it is at, if there is one
+        end = start + 1 if doc.text[start:start + 1] not in ("", "\r", "\n") else start
+    return t.Range(t.Position(*doc.position(start)), t.Position(*doc.position(end)))
 
 
-def to_lsp_diagnostic(d: Diagnostic) -> t.Diagnostic:
+def to_lsp_diagnostic(d: Diagnostic, doc: Text) -> t.Diagnostic:
     severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
     message = d.message + (f"\n{d.hint}" if d.hint else "")
-    return t.Diagnostic(range=to_range(d.span), message=message, severity=severity, source="ludus")
+    return t.Diagnostic(range=to_range(d.span, doc), message=message, severity=severity, source="ludus")
 
 
-def to_document_symbol(item: OutlineItem) -> t.DocumentSymbol:
-    whole = to_range(item.span)
-    head = t.Range(whole.start, t.Position(whole.start.line, 10_000))
+def to_document_symbol(item: OutlineItem, doc: Text) -> t.DocumentSymbol:
+    whole = to_range(item.span, doc)
+    # the first line, within the whole (LSP wants the one inside the other)
+    head_end = min(whole.end, t.Position(*doc.position(doc.line_end(whole.start.line))),
+                   key=lambda p: (p.line, p.character))
     return t.DocumentSymbol(name=item.name or "?", detail=item.kind, kind=SYMBOL_KINDS.get(item.kind, t.SymbolKind.Key),
-                            range=whole, selection_range=head,
-                            children=[to_document_symbol(c) for c in item.children] or None)
+                            range=whole, selection_range=t.Range(whole.start, head_end),
+                            children=[to_document_symbol(c, doc) for c in item.children] or None)
 
 
 EXIT = object()  # what LudusServer._checked makes of an `exit` notification
@@ -196,30 +199,55 @@ class LudusServer(LanguageServer):
 
     async def _analyse_and_publish(self, uri: str, version: int) -> None:
         loop = asyncio.get_running_loop()
-        analysis = await loop.run_in_executor(self.thread_pool, self.ludus.analyse, self.path_of(uri))
+        game, diagnostics = await loop.run_in_executor(self.thread_pool, self.diagnose, self.path_of(uri))
         if self.ludus.version == version:
-            self.publish(analysis)
+            self.publish(game, diagnostics)
+
+    def diagnose(self, path: str) -> tuple[str, dict[str, list[t.Diagnostic]]]:
+        """The game a file belongs to, and the diagnostics of each of its files by URI, as LSP
+        has them (on a worker thread: counting columns as the editor does reads each file)."""
+        analysis = self.ludus.analyse(path)
+        return analysis.game, {self.uri_of(file): [to_lsp_diagnostic(d, doc) for d in diags]
+                               for file, diags in analysis.diagnostics.items()
+                               for doc in [self.text_of(file)]}
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri
+
+    def uri_of(self, path: str) -> str:
+        return from_fs_path(path) or path
+
+    @property
+    def encoding(self) -> str:
+        """How the editor counts a position's character: the encoding agreed at initialize."""
+        try:
+            return self.workspace.position_encoding or t.PositionEncodingKind.Utf16
+        except RuntimeError:  # pygls has no workspace before initialize
+            return t.PositionEncodingKind.Utf16
+
+    def text_of(self, path: str) -> Text:
+        """A file's text as the editor has it (its buffer, else the file on disk)."""
+        return Text(self.ludus.text(path) or "", self.encoding)
+
+    def place(self, path: str, position: t.Position) -> tuple[int, int]:
+        """An editor's position in a file as the Workspace takes it (ludus's line and column,
+        from 0)."""
+        doc = self.text_of(path)
+        return doc.ludus_place(doc.offset(position.line, position.character))
 
     def is_ludus(self, uri: str) -> bool:
         """A .ludus file, or a buffer opened as ludus (an unsaved one has no file name). Other
         documents a client sends are not analysed: ludus's errors on a text file say nothing."""
         return uri in self.ludus_buffers or self.path_of(uri).lower().endswith(".ludus")
 
-    def publish(self, analysis) -> None:
+    def publish(self, game: str, diagnostics: dict[str, list[t.Diagnostic]]) -> None:
         """Send the diagnostics of every file of an analysed game; clear those of files it no
         longer reads."""
-        sent = set()
-        for path, diags in analysis.diagnostics.items():
-            file_uri = from_fs_path(path) or path
-            sent.add(file_uri)
-            self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
-                uri=file_uri, diagnostics=[to_lsp_diagnostic(d) for d in diags]))
-        for gone in self.published.get(analysis.game, set()) - sent:
+        for uri, diags in diagnostics.items():
+            self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+        for gone in self.published.get(game, set()) - set(diagnostics):
             self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=gone, diagnostics=[]))
-        self.published[analysis.game] = sent
+        self.published[game] = set(diagnostics)
 
     # ── the messages, as read from the editor ──
 
@@ -357,7 +385,7 @@ def make_server() -> LudusServer:
     @server.thread()  # it may analyse the game afresh: off the event loop
     @ludus_only()
     def hover(ls: LudusServer, params: t.HoverParams, path: str) -> t.Hover | None:
-        text = ls.ludus.hover(path, params.position.line, params.position.character)
+        text = ls.ludus.hover(path, *ls.place(path, params.position))
         if text is None:
             return None
         return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text))
@@ -366,17 +394,17 @@ def make_server() -> LudusServer:
     @server.thread()  # it may analyse the game afresh: off the event loop
     @ludus_only()
     def definition(ls: LudusServer, params: t.DefinitionParams, path: str) -> t.Location | None:
-        found = ls.ludus.definition(path, params.position.line, params.position.character)
+        found = ls.ludus.definition(path, *ls.place(path, params.position))
         if found is None:
             return None
         where, span = found
-        return t.Location(uri=from_fs_path(where) or where, range=to_range(span))
+        return t.Location(uri=ls.uri_of(where), range=to_range(span, ls.text_of(where)))
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=['"']))
     @server.thread()  # it may analyse the game afresh: off the event loop
     @ludus_only(lambda: t.CompletionList(is_incomplete=False, items=[]))
     def completion(ls: LudusServer, params: t.CompletionParams, path: str) -> t.CompletionList:
-        items = ls.ludus.completions(path, params.position.line, params.position.character)
+        items = ls.ludus.completions(path, *ls.place(path, params.position))
         return t.CompletionList(is_incomplete=False, items=[
             t.CompletionItem(label=label, kind=COMPLETION_KINDS.get(kind, t.CompletionItemKind.Text),
                              detail=kind + (f" ({detail})" if detail else ""))
@@ -386,7 +414,8 @@ def make_server() -> LudusServer:
     @server.thread()  # it may analyse the game afresh: off the event loop
     @ludus_only(list)
     def document_symbol(ls: LudusServer, params: t.DocumentSymbolParams, path: str) -> list[t.DocumentSymbol]:
-        return [to_document_symbol(i) for i in ls.ludus.outline(path)]
+        doc = ls.text_of(path)
+        return [to_document_symbol(i, doc) for i in ls.ludus.outline(path)]
 
     return server
 

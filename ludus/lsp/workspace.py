@@ -1,8 +1,9 @@
 """What the language server knows, without the protocol: open buffers, the game each file belongs
 to, its diagnostics, and the answers to hover, definition, completion and outline.
 
-Positions here are 0-based lines and columns, as editors count them; spans are 1-based, as ludus
-counts them. The protocol layer (server.py) only converts these answers to LSP types.
+Places here are 0-based lines and columns, in ludus's terms: lines end at \\n, columns count
+characters. Spans are 1-based, as ludus counts them. The protocol layer (server.py) converts
+an editor's positions to these (text.py) and these answers to LSP types.
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ class Workspace:
         text = self.text(path)
         if text is None:
             return None
-        lines = text.splitlines()
+        lines = text.split("\n")  # ludus's lines: a form feed does not end one
         if not 0 <= line < len(lines):
             return None
         row = lines[line]
@@ -294,7 +295,7 @@ class Workspace:
         analysis = self.analyse(path)
         out: list[tuple[str, str, str | None]] = []
         text = self.text(path) or ""
-        rows = text.splitlines()
+        rows = text.split("\n")
         row = rows[line][:column] if 0 <= line < len(rows) else ""
         in_string = row.count('"') % 2 == 1
         sym = analysis.checked.symbols if analysis.checked is not None else None

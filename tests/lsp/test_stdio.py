@@ -106,3 +106,52 @@ def test_edits_past_the_end_of_a_line_or_of_the_document_land_at_its_end(tmp_pat
         assert client.proc.wait(timeout=20) == 0
     finally:
         client.close()
+
+
+UNICODE = ('game "G 😀"\nplayers 2\ncounter coins per seat\nvalue e = "😀😀" + coinz\nvalue f = "😀😀" + e\n'
+           "flow:\n    gain 1 coins\n    win P1\n")
+
+
+@pytest.mark.parametrize("offered, encoding, at, title_end", [
+    (None, "utf-16", 19, 11),                   # LSP's default: an emoji is two UTF-16 code units
+    (["utf-8", "utf-16"], "utf-8", 23, 13),     # the editor's first choice that the server knows
+    (["utf-32"], "utf-32", 17, 10),
+])
+def test_positions_count_as_the_editor_counts(tmp_path, offered, encoding, at, title_end):
+    """Columns after an emoji, both ways: in what the server sends and in what it is asked."""
+    path = tmp_path / "u.ludus"
+    path.write_text(UNICODE, encoding="utf-8")
+    uri = path.as_uri()
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+    doc = {"textDocument": {"uri": uri}}
+
+    def errors() -> list:
+        published = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                                and m["params"]["uri"] == uri)
+        return [d["range"] for d in published["params"]["diagnostics"] if d["severity"] == 1]
+
+    try:
+        capabilities = {"general": {"positionEncodings": offered}} if offered else {}
+        init = client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": capabilities})
+        assert init["result"]["capabilities"]["positionEncoding"] == encoding
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1,
+                                                                "text": UNICODE}})
+        coinz = {"start": {"line": 3, "character": at}, "end": {"line": 3, "character": at + 5}}
+        assert errors() == [coinz]
+        on_e = {**doc, "position": {"line": 4, "character": at}}             # `e` in `"😀😀" + e`
+        assert client.request("textDocument/hover", on_e)["result"]["contents"]["value"].startswith("**e**: value")
+        assert client.request("textDocument/definition", on_e)["result"]["range"]["start"] == {"line": 3, "character": 6}
+        symbols = client.request("textDocument/documentSymbol", doc)["result"]
+        assert symbols[0]["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": title_end}}
+        for s in symbols:      # LSP: the selection range lies inside the range
+            whole, head = [(r["start"]["line"], r["start"]["character"], r["end"]["line"], r["end"]["character"])
+                           for r in (s["range"], s["selectionRange"])]
+            assert whole[:2] <= head[:2] and head[2:] <= whole[2:], s
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": coinz, "text": '"x"'}]})
+        assert errors() == []
+        assert client.request("shutdown", None)["result"] is None
+        client.notify("exit", None)
+        assert client.proc.wait(timeout=20) == 0
+    finally:
+        client.close()

@@ -163,15 +163,33 @@ def test_spans_become_lsp_ranges():
     pytest.importorskip("pygls")
     from ludus.language.source import Span
     from ludus.lsp.server import to_range
+    from ludus.lsp.text import Text
 
-    r = to_range(Span("x", 5, 12, 5, 17))
-    assert (r.start.line, r.start.character, r.end.line, r.end.character) == (4, 11, 4, 16)
-    r = to_range(Span("x", 3, 1, 6, 1))                                 # a declaration, to the next line's start
-    assert (r.start.line, r.end.line, r.end.character) == (2, 4, 10_000)
-    r = to_range(Span("x", 2, 4, 2, 4))                                 # empty: one character wide
-    assert (r.start.character, r.end.character) == (3, 4)
+    doc = Text("game\nplayers 2\nflow:\n    x\n    gain 1 coinz\n")
+
+    def where(span: Span, text: Text = doc) -> tuple[int, int, int, int]:
+        r = to_range(span, text)
+        return r.start.line, r.start.character, r.end.line, r.end.character
+
+    assert where(Span("x", 5, 12, 5, 17)) == (4, 11, 4, 16)
+    assert where(Span("x", 3, 1, 6, 1)) == (2, 0, 4, 16)                # a declaration, to the next line's start
+    assert where(Span("x", 5, 4, 5, 4)) == (4, 3, 4, 4)                 # empty: one character wide
+    assert where(Span("x", 2, 10, 2, 10)) == (1, 9, 1, 9)               # ... unless it is at the end of the line
+    assert where(Span("x", 9, 1, 9, 5)) == (5, 0, 5, 0)                 # past the end: the end
+    # the editor counts UTF-16 code units, in which an emoji is two
+    assert where(Span("x", 1, 18, 1, 23), Text('value e = "😀😀" + coinz\n')) == (0, 19, 0, 24)
 
 
 def test_the_path_resolution_is_stable(tmp_path):
     assert resolved(tmp_path / "a" / ".." / "b.ludus") == str((tmp_path / "b.ludus").resolve())
     assert Path(resolved("relative.ludus")).is_absolute()
+
+
+def test_a_form_feed_or_a_line_separator_does_not_end_a_line(tmp_path):
+    """ludus counts lines at \\n only, as its spans do; Python's splitlines also splits at a
+    form feed and U+2028, which put hover on the wrong line after one."""
+    path = str(tmp_path / "g.ludus")
+    ws = Workspace()
+    ws.open(path, 'game "G"\n# page\x0cbreak, line\u2028separator\nplayers 2\ncounter coins per seat\n'
+                  'flow:\n    gain 1 coins\n    win P1\n')
+    assert ws.hover(path, 3, 10).startswith("**coins**: counter")        # `counter coins per seat`
