@@ -35,7 +35,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ..language.source import Diagnostic, Span
 from .stdio import Problem, Reader
 from .text import Text
-from .workspace import OutlineItem, Workspace
+from .workspace import OutlineItem, Workspace, resolved
 
 log = logging.getLogger("ludus.lsp")
 
@@ -172,6 +172,7 @@ class LudusServer(LanguageServer):
         self.started = False  # `initialize` came: LSP answers nothing else before it
         self.stopping = False  # `shutdown` came: LSP answers nothing but `exit` after it
         self.ludus_buffers: set[str] = set()  # URIs the editor opened as ludus, whatever their name
+        self.opened: dict[str, str] = {}  # resolved path -> the URI of the document open there
         self.ludus = Workspace()
         self.published: dict[str, set[str]] = {}  # game -> the URIs it last sent diagnostics for
         self.pending: dict[str, asyncio.TimerHandle] = {}  # uri -> its analysis, waiting for a pause
@@ -215,7 +216,9 @@ class LudusServer(LanguageServer):
         return to_fs_path(uri) or uri
 
     def uri_of(self, path: str) -> str:
-        return from_fs_path(path) or path
+        """The URI the editor opened a file under, else its file: URI. An unsaved buffer
+        (`untitled:`) has no file: its path is a stand-in, which no editor would know."""
+        return self.opened.get(resolved(path)) or from_fs_path(path) or path
 
     @property
     def encoding(self) -> str:
@@ -361,7 +364,9 @@ def make_server() -> LudusServer:
             ls.ludus_buffers.add(params.text_document.uri)
         if not ls.is_ludus(params.text_document.uri):
             return
-        ls.ludus.open(ls.path_of(params.text_document.uri), params.text_document.text)
+        path = ls.path_of(params.text_document.uri)
+        ls.opened[resolved(path)] = params.text_document.uri
+        ls.ludus.open(path, params.text_document.text)
         await ls._refresh_now(params.text_document.uri)  # on a worker thread, as typing's is
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
@@ -378,7 +383,10 @@ def make_server() -> LudusServer:
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LudusServer, params: t.DidCloseTextDocumentParams) -> None:
         if ls.is_ludus(params.text_document.uri):
-            ls.ludus.close(ls.path_of(params.text_document.uri))
+            path = ls.path_of(params.text_document.uri)
+            ls.ludus.close(path)
+            if ls.opened.get(resolved(path)) == params.text_document.uri:
+                del ls.opened[resolved(path)]
         ls.ludus_buffers.discard(params.text_document.uri)
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)

@@ -155,3 +155,27 @@ def test_positions_count_as_the_editor_counts(tmp_path, offered, encoding, at, t
         assert client.proc.wait(timeout=20) == 0
     finally:
         client.close()
+
+
+def test_a_buffer_without_a_file_gets_its_answers_under_its_own_uri(tmp_path):
+    """An unsaved buffer (`untitled:`) has no file: URI; its diagnostics were sent for a file
+    of that name in the server's folder, which the editor shows nowhere."""
+    uri = "untitled:Untitled-1"
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+    try:
+        client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1,
+                                                                "text": GAME}})
+        published = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics", timeout=15)
+        assert published["params"]["uri"] == uri
+        assert [d["message"].splitlines()[0] for d in published["params"]["diagnostics"] if d["severity"] == 1] == [
+            "unknown counter 'coinz'"]
+        on_coins = {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 10}}
+        assert client.request("textDocument/definition", on_coins)["result"]["uri"] == uri
+        hover = client.request("textDocument/hover", on_coins)
+        assert hover["result"]["contents"]["value"].startswith("**coins**: counter")
+        assert client.request("shutdown", None)["result"] is None
+        client.notify("exit", None)
+        assert client.proc.wait(timeout=20) == 0
+    finally:
+        client.close()
