@@ -18,6 +18,7 @@ from ..language import nodes as n
 from ..language.build import build
 from ..language.discover import HEADER, games_including
 from ..language.files import FileProblem, read_text_file
+from ..language.limits import MAX_FILE_BYTES
 from ..language.parser import keywords
 from ..language.source import Diagnostic, LudusError, Sources, Span
 from ..language.symbols import BUILTIN_FUNCTIONS, BUILTIN_NAMES, per_keys, type_name
@@ -34,6 +35,11 @@ def resolved(path: str | Path) -> str:
         return str(Path(path).resolve())
     except (OSError, ValueError):
         return str(path)
+
+
+def too_big(text: str) -> bool:
+    """Over the limit of a file on disk, in UTF-8 bytes (counted only when it may be)."""
+    return len(text) * 4 > MAX_FILE_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES
 
 
 @define
@@ -107,8 +113,18 @@ class Workspace:
         return resolved(games[0]) if games else key
 
     def analyse(self, path: str) -> Analysis:
-        """The game's analysis as the buffers are now (safe to call from several threads)."""
+        """The game's analysis as the buffers are now (safe to call from several threads). A
+        buffer over the limit of a file on disk is not analysed, and not read by a game that
+        includes it, which reads the file as saved: a few megabytes take a worker thread for
+        tens of seconds, at each pause in typing."""
         version, buffers = self.version, dict(self.buffers)
+        key = resolved(path)
+        if key in buffers and too_big(buffers[key]):
+            size = len(buffers[key].encode("utf-8", "surrogatepass"))
+            return Analysis(key, [key], {key: [Diagnostic(
+                "error", f"the document is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}, as for a file on disk: "
+                "it is not analysed", Span(key, 1, 1, 1, 2))]})
+        buffers = {p: text for p, text in buffers.items() if not too_big(text)}
         game = self.game_of(path)
         cached = self._cache.get(game)
         if cached is not None and cached[0] == version and resolved(path) in cached[1].diagnostics:
@@ -325,7 +341,7 @@ class Workspace:
     def outline(self, path: str) -> list[OutlineItem]:
         """The file's top-level declarations (a board's spaces and a card's effects inside them)."""
         text = self.text(path)
-        if text is None:
+        if text is None or too_big(text):
             return []
         try:
             program = build(text, resolved(path))

@@ -193,3 +193,26 @@ def test_a_form_feed_or_a_line_separator_does_not_end_a_line(tmp_path):
     ws.open(path, 'game "G"\n# page\x0cbreak, line\u2028separator\nplayers 2\ncounter coins per seat\n'
                   'flow:\n    gain 1 coins\n    win P1\n')
     assert ws.hover(path, 3, 10).startswith("**coins**: counter")        # `counter coins per seat`
+
+
+def test_a_buffer_over_the_file_limit_is_not_analysed(parts, monkeypatch):
+    """The limit of a file on disk holds for the editor's text too: analysing a document of tens
+    of megabytes would take the worker threads for minutes, at each pause in typing."""
+    from ludus.language.limits import MAX_FILE_BYTES
+    from ludus.lsp import workspace as ws_module
+
+    ws = Workspace()
+    cards, game = str(parts / "cards.ludus"), str(parts / "game.ludus")
+    big = CARDS + "# " + "é" * (MAX_FILE_BYTES // 2) + "\n"             # over the limit in UTF-8 bytes only
+    ws.open(cards, big)
+    read = []
+    real = ws_module.analyse
+    monkeypatch.setattr(ws_module, "analyse", lambda p, overrides: read.append(set(overrides)) or real(p, overrides))
+    monkeypatch.setattr(ws_module, "build", lambda *a: pytest.fail("the outline parsed the big buffer"))
+    [error] = ws.analyse(cards).diagnostics[resolved(cards)]
+    assert error.message == (f"the document is {len(big.encode()):,} bytes; the limit is {MAX_FILE_BYTES:,}, as for "
+                             "a file on disk: it is not analysed")
+    assert (error.span.line, error.span.column) == (1, 1)
+    assert read == []                                                   # not even through its game
+    assert ws.outline(cards) == [] and ws.hover(cards, 2, 14) is None
+    assert errors(ws.analyse(game)) == [] and read == [set()]           # the game reads the part as saved
