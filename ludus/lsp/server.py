@@ -298,6 +298,8 @@ class LudusServer(LanguageServer):
             raise Unfit(t.ErrorCodes.InvalidRequest, f"{method}: the id must be a number or a string: skipped")
         if method == t.EXIT:  # whatever its params (or an id it should not have): the editor is leaving
             return EXIT
+        if method == t.INITIALIZE and self.started:  # pygls would start afresh, forgetting the open documents
+            raise Unfit(t.ErrorCodes.InvalidRequest, "initialize: the server is initialized already")
         if not self.started and method != t.INITIALIZE:
             raise Unfit(t.ErrorCodes.ServerNotInitialized, f"{method}: the server is not initialized yet"
                         if request else f"ignored {method}: it came before initialize")

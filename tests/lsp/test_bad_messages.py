@@ -255,3 +255,30 @@ def test_closing_stdout_waits_for_a_response_being_written_and_drops_later_ones(
     out.close()
     out.write(b"too late")              # after `exit`: dropped, not an error
     assert stream.written == [b"a response"] and stream.closed
+
+
+def test_a_second_initialize_is_refused_and_the_open_documents_stay(tmp_path):
+    """LSP sends initialize once; pygls ran it again, which dropped its copy of every open
+    document, so the edits after it were ignored."""
+    path = tmp_path / "g.ludus"
+    path.write_text(GAME, encoding="utf-8")
+    uri = path.as_uri()
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+    try:
+        init = {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}
+        client.request("initialize", init)
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1,
+                                                                "text": GAME}})
+        client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        again = client.request("initialize", init)
+        assert again["error"]["code"] == INVALID_REQUEST
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 4, "character": 15}, "end": {"line": 4, "character": 16}}, "text": "z"}]})
+        published = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        assert [d["message"].splitlines()[0] for d in published["params"]["diagnostics"] if d["severity"] == 1] == [
+            "unknown counter 'coinz'"]
+        stderr = shut_down(client)
+    finally:
+        client.close()
+    assert stderr.splitlines() == ["ludus lsp: initialize: the server is initialized already"]
