@@ -35,7 +35,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ..language.source import Diagnostic, Span
 from .stdio import Problem, Reader
 from .text import Text
-from .workspace import OutlineItem, Workspace, resolved
+from .workspace import Analysis, OutlineItem, Workspace, resolved
 
 log = logging.getLogger("ludus.lsp")
 
@@ -187,9 +187,9 @@ class LudusServer(LanguageServer):
 
     def _refresh_now(self, uri: str) -> asyncio.Task:
         """Analyse on a worker thread, so that hover, completion and the edits that keep coming
-        are answered meanwhile; publish on the event loop, unless the text changed since (its
-        own analysis is on the way). An analysis waiting for a pause in typing is not needed
-        after this one: it is called off."""
+        are answered meanwhile; publish on the event loop, unless the text of one of the
+        game's files changed since (its own analysis is on the way). An analysis waiting for a
+        pause in typing is not needed after this one: it is called off."""
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel()
@@ -200,17 +200,17 @@ class LudusServer(LanguageServer):
 
     async def _analyse_and_publish(self, uri: str, version: int) -> None:
         loop = asyncio.get_running_loop()
-        game, diagnostics = await loop.run_in_executor(self.thread_pool, self.diagnose, self.path_of(uri))
-        if self.ludus.version == version:
-            self.publish(game, diagnostics)
+        analysis, diagnostics = await loop.run_in_executor(self.thread_pool, self.diagnose, self.path_of(uri))
+        if not self.ludus.changed_since(analysis, version):
+            self.publish(analysis.game, diagnostics)
 
-    def diagnose(self, path: str) -> tuple[str, dict[str, list[t.Diagnostic]]]:
-        """The game a file belongs to, and the diagnostics of each of its files by URI, as LSP
-        has them (on a worker thread: counting columns as the editor does reads each file)."""
+    def diagnose(self, path: str) -> tuple[Analysis, dict[str, list[t.Diagnostic]]]:
+        """A file's game analysed, and the diagnostics of each of its files by URI, as LSP has
+        them (on a worker thread: counting columns as the editor does reads each file)."""
         analysis = self.ludus.analyse(path)
-        return analysis.game, {self.uri_of(file): [to_lsp_diagnostic(d, doc) for d in diags]
-                               for file, diags in analysis.diagnostics.items()
-                               for doc in [self.text_of(file)]}
+        return analysis, {self.uri_of(file): [to_lsp_diagnostic(d, doc) for d in diags]
+                          for file, diags in analysis.diagnostics.items()
+                          for doc in [self.text_of(file)]}
 
     def path_of(self, uri: str) -> str:
         return to_fs_path(uri) or uri

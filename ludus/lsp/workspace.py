@@ -71,6 +71,7 @@ class Workspace:
         self.buffers: dict[str, str] = {}  # resolved path -> the editor's text
         self.last_good: dict[str, Analysis] = {}  # game -> the last analysis with symbols
         self.version = 0  # counts the edits, so an analysis is reused until the next one
+        self.changed_at: dict[str, int] = {}  # resolved path -> the edit count at its last change
         self._cache: dict[str, tuple[int, Analysis]] = {}
         # analyses run on worker threads (the server's), each of the text as it was when it
         # started: the tables above keep the newest, whichever finishes last
@@ -83,10 +84,17 @@ class Workspace:
         """A file opened or changed in the editor: its text now stands in for the file on disk."""
         self.buffers[resolved(path)] = text
         self.version += 1
+        self.changed_at[resolved(path)] = self.version
 
     def close(self, path: str) -> None:
         self.buffers.pop(resolved(path), None)
         self.version += 1
+        self.changed_at[resolved(path)] = self.version
+
+    def changed_since(self, analysis: Analysis, version: int) -> bool:
+        """Whether a file the analysis read (or gave diagnostics for) changed after the edit
+        count `version`: an edit to another game leaves it as good as it was."""
+        return any(self.changed_at.get(f, 0) > version for f in {*analysis.files, *analysis.diagnostics})
 
     def text(self, path: str) -> str | None:
         key = resolved(path)

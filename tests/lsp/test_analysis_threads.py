@@ -79,3 +79,29 @@ def test_typing_analyses_off_the_event_loop_and_drops_a_result_overtaken_by_edit
 
     asyncio.run(typing())
     assert threads and threading.get_ident() not in threads
+
+
+def test_an_edit_to_another_game_does_not_drop_an_analysis(tmp_path):
+    """An editor opens the files of its last session at once: the analysis of the first was
+    dropped as overtaken by the opening of the second, an unrelated game, and the first file
+    showed no diagnostics until it was edited."""
+    pytest.importorskip("pygls")
+    from ludus.lsp.server import make_server
+
+    first, second = tmp_path / "a" / "g.ludus", tmp_path / "b" / "g.ludus"
+    for path in (first, second):
+        path.parent.mkdir()
+        path.write_text(BAD, encoding="utf-8")
+    server = make_server()
+    sent = []
+    server.text_document_publish_diagnostics = sent.append
+
+    async def open_both() -> None:
+        server.ludus.open(str(first), BAD)
+        work = server._refresh_now(first.as_uri())
+        server.ludus.open(str(second), BAD)     # while the first is analysed
+        await work
+        await asyncio.sleep(0)
+
+    asyncio.run(open_both())
+    assert [p.uri for p in sent] == [first.as_uri()]
