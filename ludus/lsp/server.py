@@ -444,9 +444,17 @@ class OneLine(logging.Formatter):
         return "ludus lsp: " + (line if len(line) <= 300 else line[:297] + "...")
 
 
+def routine(record: logging.LogRecord) -> bool:
+    """Whether pygls warns of something that is no problem: a cancel for a request already
+    answered, which editors send all the time (a hover called off as the cursor moves on, when
+    the answer has come already)."""
+    return str(record.msg).startswith("Cancel notification for unknown message id")
+
+
 def log_one_line_each(stream) -> None:
     handler = logging.StreamHandler(stream)
     handler.setFormatter(OneLine())
+    handler.addFilter(lambda record: not routine(record))
     for name in ("ludus.lsp", "pygls"):
         logger = logging.getLogger(name)
         logger.handlers[:] = [handler]
