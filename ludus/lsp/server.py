@@ -384,12 +384,21 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LudusServer, params: t.DidCloseTextDocumentParams) -> None:
-        if ls.is_ludus(params.text_document.uri):
-            path = ls.path_of(params.text_document.uri)
-            ls.ludus.close(path)
-            if ls.opened.get(resolved(path)) == params.text_document.uri:
-                del ls.opened[resolved(path)]
-        ls.ludus_buffers.discard(params.text_document.uri)
+        """The buffer's text is gone, saved or not: a .ludus file's game is analysed again from
+        the file; a buffer never saved (no file, or no file: URI), or one that was ludus only
+        as the editor opened it, has its diagnostics cleared."""
+        uri = params.text_document.uri
+        if not ls.is_ludus(uri):
+            return
+        path = ls.path_of(uri)
+        ls.ludus.close(path)
+        if ls.opened.get(resolved(path)) == uri:
+            del ls.opened[resolved(path)]
+        ls.ludus_buffers.discard(uri)
+        if ls.is_ludus(uri) and to_fs_path(uri) is not None and ls.ludus.text(path) is not None:
+            ls._refresh_now(uri)
+        else:
+            ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     @server.thread()  # it may analyse the game afresh: off the event loop

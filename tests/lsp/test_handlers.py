@@ -85,3 +85,27 @@ def test_a_save_analyses_at_once_and_calls_off_the_analysis_waiting_for_a_pause(
     assert len(calls) == 1
     [sent] = server.published_messages
     assert "unknown counter 'coinz'" in sent.diagnostics[0].message
+
+
+@pytest.mark.parametrize("on_disk", [True, False])
+def test_closing_a_buffer_shows_its_game_as_saved(server, tmp_path, on_disk):
+    """Closed without saving, a buffer's text is gone: its diagnostics were left showing. The
+    game is analysed again from the file; a file that was never saved has nothing to show."""
+    path = tmp_path / "g.ludus"
+    good = 'game "G"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1 coins\n    win P1\n'
+    if on_disk:
+        path.write_text(good, encoding="utf-8")
+    uri = path.as_uri()
+
+    async def type_then_close() -> None:
+        await handler(server, t.TEXT_DOCUMENT_DID_OPEN)(t.DidOpenTextDocumentParams(
+            t.TextDocumentItem(uri=uri, language_id="ludus", version=1, text=good.replace("coins\n    win", "coinz\n    win"))))
+        assert [d.message.splitlines()[0] for d in server.published_messages[-1].diagnostics
+                if d.severity == t.DiagnosticSeverity.Error] == ["unknown counter 'coinz'"]
+        server.published_messages.clear()
+        handler(server, t.TEXT_DOCUMENT_DID_CLOSE)(t.DidCloseTextDocumentParams(t.TextDocumentIdentifier(uri=uri)))
+        await asyncio.gather(*server.analysing)
+
+    asyncio.run(type_then_close())
+    assert [(p.uri, [d.message for d in p.diagnostics if d.severity == t.DiagnosticSeverity.Error])
+            for p in server.published_messages] == [(uri, [])]
