@@ -519,9 +519,11 @@ async def session(server: LudusServer, stdin) -> int:
             task.cancel()
 
     # the loop's own handler: it wakes the loop whichever thread the signal lands on (Python's
-    # would wait for the main thread, asleep until the read of stdin returns)
-    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # Windows: KeyboardInterrupt
-        loop.add_signal_handler(signal.SIGINT, end, 130)
+    # would wait for the main thread, asleep until the read of stdin returns). Not when Ctrl-C
+    # is ignored, as a shell ignores it for a job it starts in the background.
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # Windows: KeyboardInterrupt
+            loop.add_signal_handler(signal.SIGINT, end, 130)
     if isinstance(server.protocol.writer, Output):
         server.protocol.writer.broken = lambda: _call_soon(loop, end, 1)
     reader = Reader()

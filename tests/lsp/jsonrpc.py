@@ -10,9 +10,9 @@ import time
 
 
 class Client:
-    def __init__(self, argv: list[str], cwd: str | None = None) -> None:
+    def __init__(self, argv: list[str], cwd: str | None = None, preexec_fn=None) -> None:
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     cwd=cwd)
+                                     cwd=cwd, preexec_fn=preexec_fn)
         self.inbox: queue.Queue = queue.Queue()
         self.received: list[dict] = []  # every message, those `wait` drops too
         self.next_id = 0

@@ -60,8 +60,13 @@ def test_exit_after_shutdown_is_exit_code_0_whatever_its_params(tmp_path):
         client.close()
 
 
+def _default_sigint() -> None:  # a shell's background job may have been started with Ctrl-C ignored
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
 def test_ctrl_c_while_waiting_for_input_stops_at_once_with_130(tmp_path):
-    client = Client(ludus_argv(), cwd=str(tmp_path))
+    client = Client(ludus_argv(), cwd=str(tmp_path), preexec_fn=_default_sigint)
     try:
         client.request("initialize", INIT)     # up and reading stdin, which stays open
         client.proc.send_signal(signal.SIGINT)
@@ -86,10 +91,11 @@ serve()
 """
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
 def test_ctrl_c_while_analysing_stops_at_once_with_130(tmp_path):
     """An analysis runs on a worker thread, which Python would wait for at exit: Ctrl-C does not."""
     flag = tmp_path / "started"
-    client = Client([sys.executable, "-c", BLOCKED, str(flag)], cwd=str(tmp_path))
+    client = Client([sys.executable, "-c", BLOCKED, str(flag)], cwd=str(tmp_path), preexec_fn=_default_sigint)
     try:
         client.request("initialize", INIT)
         client.notify("textDocument/didOpen", {"textDocument": {
@@ -167,3 +173,17 @@ def test_started_without_stdin_or_stdout_it_says_so_and_exits_1(tmp_path, fd, sa
                          timeout=60)
     assert (ran.returncode, ran.stderr.decode("utf-8").splitlines()) == (
         1, [f"ludus lsp: {said} is closed: an editor starts ludus lsp with a pipe on stdin and one on stdout"])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
+def test_ctrl_c_ignored_by_whoever_started_the_server_stays_ignored(tmp_path):
+    """A shell starts a background job with Ctrl-C ignored: the server keeps to that."""
+    client = Client(ludus_argv(), cwd=str(tmp_path), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        client.request("initialize", INIT)
+        client.proc.send_signal(signal.SIGINT)
+        assert client.request("shutdown", None)["result"] is None     # still serving
+        client.notify("exit", None)
+        assert ended(client) == (0, "")
+    finally:
+        client.close()
