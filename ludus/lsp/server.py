@@ -537,12 +537,9 @@ async def session(server: LudusServer, stdin) -> int:
                 data = b""
             if not data:
                 half = reader.unfinished()
-                if half is not None and half.startswith("in the middle"):
-                    log.warning("the editor closed stdin %s, without exit", half)
-                elif half is not None:
-                    log.warning("the editor closed stdin %s, without exit: the message is lost", half)
-                elif not server.stopping:
-                    log.warning("the editor closed stdin without exit")
+                if half is not None or not server.stopping:
+                    log.warning("the editor closed stdin%s%s", "" if server.stopping else " without exit",
+                                f", {half}" if half else "")
                 return 0 if server.stopping else 1
             for message in reader.feed(data):
                 code = server.receive(message)
@@ -585,8 +582,8 @@ async def _serve_then_leave(server: LudusServer, stdin) -> None:
 def leave(code: int) -> None:
     """End the process at once. Not sys.exit: Python would first wait for the worker threads,
     one of them reading a stdin that may never send another byte, another perhaps half-way
-    through analysing a big game. Every response is written whole before this (Output), and
-    the log's lines are flushed as they are written."""
+    through analysing a big game. After `exit`, a response being written has been let finish
+    (Output.close); after Ctrl-C or the end of stdin no one waits for it any more."""
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C now would only print a traceback
     for stream in (sys.stdout, sys.stderr):

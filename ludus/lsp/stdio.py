@@ -61,7 +61,7 @@ class Reader:
         """What the bytes read so far leave half done, in words (for when no more will come), or
         None when they end between messages."""
         if self.length is not None:
-            return f"{_bytes(len(self.buffer))} into a message of {_bytes(self.length)}"
+            return f"{_bytes(len(self.buffer))} into a message of {_bytes(self.length)}: it is lost"
         if self.buffer.strip() and not self.lost:
             return "in the middle of a header"
         return None

@@ -114,8 +114,8 @@ def test_ctrl_c_while_analysing_stops_at_once_with_130(tmp_path):
 @pytest.mark.parametrize("last, said", [
     (b"", "ludus lsp: the editor closed stdin without exit"),
     (b"Content-Length: 100\r\n\r\n" + b'{"jsonrpc": "2.0", "method": "lo',
-     "ludus lsp: the editor closed stdin 32 bytes into a message of 100 bytes, without exit: the message is lost"),
-    (b"Content-Len", "ludus lsp: the editor closed stdin in the middle of a header, without exit"),
+     "ludus lsp: the editor closed stdin without exit, 32 bytes into a message of 100 bytes: it is lost"),
+    (b"Content-Len", "ludus lsp: the editor closed stdin without exit, in the middle of a header"),
 ])
 def test_end_of_input_stops_the_server_with_1_whatever_was_half_read(tmp_path, last, said):
     """The editor died: nothing more will come, and no shutdown came (exit code 1)."""
