@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from importlib import resources
 from pathlib import Path
@@ -12,7 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from .limits import MAX_DIGITS, MAX_NESTING
-from .source import Diagnostic, LudusError, Span
+from .source import Diagnostic, LudusError, Span, lone_cr_as_newline, split_lines
 
 KEYWORD_NAMES = {
     "_NL": "end of line",
@@ -100,8 +101,17 @@ def _new_parser() -> Lark:
     )
 
 
+_LINE = re.compile(r".*?(?:\r\n|\r|\n)|.+\Z", re.DOTALL)
+
+
+def _lines_with_ends(text: str) -> list[str]:
+    """split_lines, each line with its line end."""
+    return _LINE.findall(text)
+
+
 def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
     """Parse a whole file (or one expression with start='expr'); raise LudusError when it fails."""
+    text = lone_cr_as_newline(text)
     if start in ("start", "statements") and not text.endswith("\n"):
         text += "\n"
     try:
@@ -130,7 +140,7 @@ def _failure(exc: Exception, text: str, path: str) -> Diagnostic:
     line = _bad_dedent_line(text)
     column = _indent_of(text, line) + 1
     span = Span(path, line, column, line, column + 1)
-    tabs = any(raw[: len(raw) - len(raw.lstrip())].count("\t") for raw in text.splitlines())
+    tabs = any(raw[: len(raw) - len(raw.lstrip())].count("\t") for raw in split_lines(text))
     hint = "this file indents with tabs: indent with spaces, four for each level" if tabs else None
     return Diagnostic("error", "this line's indentation matches no enclosing block", span, hint)
 
@@ -171,7 +181,7 @@ def _other_failures(text: str, path: str, first_line: int) -> list[Diagnostic]:
     A declaration that cannot be cut out cleanly (a bracket left open across it) is skipped
     rather than reported twice.
     """
-    lines = text.splitlines(keepends=True)
+    lines = _lines_with_ends(text)
     starts = [i for i, raw in enumerate(lines)
               if raw[:1] not in ("", " ", "\t", "\n", "\r", "#") and i + 1 > first_line]
     found: list[Diagnostic] = []
@@ -242,7 +252,7 @@ def _span_of(node: Tree, path: str) -> Span:
 
 def _bad_dedent_line(text: str) -> int:
     stack = [0]
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(split_lines(text), 1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -316,14 +326,14 @@ def _literal(name: str) -> str | None:
 
 
 def _indent_of(text: str, line: int) -> int:
-    lines = text.splitlines()
+    lines = split_lines(text)
     raw = lines[line - 1].expandtabs(4) if 0 < line <= len(lines) else ""
     return len(raw) - len(raw.lstrip())
 
 
 def _next_code_line(text: str, after: int) -> int:
     """The first line after `after` that holds code (not blank, not only a comment)."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     for number in range(after + 1, len(lines) + 1):
         stripped = lines[number - 1].strip()
         if stripped and not stripped.startswith("#"):
@@ -338,7 +348,7 @@ _BLOCK_OPENERS = {"card", "piece", "kind", "board", "track", "rule", "action", "
 
 
 def _previous_code_line(text: str, before: int) -> int | None:
-    lines = text.splitlines()
+    lines = split_lines(text)
     for number in range(min(before, len(lines) + 1) - 1, 0, -1):
         stripped = lines[number - 1].split("#", 1)[0].strip()
         if stripped:
@@ -348,7 +358,7 @@ def _previous_code_line(text: str, before: int) -> int | None:
 
 def _empty_block(text: str, tok: Token, line: int, column: int) -> int | None:
     """The line of a ':' that opens a block with nothing indented under it, if that is the error."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     if tok.type == "$END":
         previous = _previous_code_line(text, len(lines) + 1)
     elif tok.type != "_NL" and column == _indent_of(text, line) + 1:
@@ -366,7 +376,7 @@ def _unclosed_bracket(text: str, line: int, column: int) -> tuple[str, int, int]
     """The innermost bracket still open at (line, column), skipping strings and comments."""
     stack: list[tuple[str, int, int]] = []
     in_string = False
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(split_lines(text), 1):
         if number > line:
             break
         i = 0
@@ -394,7 +404,7 @@ def _unclosed_bracket(text: str, line: int, column: int) -> tuple[str, int, int]
 
 def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
     """A hint for the slips people bring from other languages: `else if`, `=` to compare, `+=`."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     source = lines[line - 1] if 0 < line <= len(lines) else ""
     before, after = source[: column - 1].rstrip(), source[column - 1 + len(str(tok.value)):]
     if tok.value == "if" and before.endswith("else"):
@@ -413,7 +423,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
     if isinstance(exc, UnexpectedToken):
         tok: Token = exc.token
         if tok.type == "$END":
-            lines = text.splitlines() or [""]
+            lines = split_lines(text) or [""]
             line, column = len(lines), len(lines[-1]) + 1
             what = "end of file"
         elif tok.type in ("_NL",):
@@ -431,7 +441,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             column = _indent_of(text, line) + 1
         if tok.type == "_INDENT":
             previous = _previous_code_line(text, line)
-            code = text.splitlines()[previous - 1].split("#", 1)[0].rstrip() if previous is not None else ""
+            code = split_lines(text)[previous - 1].split("#", 1)[0].rstrip() if previous is not None else ""
             opener = code.split(None, 1)[0] if code.strip() else ""
             if opener in _BLOCK_OPENERS and _indent_of(text, previous) < _indent_of(text, line):
                 # `card "X" is Good` over an indented block: the missing ':' is on the line above
@@ -442,7 +452,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             return Diagnostic("error", "unexpected indentation: only a line ending in ':' opens an indented block",
                               Span(path, line, column, line, column + 1))
         at_end = tok.type in ("$END", "_DEDENT")
-        opened = _unclosed_bracket(text, len(text.splitlines()) + 1, 1) if at_end else _unclosed_bracket(text, line, column)
+        opened = _unclosed_bracket(text, len(split_lines(text)) + 1, 1) if at_end else _unclosed_bracket(text, line, column)
         if opened is not None and (opened[1] < line or at_end):
             bracket, bline, bcol = opened
             closing = ")" if bracket == "(" else "]"
@@ -462,7 +472,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             message += "; strings use double quotes"
         return Diagnostic("error", message, Span(path, line, column, line, column + 1))
     if isinstance(exc, UnexpectedEOF):
-        lines = text.splitlines() or [""]
+        lines = split_lines(text) or [""]
         span = Span(path, len(lines), len(lines[-1]) + 1, len(lines), len(lines[-1]) + 2)
         return Diagnostic("error", "unexpected end of file", span)
     return Diagnostic("error", "syntax error", Span(path, line, column, line, column + 1))

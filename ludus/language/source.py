@@ -3,9 +3,32 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 from attrs import field, frozen
+
+# Where a line of a game file ends: at \n, \r\n or a lone \r, as editors and the language
+# server count them. Not str.splitlines(), which also ends a line at a form feed, \x1c-\x1e,
+# \x85, U+2028 and U+2029: where a comment held one, the line shown under an error was not the
+# line the parser meant, and the lines after it were off by one.
+LINE_END = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a text, without their line ends (none after a final line end, as
+    str.splitlines gives)."""
+    lines = LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def lone_cr_as_newline(text: str) -> str:
+    """The text with each lone \r (an old Mac line end) a \n: same length, so every offset and
+    column stays, and the parser, which ends lines at \n, counts them as split_lines does."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 @frozen
@@ -66,7 +89,7 @@ class Sources:
             return None
         split = self._lines.get(path)
         if split is None or split[0] is not text:  # `texts` is open to change: split what is there now
-            split = self._lines[path] = (text, text.splitlines())
+            split = self._lines[path] = (text, split_lines(text))
         lines = split[1]
         return lines[line - 1] if line <= len(lines) else None
 

@@ -2,8 +2,8 @@
 
 An editor (LSP) counts lines ending at \\n, \\r\\n or \\r, and a position's character in the code
 units of the encoding agreed at `initialize`: UTF-16 unless the editor offers another, so an
-emoji counts 2. ludus's spans count lines ending at \\n and columns in characters. Both are
-turned into offsets in the Python string here, and back.
+emoji counts 2. ludus's spans count lines the same way (language/source.py, split_lines) and
+columns in characters. Both are turned into offsets in the Python string here, and back.
 
 A position past the end of a line is the end of that line (the LSP specification's rule), one
 past the last line is the end of the text (the rule of the editors' own libraries), and one in
@@ -14,10 +14,10 @@ No pygls here: server.py hands on the positions and edits it receives.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 
-LINE_END = re.compile(r"\r\n|\r|\n")
+from ..language.source import LINE_END
+
 ENCODINGS = ("utf-8", "utf-16", "utf-32")  # LSP's PositionEncodingKind values
 
 
@@ -29,7 +29,6 @@ class Text:
         self.text = text
         self.encoding = encoding if encoding in ENCODINGS else "utf-16"
         self._lines: list[int] | None = None  # where each editor's line starts
-        self._ludus_lines: list[int] | None = None  # where each of ludus's lines starts
 
     @property
     def lines(self) -> list[int]:
@@ -39,9 +38,8 @@ class Text:
 
     @property
     def ludus_lines(self) -> list[int]:
-        if self._ludus_lines is None:
-            self._ludus_lines = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        return self._ludus_lines
+        """Where each of ludus's lines starts: where the editor's do."""
+        return self.lines
 
     # ── the editor's positions ──
 
@@ -105,8 +103,7 @@ class Text:
         if line > len(lines):
             return len(self.text)
         start = lines[line - 1]
-        end = lines[line] - 1 if line < len(lines) else len(self.text)
-        return start + min(max(column - 1, 0), end - start)
+        return start + min(max(column - 1, 0), self.line_end(line - 1) - start)
 
     def ludus_place(self, offset: int) -> tuple[int, int]:
         """The place of an offset in ludus's terms, line and column counted from 0 (as the

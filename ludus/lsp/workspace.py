@@ -20,7 +20,7 @@ from ..language.discover import HEADER, games_including
 from ..language.files import FileProblem, read_text_file
 from ..language.limits import MAX_FILE_BYTES
 from ..language.parser import keywords
-from ..language.source import Diagnostic, LudusError, Sources, Span
+from ..language.source import LINE_END, Diagnostic, LudusError, Sources, Span
 from ..language.symbols import BUILTIN_FUNCTIONS, BUILTIN_NAMES, per_keys, type_name
 from ..pipeline import analyse
 from ..rules_text import RulesText
@@ -169,7 +169,7 @@ class Workspace:
         text = self.text(path)
         if text is None:
             return None
-        lines = text.split("\n")  # ludus's lines: a form feed does not end one
+        lines = LINE_END.split(text)  # ludus's lines: a form feed does not end one
         if not 0 <= line < len(lines):
             return None
         row = lines[line]
@@ -319,7 +319,7 @@ class Workspace:
         analysis = self.analyse(path)
         out: list[tuple[str, str, str | None]] = []
         text = self.text(path) or ""
-        rows = text.split("\n")
+        rows = LINE_END.split(text)
         row = rows[line][:column] if 0 <= line < len(rows) else ""
         in_string = row.count('"') % 2 == 1
         sym = analysis.checked.symbols if analysis.checked is not None else None

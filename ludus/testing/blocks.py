@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..language.snapshot_names import EXTENSION, is_part, snapshot_stem
-from ..language.source import Span
+from ..language.source import Span, split_lines
 from .position import Position, TestError
 from .snapshot_files import SnapshotFileError, read_snapshot, write_snapshot
 
@@ -18,7 +18,7 @@ def source_text(game, span: Span) -> str:
         # a block's span ends where the next line starts, or past the last line of the file:
         # it covers its own lines whole
         end_line, end_column = end_line - 1, 0
-    lines = text.splitlines()[span.line - 1:end_line]
+    lines = split_lines(text)[span.line - 1:end_line]
     if not lines:
         return ""
     if end_column == 0:

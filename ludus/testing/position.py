@@ -12,7 +12,7 @@ from ..engine import vm
 from ..engine.effect import Effect, _cards, _plain, _result, changes, facts, unset_values
 from ..engine.match import closest
 from ..engine.runtime import RuleError, Runtime, copy_state
-from ..language.source import Diagnostic, LudusError, Sources, Span, render, suggest
+from ..language.source import Diagnostic, LudusError, Sources, Span, render, split_lines, suggest
 
 FLOW_ENDED = "the flow ended without a winner"
 PLAY_LIMIT = 2000
@@ -413,7 +413,7 @@ def _comparison_sides(text: str) -> list[str]:
 
     if not isinstance(node, n.BinOp):
         return []
-    lines = text.splitlines() or [""]
+    lines = split_lines(text) or [""]
     out = []
     for side in (node.left, node.right):
         s = side.span

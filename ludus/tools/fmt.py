@@ -31,7 +31,7 @@ from lark.exceptions import VisitError
 
 from ..language.build import Builder
 from ..language.parser import parse
-from ..language.source import LudusError
+from ..language.source import LudusError, lone_cr_as_newline
 
 INDENT = "    "
 # how far a trailing comment may be pushed right, past the end of its own code, to line up
@@ -295,7 +295,8 @@ def _plain(o: Out) -> str:
 
 def format_text(text: str, path: str = "<string>") -> str:
     """The text in the house style. A syntax error raises LudusError; a change of meaning, FormatError."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n")  # a lone '\r' is no line end to ludus
+    # written back with \n line ends, whichever the file had (a lone \r ends a line too)
+    text = lone_cr_as_newline(text.removeprefix("\ufeff").replace("\r\n", "\n"))
     tree = parse(text, path)
     before = _nodes(tree, path)  # a file the builder refuses (a bad text hole) is refused here
     binary, heads = _tree_facts(tree)

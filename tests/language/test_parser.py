@@ -117,3 +117,23 @@ def test_a_byte_order_mark_is_accepted_and_a_misspelt_include_gets_the_near_name
     diags, _checked, _sources = ludus.analyse(main)
     assert [d.message for d in diags] == ["cannot read 'crads.ludus': No such file or directory"]
     assert diags[0].hint == "did you mean 'cards.ludus'?"
+
+
+LINE_ENDS_GAME = 'game "G"{e}players 2{e}# a note{odd}with odd characters{e}value x = nope{e}flow:{e}    end game{e}'
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("odd", ["", "\x0c", "\x1c", "\x85", "\u2028", "\u2029", "\x0b"])
+def test_lines_end_at_newline_crlf_or_a_lone_cr_and_nowhere_else(tmp_path, end, odd):
+    # str.splitlines also ends a line at a form feed, \x1c, \x85, U+2028...: the line shown
+    # under an error after a comment holding one was the wrong line. A file with lone \r line
+    # ends (old Mac) was one long line of "unexpected character '\r'" errors
+    import ludus
+    from ludus.language.source import render
+
+    path = tmp_path / "g.ludus"
+    path.write_bytes(LINE_ENDS_GAME.format(e=end, odd=odd).encode("utf-8"))
+    diags, _checked, sources = ludus.analyse(path)
+    assert [(d.severity, d.span.line, d.span.column, d.message) for d in diags] == [
+        ("warning", 4, 7, "value 'x' is never used"), ("error", 4, 11, "unknown name 'nope'")]
+    assert render(diags[1], sources).splitlines()[1:3] == ["    value x = nope", "              ^^^^"]

@@ -52,14 +52,14 @@ def test_an_unknown_encoding_is_utf_16():
 def test_ludus_places_and_editor_positions_meet_at_offsets():
     text = 'a\rb\r\nvalue e = "😀😀" + coinz\n'
     doc = Text(text)
-    # ludus counts this as line 2 (only \n ends a line), the editor as line 2 of 0, 1, 2
-    at = doc.ludus_offset(2, 18)
+    # ludus counts lines as the editor does (a lone \r ends one): line 3 from 1, line 2 from 0
+    at = doc.ludus_offset(3, 18)
     assert text[at:at + 5] == "coinz"
     assert doc.position(at) == (2, 19)
-    assert doc.ludus_place(doc.offset(2, 19)) == (1, 17)
+    assert doc.ludus_place(doc.offset(2, 19)) == (2, 17)
     # the end of the line before a line break, whether ludus points at the \r or the \n
     assert doc.position(text.index("\r\n")) == doc.position(text.index("\r\n") + 1) == (1, 1)
     # past the end of a line or of the text: its end
-    assert doc.ludus_offset(1, 99) == text.index("\n")
+    assert doc.ludus_offset(1, 99) == text.index("\r") and doc.ludus_offset(2, 99) == text.index("\r\n")
     assert doc.ludus_offset(99, 1) == len(text) and doc.ludus_offset(0, 5) == 0
     assert doc.position(10_000) == (3, 0) and doc.offset(-1, 0) == 0

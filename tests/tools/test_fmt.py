@@ -168,6 +168,8 @@ def test_blank_lines_collapse_and_none_open_a_block():
 def test_tabs_windows_line_ends_and_a_byte_order_mark_are_normalised():
     out = format_text('\ufeffrule r:\r\n\tif true:\r\n\t\tpass\r\n')
     assert out == 'rule r:\n    if true:\n        pass\n'
+    # old Mac line ends, a lone \r, mixed in: the formatter once said formatting would break it
+    assert format_text('rule r:\r\tif true:\r\n\t\tpass\r# a\x0cnote\n') == 'rule r:\n    if true:\n        pass\n\n# a\x0cnote\n'
 
 
 def test_a_syntax_error_is_refused_with_its_place():
