@@ -383,7 +383,7 @@ class Repl:
         if cur == TERMINAL:
             return None
         if cur == CHANCE:
-            turns = [s["v"] for s in self.match.state["scopes"] if s["k"] == "turn"]
+            turns = [s["v"] for s in self.match._state["scopes"] if s["k"] == "turn"]
             return turns[-1] if turns else None
         return cur
 
@@ -508,8 +508,8 @@ class Repl:
 
     def show_card(self, name: str) -> None:
         spec = self.game.defs[name]
-        rt = Runtime(self.game, self.match.state, self.match.log)
-        eid = next(i for i, e in enumerate(self.match.state["ents"]) if e is not None and e["d"] == name)
+        rt = Runtime(self.game, self.match._state, self.match.log)
+        eid = next(i for i, e in enumerate(self.match._state["ents"]) if e is not None and e["d"] == name)
         fields = []
         for field_name in self.game.kind_fields.get(spec.kind, {}) | spec.props:
             try:
@@ -625,7 +625,7 @@ class Repl:
             raise Rejected("what to force? `force d6 = 5` or `force order deck of Amber = Town Crier, Copper Coin`")
         try:
             force = parse_force(arg, "<input>", 1, 1)
-            entries = forced_entries(self.game, self.match.state["nseats"], _Line(force), "<input>")
+            entries = forced_entries(self.game, self.match._state["nseats"], _Line(force), "<input>")
         except ReplayError as exc:
             raise Rejected(exc.message) from None
         for entry in entries:
@@ -649,14 +649,14 @@ class Repl:
         now = len(self.match.moves)
         dropped = [n for n in self.notes if n.kind == "force" and n.position == now]
         entries = [list(e) for n in dropped for e in n.force or ()]
-        forced = self.match.state["forced"]
+        forced = self.match._state["forced"]  # looked at here; changed below through `state`
         if not dropped:
             earlier = " (what was forced before it stays; `undo` takes it back with the move)" if forced else ""
             raise Rejected("nothing was forced since the last move" + earlier)
         if forced[len(forced) - len(entries):] != entries:
             raise Rejected("what was forced since the last move is partly used already; `undo` takes it back")
-        del forced[len(forced) - len(entries):]
-        self.match.state = self.match.state  # changed in place: the next move keeps a copy for undo
+        # through `state`: a change from outside the rules, so the next move keeps a copy for undo
+        del self.match.state["forced"][len(forced) - len(entries):]
         self.notes = [n for n in self.notes if not any(n is d for d in dropped)]
         self.say("dropped: " + "; ".join(n.text for n in dropped))
 
@@ -797,7 +797,7 @@ class Repl:
         if not text.startswith("force "):
             raise ValueError("a session note is damaged")
         force = parse_force(text[len("force "):], "<saved>", 1, 1)
-        if forced_entries(self.game, match.state["nseats"], _Line(force), "<saved>") != entries:
+        if forced_entries(self.game, match._state["nseats"], _Line(force), "<saved>") != entries:
             raise ValueError("a session note is damaged")
         return Note(position, kind, text, entries)
 
@@ -815,7 +815,7 @@ class Repl:
                 moves += 1
             elif step.kind == "force":
                 notes.append(Note(moves, "force", step.force.text(),
-                                  forced_entries(self.game, match.state["nseats"], step, arg)))
+                                  forced_entries(self.game, match._state["nseats"], step, arg)))
             else:
                 notes.append(Note(moves, "expect", f"expect {step.text}"))
         setup = [f"force {s.text}" for s in script.setup]
@@ -856,7 +856,8 @@ class Repl:
             seed = whole_number(arg, signed=True)
             if seed is None or not -(1 << 63) <= seed < (1 << 63):
                 raise Rejected(f"`restart` takes a seed, a whole number, not '{arg}'")
-        match = Match.new(self.game, self.match.state["nseats"], seed=seed, chance=self.match.state.get("chance", "auto"))
+        state = self.match._state
+        match = Match.new(self.game, state["nseats"], seed=seed, chance=state.get("chance", "auto"))
         kept = self.keep_session()
         self.redo_stack.clear()
         self.match, self.notes, self.setup = match, [], []

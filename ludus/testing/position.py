@@ -67,7 +67,7 @@ class Position:
             pending = self.match.pending
             if pending is not None and pending.get("seat") is not None:
                 return pending["seat"]
-            turns = [s for s in self.match.state["scopes"] if s["k"] == "turn"]
+            turns = [s for s in self.match._state["scopes"] if s["k"] == "turn"]
             return turns[-1]["v"] if turns else 0
         if isinstance(name, int) and not isinstance(name, bool):
             if 0 <= name < len(names):
@@ -126,7 +126,7 @@ class Position:
         if eid is None:
             raise TestError(f"there is no '{card}' in this match", span)
         self._start()
-        state = copy_state(self.match.state)
+        state = copy_state(self.match._state)
         outer = (state["stack"], state["pending"], state["result"])
         state["stack"] = [{"c": cid, "pc": 0, "env": {"this": eid, "$cur": seat, "$act": seat}}]
         state["pending"] = None
@@ -181,7 +181,7 @@ class Position:
 
     def _take(self, index: int, label: str, span) -> None:
         """Answer the flow's offer and run the chosen action apart from the flow, which then waits."""
-        work = copy_state(self.match.state)
+        work = copy_state(self.match._state)
         log_len = len(self.match.log)
         frame = work["stack"][-1]
         op = self.game.codes[frame["c"]].ops[frame["pc"]]
@@ -202,7 +202,7 @@ class Position:
 
     def _resume(self, span=None) -> None:
         """Let the rules go on to the next decision after a step that left the flow waiting."""
-        state = self.match.state
+        state = self.match._state
         if self._outer is not None or state["pending"] is not None or state["result"] is not None or not state["stack"]:
             return
         work = copy_state(state)
@@ -271,7 +271,7 @@ class Position:
         eff = Effect(title or self._effect_title or steps)
         eff.decisions = list(self._decisions)
         seat_names = match.seat_names()
-        consumed = [f for f in forced if f not in match.state["forced"]]
+        consumed = [f for f in forced if f not in match._state["forced"]]
         for entry in match.log[log_len:]:
             t = entry["t"]
             if t == "roll":
@@ -286,7 +286,7 @@ class Position:
             elif t == "reveal":
                 eff.log.append(f"reveal {entry['card']}")
         eff.changes = changes(before, facts(match), unset_values(match, before))
-        if match.pending is not None and match.state["result"] is None:
+        if match.pending is not None and match._state["result"] is None:
             if self._outer is not None:
                 eff.waiting = self._waiting_text()
         self._base = None
@@ -300,13 +300,13 @@ class Position:
 
     def _start(self) -> None:
         if self._base is None:
-            self._base = (facts(self.match), len(self.match.log), [list(f) for f in self.match.state["forced"]])
+            self._base = (facts(self.match), len(self.match.log), [list(f) for f in self.match._state["forced"]])
             self._decisions = []
 
     def _find(self, card: str, seat: int):
         """The card in the seat's zones first, then anywhere (market, supply, box)."""
-        ents = self.match.state["ents"]
-        places = self.match.state["places"]
+        ents = self.match._state["ents"]
+        places = self.match._state["places"]
         mine, other = None, None
         for key, cards in places.items():
             for eid in cards:
@@ -319,8 +319,8 @@ class Position:
 
     def _settle(self) -> None:
         """After a step: if a card's effect run apart has ended, put the flow back and ask its decision again."""
-        state = self.match.state
-        if self._outer is not None and not state["stack"]:
+        if self._outer is not None and not self.match._state["stack"]:
+            state = self.match.state  # put back in place: a change from outside the rules
             stack, pending, result = self._outer
             self._outer = None
             state["stack"] = stack
@@ -331,7 +331,7 @@ class Position:
 
     def _refresh(self) -> None:
         """Ask the waiting decision again, so its options follow the position just changed."""
-        state = self.match.state
+        state = self.match._state
         if self._outer is not None or state["result"] is not None or not state["stack"]:
             return
         frame = state["stack"][-1]
