@@ -135,6 +135,8 @@ class Replay:
         compiled = {id(step): fn for step, fn in checks}
         match = self.start(game)
         names = match.seat_names()
+        # every force line is checked against the game before the first move, as expectations are
+        queued = {id(step): forced_entries(game, len(names), step, self.path) for step in self.steps if step.kind == "force"}
         say(f"# {game.title}: {len(names)} players ({', '.join(names)}), seed {self.seed}")
         for entry in match.log:
             shown = describe_entry(match, entry)
@@ -142,7 +144,7 @@ class Replay:
                 say(f"      {shown}")
         for step in self.steps:
             if step.kind == "force":
-                for entry in forced_entries(game, len(names), step, self.path):
+                for entry in queued[id(step)]:
                     problem = order_problem(match, entry)
                     if problem is not None:
                         raise ReplayError(self.path, step.line, f"cannot force this order: {problem}", step.column)
@@ -308,6 +310,9 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
     """The `forced` queue entries of a force line, checked against the game."""
     f = step.force
     if f.kind == "die":  # its faces were checked as the line was read (parse_force: force_problem)
+        problem = die_problem(game, f.target, f.values)
+        if problem is not None:
+            raise ReplayError(path, step.line, problem, step.column)
         return [["die", f.target, v] for v in f.values]
     key = zone_key(game, nseats, f.target)
     if key is None:
@@ -321,6 +326,67 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
             hint = suggest(name, game.defs)
             raise ReplayError(path, step.line, f"no card '{name}'" + (f"; {hint}" if hint else ""), step.column)
     return [["order", key, list(f.values)]]
+
+
+def die_problem(game, sides: int, values: list[int]) -> str | None:
+    """Why a forced roll of a d`sides` (0: of any die) is one the game can never take, or None.
+
+    A forced roll waits for a roll of its die, and a force of a die the game never rolls (`force
+    d20 = 3` where only a d6 is rolled) would wait for ever while the session says it is forced,
+    and in `chance manual` it would make every roll come from the generator instead of asking.
+    So when every die the game rolls is written as a number (`roll d6`, `roll 2 d8`, `roll die
+    6`, `roll dice [6, 8]`), a force of another die is refused, and so is `force die = N` with
+    N above the largest. When a die's size is worked out as the game runs (`roll die size(seats)`),
+    the game's dice are not known until then, and any die with that face is taken."""
+    dice = game_dice(game)
+    if dice is None:
+        return None
+    if not dice:
+        return f"{game.title} rolls no dice, so there is no roll to force"
+    names = [f"d{d}" for d in sorted(dice)]
+    rolled = "it rolls " + (f"a {names[0]}" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+    if sides and sides not in dice:
+        return f"{game.title} never rolls a d{sides}; {rolled}"
+    if not sides and max(values) > max(dice):
+        return f"no die of {game.title} shows {max(values)}; {rolled}"
+    return None
+
+
+def game_dice(game) -> frozenset | None:
+    """The sizes of every die the game's rules roll, or None when some die's size is worked out
+    as the game runs (or the game keeps no checked declarations to look in). `test` blocks are
+    not the game's rules: their rolls do not count."""
+    from attrs import fields, has
+
+    from ..language import nodes as n
+
+    checked = getattr(game, "checked", None)
+    if checked is None:
+        return None
+    symbols = checked.symbols
+    dice: set[int] | None = set()
+    stack = [getattr(symbols, f.name) for f in fields(type(symbols)) if f.name != "tests"]
+    seen: set[int] = set()
+    while stack and dice is not None:
+        x = stack.pop()
+        if isinstance(x, n.Roll):
+            sides = x.sides
+            if isinstance(sides, n.ListLit):
+                sides = list(sides.items)
+            sizes = sides if isinstance(sides, list) else [sides]
+            sizes = [d.value if isinstance(d, n.Number) else d for d in sizes]
+            if all(isinstance(d, int) and not isinstance(d, bool) for d in sizes):
+                dice.update(sizes)
+            else:
+                dice = None
+        elif isinstance(x, (list, tuple, set, frozenset)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif has(type(x)) and id(x) not in seen:
+            seen.add(id(x))
+            stack.extend(getattr(x, f.name) for f in fields(type(x)) if f.name != "span")
+    return None if dice is None else frozenset(dice)
 
 
 def order_problem(match, entry) -> str | None:

@@ -207,8 +207,12 @@ def test_a_force_no_die_can_take_is_refused_at_its_line(tmp_path, force, words):
 
 
 def test_the_largest_die_can_be_forced(tmp_path):
-    match, _ = run(tmp_path, "force d1000000 = 1000000\nforce die = 1000000\nbuy nothing\n")
-    assert match.state["forced"] == [["die", 1000000, 1000000], ["die", 0, 1000000]]
+    # a game that rolls the largest die: a force of a die the game never rolls is refused
+    game = tmp_path / "big.ludus"
+    game.write_text('game "Big"\nplayers 2\nflow:\n    turn P1:\n        roll d1000000 as r\n'
+                    '        choose n from 0 to 1 "on?"\n    win P1\n', encoding="utf-8")
+    match, _ = run(tmp_path, "force d1000000 = 1000000\nforce die = 1000000\n", f"game {game}\n")
+    assert match._state["forced"] == [["die", 1000000, 1000000], ["die", 0, 1000000]]
 
 
 @pytest.mark.parametrize("header, line, words", [
