@@ -31,9 +31,19 @@ class ReplayError(Exception):
     """A replay that cannot run or whose checks failed, at `path:line:column`."""
 
     def __init__(self, path: str, line: int, message: str, column: int = 1) -> None:
-        self.path, self.line, self.column, self.message = path, line, column, message
-        where = f"{path}:{line}:{column}" if line else path  # line 0: the file as a whole
-        super().__init__(f"{where}: error: {message}")
+        self.path, self.line, self.column, self.message = path, line, column, visible(message)
+        self.where = f"{path}:{line}:{column}" if line else path  # line 0: the file as a whole
+        super().__init__(f"{self.where}: error: {self.message}")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """The text with its control characters written as escapes (`\\x1b`): a message quotes lines
+    of a file or of input, and a control character in them printed as it is could move the
+    cursor, clear the screen or hide the rest of the message."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 # ───────────────────────── lines ─────────────────────────
@@ -91,7 +101,12 @@ class Replay:
             path = checked_path(self.game_path)
         except FileProblem as exc:
             raise ReplayError(self.path, self.game_line, str(exc), 6) from None
-        if not path.is_file():
+        try:
+            found = path.is_file()
+        except OSError as exc:  # a name the file system cannot hold (too long, say)
+            raise ReplayError(self.path, self.game_line, f"cannot read the game file '{self.game}': "
+                              f"{exc.strerror or exc}", 6) from None
+        if not found:
             raise ReplayError(self.path, self.game_line, f"no game file '{self.game}' (looked for {path})", 6)
         try:
             return load(path)

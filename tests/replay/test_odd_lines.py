@@ -1,0 +1,42 @@
+"""Odd and extreme lines in a replay: one located error (path:line:column), never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from ludus.cli import main
+from ludus.replay import ReplayError, load_replay
+from tests.helpers import EXAMPLES
+
+GAME_PATH = EXAMPLES / "market-town.ludus"
+
+
+def error_of(path) -> ReplayError:
+    with pytest.raises(ReplayError) as info:
+        load_replay(path).run()
+    return info.value
+
+
+def test_a_game_file_name_too_long_for_the_file_system_is_a_located_error(tmp_path):
+    path = tmp_path / "r.replay"
+    name = "x" * 300 + ".ludus"  # each part of a path is at most 255 bytes on common file systems
+    path.write_text(f"game {name}\nplayers 2\n", encoding="utf-8")
+    err = error_of(path)
+    assert (err.line, err.column) == (1, 6)
+    assert err.message == f"cannot read the game file '{name}': File name too long"
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.startswith(f"{path}:1:6: error: cannot read the game file")
+
+
+def test_control_characters_in_a_line_are_shown_as_escapes(tmp_path):
+    # printed as they are, `\x1b[2J` would clear the terminal the error is printed on
+    path = tmp_path / "r.replay"
+    path.write_text(f"game {GAME_PATH}\nplayers 2\nseed 3\nbuy Copper Coin\x1b[2J\n", encoding="utf-8")
+    err = error_of(path)
+    assert err.message.startswith("'buy Copper Coin\\x1b[2J' is not a legal move for Amber now")
+    assert "\x1b" not in str(err)
+    result = CliRunner().invoke(main, ["replay", "-q", str(path)])
+    assert result.exit_code == 1 and "\x1b" not in result.output
+    assert f"{path}:4:1: error: 'buy Copper Coin\\x1b[2J' is not a legal move" in result.output
