@@ -37,6 +37,7 @@ from ..replay.script import (
     load_replay,
     order_problem,
     parse_force,
+    visible,
 )
 from ..replay.script import parse as parse_replay
 from .render import decision_renderable, number_span, pieces_text, view_changes, view_renderable, zone_detail
@@ -70,6 +71,9 @@ ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
 # commands that take nothing after them: `reload extra` is refused, not read as `reload`
 NO_ARGUMENT = ("undo", "redo", "reload", "quit")
 BOTS = tuple(BOT_KINDS)
+INTERRUPTED = "interrupted (Ctrl-C); each move is taken whole or not at all: `show` draws the match as it is"
+# an input longer than this is quoted in an error by its start and end only
+ECHO_MOST = 200
 
 
 class Rejected(Exception):
@@ -122,22 +126,30 @@ class Repl:
         names = ", ".join(self.match.seat_names())
         self.say(f"{self.game.title}: {names}, seed {self.match.seed}. Type a move's number or its label; "
                  "`help` lists the commands, `quit` ends.", style="bold")
-        # what setup did (rolls, shuffles, the game's log lines) before the first screen
-        self.print_log(0)
-        self.play_bots()
-        self.show_state()
-        while True:
-            try:
-                line = read(self.prompt())
-            except EOFError:
-                break
-            except KeyboardInterrupt:
-                continue
-            if self.watch:
-                self.reload_if_changed()
-            if not self.handle(line):
-                break
-        self.keep_session()
+        try:
+            # what setup did (rolls, shuffles, the game's log lines) before the first screen
+            self.print_log(0)
+            self.play_bots()
+            self.show_state()
+        except KeyboardInterrupt:  # Ctrl-C while the bots play their first moves
+            self.say(f"error: {INTERRUPTED}", style="red")
+        try:
+            while True:
+                try:
+                    line = read(self.prompt())
+                except EOFError:
+                    break
+                except KeyboardInterrupt:
+                    continue
+                if self.watch:
+                    try:
+                        self.reload_if_changed()
+                    except KeyboardInterrupt:
+                        self.say(f"error: {INTERRUPTED}", style="red")
+                if not self.handle(line):
+                    break
+        finally:  # however the session ends, the moves not saved are kept
+            self.keep_session()
 
     def keep_session(self) -> Path | None:
         """On quitting: moves made since the last save or export go to a replay in the sessions
@@ -210,10 +222,14 @@ class Repl:
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         except (RecursionError, MemoryError, OverflowError) as exc:
             message = f"that was too large or too deep to handle ({type(exc).__name__})"
+        except KeyboardInterrupt:
+            # Ctrl-C while a bot thinks or a long move runs: a move is taken whole or not at all,
+            # and a command changes the session only once it is done, so the session goes on
+            message = INTERRUPTED
         except Exception as exc:  # noqa: BLE001 - a line of input never ends the session with a traceback
             message = f"internal error, please report it: {type(exc).__name__}: {exc}"
         self.rejected += 1
-        self.say(f"error: {message.removeprefix('error: ')}", style="red")
+        self.say(f"error: {_short_echo(visible(message.removeprefix('error: ')), text)}", style="red")
         return True
 
     def _dispatch(self, text: str) -> bool:
@@ -558,8 +574,8 @@ class Repl:
 
     def cmd_log(self, arg: str) -> None:
         n = whole_number(arg) if arg else 15
-        if n is None:
-            raise Rejected(f"`log` takes a number of entries, not '{arg}'")
+        if not n:  # 0 too: the last 0 entries would read as `shown[-0:]`, every one of them
+            raise Rejected(f"`log` takes a number of entries, 1 or more, not '{arg}'")
         shown = [s for s in (describe_entry(self.match, e, actions=True) for e in self.match.log) if s]
         if not shown:
             self.say("nothing has happened yet")
@@ -707,6 +723,8 @@ class Repl:
     def cmd_bot(self, arg: str) -> None:
         seat, _, kind = arg.partition(" ")
         names = list(self.match.seat_names())
+        if not seat:
+            raise Rejected(f"`bot` needs a seat: {COMMANDS['bot'][0]}; the seats are {', '.join(names)}")
         if seat not in names:
             raise Rejected(f"no seat '{seat}'; the seats are {', '.join(names)}")
         kind = kind.strip() or "random"
@@ -745,7 +763,11 @@ class Repl:
         if path.suffix.lower() == ".ludus":
             raise Rejected(f"not written: '{arg}' is named as a game file (.ludus); give another name, "
                            f"like {path.stem}.{'json' if kind == 'saved match' else 'replay'}")
-        if path.is_file() and not _holds(path, kind):
+        try:
+            exists = path.is_file()
+        except OSError as exc:  # a name the file system cannot hold (too long, say)
+            raise Rejected(f"cannot write '{arg}': {exc.strerror or exc}") from None
+        if exists and not _holds(path, kind):
             held = "does not hold a saved match" if kind == "saved match" else "does not read as a replay"
             raise Rejected(f"not written: '{arg}' exists and {held}; give another name, or remove it first")
         return path
@@ -808,7 +830,7 @@ class Repl:
                 raise Rejected(f"'{arg}' replays {script.game}, not {self.game_path}")
             match, stopped = _run_to_first_refusal(script, self.game)
         except ReplayError as exc:
-            raise Rejected(str(exc)) from None
+            raise Rejected(f"{exc.where}: {exc.message}") from None
         notes, moves = [], 0
         for step in script.steps:
             if step.kind == "move":
@@ -854,8 +876,8 @@ class Repl:
         seed = self.match.seed
         if arg:
             seed = whole_number(arg, signed=True)
-            if seed is None or not -(1 << 63) <= seed < (1 << 63):
-                raise Rejected(f"`restart` takes a seed, a whole number, not '{arg}'")
+            if seed is None:  # as --seed and a replay's `seed` line take it
+                raise Rejected(f"`restart` takes a seed, a whole number of at most 15 digits, not '{arg}'")
         state = self.match._state
         match = Match.new(self.game, state["nseats"], seed=seed, chance=state.get("chance", "auto"))
         kept = self.keep_session()
@@ -919,6 +941,19 @@ def _holds(path: Path, kind: str) -> bool:
     except (FileProblem, ReplayError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and "format" in data and "fingerprint" in data
+
+
+def _short_echo(message: str, text: str) -> str:
+    """The message, with a very long input it quotes (the whole line, or what follows its first
+    word or two: a command's argument) cut to its start and end, so the error stays readable."""
+    if len(text) <= ECHO_MOST:
+        return message
+    piece = text
+    for _ in range(3):
+        if len(piece) > ECHO_MOST and piece in message:
+            return message.replace(piece, f"{piece[:60]}...{piece[-20:]} ({len(piece):,} characters)")
+        piece = piece.partition(" ")[2].strip()
+    return message
 
 
 def _same_label(text: str, legal: list[str]) -> str | None:

@@ -129,7 +129,10 @@ def test_restart_starts_again_from_setup_with_the_same_or_a_new_seed(game_file):
     repl.handle("restart 11")
     assert repl.match.seed == 11 and "restarted with seed 11" in out.getvalue()
     repl.handle("restart eleven")
-    assert "`restart` takes a seed, a whole number, not 'eleven'" in out.getvalue()
+    assert "`restart` takes a seed, a whole number of at most 15 digits, not 'eleven'" in out.getvalue()
+    assert repl.match.seed == 11
+    repl.handle("restart 1234567890123456")  # a whole number, too long for a replay's seed line
+    assert out.getvalue().rstrip().endswith("a whole number of at most 15 digits, not '1234567890123456'")
     assert repl.match.seed == 11
 
 

@@ -1,0 +1,134 @@
+"""Odd and extreme input at the REPL: each line refused gets one clear error, the session goes
+on, the match is as it was (its JSON compared), and no file is written or lost."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+import ludus
+from ludus.repl import Repl
+from ludus.repl.session import plain_reader
+from tests.helpers import EXAMPLES
+
+GAME_PATH = EXAMPLES / "market-town.ludus"
+GAME = ludus.load(GAME_PATH)
+
+
+def make_repl(**kw) -> tuple[Repl, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+    return Repl(GAME.new_match(2, seed=3), GAME_PATH, console, **kw), out
+
+
+def refused(repl: Repl, out: io.StringIO, line: str) -> str:
+    """The one error line `line` gets; the match and the session's notes stay as they were."""
+    before, notes, count = repl.match.to_json(), list(repl.notes), repl.rejected
+    start = len(out.getvalue())
+    assert repl.handle(line) is True
+    printed = out.getvalue()[start:].splitlines()
+    assert repl.rejected == count + 1
+    assert len(printed) == 1 and printed[0].startswith("error: "), printed
+    assert "internal error" not in printed[0]
+    assert repl.match.to_json() == before and repl.notes == notes
+    return printed[0]
+
+
+@pytest.fixture(autouse=True)
+def no_sessions(monkeypatch, tmp_path):
+    monkeypatch.setenv("LUDUS_SESSIONS", str(tmp_path / "sessions"))
+
+
+@pytest.mark.parametrize("command", ["save", "export"])
+def test_a_file_name_too_long_for_the_file_system_is_refused(tmp_path, command):
+    # each part of a path is at most 255 bytes on common file systems: the OS refuses the name
+    repl, out = make_repl()
+    name = tmp_path / ("x" * 300 + ".json")
+    error = refused(repl, out, f"{command} {name}")
+    assert error.endswith(f"x.json ({len(str(name)):,} characters)': File name too long")
+    assert error.startswith(f"error: cannot write '{str(name)[:60]}...")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_very_long_line_is_quoted_by_its_start_and_end():
+    repl, out = make_repl()
+    error = refused(repl, out, "buy " + "x" * 100_000)
+    assert len(error) < 400
+    assert error.startswith("error: 'buy xxx") and "...xxxxxxxxxxxxxxxxxxxx (100,004 characters)' is" in error
+    assert len(refused(repl, out, "show " + "é" * 100_000)) < 400
+
+
+def test_control_characters_in_a_line_are_shown_as_escapes():
+    # printed as they are, they would move the cursor or clear the screen; the terminal's
+    # own reading of them would also leave the message saying something else than was typed
+    repl, out = make_repl()
+    assert refused(repl, out, "moves \x1b[2J") == "error: no move holds '\\x1b[2J' (3 moves; `moves` lists them all)"
+    assert refused(repl, out, "help \x07").startswith("error: no command '\\x07'; the commands are")
+
+
+def test_log_0_is_refused_rather_than_listing_everything():
+    repl, out = make_repl()
+    assert refused(repl, out, "log 0") == "error: `log` takes a number of entries, 1 or more, not '0'"
+    assert repl.handle("log 1")
+    assert out.getvalue().splitlines()[-1] == "  shuffled deck of Basil"
+
+
+def test_bot_without_a_seat_says_what_it_takes():
+    repl, out = make_repl()
+    assert refused(repl, out, "bot") == \
+        "error: `bot` needs a seat: bot SEAT KIND[:BUDGET]|off; the seats are Amber, Basil"
+
+
+def test_a_replay_that_does_not_read_is_named_once_at_its_place(tmp_path):
+    repl, out = make_repl()
+    path = tmp_path / "r.replay"
+    path.write_text(f"game {GAME_PATH}\nplayers 2\nseed abc\n", encoding="utf-8")
+    assert refused(repl, out, f"load {path}") == \
+        f"error: {path}:3:6: 'seed' needs a whole number of at most 15 digits, not 'abc'"
+
+
+# ── Ctrl-C ──
+
+
+def test_ctrl_c_while_a_bot_thinks_stops_the_line_and_the_session_goes_on(tmp_path):
+    repl, out = make_repl(bots={1: "random"}, keep_unsaved=True)
+
+    class Interrupted:
+        def choice(self, options):
+            raise KeyboardInterrupt
+
+    repl.rng = Interrupted()
+    lines = io.StringIO("2\nbuild nothing\nshow hand of Amber\n")
+    try:
+        repl.run(plain_reader(lines, repl.console))
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C ended the session")
+    text = out.getvalue()
+    assert "error: interrupted (Ctrl-C); each move is taken whole or not at all" in text
+    assert "hand of Amber" in text.split("interrupted")[1]  # the next line was still read
+    # Amber's moves stand, whole; Basil, the bot's seat, is still to move
+    by_hand = GAME.new_match(2, seed=3)
+    by_hand.apply("buy Tax Collector")
+    by_hand.apply("build nothing")
+    assert repl.match.to_json() == by_hand.to_json()
+    # and the unsaved moves were kept on leaving
+    assert len(list((tmp_path / "sessions").iterdir())) == 1
+
+
+def test_ctrl_c_in_a_move_s_rules_leaves_the_match_as_it_was(monkeypatch):
+    repl, out = make_repl()
+    before = repl.match.to_json()
+    from ludus.engine import vm
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(vm, "answer", interrupted)
+    try:
+        error = refused(repl, out, "2")
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C ended the session")
+    assert error.startswith("error: interrupted (Ctrl-C)")
+    assert repl.match.to_json() == before
