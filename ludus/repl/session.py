@@ -797,10 +797,12 @@ class Repl:
             match = Match.from_json(self.game, text)
             session = json.loads(text).get("session") or {}
             notes = [self._saved_note(match, note) for note in session.get("notes", [])]
-            setup = [str(s) for s in session.get("setup", [])]
+            setup = [self._saved_setup(match, line) for line in session.get("setup", [])]
         except MatchError as exc:
             raise Rejected(f"cannot load '{arg}': {exc}") from None
-        except (TypeError, ValueError, AttributeError, ReplayError):
+        except ReplayError as exc:  # a force line this game refuses (a die it never rolls, say)
+            raise Rejected(f"cannot load '{arg}': a forced outcome of the saved session is refused: {exc.message}") from None
+        except (TypeError, ValueError, AttributeError):
             raise Rejected(f"cannot load '{arg}': the saved session notes are damaged") from None
         self._switch(match, notes, setup, f"loaded {arg}: {_moves(len(match.moves))}")
 
@@ -822,6 +824,16 @@ class Repl:
         if forced_entries(self.game, match._state["nseats"], _Line(force), "<saved>") != entries:
             raise ValueError("a session note is damaged")
         return Note(position, kind, text, entries)
+
+    def _saved_setup(self, match: Match, line) -> str:
+        """A `setup force ...` line of a saved session, checked as a replay's would be: it is
+        written into every export, so one that reads otherwise would make the exported replay,
+        and `reload`, fail (ValueError, or ReplayError)."""
+        if not isinstance(line, str) or not line.startswith("force ") or "\n" in line or "\r" in line:
+            raise ValueError("a session setup line is damaged")
+        force = parse_force(line[len("force "):], "<saved>", 1, 1)
+        forced_entries(self.game, match._state["nseats"], _Line(force), "<saved>")
+        return line
 
     def _load_replay(self, arg: str) -> None:
         try:

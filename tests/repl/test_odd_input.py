@@ -4,6 +4,7 @@ on, the match is as it was (its JSON compared), and no file is written or lost."
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from rich.console import Console
@@ -87,6 +88,45 @@ def test_a_replay_that_does_not_read_is_named_once_at_its_place(tmp_path):
     path.write_text(f"game {GAME_PATH}\nplayers 2\nseed abc\n", encoding="utf-8")
     assert refused(repl, out, f"load {path}") == \
         f"error: {path}:3:6: 'seed' needs a whole number of at most 15 digits, not 'abc'"
+
+
+# ── saved sessions ──
+
+
+def _saved(tmp_path, change) -> str:
+    repl, _ = make_repl()
+    assert repl.handle("force d6 = 4") and repl.handle("2")
+    path = tmp_path / "s.json"
+    assert repl.handle(f"save {path}")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data["session"])
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("setup", [["rm -rf /"], [{"a": 1}], "force d6 = 1", ["force d6 = 9"],
+                                   ["force d6 = 1\nbuy nothing"]])
+def test_a_save_whose_setup_lines_are_damaged_is_refused(tmp_path, setup):
+    # they go into every export as `setup ...` lines: loaded, the export would not replay
+    path = _saved(tmp_path, lambda s: s.update(setup=setup))
+    repl, out = make_repl()
+    error = refused(repl, out, f"load {path}")
+    assert error.startswith(f"error: cannot load '{path}': ")
+
+
+def test_a_save_with_setup_lines_a_replay_takes_loads_and_exports_them(tmp_path):
+    path = _saved(tmp_path, lambda s: s.update(setup=["force d6 = 1", "force order supply = Town Crier"]))
+    repl, out = make_repl()
+    assert repl.handle(f"load {path}") and repl.rejected == 0
+    assert repl.setup == ["force d6 = 1", "force order supply = Town Crier"]
+
+
+def test_a_save_whose_forced_roll_the_game_never_rolls_says_so(tmp_path):
+    path = _saved(tmp_path, lambda s: s.update(notes=[[0, "force", "force d20 = 3", [["die", 20, 3]]]]))
+    repl, out = make_repl()
+    assert refused(repl, out, f"load {path}") == (
+        f"error: cannot load '{path}': a forced outcome of the saved session is refused: "
+        "Market Town never rolls a d20; it rolls a d6")
 
 
 # ── Ctrl-C ──
