@@ -1031,11 +1031,59 @@ def prompt_reader(repl: Repl, input=None, output=None, history: str | None = Non
 
     from ..tools.lexers import ReplayLexer
 
+    class KeptHistory(FileHistory):
+        """The history file, which may stop working once the session runs (its folder removed,
+        a full disk): the lines are then kept in memory only. prompt_toolkit would print the
+        error's traceback on every line and wait for Enter."""
+
+        def load_history_strings(self):
+            try:
+                return list(super().load_history_strings())
+            except OSError:
+                return []
+
+        def store_string(self, string: str) -> None:
+            try:
+                super().store_string(string)
+            except OSError:
+                pass
+
+    if history and history != os.devnull:
+        problem = _history_problem(history)
+        if problem is not None:
+            repl.say(f"warning: no prompt history is kept: cannot use '{history}' ({problem}); set "
+                     f"{HISTORY_ENV} to another file, or to nothing to keep none", style="yellow")
+            history = None
+    elif history:
+        history = None  # /dev/null: no history, as an empty LUDUS_HISTORY says
     # a line typed here reads like a replay's line: a move's label, `force ...`, `expect ...`
     session = PromptSession(input=input, output=output, completer=ReplCompleter(repl),
-                            history=FileHistory(history) if history else InMemoryHistory(),
+                            history=KeptHistory(history) if history else InMemoryHistory(),
                             complete_while_typing=False, lexer=PygmentsLexer(ReplayLexer))
     return session.prompt
+
+
+def _history_problem(path: str) -> str | None:
+    """Why the history file cannot be used, or None. Only a regular file is: a folder fails on
+    every line, and a FIFO would block the prompt until something else opened it. It is made
+    now if missing, as the first line typed would make it, so a folder that does not exist or a
+    file without permission is found at the start."""
+    import stat
+
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        return "it is a folder" if stat.S_ISDIR(info.st_mode) else "it is not a regular file"
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 def plain_reader(stream, console: Console):

@@ -172,3 +172,57 @@ def test_ctrl_c_in_a_move_s_rules_leaves_the_match_as_it_was(monkeypatch):
         pytest.fail("Ctrl-C ended the session")
     assert error.startswith("error: interrupted (Ctrl-C)")
     assert repl.match.to_json() == before
+
+
+# ── the prompt history file ──
+
+
+@pytest.mark.parametrize("kind", ["folder", "missing folder", "fifo"])
+def test_a_history_file_that_cannot_be_used_is_named_and_the_session_goes_on(tmp_path, kind):
+    # prompt_toolkit would print a traceback at every line and wait for Enter (a folder), or
+    # block at the first prompt until something opened the FIFO
+    import os
+
+    from prompt_toolkit.history import FileHistory
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from ludus.repl import prompt_reader
+
+    path = tmp_path / "h"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "missing folder":
+        path = tmp_path / "no" / "h"
+    else:
+        os.mkfifo(path)
+    repl, out = make_repl()
+    with create_pipe_input() as pipe:
+        read = prompt_reader(repl, input=pipe, output=DummyOutput(), history=str(path))
+        assert f"warning: no prompt history is kept: cannot use '{path}' (" in out.getvalue()
+        assert not isinstance(read.__self__.history, FileHistory)  # never opened again
+        pipe.send_text("2\rquit\r")
+        repl.run(read)
+    assert repl.match.moves == ["buy Tax Collector"]
+    assert kind != "missing folder" or not path.parent.exists()
+
+
+def test_a_history_file_that_stops_working_keeps_the_lines_in_memory(tmp_path):
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from ludus.repl import prompt_reader
+
+    path = tmp_path / "h"
+    repl, out = make_repl()
+    with create_pipe_input() as pipe:
+        read = prompt_reader(repl, input=pipe, output=DummyOutput(), history=str(path))
+        assert "warning" not in out.getvalue()
+        path.unlink()
+        path.mkdir()  # the file is now a folder: writing to it fails
+        history = read.__self__.history
+        history.store_string("buy nothing")
+        assert list(history.load_history_strings()) == []
+        pipe.send_text("2\rquit\r")
+        repl.run(read)
+    assert repl.match.moves == ["buy Tax Collector"]
