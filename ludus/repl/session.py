@@ -786,7 +786,7 @@ class Repl:
     def cmd_load(self, arg: str) -> None:
         if not arg:
             raise Rejected("`load` needs a file name")
-        if arg.endswith(".replay"):
+        if arg.lower().endswith(".replay"):  # `Session.REPLAY` too, as a file system that ignores case names it
             self._load_replay(arg)
             return
         try:
@@ -860,14 +860,15 @@ class Repl:
 
     def cmd_reload(self, _arg: str) -> None:
         """Read the game again and replay the session on it, up to the first move it refuses."""
-        from ..language.source import LudusError, render
+        from ..language.source import LudusError
         from ..pipeline import load as load_game
 
         try:
             game = load_game(self.game_path)
         except LudusError as exc:
-            first = render(exc.diagnostics[0], exc.sources).splitlines()[0] if exc.diagnostics else str(exc)
-            raise Rejected(f"the game does not load now ({len(exc.diagnostics)} errors; nothing changed): {first}") from None
+            n = len(exc.diagnostics)
+            first = f"{exc.diagnostics[0].span}: {exc.diagnostics[0].message}" if n else str(exc)
+            raise Rejected(f"the game does not load now ({n} error{'s' if n != 1 else ''}; nothing changed): {first}") from None
         # the session as a replay, in memory: it is run on the new game, never read from disk
         script = parse_replay(export(self.match, self.game_path, self.game_path, self.notes, self.setup), "<session>")
         lines = {s.line: i for i, s in enumerate(s for s in script.steps if s.kind == "move")}

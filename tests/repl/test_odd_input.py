@@ -226,3 +226,13 @@ def test_a_history_file_that_stops_working_keeps_the_lines_in_memory(tmp_path):
         pipe.send_text("2\rquit\r")
         repl.run(read)
     assert repl.match.moves == ["buy Tax Collector"]
+
+
+def test_load_reads_a_replay_whatever_the_case_of_its_suffix(tmp_path):
+    repl, out = make_repl()
+    assert repl.handle("2")
+    path = tmp_path / "Session.REPLAY"
+    assert repl.handle(f"export {path}") and repl.rejected == 0
+    other, out = make_repl()
+    assert other.handle(f"load {path}")
+    assert other.rejected == 0 and other.match.moves == ["buy Tax Collector"]

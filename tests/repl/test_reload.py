@@ -49,5 +49,8 @@ def test_a_file_that_no_longer_loads_changes_nothing(session):
     repl, out, path = session
     path.write_text(path.read_text(encoding="utf-8").replace("flow:", "flow"), encoding="utf-8")
     repl.handle("reload")
-    assert "error: the game does not load now" in out.getvalue()
+    # the first error, named once: its place, then what is wrong
+    assert out.getvalue().splitlines()[-1] == (
+        f"error: the game does not load now (1 error; nothing changed): {path}:156:5: unexpected end of line; "
+        "expected ':'")
     assert repl.match.moves == ["buy Tax Collector", "build nothing"]
