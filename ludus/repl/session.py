@@ -1088,11 +1088,22 @@ def _history_problem(path: str) -> str | None:
 
 
 def plain_reader(stream, console: Console):
-    """`read(prompt)` from plain lines, echoing each after its prompt so the output reads as a transcript."""
+    """`read(prompt)` from plain lines, echoing each after its prompt so the output reads as a transcript.
+
+    The lines are read as bytes when the stream has them: a line that is not UTF-8 text then has
+    its bad bytes written as escapes (`\\xff`) and is refused as any unknown line is, where the
+    text stream would raise and end the session. A byte-order mark before the first line, which
+    some editors write, is not part of it."""
+    raw = getattr(stream, "buffer", None)
+    first = True
+
     def read(prompt: str) -> str:
-        line = stream.readline()
+        nonlocal first
+        line = stream.readline() if raw is None else raw.readline().decode("utf-8", errors="backslashreplace")
         if not line:
             raise EOFError
+        if first:
+            line, first = line.removeprefix("\ufeff"), False
         console.print(Text(prompt + line.rstrip("\n")), soft_wrap=True)
         return line
     return read

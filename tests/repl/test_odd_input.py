@@ -236,3 +236,23 @@ def test_load_reads_a_replay_whatever_the_case_of_its_suffix(tmp_path):
     other, out = make_repl()
     assert other.handle(f"load {path}")
     assert other.rejected == 0 and other.match.moves == ["buy Tax Collector"]
+
+
+@pytest.mark.parametrize("how", ["script", "pipe"])
+def test_a_line_that_is_not_utf8_is_refused_and_the_script_goes_on(tmp_path, how):
+    from click.testing import CliRunner
+
+    from ludus.cli import main
+
+    data = b"\xef\xbb\xbf2\n\xff\xfe\nbuild nothing\n"  # a byte-order mark, then a line of bad bytes
+    script = tmp_path / "lines.txt"
+    script.write_bytes(data)
+    args = ["play", str(GAME_PATH), "--seed", "3"]
+    result = CliRunner().invoke(main, args + ["--script", str(script)]) if how == "script" \
+        else CliRunner().invoke(main, args, input=data)
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == 1  # a line was refused
+    lines = result.output.splitlines()
+    assert "Amber> 2" in lines
+    assert "error: '\\xff\\xfe' is neither a command nor a legal move for Amber; the moves are 1. build nothing" in lines
+    assert "Amber> build nothing" in lines and lines[-3] == "Basil: take an action"
