@@ -256,3 +256,12 @@ def test_a_line_that_is_not_utf8_is_refused_and_the_script_goes_on(tmp_path, how
     assert "Amber> 2" in lines
     assert "error: '\\xff\\xfe' is neither a command nor a legal move for Amber; the moves are 1. build nothing" in lines
     assert "Amber> build nothing" in lines and lines[-3] == "Basil: take an action"
+
+
+def test_a_save_of_another_game_is_refused_naming_that_game(tmp_path):
+    other = ludus.load(EXAMPLES / "connect-four.ludus").new_match(2)
+    path = tmp_path / "c4.json"
+    path.write_text(other.to_json(), encoding="utf-8")
+    repl, out = make_repl()
+    assert refused(repl, out, f"load {path}") == \
+        f"error: cannot load '{path}': it is a saved match of 'Connect Four', not of 'Market Town'"
