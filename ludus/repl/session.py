@@ -229,7 +229,7 @@ class Repl:
         except Exception as exc:  # noqa: BLE001 - a line of input never ends the session with a traceback
             message = f"internal error, please report it: {type(exc).__name__}: {exc}"
         self.rejected += 1
-        self.say(f"error: {_short_echo(visible(message.removeprefix('error: ')), text)}", style="red")
+        self.say(f"error: {visible(_short_echo(message.removeprefix('error: '), text))}", style="red")
         return True
 
     def _dispatch(self, text: str) -> bool:

@@ -265,3 +265,9 @@ def test_a_save_of_another_game_is_refused_naming_that_game(tmp_path):
     repl, out = make_repl()
     assert refused(repl, out, f"load {path}") == \
         f"error: cannot load '{path}': it is a saved match of 'Connect Four', not of 'Market Town'"
+
+
+def test_a_very_long_line_with_control_characters_is_cut_and_escaped():
+    repl, out = make_repl()
+    error = refused(repl, out, "\x1b[2J" + "x" * 100_000)
+    assert error.startswith("error: '\\x1b[2Jxxx") and "(100,004 characters)'" in error and len(error) < 400
