@@ -842,7 +842,8 @@ class Repl:
     def _load_replay(self, arg: str) -> None:
         try:
             script = load_replay(arg)
-            if script.game is not None and script.game_path.resolve() != self.game_path.resolve():
+            # same_file, not resolve(): a symbolic link loop raises there, and a hard link is the same game
+            if script.game is not None and not same_file(script.game_path, [self.game_path]):
                 raise Rejected(f"'{arg}' replays {script.game}, not {self.game_path}")
             match, stopped = _run_to_first_refusal(script, self.game)
         except ReplayError as exc:

@@ -271,3 +271,26 @@ def test_a_very_long_line_with_control_characters_is_cut_and_escaped():
     repl, out = make_repl()
     error = refused(repl, out, "\x1b[2J" + "x" * 100_000)
     assert error.startswith("error: '\\x1b[2Jxxx") and "(100,004 characters)'" in error and len(error) < 400
+
+
+def test_a_replay_whose_game_is_a_symbolic_link_loop_is_refused(tmp_path):
+    (tmp_path / "loop.ludus").symlink_to(tmp_path / "loop.ludus")
+    path = tmp_path / "r.replay"
+    path.write_text("game loop.ludus\nplayers 2\n", encoding="utf-8")
+    repl, out = make_repl()
+    assert refused(repl, out, f"load {path}") == f"error: '{path}' replays loop.ludus, not {GAME_PATH}"
+
+
+def test_a_replay_of_the_game_through_a_hard_link_loads(tmp_path):
+    import os
+    import shutil
+
+    game = tmp_path / "market-town.ludus"
+    shutil.copy(GAME_PATH, game)
+    os.link(game, tmp_path / "linked.ludus")
+    path = tmp_path / "r.replay"
+    path.write_text("game linked.ludus\nplayers 2\nseed 3\nbuy Tax Collector\n", encoding="utf-8")
+    console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False, markup=False)
+    repl = Repl(ludus.load(game).new_match(2, seed=3), game, console)
+    assert repl.handle(f"load {path}") and repl.rejected == 0
+    assert repl.match.moves == ["buy Tax Collector"]
