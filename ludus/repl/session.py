@@ -116,6 +116,7 @@ class Repl:
         # the moves as last saved, exported or loaded: quitting with others keeps them in a file
         self.saved_moves: list[str] = list(match.moves)
         self.keep_unsaved = keep_unsaved
+        self.leave_anyway = False  # set once leaving was refused because the moves could not be kept
         self.watch = watch
         self.watched = self._game_files_stamp() if watch else None
 
@@ -138,7 +139,9 @@ class Repl:
                 try:
                     line = read(self.prompt())
                 except EOFError:
-                    break
+                    if self.may_leave():
+                        break
+                    continue
                 except KeyboardInterrupt:
                     continue
                 if self.watch:
@@ -149,11 +152,34 @@ class Repl:
                 if not self.handle(line):
                     break
         finally:  # however the session ends, the moves not saved are kept
-            self.keep_session()
+            if not self.leave_anyway:
+                self.keep_session()
+
+    def may_leave(self) -> bool:
+        """Whether `quit` (or the end of input) may end the session: the unsaved moves are kept
+        first, and when they cannot be, leaving is refused once, so they can be exported."""
+        if self.leave_anyway:
+            return True
+        try:
+            self._keep()
+        except Rejected as exc:
+            self.leave_anyway = True
+            self.say(f"error: {exc}, or `quit` again to leave without them", style="red")
+            return False
+        return True
 
     def keep_session(self) -> Path | None:
-        """On quitting: moves made since the last save or export go to a replay in the sessions
-        folder, so leaving never loses work. Returns the file written, if any."""
+        """`_keep`, for a session ending anyway: a failure is only said."""
+        try:
+            return self._keep()
+        except Rejected as exc:
+            self.say(f"error: {exc}", style="red")
+            return None
+
+    def _keep(self) -> Path | None:
+        """Moves made since the last save or export go to a replay in the sessions folder, so
+        leaving, restarting or loading never loses work. Returns the file written, if any;
+        Rejected when they cannot be kept."""
         if not self.keep_unsaved or self.match.moves == self.saved_moves or not self.match.moves:
             return None
         folder = sessions_path()
@@ -175,8 +201,8 @@ class Repl:
                 else self._saved_text()
             write_text_file(str(target), text)
         except (FileProblem, OSError) as exc:
-            self.say(f"error: could not keep the unsaved session ({exc}); `export FILE` before quitting", style="red")
-            return None
+            raise Rejected(f"could not keep the unsaved moves in {folder} ({exc}); `export FILE` keeps them") from None
+        self.saved_moves = list(self.match.moves)  # kept: not written again on leaving
         self.say(f"the session's unsaved moves are kept in {target}; `load {target}` continues it")
         return target
 
@@ -277,7 +303,7 @@ class Repl:
             if name in NO_ARGUMENT and rest.strip():
                 raise Rejected(f"`{word}` takes nothing after it, not '{rest.strip()}'")
             if name == "quit":
-                return False
+                return not self.may_leave()
             getattr(self, f"cmd_{name}")(rest.strip())
             return True
         raise Rejected(self._unknown(text, legal))
@@ -898,7 +924,10 @@ class Repl:
                 raise Rejected(f"`restart` takes a seed, a whole number of at most 15 digits, not '{arg}'")
         state = self.match._state
         match = Match.new(self.game, state["nseats"], seed=seed, chance=state.get("chance", "auto"))
-        kept = self.keep_session()
+        try:
+            kept = self._keep()
+        except Rejected as exc:
+            raise Rejected(f"not restarted: {exc}, then `restart` again") from None
         self.redo_stack.clear()
         self.match, self.notes, self.setup = match, [], []
         self.saved_moves = []
@@ -910,7 +939,10 @@ class Repl:
     def _switch(self, match: Match, notes: list[Note], setup: list[str], message: str, loaded: bool = True) -> None:
         if match.moves[:len(self.match.moves)] != self.match.moves:
             # the new match drops moves of this one: keep them first, if they were never saved
-            kept = self.keep_session()
+            try:
+                kept = self._keep()
+            except Rejected as exc:
+                raise Rejected(f"nothing changed: {exc}, then try again") from None
             if kept is not None:
                 message += f"; the session before it is kept in {kept}"
         if loaded:

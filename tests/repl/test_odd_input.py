@@ -294,3 +294,61 @@ def test_a_replay_of_the_game_through_a_hard_link_loads(tmp_path):
     repl = Repl(ludus.load(game).new_match(2, seed=3), game, console)
     assert repl.handle(f"load {path}") and repl.rejected == 0
     assert repl.match.moves == ["buy Tax Collector"]
+
+
+# ── unsaved moves that cannot be kept ──
+
+
+@pytest.fixture
+def nowhere_to_keep(monkeypatch, tmp_path):
+    """A sessions folder that cannot be made: its name is taken by a file."""
+    taken = tmp_path / "taken"
+    taken.write_text("notes\n", encoding="utf-8")
+    monkeypatch.setenv("LUDUS_SESSIONS", str(taken))
+    return taken
+
+
+def lines_then_end(*lines: str):
+    queue = list(lines)
+
+    def read(prompt: str) -> str:
+        if not queue:
+            raise EOFError  # the end of input, every time it is asked again (Ctrl-D)
+        return queue.pop(0)
+    return read
+
+
+@pytest.mark.parametrize("leave", ["quit", "end of input"])
+def test_leaving_with_moves_that_cannot_be_kept_is_refused_once(nowhere_to_keep, leave):
+    repl, out = make_repl(keep_unsaved=True)
+    first = ["2", "quit"] if leave == "quit" else ["2"]
+    repl.run(lines_then_end(*first, "build nothing", "quit") if leave == "quit" else lines_then_end(*first))
+    text = out.getvalue()
+    assert f"error: could not keep the unsaved moves in {nowhere_to_keep} (" in text
+    assert "`export FILE` keeps them, or `quit` again to leave without them" in text
+    if leave == "quit":  # the session went on after the first `quit`
+        assert repl.match.moves == ["buy Tax Collector", "build nothing"]
+    assert text.count("could not keep") == 1  # said once, not again on leaving
+    assert nowhere_to_keep.read_text(encoding="utf-8") == "notes\n"
+
+
+def test_leaving_after_an_export_needs_nothing_kept(nowhere_to_keep, tmp_path):
+    repl, out = make_repl(keep_unsaved=True)
+    repl.run(lines_then_end("2", f"export {tmp_path / 's.replay'}", "quit"))
+    assert "could not keep" not in out.getvalue()
+    assert (tmp_path / "s.replay").is_file()
+
+
+@pytest.mark.parametrize("line", ["restart", "load {saved}"])
+def test_restart_or_load_that_would_drop_moves_it_cannot_keep_changes_nothing(nowhere_to_keep, tmp_path, line):
+    other, _ = make_repl()
+    saved = tmp_path / "other.json"
+    assert other.handle(f"save {saved}")
+    repl, out = make_repl(keep_unsaved=True)
+    assert repl.handle("2")
+    error = refused(repl, out, line.format(saved=saved))
+    assert f"could not keep the unsaved moves in {nowhere_to_keep} (" in error
+    assert error.endswith("`export FILE` keeps them, then " + ("`restart` again" if line == "restart" else "try again"))
+    assert repl.match.moves == ["buy Tax Collector"]
+    assert repl.handle(f"export {tmp_path / 's.replay'}") and repl.handle(line.format(saved=saved))
+    assert repl.match.moves == [] and repl.rejected == 1
