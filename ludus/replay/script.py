@@ -20,7 +20,7 @@ from ..engine.match import IllegalAction, Match, force_problem
 from ..engine.runtime import RuleError
 from ..language.files import FileProblem, checked_path, read_text_file
 from ..language.limits import MAX_DIE_SIDES, whole_number
-from ..language.source import LudusError
+from ..language.source import LudusError, split_lines
 
 HEADER = ("game", "players", "seats", "seed", "chance", "setup")
 BODY = ("force", "expect", "move")
@@ -464,7 +464,7 @@ def parse(text: str, path: str = "<replay>") -> Replay:
     """The replay's header and steps; a malformed line raises ReplayError at its place."""
     replay = Replay(path)
     seen: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(split_lines(text), 1):  # numbered as editors number them
         line = raw.rstrip()
         stripped = line.lstrip()
         if not stripped or stripped.startswith("#"):

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from ludus.cli import main
 from ludus.replay import ReplayError, load_replay
+from ludus.replay.script import visible
 from tests.helpers import EXAMPLES
 
 GAME_PATH = EXAMPLES / "market-town.ludus"
@@ -40,3 +41,14 @@ def test_control_characters_in_a_line_are_shown_as_escapes(tmp_path):
     result = CliRunner().invoke(main, ["replay", "-q", str(path)])
     assert result.exit_code == 1 and "\x1b" not in result.output
     assert f"{path}:4:1: error: 'buy Copper Coin\\x1b[2J' is not a legal move" in result.output
+
+
+@pytest.mark.parametrize("odd", ["\x0b", "\x0c", "\x85", "\u2028"])
+def test_a_line_ends_only_at_a_line_end_as_in_game_files(tmp_path, odd):
+    # str.splitlines cut a replay's line at a form feed, U+2028...: the line numbers of the
+    # errors after it were not the editor's, and a move written with one was read as two lines
+    path = tmp_path / "r.replay"
+    path.write_text(f"game {GAME_PATH}\rplayers 2\r\n# a{odd}note\nseed 3\nbuy{odd}nothing\n", encoding="utf-8")
+    err = error_of(path)
+    assert (err.line, err.column) == (5, 1)
+    assert err.message.startswith("'buy" + visible(odd) + "nothing' is not a legal move"), err.message
