@@ -582,11 +582,27 @@ def _roll(rt: Runtime, frame: dict, op) -> None:
     _, sides_fn, many, bind = op
     env = frame["env"]
     dice = sides_fn(rt, env)
-    if rt.state["chance"] == "manual" and not any(f[0] == "die" for f in rt.state["forced"]):
-        rt.state["pending"] = _chance_pending(rt, dice, [])
+    if rt.state["chance"] == "manual":
+        _roll_by_hand(rt, frame, op, dice, [])
         return
     values = [rt.roll(s) for s in dice]
     env[bind] = values if many else values[0]
+    frame["pc"] += 1
+
+
+def _roll_by_hand(rt: Runtime, frame: dict, op, dice: list, got: list) -> None:
+    """With chance played by hand, the dice from the `got`-th on: a die with a forced outcome
+    waiting takes it, and the first one without asks chance (a pending decision). A force of
+    another die once made every die of the roll come from the generator, none asked."""
+    forced = rt.state["forced"]
+    while len(got) < len(dice):
+        sides = dice[len(got)]
+        if not any(f[0] == "die" and f[1] in (sides, 0) for f in forced):
+            rt.state["pending"] = _chance_pending(rt, dice, got)
+            return
+        got.append(rt.roll(sides))
+    rt.state["pending"] = None
+    frame["env"][op[3]] = got if op[2] else got[0]
     frame["pc"] += 1
 
 
@@ -601,12 +617,7 @@ def _chance_answer(rt: Runtime, frame: dict, op, pending: dict, index: int) -> N
     value = pending["values"][index]
     got = pending["got"] + [value]
     rt.log.append({"t": "roll", "die": pending["dice"][len(got) - 1], "value": value})
-    if len(got) < len(pending["dice"]):
-        rt.state["pending"] = _chance_pending(rt, pending["dice"], got)
-        return
-    rt.state["pending"] = None
-    frame["env"][op[3]] = got if op[2] else got[0]
-    frame["pc"] += 1
+    _roll_by_hand(rt, frame, op, pending["dice"], got)
 
 
 def _draw(rt: Runtime, env: dict, op) -> None:

@@ -130,6 +130,35 @@ def test_forced_outcomes_replace_the_generator(tmp_path):
     assert match.result["winners"] == ["P2"]
 
 
+MIXED_DICE = """game "Mixed"
+players 1
+seats P1
+counter seen
+flow:
+    roll dice [6, 8, 6] as r
+    set seen to size(r)
+    end game
+"""
+
+
+@pytest.mark.parametrize(("forced", "asked", "answers", "seen"), [
+    ([["die", 8, 3]], ["d6", "d6"], ["d6 = 2", "d6 = 5"], 235),  # the d8 forced: both d6 asked
+    ([["die", 6, 4]], ["d8", "d6"], ["d8 = 7", "d6 = 1"], 471),  # the first d6 forced, the rest asked
+    ([["die", 6, 4], ["die", 0, 8], ["die", 6, 6]], [], [], 486),  # every die forced: none asked
+    ([], ["d6", "d8", "d6"], ["d6 = 1", "d8 = 1", "d6 = 1"], 111),
+])
+def test_chance_by_hand_asks_each_die_no_force_covers(tmp_path, forced, asked, answers, seen):
+    # a force of one die once made every die of the roll come from the generator, none asked
+    game = game_from_text(tmp_path, MIXED_DICE)
+    match = Match.new(game, 1, seed=0, chance="manual", forced=forced)
+    for die, answer in zip(asked, answers, strict=True):
+        assert match.current == ludus.CHANCE and match.legal_actions()[0] == f"{die} = 1"
+        match.apply(answer)
+    assert match.is_over and match.state["vars"]["seen"] == 3
+    rolls = [(e["die"], e["value"]) for e in match.log if e["t"] == "roll"]  # in the dice's order
+    assert rolls == [(6, seen // 100), (8, seen // 10 % 10), (6, seen % 10)]
+
+
 def test_a_forced_face_that_the_die_lacks_is_an_error(tmp_path):
     game = game_from_text(tmp_path, DICE_GAME)
     with pytest.raises(ludus.RuleError, match="not a face of a d6"):
