@@ -15,6 +15,7 @@ import marshal
 
 from ..language.limits import MAX_FILE_BYTES
 from . import vm
+from .dice import die_problem
 from .display import display
 from .runtime import RuleError, Runtime, box_cards, copy_state
 from .saved import Damaged, force_problem, validate_state
@@ -255,11 +256,15 @@ class Match:
 
     def force(self, sides: int, *values: int) -> None:
         """The next rolls of a d`sides` (0: of any die) come out as `values`, in order. A value
-        no such die can show is a ValueError, and nothing is forced."""
+        no such die can show, or a die the game never rolls (dice.die_problem), is a ValueError,
+        and nothing is forced."""
         for v in values:
             problem = force_problem(sides, v)
             if problem is not None:
                 raise ValueError(problem)
+        problem = die_problem(self.game, sides, list(values)) if values else None
+        if problem is not None:
+            raise ValueError(problem)
         self._state["forced"].extend(["die", sides, v] for v in values)
 
     def force_order(self, zone: str, names: list[str]) -> None:

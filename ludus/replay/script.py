@@ -15,6 +15,7 @@ from pathlib import Path
 
 from attrs import define, field
 
+from ..engine.dice import die_problem
 from ..engine.display import describe_entry, zone_text
 from ..engine.match import IllegalAction, Match, force_problem
 from ..engine.runtime import RuleError
@@ -341,67 +342,6 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
             hint = suggest(name, game.defs)
             raise ReplayError(path, step.line, f"no card '{name}'" + (f"; {hint}" if hint else ""), step.column)
     return [["order", key, list(f.values)]]
-
-
-def die_problem(game, sides: int, values: list[int]) -> str | None:
-    """Why a forced roll of a d`sides` (0: of any die) is one the game can never take, or None.
-
-    A forced roll waits for a roll of its die, and a force of a die the game never rolls (`force
-    d20 = 3` where only a d6 is rolled) would wait for ever while the session says it is forced,
-    and in `chance manual` it would make every roll come from the generator instead of asking.
-    So when every die the game rolls is written as a number (`roll d6`, `roll 2 d8`, `roll die
-    6`, `roll dice [6, 8]`), a force of another die is refused, and so is `force die = N` with
-    N above the largest. When a die's size is worked out as the game runs (`roll die size(seats)`),
-    the game's dice are not known until then, and any die with that face is taken."""
-    dice = game_dice(game)
-    if dice is None:
-        return None
-    if not dice:
-        return f"{game.title} rolls no dice, so there is no roll to force"
-    names = [f"d{d}" for d in sorted(dice)]
-    rolled = "it rolls " + (f"a {names[0]}" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
-    if sides and sides not in dice:
-        return f"{game.title} never rolls a d{sides}; {rolled}"
-    if not sides and max(values) > max(dice):
-        return f"no die of {game.title} shows {max(values)}; {rolled}"
-    return None
-
-
-def game_dice(game) -> frozenset | None:
-    """The sizes of every die the game's rules roll, or None when some die's size is worked out
-    as the game runs (or the game keeps no checked declarations to look in). `test` blocks are
-    not the game's rules: their rolls do not count."""
-    from attrs import fields, has
-
-    from ..language import nodes as n
-
-    checked = getattr(game, "checked", None)
-    if checked is None:
-        return None
-    symbols = checked.symbols
-    dice: set[int] | None = set()
-    stack = [getattr(symbols, f.name) for f in fields(type(symbols)) if f.name != "tests"]
-    seen: set[int] = set()
-    while stack and dice is not None:
-        x = stack.pop()
-        if isinstance(x, n.Roll):
-            sides = x.sides
-            if isinstance(sides, n.ListLit):
-                sides = list(sides.items)
-            sizes = sides if isinstance(sides, list) else [sides]
-            sizes = [d.value if isinstance(d, n.Number) else d for d in sizes]
-            if all(isinstance(d, int) and not isinstance(d, bool) for d in sizes):
-                dice.update(sizes)
-            else:
-                dice = None
-        elif isinstance(x, (list, tuple, set, frozenset)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif has(type(x)) and id(x) not in seen:
-            seen.add(id(x))
-            stack.extend(getattr(x, f.name) for f in fields(type(x)) if f.name != "span")
-    return None if dice is None else frozenset(dice)
 
 
 def order_problem(match, entry) -> str | None:

@@ -258,8 +258,19 @@ def test_force_refuses_a_roll_no_die_can_show_and_forces_nothing(sides, values, 
         match.force(sides, *values)
     assert str(info.value) == words
     assert match.state["forced"] == []  # not the values before the bad one either
-    match.force(0, 1_000_000)
-    assert match.state["forced"] == [["die", 0, 1_000_000]]
+    match.force(0, 6)
+    assert match.state["forced"] == [["die", 0, 6]]
+
+
+def test_force_refuses_a_die_the_game_never_rolls():
+    # a forced roll waits for its die: a d20 in a game of d6 would wait for ever
+    match = GAME.new_match(2, seed=3)
+    for sides, values, words in [(20, (3,), "Market Town never rolls a d20; it rolls a d6"),
+                                 (0, (7,), "no die of Market Town shows 7; it rolls a d6")]:
+        with pytest.raises(ValueError) as info:
+            match.force(sides, *values)
+        assert str(info.value) == words
+    assert match.state["forced"] == []
 
 
 def test_a_forced_order_naming_a_card_not_in_the_zone_names_the_zone_as_the_game_does():

@@ -10,9 +10,9 @@ import pytest
 from rich.console import Console
 
 import ludus
+from ludus.engine.dice import game_dice
 from ludus.repl import Repl
 from ludus.replay import ReplayError, load_replay
-from ludus.replay.script import game_dice
 from tests.helpers import EXAMPLES, game_from_text
 
 MARKET = EXAMPLES / "market-town.ludus"

@@ -103,3 +103,11 @@ def test_force_takes_several_faces_and_next_says_the_same(tmp_path):
         run_dice(tmp_path, "    force d6 = 9\n")
     with pytest.raises(TestError, match="is not a face"):
         run_dice(tmp_path, "    next d6 is 9\n")
+
+
+def test_a_force_of_a_die_the_game_never_rolls_fails_at_its_line(tmp_path):
+    # as at the REPL and in replays: the forced d20 would wait for ever, and the test would pass
+    # or fail on rolls it did not mean
+    with pytest.raises(TestError, match="Market Town never rolls a d20; it rolls a d6") as info:
+        run(tmp_path, '    players 2\n    force d20 = 3\n    do "buy nothing"\n')
+    assert info.value.span.line == 5
