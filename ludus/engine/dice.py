@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import weakref
+
 from attrs import fields, has
 
 from ..language import nodes as n
@@ -34,7 +37,22 @@ def die_problem(game, sides: int, values: list[int]) -> str | None:
 def game_dice(game) -> frozenset | None:
     """The sizes of every die the game's rules roll, or None when some die's size is worked out
     as the game runs (or the game keeps no checked declarations to look in). `test` blocks are
-    not the game's rules: their rolls do not count."""
+    not the game's rules: their rolls do not count. Worked out once a game: a replay or a
+    session forces dice at every few moves, and this walks all the game's declarations."""
+    try:
+        return _DICE[game]
+    except (KeyError, TypeError):
+        pass
+    dice = _dice(game)
+    with contextlib.suppress(TypeError):  # a game that cannot be weakly referred to is asked again
+        _DICE[game] = dice
+    return dice
+
+
+_DICE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # an entry goes with its game
+
+
+def _dice(game) -> frozenset | None:
     checked = getattr(game, "checked", None)
     if checked is None:
         return None
