@@ -3,19 +3,24 @@
 A saved match is a file a person may have edited, truncated or damaged; whatever it holds, reading
 it ends in a Match that plays on correctly or in a MatchError that says what is wrong. The checks
 are of shape and reference (each card's definition exists, each place holds the cards that say
-they are there, the VM's position exists in the game's code, the decision waited for is the one
-the instruction there asks, with a value for each option, and forced outcomes are ones a `force`
-line could queue), of each counter, flag and var against its declaration (a name the game
-declares, a key its `per` gives, a value of its kind and type: see `_of_type`), and then the
-match is exercised once (legal actions, each seat's view) so that nothing damaged is found later,
-in the middle of play. A move is answered before it is checked against the state (match.py
-`_log_answer`, vm.py `answer`), so a decision is checked here whole.
+they are there, the decision waited for is the one the instruction there asks, with a value for
+each option, and forced outcomes are ones a `force` line could queue), of each counter, flag and
+var against its declaration (a name the game declares, a key its `per` gives, a value of its kind
+and type: see `_of_type`), and of where play stands against the game's code: each VM frame is a
+block started by the frame under it from where that one stands (`_pushes`), the turns, phases and
+loops open and the `alternate` loops running are exactly those the frames stand in, with the
+seats they put in turn (`_scopes`), and each frame keeps its place in the loops it is in
+(`_loops`). Then the match is exercised once (legal actions, each seat's view), so that nothing
+damaged is found later, in the middle of play. A move is answered before it is checked against
+the state (match.py `_log_answer`, vm.py `answer`), so a decision is checked here whole.
 
-What is not checked: the values the rules keep elsewhere (a frame's locals, a loop's list, an
-option's card) against their types; a var that holds none where its rules never put one (none
-is a value of every type, which any var may hold); and the open scopes against the code around
-each frame's position. Damage there is found when the rules read it, as a RuleError at the line
-that read it.
+What is not checked: the values the rules keep for their own names in a frame (a local, a
+parameter, the element a loop stands at, the list it goes through), on a card, or in an option,
+against their types. Nothing keeps those to their types as the rules run (a rule parameter
+without a type hands on any value, and `set x to who` puts it in a local typed otherwise), so
+such a check could refuse a match ludus saved itself. Nor is a var that holds none where its
+rules never put one (none is a value of every type, which any var may hold). Damage there is
+found when the rules read it, as a RuleError at the line that read it.
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ import json
 
 from ..language.limits import MAX_DIE_SIDES, MAX_NESTING, MAX_NUMBER, MAX_TEXT
 from ..language.symbols import a_type, per_keys
-from .ops import DECIDE, ROLL
+from .ops import ALT_INIT, ALT_POP, CALL, DECIDE, DRAW, EXEC, ITER, RESOLVE, ROLL, SHUFFLE, UNSCOPE
 
+FRAME_KEYS = {"c", "pc", "env"}
+SCOPE_KEYS = {"turn": {"k", "n", "v", "sc", "sa"}, "phase": {"k", "n"}, "loop": {"k", "n", "v"}, "each": {"k", "n", "v"}}
+ALT_KEYS = {"order", "passed", "i", "cur"}
 STATE_KEYS = {"nseats", "vars", "tokens", "places", "ents", "stack", "pending", "scopes", "alts", "result",
               "forced", "chance", "rng", "tracks"}
 RNG_LIMIT = 1 << 64
@@ -59,13 +67,8 @@ def validate_state(game, state) -> None:
         _need(isinstance(became, list) and len(became) == len(game.becomes)
               and all(isinstance(b, bool) or (isinstance(b, dict) and all(isinstance(v, bool) for v in b.values()))
                       for b in became), "the 'when ... becomes true' conditions are damaged")
-    for frame in _list(state["stack"], "stack"):
-        _need(isinstance(frame, dict) and isinstance(frame.get("c"), str) and frame["c"] in game.codes
-              and isinstance(frame.get("env"), dict),
-              "a VM frame is damaged")
-        pc = frame.get("pc")
-        _need(_is_int(pc) and 0 <= pc < len(game.codes[frame["c"]].ops), f"unknown position {frame.get('c')!r}:{pc!r}")
-        _env(frame["env"], n)
+    blocks = _blocks(game)
+    opened = _frames(game, state, n, blocks)
     _decision(game, state, n)
     result = state["result"]
     if result is not None:
@@ -77,19 +80,152 @@ def validate_state(game, state) -> None:
             payoffs = result["payoffs"]
             _need(isinstance(payoffs, list) and len(payoffs) == n and all(_is_int(p) for p in payoffs),
                   "the result's payoffs are damaged")
-    _scopes(state, n)
+    _scopes(game, state, n, blocks, opened)
     _forced(game, state, n)
 
 
-def _env(env: dict, n: int) -> None:
-    """The VM's own names in a frame: the seat playing and acting, and each loop's place in its list."""
-    _need("$cur" in env and "$act" in env, "a VM frame does not say whose turn it is")
+def _frames(game, state, n: int, blocks: dict) -> list:
+    """The VM's frames: each a block of the game at one of its instructions, the bottom one the
+    flow and every other one pushed by the frame under it from where that one stands (a rule
+    its CALL names, an effect of the kind its RESOLVE runs, an action its offer offers, a
+    trigger fired by what the frame under it has just done); in each, the loops it stands in.
+    Returns, for each frame, what its position has open (see `_opened`)."""
+    stack = _list(state["stack"], "stack")
+    for i, frame in enumerate(stack):
+        _need(isinstance(frame, dict) and set(frame) == FRAME_KEYS and isinstance(frame["c"], str)
+              and frame["c"] in game.codes and isinstance(frame["env"], dict), f"VM frame {i} is damaged")
+        pc = frame["pc"]
+        _need(_is_int(pc) and 0 <= pc < len(game.codes[frame["c"]].ops), f"unknown position {_short(frame['c'])}:{_short(pc)}")
+        env = frame["env"]
+        _need("$cur" in env and "$act" in env, "a VM frame does not say whose turn it is")
+        for key in ("$cur", "$act"):
+            _need(_seat(env[key], n), f"a VM frame's {key[1:]!r} seat is no seat")
+    if stack:
+        _need(stack[0]["c"] == "flow", f"the bottom VM frame runs {_short(stack[0]['c'])}, not the flow")
+    for i in range(1, len(stack)):
+        _need(_pushes(game, blocks, stack[i - 1], stack[i]),
+              f"VM frame {i} runs {_short(stack[i]['c'])}, which frame {i - 1} does not start where it stands")
+    opened = []
+    for frame in stack:
+        code = game.codes[frame["c"]]
+        names = blocks.get(frame["c"], ("", None, ()))[2]
+        _need(all(name in frame["env"] for name in names),
+              f"a VM frame of {_short(frame['c'])} lacks a value it was started with "
+              f"({', '.join(name for name in names if name not in frame['env'])})")
+        here = _opened(code, frame["pc"])
+        _loops(code, frame, here[2])
+        opened.append(here)
+    return opened
+
+
+# What each block of a game is, by its code id: the flow, a rule, an action (its name), a card's
+# effect (the handler's name), a trigger ("when NAME changes", "when ... becomes true"), or a check
+# run in place ('at any time', never a frame of its own); and the names its frame is started with.
+def _blocks(game) -> dict:
+    kinds = {f"rule {name}": ("rule", name, tuple(params)) for name, params in game.rule_params.items()}
+    kinds["flow"] = ("flow", None, ())
+    for name, action in game.actions.items():
+        kinds[action.code] = ("action", name, tuple(p for p, _, _ in action.params))
+    for d in game.defs.values():
+        for handler, cid in d.handlers.items():
+            kinds[cid] = ("effect", handler, ("this",))
+    for fired in game.triggers.values():
+        for _zone, cid in fired:
+            kinds[cid] = ("trigger", None, ("old", "new", "key"))
+    for spec in game.becomes:
+        kinds[spec[1]] = ("trigger", None, () if spec[4] is None else (spec[4],))
+    for cid, _deps in game.anytime:
+        kinds[cid] = ("check", None, ())
+    return kinds
+
+
+# The instructions after which a frame may have a trigger's frame above it: the change that fired
+# it, or a call of a rule or an effect the generated code ran in place (compiler/regions.py) that
+# changed what a trigger watches.
+_FIRED_AFTER = frozenset((EXEC, DRAW, SHUFFLE, UNSCOPE, CALL, RESOLVE))
+
+
+def _pushes(game, blocks: dict, below: dict, frame: dict) -> bool:
+    """Whether `below`, where it stands, starts the block `frame` runs."""
+    kind, name, _names = blocks.get(frame["c"], (None, None, ()))
+    ops = game.codes[below["c"]].ops
+    pc = below["pc"]
+    op = ops[pc - 1] if pc > 0 else None
+    if kind == "trigger":
+        # triggers fired together wait in a row, not yet started; a rule run in place that fired
+        # one stays on the stack at its end (regions.py `_rg_enter`)
+        return ((pc == 0 and blocks.get(below["c"], ("",))[0] == "trigger")
+                or (op is not None and op[0] in _FIRED_AFTER) or pc == len(ops) - 1)
+    if op is None:
+        return False
+    if kind == "rule":
+        return op[0] == CALL and op[1] == frame["c"]
+    if kind == "effect":
+        return op[0] == RESOLVE and op[2] == name
+    if kind == "action":
+        spec = op[1] if op[0] == DECIDE else None
+        return type(spec).__name__ == SPECS["offer"] and (spec.names is None or name in spec.names)
+    return False
+
+
+def _opened(code, pc: int) -> tuple[list, list, list]:
+    """What a frame of `code` standing at `pc` has open, outermost first, from the shape of each
+    compound statement (compiler/statements.py `Code.shapes`): the instructions that opened its
+    scopes (turns, phases, labelled loops), those of its `alternate` loops, and its loops over a
+    list, each as (its start, its head). A `break` closes the scopes in its loop one instruction
+    at a time, and a var put back as one closes may fire a trigger in between."""
+    scopes, alts, loops = [], [], []
+    breaking = None
+    for start, shape in code.shapes.items():
+        kind = shape[0]
+        if kind == "scope":
+            if start < pc < shape[1]:
+                scopes.append(start)
+        elif kind == "loop":
+            end, top, scope_at, _body_at, body_end = shape[1:6]
+            if not start < pc < end:
+                continue
+            first = code.ops[start][0]
+            if first == ITER:
+                loops.append((start, top))
+            elif first == ALT_INIT:
+                alts.append((start, top))
+            if scope_at is not None and scope_at < pc <= body_end:
+                scopes.append(scope_at)
+        elif kind == "break" and start < pc < shape[1]:
+            breaking = start
+    scopes.sort()
+    alts.sort()
+    if breaking is not None:
+        done = code.ops[breaking:pc]
+        del scopes[len(scopes) - sum(op[0] == UNSCOPE for op in done):]
+        if any(op[0] == ALT_POP for op in done):
+            alts.pop()
+    return scopes, alts, loops
+
+
+def _loops(code, frame: dict, loops: list) -> None:
+    """A frame's place in each loop over a list: only the loops of its block (a `break` leaves
+    it behind, to be started afresh), one for each loop it stands in, past the first element
+    once inside the body. The numbers of a counted loop or a `repeat` are numbers."""
+    env = frame["env"]
+    own = {op[1]: i for i, op in enumerate(code.ops) if op[0] == ITER}
     for key, value in env.items():
-        if key in ("$cur", "$act"):
-            _need(value is None or _seat(value, n), f"a VM frame's {key[1:]!r} seat is no seat")
-        elif key.startswith("$"):
-            _need(isinstance(value, list) and len(value) == 2 and isinstance(value[0], list) and _is_int(value[1])
-                  and 0 <= value[1] <= len(value[0]), f"a VM frame's loop {key!r} is damaged")
+        if not key.startswith("$") or key in ("$cur", "$act"):
+            continue
+        _need(key in own, f"a VM frame keeps a loop {_short(key)} that its block does not have")
+        _need(isinstance(value, list) and len(value) == 2 and isinstance(value[0], list) and _is_int(value[1])
+              and 0 <= value[1] <= len(value[0]), f"a VM frame's loop {key!r} is damaged")
+        shape = code.shapes[own[key]]
+        counted = code.ops[shape[2]][2] is None or code.ops[shape[3]][1] == "loop"  # `repeat`, `for r in 1 to N`
+        _need(not counted or all(_is_int(x) and -MAX_NUMBER <= x <= MAX_NUMBER for x in value[0]),
+              f"a VM frame's loop {key!r} counts with something that is not a number")
+    for start, top in loops:
+        slot = code.ops[start][1]
+        _need(slot in env, f"a VM frame stands in a loop and has lost its place in it ({slot!r})")
+        var = code.ops[top][2]
+        _need(frame["pc"] <= top or (env[slot][1] >= 1 and (var is None or var in env)),
+              f"a VM frame stands in the body of loop {slot!r} before its first turn")
 
 
 def _decision(game, state, n) -> None:
@@ -204,18 +340,59 @@ def _items(state, typ: str, items: list, n: int, what: str) -> None:
         _need(all(not _is_int(x) or 0 <= x < n for x in items), f"{what} names a seat that does not exist")
 
 
-def _scopes(state, n: int) -> None:
-    """Where play is (turns, phases, loops) and the `alternate` loops running."""
-    for rec in _list(state["scopes"], "scopes"):
-        _need(isinstance(rec, dict) and rec.get("k") in ("turn", "phase", "loop", "each") and isinstance(rec.get("n"), str),
-              "a scope (a turn, a phase, a loop) is damaged")
+def _scopes(game, state, n: int, blocks: dict, opened: list) -> None:
+    """Where play is (turns, phases, labelled loops) and the `alternate` loops running: exactly
+    those the frames stand in, bottom frame first, each as its instruction opened it. A turn
+    makes its seat the one whose turn it is and who acts, and puts back the two before it as it
+    ends; a frame starts with its caller's, but for an action, which the seat it was offered
+    to takes."""
+    records = _list(state["scopes"], "scopes")
+    for rec in records:
+        _need(isinstance(rec, dict) and isinstance(rec.get("k"), str) and rec["k"] in SCOPE_KEYS
+              and isinstance(rec.get("n"), str), "a scope (a turn, a phase, a loop) is damaged")
         if rec["k"] == "turn":
-            _need(_seat(rec.get("v"), n) and all(k in rec and (rec[k] is None or _seat(rec[k], n)) for k in ("sc", "sa")),
-                  "a turn's scope names no seat")
-    for alt in _list(state["alts"], "alts"):
-        _need(isinstance(alt, dict) and isinstance(alt.get("order"), list) and isinstance(alt.get("passed"), list)
-              and _is_int(alt.get("i")) and 0 <= alt["i"] < max(1, len(alt["order"])) and "cur" in alt,
-              "an 'alternate' loop is damaged")
+            _need(all(_seat(rec.get(k), n) for k in ("v", "sc", "sa")), "a turn's scope names no seat")
+        _need(set(rec) == SCOPE_KEYS[rec["k"]] and (rec["k"] in ("turn", "phase") or isinstance(rec["v"], str)),
+              "a scope (a turn, a phase, a loop) is damaged")
+    stack = state["stack"]
+    expected = [game.codes[frame["c"]].ops[at] for frame, here in zip(stack, opened, strict=True) for at in here[0]]
+    _need(len(records) == len(expected), f"{len(records)} turns, phases and loops are open, and the VM frames "
+          f"stand in {len(expected)}")
+    for rec, op in zip(records, expected, strict=True):
+        _need(rec["k"] == op[1] and rec["n"] == op[2], f"the scope {rec['k']} {_short(rec['n'])} is not the "
+              f"{op[1]} {op[2]!r} its VM frame stands in")
+    at, cur, act = 0, 0, 0
+    for i, (frame, here) in enumerate(zip(stack, opened, strict=True)):
+        if i and blocks.get(frame["c"], ("",))[0] == "action":
+            # the seat it was offered to: the seat whose turn it is, unless the offer names one
+            below = stack[i - 1]
+            offer = game.codes[below["c"]].ops[below["pc"] - 1][1]
+            act = below["env"]["$cur"] if offer.seat_fn is None else None
+        for _ in here[0]:
+            rec = records[at]
+            at += 1
+            if rec["k"] == "turn":
+                _need(rec["sc"] == cur and act in (None, rec["sa"]), "a turn's scope does not put back the seats before it")
+                cur = act = rec["v"]
+        env = frame["env"]
+        _need(env["$cur"] == cur and act in (None, env["$act"]),
+              f"VM frame {i} is not at the turn of the seat its turns and its caller give")
+        cur, act = env["$cur"], env["$act"]
+    alts = _list(state["alts"], "alts")
+    running = [(frame, loop) for frame, here in zip(stack, opened, strict=True) for loop in here[1]]
+    _need(len(alts) == len(running), f"{len(alts)} 'alternate' loops are running, and the VM frames stand in {len(running)}")
+    for alt, (frame, (_start, top)) in zip(alts, running, strict=True):
+        _need(isinstance(alt, dict) and set(alt) == ALT_KEYS and isinstance(alt["order"], list) and isinstance(alt["passed"], list)
+              and _is_int(alt["i"]) and 0 <= alt["i"] < max(1, len(alt["order"])), "an 'alternate' loop is damaged")
+        order = alt["order"]
+        _need(all(_seat(s, n) for s in order), "an 'alternate' loop takes turns among things that are not seats")
+        _need(all(_seat(s, n) and s in order for s in alt["passed"]) and len(set(alt["passed"])) == len(alt["passed"]),
+              "an 'alternate' loop has seats passed that do not take turns in it")
+        # each turn of it goes to the seat after the last one's (ALT_NEXT), the first to the first
+        cur = alt["cur"]
+        _need(alt["i"] == 0 and frame["pc"] <= top if cur is None
+              else _seat(cur, n) and bool(order) and cur == order[alt["i"] - 1],
+              "an 'alternate' loop is not at the turn of the seat it would give one next")
 
 
 def _forced(game, state, n: int) -> None:

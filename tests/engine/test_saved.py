@@ -95,7 +95,7 @@ def test_forced_outcomes_as_the_repl_and_replays_queue_them_load_and_are_used():
 
 def test_a_decision_at_an_instruction_that_asks_nothing_is_refused():
     def moved(state):
-        state["stack"][-1]["pc"] -= 1
+        state["stack"][-1]["pc"] += 2  # a statement after the offer, in the same turn and loops
     assert "waits at an instruction that asks for no decision" in refused(MARKET, damaged(MARKET, moved))
 
 

@@ -1,0 +1,281 @@
+"""Saved matches damaged where play stands: the VM's frames and the loops they are in, the turns,
+phases and loops open, the `alternate` loops running, the decision waiting, and where cards and
+tokens lie. `Match.from_json` refuses each damage with a message that says what is wrong, or the
+match it loads plays on to its end.
+
+First the checks one at a time: each damage here loaded before it was checked, and then failed a
+move with a Python error dressed as a RuleError, with a confusing one, or played another game (a
+turn given to another seat, a decision answered for a seat it was not asked of). EDGES is a
+game made to stop in the awkward places.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import ludus
+from ludus.engine.match import Match
+from tests.helpers import EXAMPLES, GAMES, game_from_text
+
+MARKET = ludus.load(EXAMPLES / "market-town.ludus")
+VOTES = ludus.load(GAMES / "votes-for-women" / "votes-for-women.ludus")
+GATEWAY = ludus.load(GAMES / "gateway-uprising" / "gateway-uprising.ludus")
+STONEWALL = ludus.load(GAMES / "stonewall-uprising" / "stonewall-uprising.ludus")
+
+# Stops with frames stacked every way the VM stacks them: a rule called with a parameter, a card's
+# effect, an action, triggers fired by a statement (two at once: the second waits unstarted under
+# the first), by a var put back as a turn closes, and by a `break` in the middle of closing the
+# scopes it leaves; a `when ... becomes true`; an `alternate` loop left by `pass` and by `break`.
+EDGES = """game "Edges"
+players 3
+zone hand per seat
+kind Thing
+card "Bell" is Thing:
+    copies 3
+    on play:
+        choose k from 0 to 1 "ring?"
+        if k == 1:
+            increase rung by 1
+counter spent per seat resets each round
+counter rung
+counter noise
+flag loud resets each turn
+when spent changes:
+    choose a from 0 to 1 "spent trigger"
+    increase noise by a
+when loud changes:
+    ask current "loud changed: more?" as more
+    if more:
+        increase noise by 1
+when rung changes:
+    choose b from 0 to 1 "rung trigger"
+when noise >= 3 becomes true:
+    choose c from 0 to 1 "noisy"
+action Ring:
+    set loud to true
+rule ring(s):
+    increase spent of s by 1
+    set loud to true
+rule quiet:
+    increase rung by 1
+flow:
+    for each s in seats:
+        move first([t for t in Things where t.loc == box]) to hand of s
+    for round in 1 to 3:
+        for each s in seats:
+            turn s:
+                choose n from 0 to 4 "what now"
+                if n == 1:
+                    ring(s)
+                if n == 2:
+                    quiet()
+                    for each c in hand of s:
+                        resolve play of c
+                if n == 3:
+                    set loud to true
+                    increase spent of s by 2
+                    break
+                if n == 4:
+                    offer Ring else "no"
+        alternate p in seats until all pass:
+            turn p:
+                choose m from 0 to 2 "alt"
+                if m == 0:
+                    pass
+                if m == 2:
+                    set loud to true
+                    break
+    end game
+"""
+
+
+@pytest.fixture(scope="module")
+def edges(tmp_path_factory):
+    return game_from_text(tmp_path_factory.mktemp("edges"), EDGES, "edges.ludus")
+
+
+def position(game, players: int, seed: int, wanted, prefer: str | None = None) -> Match:
+    """A match played at random (chance asked by hand; `prefer` taken whenever an option names
+    it) up to the first decision for which `wanted(match)` holds."""
+    match = game.new_match(players, seed=seed, chance="manual")
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if wanted(match):
+            return match
+        assert not match.is_over, "the position wanted never came"
+        options = match.legal_actions()
+        liked = [o for o in options if prefer and prefer in o]
+        match.apply(liked[0] if liked else rng.choice(options))
+    raise AssertionError("the position wanted never came")
+
+
+def somewhere(game, players: int, wanted) -> Match:
+    """The first seed's position for which `wanted` holds, of the first seeds that reach one."""
+    for seed in range(50):
+        try:
+            return position(game, players, seed, wanted)
+        except AssertionError:
+            continue
+    raise AssertionError("the position wanted never came")
+
+
+def under(*blocks: str):
+    """A decision asked with frames of these blocks (code ids as they start) on the stack, in order."""
+    def wanted(match):
+        codes = [f["c"] for f in match.state["stack"]]
+        return match.pending is not None and all(any(c.startswith(b) for c in codes[i:]) for i, b in enumerate(blocks)) \
+            and codes[-1].startswith(blocks[-1])
+    return wanted
+
+
+def waiting(kind: str, where: str = "", **progress):
+    """A decision of `kind` asked by a block whose code id starts with `where`, with the parts
+    of its progress given (`picked=True`: some picked already)."""
+    def wanted(match):
+        pending = match.pending
+        return (pending is not None and pending["kind"] == kind and match.state["stack"][-1]["c"].startswith(where)
+                and all(bool(pending.get(k)) == v for k, v in progress.items()))
+    return wanted
+
+
+def save(match: Match) -> dict:
+    return json.loads(match.to_json())
+
+
+def refused(game, data: dict) -> str:
+    with pytest.raises(ludus.MatchError) as err:
+        Match.from_json(game, json.dumps(data))
+    message = str(err.value)
+    assert message.startswith("the saved match is damaged: ")
+    return message
+
+
+def frame_of(state: dict, prefix: str) -> dict:
+    return next(f for f in state["stack"] if f["c"].startswith(prefix))
+
+
+# ── the frames ──
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda s: s["stack"].insert(0, {"c": "rule score_quarters", "pc": 1, "env": {"$cur": 0, "$act": 0}}),
+     "the bottom VM frame runs 'rule score_quarters', not the flow"),
+    (lambda s: s["stack"].insert(0, {"c": "flow", "pc": 0, "env": {"$cur": 0, "$act": 0}}),
+     "VM frame 1 runs 'flow', which frame 0 does not start where it stands"),
+    (lambda s: s["stack"][-1].__setitem__("c", "action Build"), "VM frame 1 runs 'action Build', which frame 0 does not start"),
+    (lambda s: s["stack"][-1].__setitem__("c", "rule refill_market"), "VM frame 1 runs 'rule refill_market', which frame 0"),
+    (lambda s: s["stack"][-1].__setitem__("c", "at any time #1"), "VM frame 1 runs 'at any time #1', which frame 0"),
+    (lambda s: s["stack"][-1].__setitem__("x", 1), "VM frame 1 is damaged"),
+    (lambda s: s["stack"].append(dict(s["stack"][-1])), "VM frame 2 runs 'card Town Crier: on play', which frame 1"),
+    (lambda s: s["stack"][0].__setitem__("pc", s["stack"][0]["pc"] - 1), "VM frame 1 runs 'card Town Crier: on play', which frame 0"),
+    (lambda s: s["stack"][-1]["env"].pop("this"), "a VM frame of 'card Town Crier: on play' lacks a value it was started with (this)"),
+])
+def test_a_frame_that_its_caller_does_not_start_is_refused(change, why):
+    """A frame above another is a rule its CALL names, an effect its RESOLVE runs, an action its
+    offer offers or a trigger fired by what it has just done, with the names it starts with."""
+    data = save(position(MARKET, 2, 1, waiting("choose", "card Town Crier"), prefer="Town Crier"))
+    change(data["state"])
+    assert why in refused(MARKET, data)
+
+
+def test_a_rule_frame_without_its_parameter_is_refused(edges):
+    data = save(somewhere(edges, 3, under("flow", "rule ring", "when spent")))
+    frame_of(data["state"], "rule ring")["env"].pop("s")
+    assert "a VM frame of 'rule ring' lacks a value it was started with (s)" in refused(edges, data)
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda env: env.pop("$9"), "a VM frame stands in a loop and has lost its place in it ('$9')"),
+    (lambda env: env.__setitem__("$999", [[1], 0]), "a VM frame keeps a loop '$999' that its block does not have"),
+    (lambda env: env.__setitem__("$9", [[1, "x", 3], 1]), "a VM frame's loop '$9' counts with something that is not a number"),
+    (lambda env: env.__setitem__("$9", [[1, 2, 3], 0]), "a VM frame stands in the body of loop '$9' before its first turn"),
+    (lambda env: env.__setitem__("$9", [[1, 2, 3], 4]), "a VM frame's loop '$9' is damaged"),
+    (lambda env: env.pop("round"), "a VM frame stands in the body of loop '$9' before its first turn"),
+])
+def test_a_frame_that_lost_its_place_in_a_loop_is_refused(change, why):
+    """The rounds of Market Town: `for round in 1 to 3` keeps its place as slot $9 of the flow.
+    Without it, the next turn of the loop failed with "KeyError: '$9'"; a number that is not one
+    went on to `set round_number to round`."""
+    data = save(MARKET.new_match(2, seed=1))
+    env = data["state"]["stack"][0]["env"]
+    assert env["$9"][1] == 1 and env["round"] == 1
+    change(env)
+    assert why in refused(MARKET, data)
+
+
+# ── the turns, phases and loops open ──
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda s: s["scopes"].pop(0), "2 turns, phases and loops are open, and the VM frames stand in 3"),
+    (lambda s: s["scopes"].append({"k": "phase", "n": "Market"}), "4 turns, phases and loops are open"),
+    (lambda s: s["scopes"].reverse(), "the scope turn 'turn' is not the loop 'round' its VM frame stands in"),
+    (lambda s: s["scopes"][0].__setitem__("n", "s"), "the scope loop 's' is not the loop 'round'"),
+    (lambda s: s["scopes"][1].__setitem__("k", "loop"), "the scope loop 's' is not the each 's'"),
+    (lambda s: s["scopes"][2].__setitem__("x", 1), "a scope (a turn, a phase, a loop) is damaged"),
+    (lambda s: s["scopes"][1].__setitem__("v", 3), "a scope (a turn, a phase, a loop) is damaged"),
+    # the turn given to the other seat, or the seat whose turn it is changed: Basil would play Amber's turn
+    (lambda s: s["scopes"][2].__setitem__("v", 1), "VM frame 0 is not at the turn of the seat its turns and its caller give"),
+    (lambda s: s["stack"][0]["env"].__setitem__("$cur", 1), "VM frame 0 is not at the turn of the seat"),
+    (lambda s: s["stack"][0]["env"].__setitem__("$act", 1), "VM frame 0 is not at the turn of the seat"),
+    (lambda s: s["scopes"][2].__setitem__("sc", 1), "a turn's scope does not put back the seats before it"),
+    (lambda s: s["scopes"][2].__setitem__("sa", 1), "a turn's scope does not put back the seats before it"),
+])
+def test_scopes_that_are_not_those_the_frames_stand_in_are_refused(change, why):
+    """Before, a scope too many or too few loaded, and the turn's end failed ("KeyError: 'sc'",
+    "pop from empty list"); a seat changed in one place and not the other gave Basil Amber's turn."""
+    data = save(MARKET.new_match(2, seed=1))
+    assert [(r["k"], r["n"]) for r in data["state"]["scopes"]] == [("loop", "round"), ("each", "s"), ("turn", "turn")]
+    change(data["state"])
+    assert why in refused(MARKET, data)
+
+
+def test_an_action_offered_to_the_seat_whose_turn_it_is_is_taken_by_it(edges):
+    data = save(somewhere(edges, 3, under("flow", "action Ring", "when loud")))
+    stack = data["state"]["stack"]
+    assert [f["c"] for f in stack][1] == "action Ring"
+    stack[1]["env"]["$act"] = (stack[1]["env"]["$cur"] + 1) % 3
+    assert "VM frame 1 is not at the turn of the seat" in refused(edges, data)
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda s: s["alts"].pop(), "0 'alternate' loops are running, and the VM frames stand in 1"),
+    (lambda s: s["alts"].append(dict(s["alts"][0])), "2 'alternate' loops are running"),
+    (lambda s: s["alts"][0].__setitem__("order", [0, 7]), "takes turns among things that are not seats"),
+    (lambda s: s["alts"][0].__setitem__("passed", [0, 0]), "has seats passed that do not take turns in it"),
+    (lambda s: s["alts"][0].__setitem__("passed", [True]), "has seats passed that do not take turns in it"),
+    (lambda s: s["alts"][0].__setitem__("cur", 1 - s["alts"][0]["cur"]), "is not at the turn of the seat it would give one next"),
+    (lambda s: s["alts"][0].__setitem__("i", 1 - s["alts"][0]["i"]), "is not at the turn of the seat it would give one next"),
+    (lambda s: s["alts"][0].__setitem__("x", 1), "an 'alternate' loop is damaged"),
+])
+def test_alternate_loops_that_are_not_those_the_frames_stand_in_are_refused(change, why):
+    """Stonewall's rounds: `alternate` until both pass. A seat moved in it gave the next turn to
+    the wrong seat, or marked the wrong seat passed."""
+    data = save(position(STONEWALL, 2, 0, lambda m: bool(m.state["alts"]) and m.state["alts"][0]["cur"] is not None))
+    change(data["state"])
+    assert why in refused(STONEWALL, data)
+
+
+# ── every position of EDGES loads ──
+
+
+def test_every_position_of_edges_loads_as_it_was_saved(edges):
+    """EDGES stops with triggers stacked, inside a `break` that fired one, in rules run in place
+    and in `alternate` loops: each of its positions is one ludus saves and must load again."""
+    seen = set()
+    for seed in range(24):
+        match = edges.new_match(3, seed=seed, chance="manual" if seed % 2 else "auto")
+        rng = random.Random(seed)
+        while not match.is_over:
+            text = match.to_json()
+            assert Match.from_json(edges, text).to_json() == text, f"seed {seed}, move {len(match.moves)}"
+            stack = match.state["stack"]
+            seen.update(f["c"].split(" ")[0] for f in stack)
+            seen.update("unstarted trigger" for f in stack[:-1] if f["pc"] == 0 and f["c"].startswith("when"))
+            seen.update("mid-break" for f in stack for start, shape in edges.codes[f["c"]].shapes.items()
+                        if shape[0] == "break" and start < f["pc"] < shape[1])
+            match.apply(rng.choice(match.legal_actions()))
+    assert seen >= {"flow", "rule", "card", "action", "when", "unstarted trigger", "mid-break"}, seen
