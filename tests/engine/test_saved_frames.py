@@ -279,3 +279,46 @@ def test_every_position_of_edges_loads_as_it_was_saved(edges):
                         if shape[0] == "break" and start < f["pc"] < shape[1])
             match.apply(rng.choice(match.legal_actions()))
     assert seen >= {"flow", "rule", "card", "action", "when", "unstarted trigger", "mid-break"}, seen
+
+
+# ── the decision waiting, asked again ──
+
+
+def offer_to_other_seat(s):
+    s["pending"]["seat"] = 1 - s["pending"]["seat"]
+
+
+@pytest.mark.parametrize("game, wanted, change, why", [
+    # Basil answering the offer made to Amber, and taking Amber's action with Amber's coins
+    (MARKET, waiting("offer"), offer_to_other_seat, "the pending decision's 'seat' is not what the rules ask in this state"),
+    (MARKET, waiting("offer"), lambda s: s["pending"]["options"].__setitem__(0, "Buy Gold Mine"), "'options' is not what"),
+    (MARKET, waiting("offer"), lambda s: s["pending"]["values"].reverse(), "'values' is not what"),
+    (MARKET, waiting("offer"), lambda s: s["pending"].__setitem__("prompt", "Amber: anything"), "'prompt' is not what"),
+    (MARKET, waiting("offer"), lambda s: s["vars"].__setitem__("coins@0", 0), "'options' is not what"),
+    (MARKET, waiting("choose", "card"), lambda s: s["pending"]["values"].__setitem__(0, 0), "'values' is not what"),
+    (VOTES, waiting("ask"), lambda s: s["pending"].__setitem__("values", [False, True]), "'values' is not what"),
+    (VOTES, waiting("number"), lambda s: s["pending"].__setitem__("question", "how many?"), "'question' is not what"),
+    (VOTES, waiting("choose", picked=True), lambda s: s["pending"]["pool"].pop(), "'pool' is not what"),
+    (VOTES, waiting("choose", picked=True), lambda s: s["pending"].__setitem__("limit", s["pending"]["limit"] + 1), "'limit'"),
+    (GATEWAY, waiting("distribute", shares=True), lambda s: s["pending"].__setitem__("remaining", s["pending"]["remaining"] + 1),
+     "is not what the rules ask"),
+    (GATEWAY, waiting("distribute"), lambda s: s["pending"]["targets"].reverse(), "is not what the rules ask"),
+    (MARKET, waiting("chance", "card"), lambda s: s["pending"].update(
+        dice=[8], options=[f"d8 = {v}" for v in range(1, 9)], values=list(range(1, 9)), prompt="chance: roll d8"),
+     "the pending decision is not one the rules ask here"),
+])
+def test_a_decision_that_is_not_the_one_the_rules_ask_is_refused(game, wanted, change, why):
+    """The decision waiting is asked again of the state it waits in. Before, each of these loaded
+    and was answered: by the wrong seat, with options or values the rules never offered there."""
+    data = save(position(game, 2, 1 if game is MARKET else 0, wanted, prefer="Town Crier"))
+    before = json.dumps(data)
+    change(data["state"])
+    assert json.dumps(data) != before
+    assert why in refused(game, data)
+
+
+def test_a_choice_in_several_parts_picks_what_was_offered():
+    data = save(position(VOTES, 2, 0, waiting("choose", picked=True)))
+    pending = data["state"]["pending"]
+    pending["picked"][0] = "Nowhere"
+    assert "the pending decision is not one the rules ask here" in refused(VOTES, data)
