@@ -2,25 +2,28 @@
 
 A saved match is a file a person may have edited, truncated or damaged; whatever it holds, reading
 it ends in a Match that plays on correctly or in a MatchError that says what is wrong. The checks
-are of shape and reference (each card's definition exists, each place holds the cards that say
-they are there, forced outcomes are ones a `force` line could queue), of each counter, flag and
-var against its declaration (a name the game declares, a key its `per` gives, a value of its kind
-and type: see `_of_type`), and of where play stands against the game's code: each VM frame is a
-block started by the frame under it from where that one stands (`_pushes`), the turns, phases and
-loops open and the `alternate` loops running are exactly those the frames stand in, with the
-seats they put in turn (`_scopes`), each frame keeps its place in the loops it is in (`_loops`),
-and the decision waited for is asked again of a copy of the state and must be the one saved
-(`_asked_again`). Then the match is exercised once (legal actions, each seat's view), so that
-nothing damaged is found later, in the middle of play. A move is answered before it is checked
-against the state (match.py `_log_answer`, vm.py `answer`), so a decision is checked here whole.
+are of shape and reference (each card's definition exists, each place is one of the game and
+holds the cards that say they are there, tokens lie where tokens can, forced outcomes are ones a
+`force` line could queue), of each counter, flag and var against its declaration (a name the game
+declares, a key its `per` gives, a value of its kind and type: see `_of_type`), and of where play
+stands against the game's code: each VM frame is a block started by the frame under it from where
+that one stands (`_pushes`), the turns, phases and loops open and the `alternate` loops running
+are exactly those the frames stand in, with the seats they put in turn (`_scopes`), each frame
+keeps its place in the loops it is in (`_loops`), and the decision waited for is asked again of
+a copy of the state and must be the one saved (`_asked_again`). Then the match is exercised once
+(legal actions, each seat's view), so that nothing damaged is found later, in the middle of play.
+A move is answered before it is checked against the state (match.py `_log_answer`, vm.py
+`answer`), so a decision is checked here whole.
 
 What is not checked: the values the rules keep for their own names in a frame (a local, a
 parameter, the element a loop stands at, the list it goes through) and on a card (`set c.field`),
 against their types. Nothing keeps those to their types as the rules run (a rule parameter
 without a type hands on any value, and `set x to who` puts it in a local typed otherwise), so
-such a check could refuse a match ludus saved itself. Nor is a var that holds none where its
-rules never put one (none is a value of every type, which any var may hold). Damage there is
-found when the rules read it, as a RuleError at the line that read it.
+such a check could refuse a match ludus saved itself. Nor is it checked which card is where or
+whose, or how many tokens lie where, beyond the shape above: any of those is a position the
+rules can be asked to go on from; so is none in a var of any type, which the rules can put there
+(see `var_problem`). Damage there is found when the rules read it, as a RuleError at the line
+that read it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from .ops import ALT_INIT, ALT_POP, CALL, DECIDE, DRAW, EXEC, ITER, RESOLVE, ROL
 
 FRAME_KEYS = {"c", "pc", "env"}
 SCOPE_KEYS = {"turn": {"k", "n", "v", "sc", "sa"}, "phase": {"k", "n"}, "loop": {"k", "n", "v"}, "each": {"k", "n", "v"}}
+ENTITY_KEYS = {"d", "o", "l", "f", "rev", "see"}
 ALT_KEYS = {"order", "passed", "i", "cur"}
 STATE_KEYS = {"nseats", "vars", "tokens", "places", "ents", "stack", "pending", "scopes", "alts", "result",
               "forced", "chance", "rng", "tracks"}
@@ -493,11 +497,15 @@ def _seat(value, n: int) -> bool:
 
 
 def _entities(game, state, n) -> None:
+    """Each card and piece: a definition of the game, a seat or none for its owner, and its place,
+    which holds it (and no other place does); what it keeps of its own (`set c.field`) under
+    names of fields its kind or definition has; revealed to all, or shown to some seats."""
     ents = _list(state["ents"], "ents")
     places = state["places"]
     _need(isinstance(places, dict), "'places' is not a table")
     where: dict[int, str] = {}
     for place, ids in places.items():
+        _need(_place(game, place, n), f"there is no place {_short(place)} in the game")
         _need(isinstance(ids, list), f"place {place!r} is not a list of cards")
         for eid in ids:
             _need(_is_int(eid) and 0 <= eid < len(ents), f"place {place!r} holds an unknown card {eid!r}")
@@ -507,17 +515,36 @@ def _entities(game, state, n) -> None:
         _need(isinstance(e, dict) and isinstance(e.get("d"), str) and e["d"] in game.defs,
               f"card {eid} has no definition in the game")
         _need("o" in e and "l" in e, f"card {eid} lacks its owner or its place")
+        _need(set(e) <= ENTITY_KEYS, f"card {eid} has parts no card has ({', '.join(sorted(map(_short, set(e) - ENTITY_KEYS)))})")
         owner = e.get("o")
         _need(owner is None or (_is_int(owner) and 0 <= owner < n), f"card {eid} belongs to no seat")
         loc = e.get("l")
-        _need(loc is None or isinstance(loc, str), f"card {eid} is nowhere")
-        if loc is not None and not loc.startswith("#"):
-            _need(where.get(eid) == loc, f"card {eid} says it is in {loc!r}, and that place does not hold it")
-        if loc is not None and loc.startswith("#"):
+        _need(isinstance(loc, str), f"card {eid} is nowhere")  # a card made is put somewhere at once
+        if loc.startswith("#"):
             _need(loc[1:].isascii() and loc[1:].isdigit() and int(loc[1:]) < len(ents), f"card {eid} sits on an unknown card")
+        else:
+            _need(where.get(eid) == loc, f"card {eid} says it is in {_short(loc)}, and {_short(where.get(eid))} holds it"
+                  if eid in where else f"card {eid} says it is in {loc!r}, and that place does not hold it")
         if "see" in e:
-            _need(isinstance(e["see"], list) and all(_is_int(s) and 0 <= s < n for s in e["see"]),
-                  f"card {eid}'s list of seats that saw it is damaged")
+            _need(isinstance(e["see"], list) and all(_is_int(s) and 0 <= s < n for s in e["see"])
+                  and e["see"] == sorted(set(e["see"])), f"card {eid}'s list of seats that saw it is damaged")
+        _need(e.get("rev", True) is True, f"card {eid} is damaged: it is revealed or not")
+        if "f" in e:
+            d = game.defs[e["d"]]
+            fields = e["f"]
+            _need(isinstance(fields, dict), f"card {eid}'s own values are damaged")
+            for name in fields:
+                _need(name in d.props or name in game.kind_fields.get(d.kind, ()),
+                      f"card {eid} ({d.name}) keeps a value for {_short(name)}, which it has no field for")
+
+
+def _place(game, key: str, n: int) -> bool:
+    """Whether `key` names a place cards can be: a space, or a zone (one of each seat's, `hand@0`)."""
+    if key in game.spaces:
+        return True
+    name, at, owner = key.partition("@")
+    spec = game.zones.get(name)
+    return spec is not None and (spec.per == "seat") == bool(at) and (not at or (_canonical_int(owner) and int(owner) < n))
 
 
 def _variables(game, state, n: int) -> None:
@@ -621,14 +648,27 @@ def _canonical_int(text: str) -> bool:
 
 
 def _tokens(game, state, n) -> None:
+    """Each count of a token: of a token the game declares, a seat's or no one's, at a space, on
+    a card there is, or on a space of a track (`space(track, 3)`), more than none."""
     tokens = state["tokens"]
     _need(isinstance(tokens, dict), "'tokens' is not a table")
     for key, count in tokens.items():
         parts = key.split("|", 2)
-        _need(len(parts) == 3 and parts[0] in game.tokens, f"unknown token entry {key!r}")
-        owner = parts[1]
-        _need(owner == "" or (owner.isascii() and owner.isdigit() and int(owner) < n), f"token entry {key!r} belongs to no seat")
-        _need(_is_int(count) and 0 < count <= MAX_NUMBER, f"token entry {key!r} has a count out of range")
+        _need(len(parts) == 3 and parts[0] in game.tokens, f"unknown token entry {_short(key)}")
+        owner, place = parts[1], parts[2]
+        _need(owner == "" or (_canonical_int(owner) and int(owner) < n), f"token entry {_short(key)} belongs to no seat")
+        _need(_token_place(game, state, place), f"token entry {_short(key)} is at no place tokens can be")
+        _need(_is_int(count) and 0 < count <= MAX_NUMBER, f"token entry {_short(key)} has a count out of range")
+
+
+def _token_place(game, state, place: str) -> bool:
+    if place in game.spaces:
+        return True
+    if place.startswith("#"):
+        return _canonical_int(place[1:]) and int(place[1:]) < len(state["ents"])
+    track, colon, number = place.partition(":")
+    digits = number[1:] if number.startswith("-") else number
+    return bool(colon) and track in game.tracks and _canonical_int(digits) and int(digits) <= MAX_NUMBER and number != "-0"
 
 
 def _tracks(game, state) -> None:
@@ -636,9 +676,9 @@ def _tracks(game, state) -> None:
     _need(isinstance(tracks, dict) and set(tracks) == set(game.tracks), "the tracks do not match the game's")
     for name, t in tracks.items():
         spec = game.tracks[name]
-        _need(isinstance(t, dict) and _is_int(t.get("pos")) and spec.low <= t["pos"] <= spec.high,
-              f"track {name!r} has its marker off the track")
-        _need(_is_int(t.get("start")), f"track {name!r} is damaged")
+        _need(isinstance(t, dict) and set(t) == {"pos", "start"}, f"track {name!r} is damaged")
+        _need(_is_int(t["pos"]) and spec.low <= t["pos"] <= spec.high, f"track {name!r} has its marker off the track")
+        _need(_is_int(t["start"]) and spec.low <= t["start"] <= spec.high, f"track {name!r} starts off the track")
 
 
 def _plain(value, what: str) -> None:

@@ -322,3 +322,61 @@ def test_a_choice_in_several_parts_picks_what_was_offered():
     pending = data["state"]["pending"]
     pending["picked"][0] = "Nowhere"
     assert "the pending decision is not one the rules ask here" in refused(VOTES, data)
+
+
+# ── cards, places, tokens, tracks ──
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda s: s["places"].__setitem__("nowhere", []), "there is no place 'nowhere' in the game"),
+    (lambda s: s["places"].__setitem__("deck@2", []), "there is no place 'deck@2' in the game"),
+    (lambda s: s["places"].__setitem__("deck@01", s["places"].pop("deck@1")), "there is no place 'deck@01' in the game"),
+    (lambda s: s["places"].__setitem__("market@0", []), "there is no place 'market@0' in the game"),
+    (lambda s: s["ents"][0].__setitem__("zz", 1), "card 0 has parts no card has ('zz')"),
+    (lambda s: s["ents"][0].__setitem__("f", 7), "card 0's own values are damaged"),
+    (lambda s: s["ents"][0].__setitem__("f", {"fame": 2, "shine": 1}), "card 0 (Copper Coin) keeps a value for 'shine', which it has no field for"),
+    (lambda s: s["ents"][0].__setitem__("rev", False), "card 0 is damaged: it is revealed or not"),
+    (lambda s: s["ents"][0].__setitem__("see", [1, 0]), "card 0's list of seats that saw it is damaged"),
+    (lambda s: s["ents"][0].__setitem__("see", [0, 0]), "card 0's list of seats that saw it is damaged"),
+    (lambda s: s["ents"].append({"d": "Copper Coin", "o": None, "l": None}), "is nowhere"),
+    (lambda s: s["tracks"]["mood"].__setitem__("start", 99), "track 'mood' starts off the track"),
+    (lambda s: s["tracks"]["mood"].__setitem__("x", 0), "track 'mood' is damaged"),
+])
+def test_cards_and_places_the_game_cannot_have_are_refused(change, why):
+    """A card in a zone no seat has, or keeping values no card has, loaded; `f` not a table failed
+    the first rule that read it ("argument of type 'int' is not iterable")."""
+    data = save(MARKET.new_match(2, seed=1))
+    change(data["state"])
+    assert why in refused(MARKET, data)
+
+
+@pytest.mark.parametrize("key, why", [
+    ("Disc|0|#99999", "token entry 'Disc|0|#99999' is at no place tokens can be"),  # was "IndexError: list index out of range"
+    ("Disc|0|nowhere", "token entry 'Disc|0|nowhere' is at no place tokens can be"),
+    ("Disc|0|#01", "is at no place tokens can be"),
+    ("Disc|01|a1", "token entry 'Disc|01|a1' belongs to no seat"),
+])
+def test_tokens_where_no_token_can_be_are_refused(key, why):
+    game = ludus.load(EXAMPLES / "connect-four.ludus")
+    data = save(game.new_match(2))
+    data["state"]["tokens"][key] = 1
+    assert why in refused(game, data)
+
+
+def test_tokens_on_a_card_and_on_a_track_load(tmp_path):
+    game = game_from_text(tmp_path, """game "Marks"
+players 2
+kind Thing
+card "Box" is Thing
+track heat from 0 to 5 start 0
+token Cube
+flow:
+    add 2 Cube to first(Things)
+    add 1 Cube to space(heat, 3)
+    turn P1:
+        choose n from 0 to 1 "go"
+    end game
+""")
+    match = game.new_match(2)
+    assert set(match.state["tokens"]) == {"Cube||#0", "Cube||heat:3"}
+    assert Match.from_json(game, match.to_json()).to_json() == match.to_json()
