@@ -587,7 +587,9 @@ def var_problem(game, state, key: str, value, verb: str) -> str | None:
         if _is_int(spec.fixed_high) and value > spec.fixed_high:
             return f"counter {shown} is above its max {spec.fixed_high}"
         return None
-    # `none` stands for a value of any type (the checker lets a rule set any var to it)
+    # `none` is a value of every type, and loads in any var: the rules put it there (`set leader
+    # to none`, a define's `else none`; the checker lets a rule set any var to it), and a var with
+    # no start holds it until set. So a var typed seat or number may hold it in a running game.
     typ = "bool" if spec.kind == "flag" else spec.type
     if not _of_type(game, state, typ, value, n):
         return f"{spec.kind} {shown} {verb} {_as_saved(value)}, which is not {a_type(typ)}"

@@ -380,3 +380,37 @@ flow:
     match = game.new_match(2)
     assert set(match.state["tokens"]) == {"Cube||#0", "Cube||heat:3"}
     assert Match.from_json(game, match.to_json()).to_json() == match.to_json()
+
+
+# ── none in a var of any type ──
+
+NONES = """game "Nones"
+players 2
+var leader: seat start P1
+var count: number start 3
+var unset: seat
+flow:
+    turn P1:
+        choose n from 0 to 1 "go"
+        set leader to none
+        set count to none
+    turn P2:
+        choose n from 0 to 1 "again"
+    end game
+"""
+
+
+def test_none_in_a_var_typed_seat_or_number_is_a_value_the_rules_give_it_and_loads(tmp_path):
+    """The open question, decided: `set leader to none` puts none in a var typed seat, and a
+    var with no start holds none until set. A match in that state is one the rules reach, so
+    its save loads (saved.var_problem: none is a value of every type)."""
+    game = game_from_text(tmp_path, NONES)
+    match = game.new_match(2)
+    assert match.show(match.state["vars"].get("unset"), "seat") == "none"
+    match.apply("0")
+    assert match.state["vars"] == {"leader": None, "count": None}
+    text = match.to_json()
+    back = Match.from_json(game, text)
+    assert back.to_json() == text
+    back.apply("1")
+    assert back.is_over
