@@ -5,19 +5,23 @@ match it loads plays on to its end.
 
 First the checks one at a time: each damage here loaded before it was checked, and then failed a
 move with a Python error dressed as a RuleError, with a confusing one, or played another game (a
-turn given to another seat, a decision answered for a seat it was not asked of). EDGES is a
-game made to stop in the awkward places.
+turn given to another seat, a decision answered for a seat it was not asked of). Then a fuzzer
+over real saves of every shipped game and of EDGES, a game made to stop in the awkward places.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 
 import pytest
 
 import ludus
 from ludus.engine.match import Match
+from tests.engine.playouts import GAMES as PLAYOUTS
+from tests.engine.playouts import ROOT
 from tests.helpers import EXAMPLES, GAMES, game_from_text
 
 MARKET = ludus.load(EXAMPLES / "market-town.ludus")
@@ -414,3 +418,268 @@ def test_none_in_a_var_typed_seat_or_number_is_a_value_the_rules_give_it_and_loa
     assert back.to_json() == text
     back.apply("1")
     assert back.is_over
+
+
+# ── the fuzzer ──
+
+SHIPPED = [(path, players) for path, players, _ in PLAYOUTS if not path.startswith("benchmarks/")]
+EVERY = 9  # moves between two saves of a playout
+JUNK = [None, "x", 7, -1, 10**9, True, [], {}, ["x"], 2**70]
+PARTS = ("stack", "scopes", "pending", "alts", "tracks", "ents", "places", "tokens")
+# damaged saves tried by a normal run, spread evenly over PARTS; raise it for a longer search
+FUZZ_CASES = int(os.environ.get("LUDUS_FUZZ_EXAMPLES", "320"))
+
+
+def playout_saves(game, players: int, seed: int) -> list[str]:
+    """Saves of a seeded random playout (chance asked by hand): every EVERY moves, at the first
+    two decisions in several parts under way, and at the end."""
+    match = game.new_match(players, seed=seed, chance="manual")
+    rng = random.Random(seed)
+    out, partway = [], 0
+    while True:
+        pending = match.pending
+        part = pending is not None and any(pending.get(k) for k in ("picked", "shares", "got"))
+        if len(match.moves) % EVERY == 0 or match.is_over or (part and partway < 2):
+            out.append(match.to_json())
+            partway += part
+        if match.is_over:
+            return out
+        match.apply(rng.choice(match.legal_actions()))
+
+
+def _put(path: tuple, value):
+    def change(state):
+        for step in path[:-1]:
+            state = state[step]
+        if value == "delete":
+            del state[path[-1]]
+        else:
+            state[path[-1]] = value
+    return change
+
+
+def _moved(eid: int, place: str):
+    def change(state):
+        loc = state["ents"][eid]["l"]
+        if eid in state["places"].get(loc, ()):
+            state["places"][loc].remove(eid)
+        state["places"].setdefault(place, []).append(eid)
+        state["ents"][eid]["l"] = place
+    return change
+
+
+def _twice(eid: int):
+    def change(state):
+        other = next((k for k in sorted(state["places"]) if k != state["ents"][eid]["l"]), None)
+        state["places"][other or "nowhere"] = [*state["places"].get(other, []), eid]
+    return change
+
+
+def _renamed(key: str, new: str):
+    return lambda state: state["tokens"].__setitem__(new, state["tokens"].pop(key))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def damages(game, state: dict, rng: random.Random) -> list:
+    """What one part of a state may be turned into, as (what, exact, change). `exact`: damage to
+    the shape of where play stands, from which a save that loads must play on without any error.
+    The others change a value of the right shape (a local's value, the list a loop goes through,
+    a card's place or owner, a count, a track's marker): the loader cannot tell those from a
+    position the rules could be in, and a RuleError of the rules at the line that meets one is
+    a correct way on from it."""
+    out = []
+
+    def add(what, exact, change):
+        out.append((what, exact, change))
+
+    stack = state["stack"]
+    for i in sorted({0, len(stack) // 2, len(stack) - 1} if stack else ()):
+        frame = stack[i]
+        ops = len(game.codes[frame["c"]].ops)
+        for key in ("c", "pc", "env"):
+            add(f"stack.{i}.{key} deleted", True, _put(("stack", i, key), "delete"))
+        for value in [*JUNK, "nope", rng.choice(sorted(game.codes)), "flow"]:
+            add(f"stack.{i}.c = {value!r}", True, _put(("stack", i, "c"), value))
+        for value in [*JUNK, frame["pc"] - 1, frame["pc"] + 1, 0, ops - 1, ops, rng.randrange(ops)]:
+            add(f"stack.{i}.pc = {value!r}", True, _put(("stack", i, "pc"), value))
+        for key in sorted(frame["env"]):
+            slot = key.startswith("$") and key not in ("$cur", "$act")
+            add(f"stack.{i}.env.{key} deleted", key.startswith("$"), _put(("stack", i, "env", key), "delete"))
+            old = frame["env"][key]
+            for value in [*JUNK, 0, 1, state["nseats"]]:
+                # a local's value: any value the rules might hold there
+                add(f"stack.{i}.env.{key} = {value!r}", key.startswith("$"), _put(("stack", i, "env", key), value))
+            if slot:
+                for value in ([old[0], 0], [old[0], len(old[0])], [old[0][::-1], old[1]], [[*old[0], "x"], old[1]]):
+                    # another place in the loop, or another list to go through: a position
+                    add(f"stack.{i}.env.{key} = {value!r}", False, _put(("stack", i, "env", key), value))
+        add(f"stack.{i}.env has an unknown loop", True, _put(("stack", i, "env", "$9999"), [[1], 0]))
+        add(f"stack.{i} has an unknown part", True, _put(("stack", i, "x"), 1))
+    if stack:
+        add("stack bottom dropped", True, lambda s: s["stack"].pop(0))
+        add("stack top dropped", True, lambda s: s["stack"].pop())
+        add("stack top twice", True, lambda s: s["stack"].append(json.loads(json.dumps(s["stack"][-1]))))
+        add("stack reversed", True, lambda s: s["stack"].reverse())
+        add("stack with a flow under it", True, lambda s: s["stack"].insert(0, {"c": "flow", "pc": 0, "env": {"$cur": 0, "$act": 0}}))
+    for i, rec in enumerate(state["scopes"]):
+        for key in sorted(rec):
+            add(f"scopes.{i}.{key} deleted", True, _put(("scopes", i, key), "delete"))
+            for value in [*JUNK, "nope", 0, 1, state["nseats"]]:
+                # a loop's label ("round 2") is text only shown: any text stands
+                add(f"scopes.{i}.{key} = {value!r}", True, _put(("scopes", i, key), value))
+        add(f"scopes.{i} dropped", True, lambda s, i=i: s["scopes"].pop(i))
+        add(f"scopes.{i} twice", True, lambda s, i=i: s["scopes"].insert(i, dict(s["scopes"][i])))
+    add("scopes reversed", True, lambda s: s["scopes"].reverse())
+    add("scopes emptied", True, lambda s: s["scopes"].clear())
+    add("scopes with a phase more", True, lambda s: s["scopes"].append({"k": "phase", "n": "Nope"}))
+    add("scopes with a turn more", True, lambda s: s["scopes"].append({"k": "turn", "n": "turn", "v": 0, "sc": 0, "sa": 0}))
+    pending = state["pending"]
+    if pending is not None:
+        for key in sorted(pending):
+            add(f"pending.{key} deleted", True, _put(("pending", key), "delete"))
+            for value in JUNK:
+                add(f"pending.{key} = {value!r}", True, _put(("pending", key), value))
+            old = pending[key]
+            if isinstance(old, list) and old:
+                add(f"pending.{key} one more", True, lambda s, k=key: s["pending"][k].append(s["pending"][k][-1]))
+                add(f"pending.{key} one less", True, lambda s, k=key: s["pending"][k].pop())
+                add(f"pending.{key} reversed", True, lambda s, k=key: s["pending"][k].reverse())
+                add(f"pending.{key}.0 = 0", True, lambda s, k=key: s["pending"][k].__setitem__(0, 0))
+            if _is_int(old):
+                for value in (old + 1, old - 1):
+                    add(f"pending.{key} = {value}", True, _put(("pending", key), value))
+        for kind in ("offer", "choose", "number", "ask", "distribute", "chance"):
+            add(f"pending.kind = {kind}", True, _put(("pending", "kind"), kind))
+        for seat in range(state["nseats"]):
+            add(f"pending.seat = {seat}", True, _put(("pending", "seat"), seat))
+        add("pending option and value dropped", True, lambda s: (s["pending"]["options"].pop(), s["pending"]["values"].pop()))
+        add("pending option added", True, lambda s: (s["pending"]["options"].append("new"),
+                                                     s["pending"]["values"].append(s["pending"]["values"][0])))
+        add("pending values rotated", True, lambda s: s["pending"]["values"].append(s["pending"]["values"].pop(0)))
+        for i, value in enumerate(pending["values"][:3]):
+            if isinstance(value, list) and len(value) == 2 and isinstance(value[1], list) and value[1]:
+                for arg in [*JUNK, 0, len(state["ents"]) - 1]:
+                    add(f"pending.values.{i} takes {arg!r}", True, _put(("pending", "values", i, 1, 0), arg))
+            elif _is_int(value):
+                for other in (value + 1, value - 1, 0, len(state["ents"]) - 1):
+                    add(f"pending.values.{i} = {other}", True, _put(("pending", "values", i), other))
+    for i, alt in enumerate(state["alts"]):
+        for key in sorted(alt):
+            add(f"alts.{i}.{key} deleted", True, _put(("alts", i, key), "delete"))
+            for value in [*JUNK, [0, 0], [state["nseats"]], 0, 1, state["nseats"]]:
+                # who passed, and whose turn it is: a position an `alternate` loop can be in
+                add(f"alts.{i}.{key} = {value!r}", key == "order", _put(("alts", i, key), value))
+        add(f"alts.{i} dropped", True, lambda s, i=i: s["alts"].pop(i))
+        add(f"alts.{i} twice", True, lambda s, i=i: s["alts"].append(json.loads(json.dumps(s["alts"][i]))))
+    add("alts with one more", True, lambda s: s["alts"].append({"order": [0, 1], "passed": [], "i": 0, "cur": None}))
+    for name in sorted(state["tracks"]):
+        spec = game.tracks[name]
+        for key in ("pos", "start"):
+            for value in [*JUNK, spec.low - 1, spec.high + 1, spec.low, spec.high]:
+                on = _is_int(value) and spec.low <= value <= spec.high  # a marker moved along the track
+                add(f"tracks.{name}.{key} = {value!r}", not on, _put(("tracks", name, key), value))
+        add(f"tracks.{name} has an unknown part", True, _put(("tracks", name, "x"), 1))
+    ents = state["ents"]
+    for eid in sorted({0, len(ents) // 2, len(ents) - 1, rng.randrange(len(ents))} if ents else ()):
+        for key in sorted(ents[eid]):
+            add(f"ents.{eid}.{key} deleted", key in ("d", "o", "l"), _put(("ents", eid, key), "delete"))
+        for value in [*JUNK, "nope", rng.choice(sorted(game.defs))]:
+            add(f"ents.{eid}.d = {value!r}", not (isinstance(value, str) and value in game.defs), _put(("ents", eid, "d"), value))
+        for value in [*JUNK, 0, state["nseats"]]:
+            add(f"ents.{eid}.o = {value!r}", value not in (None, 0), _put(("ents", eid, "o"), value))
+        for key in ("f", "see", "rev", "x"):
+            for value in [*JUNK, {"x": 1}, [0, 0], [1, 0]]:
+                add(f"ents.{eid}.{key} = {value!r}", True, _put(("ents", eid, key), value))
+        for place in [*rng.sample(sorted(state["places"]), min(3, len(state["places"]))), "removed", "nowhere", "deck@9"]:
+            add(f"ents.{eid} moved to {place}", False, _moved(eid, place))
+        add(f"ents.{eid} in two places", True, _twice(eid))
+        add(f"ents.{eid} = None", True, _put(("ents", eid), None))
+    add("ents with one nowhere", True, lambda s: s["ents"].append({"d": next(iter(game.defs)), "o": None, "l": None}))
+    for place in sorted(state["places"])[:3]:
+        add(f"places.{place} reversed", False, lambda s, p=place: s["places"][p].reverse())
+        add(f"places.{place} renamed", True, lambda s, p=place: s["places"].__setitem__(p + "x", s["places"].pop(p)))
+        add(f"places.{place} = 7", True, _put(("places", place), 7))
+        add(f"places.{place} emptied", True, _put(("places", place), []))
+    add("places with an unknown one", True, _put(("places", "nowhere"), []))
+    for key in sorted(state["tokens"])[:3]:
+        for value in [*JUNK, 0, -5, 10**6]:
+            add(f"tokens.{key} = {value!r}", not (_is_int(value) and 0 < value <= 10**6), _put(("tokens", key), value))
+        token, owner, place = key.split("|", 2)
+        for new in (f"{token}|{owner}|Nowhere", f"{token}|9|{place}", f"{token}|x|{place}", f"{token}|{owner}|#99999",
+                    f"{token}|01|{place}", f"Nope|{owner}|{place}"):
+            add(f"tokens.{key} renamed {new}", True, _renamed(key, new))
+        for new in (f"{token}|{owner}|#0", f"{token}|0|{place}", f"{token}||{place}"):  # elsewhere, or another's
+            add(f"tokens.{key} renamed {new}", False, _renamed(key, new))
+    return out
+
+
+def fuzz_saves() -> list[tuple]:
+    games = {path: ludus.load(ROOT / path) for path, _players in SHIPPED}
+    return [(games[path], text) for path, players in SHIPPED for text in playout_saves(games[path], players, 0)]
+
+
+SAVES = fuzz_saves()
+
+
+def plays_on(game, match: Match, exact: bool, seed: int) -> str:
+    """Random legal moves to the end (or 3000 moves). A move the rules refuse is refused whole
+    (the state it leaves still loads); with `exact`, none may be."""
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if match.is_over:
+            return "ended"
+        options = match.legal_actions()
+        assert options and len(set(options)) == len(options)
+        try:
+            match.apply(rng.choice(options))
+        except ludus.RuleError as err:
+            assert not exact, f"a save damaged in its shape loaded, then a move failed: {err}"
+            assert err.span is not None, err
+            Match.from_json(game, match.to_json())
+            return "rule error"
+    return "long"
+
+
+def test_a_save_damaged_where_play_stands_is_refused_or_plays_to_its_end():
+    """Saves of every shipped game, one part damaged at a time: FUZZ_CASES of them, drawn (with
+    a fixed seed) evenly from each part of the state. Each is refused with a message that says
+    what is wrong, or loads and plays on at random to its end."""
+    cases: dict[str, list] = {part: [] for part in PARTS}
+    for i, (game, text) in enumerate(SAVES):
+        for what, exact, change in damages(game, json.loads(text)["state"], random.Random(i)):
+            cases[what.split(".")[0].split(" ")[0]].append((i, what, exact, change))
+    rng = random.Random(20250611)
+    outcomes: dict[str, list] = {part: [] for part in PARTS}
+    for part in PARTS:
+        assert cases[part], part
+        for i, what, exact, change in rng.sample(cases[part], min(len(cases[part]), FUZZ_CASES // len(PARTS))):
+            game, text = SAVES[i]
+            data = json.loads(text)
+            change(data["state"])
+            where = f"save {i} ({game.title}), {what}"
+            try:
+                match = Match.from_json(game, json.dumps(data))
+            except ludus.MatchError as err:
+                # it says what is wrong, not which Python error a check missed
+                assert re.match(r"the saved match is damaged: (?!\w+Error\b|it lacks\b)", str(err)), f"{where}: {err}"
+                outcomes[part].append("refused")
+                continue
+            try:
+                outcomes[part].append(plays_on(game, match, exact, i))
+            except AssertionError as exc:
+                raise AssertionError(f"{where}: {exc}") from None
+    for part, seen in outcomes.items():
+        assert seen.count("refused") >= len(seen) // 3, (part, seen)
+    assert sum(seen.count("ended") for seen in outcomes.values()) >= 20, outcomes
+
+
+def test_the_fuzzer_starts_from_saves_of_every_shipped_game_at_every_kind_of_decision():
+    pending = [json.loads(text)["state"]["pending"] for _game, text in SAVES]
+    assert {None if p is None else p["kind"] for p in pending} == {"offer", "choose", "number", "ask", "distribute", "chance", None}
+    assert any(p and p.get("picked") for p in pending) and any(p and p.get("shares") for p in pending)
+    assert {game.path for game, _text in SAVES} == {str(ROOT / path) for path, _players in SHIPPED}
+    for game, text in SAVES[::7]:
+        assert Match.from_json(game, text).to_json() == text
