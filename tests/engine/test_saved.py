@@ -457,13 +457,15 @@ def test_a_save_with_a_var_damaged_is_refused_naming_it_or_plays_to_its_end():
 
 
 def test_every_save_of_random_playouts_of_every_shipped_game_loads():
+    """Every few moves, with chance rolled by the seed and asked by hand (a roll waiting), and
+    with the decision waiting asked again as each save loads: what ludus saves, it loads."""
     from tests.engine.playouts import GAMES as PLAYOUTS
     from tests.engine.playouts import ROOT
 
     for path, players, _seeds in PLAYOUTS:
         game = ludus.load(ROOT / path)
-        for seed in range(2):
-            match = game.new_match(players, seed=seed)
+        for seed, chance in ((0, "auto"), (1, "manual")):
+            match = game.new_match(players, seed=seed, chance=chance)
             rng = random.Random(seed)
             for k in range(3000):
                 if k % 4 == 0 or match.is_over:
