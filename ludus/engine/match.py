@@ -352,6 +352,7 @@ class Match:
             if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
                 raise Damaged("the list of moves is damaged")
             validate_state(game, state)
+            _asked_again(game, state)
             match = cls(game, state, list(log), seed)
             match.moves = list(moves)
             # exercise it once, so a damage the checks above missed is found now, not mid-game
@@ -366,6 +367,46 @@ class Match:
         except (TypeError, ValueError, IndexError, AttributeError, RuleError, RecursionError) as exc:
             raise MatchError(f"the saved match is damaged: {type(exc).__name__}: {exc}") from None
         return match
+
+
+def _asked_again(game, state) -> None:
+    """The decision waited for in a saved state (checked whole by saved.validate_state) is asked
+    again of a copy of it, by the instruction its frame stands at, and must be the very one the
+    file holds: its seat, prompt, options and the values they stand for, and the progress of a
+    decision in several parts (the answers given so far, answered again one by one). The rules are
+    a function of the state, so a match ludus saved asks the same; any other is damage that would
+    be answered for the wrong seat or with the wrong value. A roll asked of chance by hand is
+    asked again from its dice and the faces so far. Here, not in saved.py, as it runs the rules."""
+    pending = state["pending"]
+    if pending is None:
+        return
+    work = copy_state(state)
+    frame = work["stack"][-1]
+    op = game.codes[frame["c"]].ops[frame["pc"]]
+    rt = Runtime(game, work, [])
+    env = frame["env"]
+    try:
+        if pending["kind"] == "chance":
+            dice = op[1](rt, env)
+            asked = vm._chance_pending(rt, dice, pending["got"]) if pending["dice"] == dice else None
+        else:
+            asked = op[1].start(rt, env)
+            several = {"choose": "picked", "distribute": "shares"}.get(pending["kind"])
+            for answer in pending.get(several, ()) if several else ():
+                given = answer if several == "picked" else answer[1]
+                if asked is None or given not in asked["values"]:
+                    asked = None
+                    break
+                asked = op[1].answer(rt, env, asked, asked["values"].index(given))
+    except vm._FAILURES as err:  # a RuleError, or a part of the state these checks do not reach
+        why = err.message if isinstance(err, RuleError) else f"{type(err).__name__}: {err}"
+        raise Damaged(f"the pending decision cannot be asked again here: {why}") from None
+    if asked is None:
+        raise Damaged("the pending decision is not one the rules ask here")
+    shown = json.loads(json.dumps(asked))
+    for key in sorted(set(shown) | set(pending)):
+        if json.dumps(shown.get(key)) != json.dumps(pending.get(key)):
+            raise Damaged(f"the pending decision's {key!r} is not what the rules ask in this state")
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:

@@ -8,12 +8,12 @@ holds the cards that say they are there, tokens lie where tokens can, forced out
 declares, a key its `per` gives, a value of its kind and type: see `_of_type`), and of where play
 stands against the game's code: each VM frame is a block started by the frame under it from where
 that one stands (`_pushes`), the turns, phases and loops open and the `alternate` loops running
-are exactly those the frames stand in, with the seats they put in turn (`_scopes`), each frame
-keeps its place in the loops it is in (`_loops`), and the decision waited for is asked again of
-a copy of the state and must be the one saved (`_asked_again`). Then the match is exercised once
-(legal actions, each seat's view), so that nothing damaged is found later, in the middle of play.
-A move is answered before it is checked against the state (match.py `_log_answer`, vm.py
-`answer`), so a decision is checked here whole.
+are exactly those the frames stand in, with the seats they put in turn (`_scopes`), and each
+frame keeps its place in the loops it is in (`_loops`). Then Match.from_json asks the decision
+waited for again of a copy of the state, which must give the one saved (match.py `_asked_again`:
+it runs the rules), and exercises the match once (legal actions, each seat's view), so that
+nothing damaged is found later, in the middle of play. A move is answered before it is checked
+against the state (match.py `_log_answer`, vm.py `answer`), so a decision is checked whole.
 
 What is not checked: the values the rules keep for their own names in a frame (a local, a
 parameter, the element a loop stands at, the list it goes through) and on a card (`set c.field`),
@@ -86,7 +86,6 @@ def validate_state(game, state) -> None:
                   "the result's payoffs are damaged")
     _scopes(game, state, n, blocks, opened)
     _forced(game, state, n)
-    _asked_again(game, state)
 
 
 def _frames(game, state, n: int, blocks: dict) -> list:
@@ -424,48 +423,6 @@ def _forced(game, state, n: int) -> None:
               f"a forced order is for no zone {zone[:40]!r} of the game")
         for card in names:
             _need(card in game.defs, f"a forced order names no card {card[:40]!r} of the game")
-
-
-def _asked_again(game, state) -> None:
-    """The decision waited for is asked again of a copy of the state, by the instruction its
-    frame stands at, and must be the very one the file holds: its seat, prompt, options and the
-    values they stand for, and the progress of a decision in several parts (the answers given so
-    far, answered again one by one). The rules are a function of the state, so a match ludus saved
-    asks the same; any other is damage that would answer for the wrong seat or with the wrong
-    value. A roll asked of chance by hand is asked again from its dice and the faces so far."""
-    pending = state["pending"]
-    if pending is None:
-        return
-    from .runtime import RuleError, Runtime, copy_state
-    from .vm import _FAILURES, _chance_pending
-
-    work = copy_state(state)
-    frame = work["stack"][-1]
-    op = game.codes[frame["c"]].ops[frame["pc"]]
-    rt = Runtime(game, work, [])
-    env = frame["env"]
-    try:
-        if pending["kind"] == "chance":
-            dice = op[1](rt, env)
-            asked = _chance_pending(rt, dice, pending["got"]) if pending["dice"] == dice else None
-        else:
-            asked = op[1].start(rt, env)
-            several = {"choose": "picked", "distribute": "shares"}.get(pending["kind"])
-            for answer in pending.get(several, ()) if several else ():
-                given = answer if several == "picked" else answer[1]
-                if asked is None or given not in asked["values"]:
-                    asked = None
-                    break
-                asked = op[1].answer(rt, env, asked, asked["values"].index(given))
-    except _FAILURES as err:  # a RuleError, or a part of the state these checks do not reach
-        why = err.message if isinstance(err, RuleError) else f"{type(err).__name__}: {err}"
-        raise Damaged(f"the pending decision cannot be asked again here: {why}") from None
-    if asked is None:
-        raise Damaged("the pending decision is not one the rules ask here")
-    shown = json.loads(json.dumps(asked))
-    for key in sorted(set(shown) | set(pending)):
-        _need(json.dumps(shown.get(key)) == json.dumps(pending.get(key)),
-              f"the pending decision's {key!r} is not what the rules ask in this state")
 
 
 def force_problem(sides: int, value: int) -> str | None:

@@ -317,7 +317,7 @@ def test_a_damaged_decision_is_refused_when_the_save_loads():
     """Found by the fuzzer: a saved offer naming an action that does not exist loaded, then
     crashed with a KeyError when answered. An action that exists given a card that does not
     exist loaded too, and failed only when the action ran; the decision waiting is now asked
-    again as the save loads (saved._asked_again), and must be the one saved."""
+    again as the save loads (match.py `_asked_again`), and must be the one saved."""
     data = json.loads(GAME.new_match(2, seed=3).to_json())
     pending = data["state"]["pending"]
     assert pending["kind"] == "offer"
