@@ -3,10 +3,11 @@ phases and loops open, the `alternate` loops running, the decision waiting, and 
 tokens lie. `Match.from_json` refuses each damage with a message that says what is wrong, or the
 match it loads plays on to its end.
 
-First the checks one at a time: each damage here loaded before it was checked, and then failed a
-move with a Python error dressed as a RuleError, with a confusing one, or played another game (a
-turn given to another seat, a decision answered for a seat it was not asked of). Then a fuzzer
-over real saves of every shipped game and of EDGES, a game made to stop in the awkward places.
+First the checks one at a time: most of these damages loaded before they were checked, and then
+a move failed with a Python error dressed as a RuleError, or with a confusing one, or play went on
+in another game (a turn given to another seat, a decision answered for a seat it was not asked
+of). EDGES is a game made to stop in the awkward places, each of which must load. Then a fuzzer
+over real saves of every shipped game.
 """
 
 from __future__ import annotations
