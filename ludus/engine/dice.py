@@ -14,8 +14,7 @@ def die_problem(game, sides: int, values: list[int]) -> str | None:
     """Why a forced roll of a d`sides` (0: of any die) is one the game can never take, or None.
 
     A forced roll waits for a roll of its die, and a force of a die the game never rolls (`force
-    d20 = 3` where only a d6 is rolled) would wait for ever while the session says it is forced,
-    and in `chance manual` it would make every roll come from the generator instead of asking.
+    d20 = 3` where only a d6 is rolled) would wait for ever while the session says it is forced.
     So when every die the game rolls is written as a number (`roll d6`, `roll 2 d8`, `roll die
     6`, `roll dice [6, 8]`), a force of another die is refused, and so is `force die = N` with
     N above the largest. When a die's size is worked out as the game runs (`roll die size(seats)`),

@@ -196,8 +196,9 @@ class _Merged:
     def _override_tokens(self, item: n.TokenDecl, existing: list) -> None:
         """Place `override token A` over the declarations of the tokens it names. `token A, B`
         declares two tokens, and an override of A replaces A alone: B stays declared, on its line,
-        as after `remove token A`, so a later `token B` is the duplicate, reported there. (Replacing the whole declaration once dropped B without a word: a later
-        `token B` passed, a later `override token B` was an error, and a use of B was unknown.)
+        as after `remove token A`, so a later `token B` is the duplicate, reported there.
+        (Replacing the whole declaration once dropped B without a word: a later `token B` passed,
+        a later `override token B` was an error, and a use of B was unknown.)
         The override takes the place of the first declaration it replaces whole, or comes last."""
         out, names, home = self.slots, set(item.names), None
         for slot in dict.fromkeys(self._fresh(k) for k in existing):
