@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 import threading
 from importlib import resources
 from pathlib import Path
@@ -101,14 +100,6 @@ def _new_parser() -> Lark:
     )
 
 
-_LINE = re.compile(r".*?(?:\r\n|\r|\n)|.+\Z", re.DOTALL)
-
-
-def _lines_with_ends(text: str) -> list[str]:
-    """split_lines, each line with its line end."""
-    return _LINE.findall(text)
-
-
 def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
     """Parse a whole file (or one expression with start='expr'); raise LudusError when it fails."""
     text = lone_cr_as_newline(text)
@@ -181,7 +172,7 @@ def _other_failures(text: str, path: str, first_line: int) -> list[Diagnostic]:
     A declaration that cannot be cut out cleanly (a bracket left open across it) is skipped
     rather than reported twice.
     """
-    lines = _lines_with_ends(text)
+    lines = split_lines(text, keepends=True)
     starts = [i for i, raw in enumerate(lines)
               if raw[:1] not in ("", " ", "\t", "\n", "\r", "#") and i + 1 > first_line]
     found: list[Diagnostic] = []

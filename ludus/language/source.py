@@ -16,13 +16,18 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 _LONE_CR = re.compile(r"\r(?!\n)")
 
 
-def split_lines(text: str) -> list[str]:
-    """The lines of a text, without their line ends (none after a final line end, as
-    str.splitlines gives)."""
+def split_lines(text: str, keepends: bool = False) -> list[str]:
+    """The lines of a text, without their line ends unless `keepends` (none after a final line
+    end, as str.splitlines gives)."""
+    if keepends:
+        return _WITH_END.findall(text)
     lines = LINE_END.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+_WITH_END = re.compile(r".*?(?:\r\n|\r|\n)|.+\Z", re.DOTALL)
 
 
 def lone_cr_as_newline(text: str) -> str:

@@ -36,11 +36,6 @@ class Text:
             self._lines = [0] + [m.end() for m in LINE_END.finditer(self.text)]
         return self._lines
 
-    @property
-    def ludus_lines(self) -> list[int]:
-        """Where each of ludus's lines starts: where the editor's do."""
-        return self.lines
-
     # ── the editor's positions ──
 
     def line_end(self, line: int) -> int:
@@ -97,7 +92,7 @@ class Text:
 
     def ludus_offset(self, line: int, column: int) -> int:
         """The offset of a place in ludus's terms: line and column counted from 1, as in a span."""
-        lines = self.ludus_lines
+        lines = self.lines  # ludus's lines are the editor's (source.split_lines)
         if line < 1:
             return 0
         if line > len(lines):
@@ -109,5 +104,5 @@ class Text:
         """The place of an offset in ludus's terms, line and column counted from 0 (as the
         Workspace's questions take them)."""
         offset = min(max(offset, 0), len(self.text))
-        line = bisect_right(self.ludus_lines, offset) - 1
-        return line, offset - self.ludus_lines[line]
+        line = bisect_right(self.lines, offset) - 1
+        return line, offset - self.lines[line]
