@@ -67,6 +67,15 @@ def box_cards(game) -> list[str]:
             for _ in range(d.copies)]
 
 
+def forced_die(forced: list, sides: int) -> int | None:
+    """Where in the queue of forced outcomes is the one the next roll of a d`sides` takes: the
+    first forced for that die or for any die (`force die = 3`); None when none waits."""
+    for i, f in enumerate(forced):
+        if f[0] == "die" and f[1] in (sides, 0):
+            return i
+    return None
+
+
 # ───────────────────────── the runtime ─────────────────────────
 
 
@@ -531,13 +540,11 @@ class Runtime:
         if not 1 <= sides <= MAX_DIE_SIDES:
             raise RuleError(f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides if abs(sides) < 10**30 else 'that many'}")
         forced = self.state["forced"]
-        for i, f in enumerate(forced):
-            if f[0] == "die" and f[1] in (sides, 0):
-                forced.pop(i)
-                value = f[2]
-                if not 1 <= value <= sides:
-                    raise RuleError(f"the forced outcome {value} is not a face of a d{sides}")
-                break
+        i = forced_die(forced, sides)
+        if i is not None:
+            value = forced.pop(i)[2]
+            if not 1 <= value <= sides:
+                raise RuleError(f"the forced outcome {value} is not a face of a d{sides}")
         else:
             value = rng_below(self.state, sides) + 1
         self.log.append({"t": "roll", "die": sides, "value": value})

@@ -30,7 +30,7 @@ from .ops import (
     UNSCOPE,
     WIN,
 )
-from .runtime import TIX, RuleError, Runtime
+from .runtime import TIX, RuleError, Runtime, forced_die
 from .values import as_int, as_list
 
 STEP_BUDGET = 200_000
@@ -597,7 +597,7 @@ def _roll_by_hand(rt: Runtime, frame: dict, op, dice: list, got: list) -> None:
     forced = rt.state["forced"]
     while len(got) < len(dice):
         sides = dice[len(got)]
-        if not any(f[0] == "die" and f[1] in (sides, 0) for f in forced):
+        if forced_die(forced, sides) is None:
             rt.state["pending"] = _chance_pending(rt, dice, got)
             return
         got.append(rt.roll(sides))

@@ -11,7 +11,7 @@ from ..compiler.probe import compile_expression, compile_statements
 from ..engine import vm
 from ..engine.effect import Effect, _cards, _plain, _result, changes, facts, unset_values
 from ..engine.match import closest
-from ..engine.runtime import RuleError, Runtime, copy_state
+from ..engine.runtime import RuleError, Runtime, copy_state, forced_die
 from ..language.source import Diagnostic, LudusError, Sources, Span, render, split_lines, suggest
 
 FLOW_ENDED = "the flow ended without a winner"
@@ -275,9 +275,8 @@ class Position:
         for entry in match.log[log_len:]:
             t = entry["t"]
             if t == "roll":
-                hit = next((f for f in consumed if f[0] == "die" and f[1] in (entry["die"], 0)), None)
-                if hit is not None:
-                    consumed.remove(hit)
+                at = forced_die(consumed, entry["die"])  # the force this roll took, as the roll found it
+                hit = consumed.pop(at) if at is not None else None
                 eff.chance.append(f"d{entry['die']} -> {entry['value']}" + ("" if hit else "  (from the seed)"))
             elif t == "shuffle":
                 eff.chance.append(f"shuffle {_zone_name(entry['zone'], seat_names)}: top {_cards(entry['order'][:3]) if entry['order'] else '(empty)'}")
