@@ -341,8 +341,14 @@ class Match:
             raise MatchError(f"not a saved match: {type(exc).__name__}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise MatchError("not a saved match of this version of ludus")
-        if data.get("fingerprint") != game.fingerprint:
-            raise MatchError(f"this match was saved from a different version of the game files ({str(data.get('game'))[:80]!r})")
+        fingerprint, title = data.get("fingerprint"), data.get("game")
+        if not isinstance(fingerprint, str) or not isinstance(title, str):
+            lacks = "fingerprint" if not isinstance(fingerprint, str) else "game"
+            raise MatchError(f"the saved match is damaged: its {lacks!r} is {'missing' if lacks not in data else 'not a text'}")
+        if title != game.title:
+            raise MatchError(f"it is a saved match of {title[:80]!r}, not of {game.title[:80]!r}")
+        if fingerprint != game.fingerprint:
+            raise MatchError(f"this match was saved from a different version of the game files ({title[:80]!r})")
         try:
             state, log, moves, seed = data["state"], data["log"], data.get("moves", []), data["seed"]
             if not (isinstance(seed, int) and not isinstance(seed, bool)) or not -(1 << 64) < seed < (1 << 64):

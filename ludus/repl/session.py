@@ -819,10 +819,6 @@ class Repl:
             text = read_text_file(arg)
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
-        other = _saved_game(text)
-        if other is not None and other != self.game.title:
-            # the match's check would call it another version of these game files
-            raise Rejected(f"cannot load '{arg}': it is a saved match of {other[:80]!r}, not of {self.game.title!r}")
         try:
             match = Match.from_json(self.game, text)
             session = json.loads(text).get("session") or {}
@@ -978,17 +974,6 @@ def _run_to_first_refusal(script, game) -> tuple[Match, str | None]:
         failed = exc
     script.steps = [s for s in script.steps if s.line < failed.line]
     return script.run(game=game), f"{failed.line}: {failed.message}"
-
-
-def _saved_game(text: str) -> str | None:
-    """The title of the game a saved match names, if the text reads as one (Match.from_json
-    says what is wrong with one that does not)."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    game = data.get("game") if isinstance(data, dict) and "fingerprint" in data else None
-    return game if isinstance(game, str) else None
 
 
 def _holds(path: Path, kind: str) -> bool:

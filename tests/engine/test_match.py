@@ -173,6 +173,23 @@ def test_saved_match_from_other_game_version_is_refused():
         Match.from_json(GAME, json.dumps(data))
 
 
+def test_a_save_names_what_is_wrong_with_its_game_or_fingerprint():
+    data = json.loads(GAME.new_match(2, seed=1).to_json())
+    cases = [
+        ({"game": "Connect Four"}, "it is a saved match of 'Connect Four', not of 'Market Town'"),
+        ({"fingerprint": None}, "the saved match is damaged: its 'fingerprint' is not a text"),
+        ({"game": 5}, "the saved match is damaged: its 'game' is not a text"),
+    ]
+    for change, message in cases:
+        with pytest.raises(ludus.MatchError) as err:
+            Match.from_json(GAME, json.dumps({**data, **change}))
+        assert str(err.value) == message
+    del data["fingerprint"]
+    with pytest.raises(ludus.MatchError) as err:
+        Match.from_json(GAME, json.dumps(data))
+    assert str(err.value) == "the saved match is damaged: its 'fingerprint' is missing"
+
+
 def test_damaged_saved_match_is_refused_with_a_reason():
     with pytest.raises(ludus.MatchError, match="not a saved match"):
         Match.from_json(GAME, "{not json")
