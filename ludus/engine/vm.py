@@ -372,9 +372,13 @@ def _run_inline(rt: Runtime, cid: str, env: dict) -> None:
     run_inline(rt, rt.game.codes[cid], env, "'at any time' can only check conditions and end the game")
 
 
-def run_inline(rt: Runtime, code, env: dict, refusal: str, budget: int = STEP_BUDGET) -> None:
+INLINE_CALLS = 100  # rules called one inside another by a block run inline (a test's `given`)
+
+
+def run_inline(rt: Runtime, code, env: dict, refusal: str, budget: int = STEP_BUDGET, depth: int = 0) -> None:
     """Run a block that cannot suspend to its end, here and now: 'at any time' checks (the
-    checker allows no decision in them) and the statements that set up a test's position.
+    checker allows no decision in them) and the statements that set up a test's position,
+    with the rules they call (a test's `given give(Red, ...)`), each run inline in turn.
     An instruction that would wait for a decision or a die raises RuleError(refusal); more
     than `budget` turns of its loops (`while true:`) raise the located error `run` gives. The
     turns are counted at the jump back that every loop's turn ends with, so that a block without
@@ -422,6 +426,14 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str, budget: int = STEP_BU
                 rt.state["result"] = {"winners": [], "losers": list(range(rt.state["nseats"])), "reason": _reason(code, pc)}
             elif kind == RET:
                 return
+            elif kind == CALL:
+                if depth >= INLINE_CALLS:
+                    raise RuleError(f"rules called one another more than {INLINE_CALLS} deep")
+                new_env = {"$cur": env.get("$cur"), "$act": env.get("$act")}
+                new_env.update(op[2](rt, env))
+                pc += 1
+                # the callee's errors are located in the callee (RuleError with its span)
+                run_inline(rt, rt.game.codes[op[1]], new_env, refusal, budget, depth + 1)
             else:
                 raise RuleError(refusal)
         except _FAILURES as exc:

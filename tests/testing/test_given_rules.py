@@ -1,0 +1,52 @@
+"""A test's `given` line may call a rule, run inline as its own statements would be."""
+
+from __future__ import annotations
+
+import pytest
+
+import ludus
+from ludus.testing.blocks import own_tests, run_test_decl
+from ludus.testing.position import TestError
+from tests.helpers import EXAMPLES
+
+RULES = '''
+rule rich(s: seat, n: number):
+    set coins of s to n
+    add 1 Stall of s to Docks
+
+rule deeper(s: seat):
+    rich(s, 7)
+
+rule asks:
+    choose q from quarters
+    add 1 Stall to q
+
+rule forever(k: number):
+    forever(k + 1)
+
+'''
+
+
+def run(tmp_path, body: str):
+    path = tmp_path / "t.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n{RULES}test "t":\n{body}',
+                    encoding="utf-8")
+    game = ludus.load(path)
+    run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
+def test_a_given_rule_call_runs_the_rule_and_the_rules_it_calls(tmp_path):
+    run(tmp_path, "    given rich(Basil, 5)\n    expect coins of Basil == 5 and Stall of Basil at Docks == 1\n")
+    run(tmp_path, "    given deeper(Amber)\n    expect coins of Amber == 7 and Stall of Amber at Docks == 1\n"
+                  '    expect legal "buy Guild Charter"\n')
+
+
+def test_a_given_rule_that_asks_a_decision_is_refused_where_it_asks(tmp_path):
+    with pytest.raises(TestError, match="a position can only be set up with statements that need no decision") as info:
+        run(tmp_path, "    given asks()\n")
+    assert info.value.span.line == 11  # the `choose` inside the rule
+
+
+def test_a_given_rule_that_calls_itself_without_end_is_an_error_not_a_crash(tmp_path):
+    with pytest.raises(TestError, match="rules called one another more than 100 deep"):
+        run(tmp_path, "    given forever(0)\n")
