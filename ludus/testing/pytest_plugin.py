@@ -21,8 +21,8 @@ from .position import Position, TestError
 from .snapshot import EffectSnapshotExtension
 from .snapshot_files import SnapshotFileError, why_not
 
-_TEST_BLOCK = re.compile(rb'^test[ \t]+"', re.M)
-_HEADER = re.compile(rb'^(game|extends)[ \t]+"', re.M)
+_TEST_BLOCK = re.compile(r'^test[ \t]+"', re.M)
+_HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
 
 _games: dict = {}
 
@@ -96,12 +96,18 @@ def effect_snapshot(snapshot):
 def pytest_collect_file(file_path: Path, parent):
     if file_path.suffix != ".ludus":
         return None
+    from ..language.source import lone_cr_as_newline
+
     try:
         data = file_path.read_bytes()
     except OSError:
         return None
+    # read as the parser reads it: a byte-order mark (Notepad writes one) hid the header on the
+    # first line, and lines ended by a lone \r hid every block, so pytest passed a file whose
+    # tests never ran; a file that is not UTF-8 is collected, for its load error to be seen
+    text = lone_cr_as_newline(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
     # a file without `game`/`extends` is a part of a game: its tests run with the file that includes it
-    if _TEST_BLOCK.search(data) and _HEADER.search(data):
+    if _TEST_BLOCK.search(text) and _HEADER.search(text):
         return LudusFile.from_parent(parent, path=file_path)
     return None
 

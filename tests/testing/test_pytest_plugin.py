@@ -323,3 +323,18 @@ def test_a_snapshot_that_cannot_be_read_is_a_located_error_and_update_leaves_it(
         assert "2 failed, 8 passed" in run.stdout
     assert (folder / "Street Musician cheers the town.txt").read_bytes() == b"Street Musician\xff\n"
     assert (folder / "Tax Collector angers the town.txt").is_dir()
+
+
+def test_pytest_runs_the_blocks_of_a_file_with_a_byte_order_mark_or_lone_cr_line_ends(tmp_path):
+    # pytest looked for the `extends` line and the blocks in the raw bytes: a byte-order mark
+    # before the first line, or lines ended by a lone \r, hid them, and pytest passed with no
+    # test run while `ludus test` failed the same file
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    block = 'extends "market-town.ludus"\n\ntest "wrong":\n    expect round_number == 2\n'
+    (tmp_path / "bom.ludus").write_bytes(b"\xef\xbb\xbf" + block.encode())
+    (tmp_path / "mac.ludus").write_bytes(block.replace("\n", "\r").encode())
+    run = pytest_in(tmp_path)
+    assert "FAILED bom.ludus::wrong" in run.stdout and "FAILED mac.ludus::wrong" in run.stdout, run.stdout
+    assert "2 failed" in run.stdout
+    same = CliRunner().invoke(main, ["test", str(tmp_path)])
+    assert same.output.endswith("0 passed, 2 failed\n")
