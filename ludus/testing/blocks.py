@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..language.snapshot_names import EXTENSION, is_part, snapshot_stem
-from ..language.source import Span, split_lines
+from ..language.source import Diagnostic, LudusError, Span, split_lines
 from .position import Position, TestError
 from .snapshot_files import SnapshotFileError, read_snapshot, write_snapshot
 
@@ -137,8 +137,10 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
     from .snapshot import effect_diff
 
     game = load(path)
+    tests = own_tests(game, path)
+    refuse_shared_folder(path, tests, game.sources)
     passed = failed = 0
-    for decl in own_tests(game, path):
+    for decl in tests:
         if keyword is not None and keyword.casefold() not in decl.name.casefold():
             continue
         problems: list[str] = []
@@ -198,3 +200,22 @@ def own_tests(game, path) -> list:
                 continue
         out.append(decl)
     return out
+
+
+def refuse_shared_folder(path, tests, sources) -> None:
+    """Raise LudusError if a Python module beside the game file has its stem (any case): syrupy
+    keeps that module's snapshots in the same `__snapshots__/STEM/` folder, and a
+    `pytest --snapshot-update` of either file deleted the other's snapshots as unused."""
+    if not tests:
+        return
+    game = Path(path)
+    try:
+        modules = sorted(p.name for p in game.parent.iterdir()
+                         if p.suffix == ".py" and p.stem.casefold() == game.stem.casefold() and p.is_file())
+    except OSError:
+        return
+    if modules:
+        raise LudusError([Diagnostic(
+            "error", f"the snapshots of these tests would share the folder '__snapshots__/{game.stem}' with those "
+                     f"of {modules[0]}: a `pytest --snapshot-update` of either file deletes the other's snapshots",
+            tests[0].span, hint=f"rename {game.name} or {modules[0]}")], sources)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .blocks import own_tests, run_test_decl
+from .blocks import own_tests, refuse_shared_folder, run_test_decl
 from .position import Position, TestError
 from .snapshot import EffectSnapshotExtension
 from .snapshot_files import SnapshotFileError, why_not
@@ -123,7 +123,16 @@ class LudusFile(pytest.File):
         except LudusError as err:
             yield LudusLoadItem.from_parent(self, name="load", error=err)
             return
-        yield from _nodes(self, [(_name_parts(decl.name), decl) for decl in own_tests(game, self.path)], game)
+        tests = own_tests(game, self.path)
+        try:
+            refuse_shared_folder(self.path, tests, game.sources)
+        except LudusError as err:
+            # each block still stands as an item, failing with the error, so that syrupy counts
+            # the snapshots already stored as a failed test's, kept, and not as unused ones
+            refusal = err
+        else:
+            refusal = None
+        yield from _nodes(self, [(_name_parts(decl.name), decl) for decl in tests], game, refusal)
 
 
 def _name_parts(name: str) -> list[str]:
@@ -135,7 +144,7 @@ def _name_parts(name: str) -> list[str]:
     return parts
 
 
-def _nodes(parent, tests: list, game):
+def _nodes(parent, tests: list, game, refusal=None):
     """The items of `tests` ((name parts, block) pairs) under `parent`: a block named `Guild::buy`
     is item `buy` of a node `Guild`, which holds every block whose name starts `Guild::`. Its node
     id reads `file.ludus::Guild::buy` either way; as one item named `Guild::buy`, that id, copied
@@ -146,20 +155,20 @@ def _nodes(parent, tests: list, game):
             groups.setdefault(parts[0], []).append((parts[1:], decl))
     for parts, decl in tests:
         if len(parts) == 1:
-            yield LudusTestItem.from_parent(parent, name=parts[0], decl=decl, game=game)
+            yield LudusTestItem.from_parent(parent, name=parts[0], decl=decl, game=game, refusal=refusal)
         elif parts[0] in groups:  # the group comes where its first block does
-            yield LudusGroup.from_parent(parent, name=parts[0], tests=groups.pop(parts[0]), game=game)
+            yield LudusGroup.from_parent(parent, name=parts[0], tests=groups.pop(parts[0]), game=game, refusal=refusal)
 
 
 class LudusGroup(pytest.Collector):
     """The blocks of a game file whose names start with this node's name and `::`."""
 
-    def __init__(self, *, tests, game, **kwargs) -> None:
+    def __init__(self, *, tests, game, refusal=None, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.tests, self.game = tests, game
+        self.tests, self.game, self.refusal = tests, game, refusal
 
     def collect(self):
-        yield from _nodes(self, self.tests, self.game)
+        yield from _nodes(self, self.tests, self.game, self.refusal)
 
 
 class LudusLoadItem(pytest.Item):
@@ -184,9 +193,10 @@ class LudusLoadItem(pytest.Item):
 class LudusTestItem(pytest.Item):
     """One `test "name":` block; its `snapshot` lines go through syrupy."""
 
-    def __init__(self, *, decl, game, **kwargs) -> None:
+    def __init__(self, *, decl, game, refusal=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.decl, self.game = decl, game
+        self.refusal = refusal  # a LudusError that keeps the block from running
         self.keep_snapshots = False  # set when the block fails: its snapshots are not unused
         # syrupy locates snapshots through the item's path and a test object with a name
         self.obj = _named(decl.name, self.path.stem)
@@ -197,6 +207,8 @@ class LudusTestItem(pytest.Item):
         from syrupy.assertion import SnapshotAssertion
         from syrupy.location import PyTestLocation
 
+        if self.refusal is not None:
+            raise self.refusal
         config = self.config
         assertion = SnapshotAssertion(
             update_snapshots=config.option.update_snapshots,
@@ -238,6 +250,10 @@ class LudusTestItem(pytest.Item):
             return err.render(self.game.sources)
         if isinstance(err, LudusSnapshotMismatch):
             return str(err)
+        if err is self.refusal:
+            from ..language.source import render_all
+
+            return render_all(err.diagnostics, err.sources)
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):

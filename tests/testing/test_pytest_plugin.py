@@ -338,3 +338,26 @@ def test_pytest_runs_the_blocks_of_a_file_with_a_byte_order_mark_or_lone_cr_line
     assert "2 failed" in run.stdout
     same = CliRunner().invoke(main, ["test", str(tmp_path)])
     assert same.output.endswith("0 passed, 2 failed\n")
+
+
+def test_a_python_test_module_with_the_game_files_stem_is_an_error_and_deletes_nothing(tmp_path):
+    # syrupy keeps the snapshots of test_market.py in __snapshots__/test_market/, where those of
+    # test_market.ludus go too: an update of the Python file deleted the blocks' as unused
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    (tmp_path / "test_market.ludus").write_text('extends "market-town.ludus"\n\ntest "crier":\n'
+                                                '    do "buy nothing"\n    snapshot\n', encoding="utf-8")
+    assert CliRunner().invoke(main, ["test", str(tmp_path), "--update"]).exit_code == 0
+    kept = tmp_path / "__snapshots__" / "test_market" / "crier.txt"
+    before = kept.read_text(encoding="utf-8")
+    (tmp_path / "test_market.py").write_text(
+        "def test_py(ludus_position, effect_snapshot):\n"
+        "    pos = ludus_position('market-town.ludus')\n"
+        "    pos.resolve('Street Musician', 'Amber')\n"
+        "    assert pos.effect() == effect_snapshot\n", encoding="utf-8")
+    error = ("test_market.ludus:3:1: error: the snapshots of these tests would share the folder "
+             "'__snapshots__/test_market' with those of test_market.py")
+    run = CliRunner().invoke(main, ["test", str(tmp_path), "--update"])
+    assert run.exit_code == 1 and error in run.output, run.output
+    update = pytest_in(tmp_path, "--snapshot-update")
+    assert "FAILED test_market.ludus::crier" in update.stdout and error in update.stdout, update.stdout
+    assert "Deleted" not in update.stdout and kept.read_text(encoding="utf-8") == before
