@@ -194,7 +194,7 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     import difflib
 
     from .language.files import FileProblem, read_text_file, write_text_file
-    from .tools.fmt import FormatError, format_text
+    from .tools.fmt import FormatError, format_text, read_only
 
     paths: list[Path] = []
     for name in files:
@@ -229,13 +229,17 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
             continue
         if new == text:
             continue
-        changed += 1
         if show_diff:
             click.echo("".join(difflib.unified_diff(text.splitlines(keepends=True), new.splitlines(keepends=True),
                                                     f"{path}", f"{path} (formatted)")), nl=False)
         if check_only:
             click.echo(f"{path}: would be reformatted", err=True)
         elif not show_diff:
+            # a file that could not be written is counted as not formatted, not as reformatted
+            if read_only(path):
+                click.echo(f"cannot write '{path}': it is read-only", err=True)
+                failed += 1
+                continue
             try:
                 write_text_file(path, new)
             except FileProblem as exc:
@@ -243,6 +247,7 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
                 failed += 1
                 continue
             click.echo(f"{path}: reformatted")
+        changed += 1
     total = len(dict.fromkeys(paths))
     verb = "would be reformatted" if (check_only or show_diff) else "reformatted"
     click.echo(f"{changed} of {total} file{'s' if total != 1 else ''} {verb}"

@@ -361,3 +361,21 @@ def test_a_python_test_module_with_the_game_files_stem_is_an_error_and_deletes_n
     update = pytest_in(tmp_path, "--snapshot-update")
     assert "FAILED test_market.ludus::crier" in update.stdout and error in update.stdout, update.stdout
     assert "Deleted" not in update.stdout and kept.read_text(encoding="utf-8") == before
+
+
+def test_a_read_only_snapshot_is_never_replaced(tmp_path):
+    # the new snapshot is renamed over the old one, which the folder's permissions allow: only
+    # access() guarded the file, and it lets root write anything
+    where = market_town_copy(tmp_path)
+    game = where / "market-town.ludus"
+    game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
+    locked = where / "__snapshots__" / "market-town.tests" / "Fortune Teller pays on a 5.txt"
+    before = locked.read_text(encoding="utf-8")
+    locked.chmod(0o444)
+    error = "market-town.tests.ludus:47:5: error: cannot write snapshot '{}': it is read-only"
+    run = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus"), "--update"])
+    assert run.exit_code == 1 and error.format(locked) in run.output, run.output
+    assert locked.read_text(encoding="utf-8") == before
+    update = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
+    assert update.returncode == 1 and error.format(locked.relative_to(where)) in update.stdout, update.stdout
+    assert locked.read_text(encoding="utf-8") == before

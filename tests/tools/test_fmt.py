@@ -392,3 +392,20 @@ def test_a_save_still_loads_after_formatting(path):
     text = path.read_text(encoding="utf-8")
     key = str(path)
     assert fingerprint({key: format_text(spoil(text), key)}) == fingerprint({key: text})
+
+
+def test_a_read_only_file_is_left_as_it_is(tmp_path):
+    # the new text is renamed over the old file, which the folder's permissions allow: a file
+    # marked read-only was rewritten anyway
+    locked = tmp_path / "locked.ludus"
+    locked.write_text("value  x = 1\n", encoding="utf-8")
+    locked.chmod(0o444)
+    other = tmp_path / "other.ludus"
+    other.write_text("value  y = 1\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", str(tmp_path)])
+    assert result.exit_code == 1
+    assert f"cannot write '{locked}': it is read-only" in result.output
+    assert "1 of 2 files reformatted, 1 not formatted" in result.output
+    assert locked.read_text(encoding="utf-8") == "value  x = 1\n"
+    assert other.read_text(encoding="utf-8") == "value y = 1\n"
+    assert CliRunner().invoke(main, ["fmt", "--check", str(locked)]).exit_code == 1  # checking writes nothing
