@@ -112,12 +112,25 @@ def _diagnostic_json(d, game: str) -> dict:
 def _games_to_check(files: tuple[str, ...], notes_to_stderr: bool = False) -> list[str]:
     """The game files behind what was named, each once: folders opened, parts led to their game."""
     from .language.discover import games_in, games_including, is_game
+    from .language.files import FileProblem, read_text_file
+
+    def unreadable(p: Path) -> bool:
+        try:
+            read_text_file(p)
+        except FileProblem:
+            return True
+        return False
 
     out: list[str] = []
     for name in files:
         path = Path(name)
         if path.is_dir():
             found = games_in(path)
+            # a file that cannot be read cannot be told a game or a part: it is checked, so its
+            # error shows, where a folder of games passed with the file left out unsaid
+            known = set(found)
+            found = sorted(found + [p for p in path.rglob("*.ludus")
+                                    if p not in known and p.is_file() and unreadable(p)])
             if not found:
                 click.echo(f"{name}: no game files here", err=True)
             out.extend(str(p) for p in found)

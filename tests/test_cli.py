@@ -170,6 +170,22 @@ def test_check_leads_a_part_to_its_game_and_opens_folders():
         assert f"{name}: 0 errors" in folder.output
 
 
+def test_a_folder_with_a_file_that_cannot_be_read_fails_check_and_test(tmp_path):
+    # a file that cannot be read could not be told a game or a part, and was left out: the
+    # folder passed `ludus check` and `ludus test` with one of its games never read
+    write(tmp_path, "clean.ludus", CLEAN)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "latin.ludus").write_bytes(CLEAN.replace("Clean", "Caf\xe9").encode("latin-1"))
+    (tmp_path / "folder.ludus").mkdir()  # a folder with the extension is no file to read
+    error = f"{tmp_path / 'sub' / 'latin.ludus'}:1:1: error: cannot read '{tmp_path / 'sub' / 'latin.ludus'}': it is not UTF-8 text"
+    checked = run("check", str(tmp_path))
+    assert checked.exit_code == 1 and error in checked.output, checked.output
+    assert "clean.ludus: 0 errors" in checked.output and "folder.ludus" not in checked.output
+    tested = run("test", str(tmp_path))
+    assert tested.exit_code == 1 and error in tested.output, tested.output
+    assert tested.output.endswith("0 passed, 1 failed\n")
+
+
 # ── seeds: only those whose save and replay ludus takes back ──
 
 
