@@ -40,7 +40,26 @@ class EffectSnapshotExtension(SingleFileSnapshotExtension):
 
 
 def effect_diff(stored: str, now: str) -> list[str]:
+    """The lines that differ, marked `-` and `+`. A snapshot edited by hand can differ in what
+    prints as nothing (a space at a line's end, a byte-order mark, the last new line), and the
+    diff showed two equal lines, or none: such characters are shown in the changed lines, and a
+    missing last new line is said."""
     import difflib
 
-    lines = [line for line in difflib.ndiff(stored.splitlines(), now.splitlines()) if not line.startswith("? ")]
+    lines = [line if line[:2] == "  " else line[:2] + _visible(line[2:])
+             for line in difflib.ndiff(stored.splitlines(), now.splitlines()) if not line.startswith("? ")]
+    if stored.endswith("\n") != now.endswith("\n"):
+        whose = "the stored snapshot" if now.endswith("\n") else "the effect now"
+        lines.append(f"(the last line of {whose} has no new line at its end)")
     return ["(- stored snapshot, + effect now)", *lines]
+
+
+def _visible(line: str) -> str:
+    """A line with what would print as nothing shown: trailing spaces as '·', tabs as '→', and
+    invisible characters (a byte-order mark, a zero-width space) as their code point."""
+    import unicodedata
+
+    body = line.rstrip(" \t")
+    out = "".join(f"<U+{ord(c):04X}>" if unicodedata.category(c) in ("Cf", "Cc", "Zl", "Zp") or
+                  (unicodedata.category(c) == "Zs" and c != " ") else c for c in body)
+    return out + line[len(body):].replace(" ", "·").replace("\t", "→")

@@ -379,3 +379,20 @@ def test_a_read_only_snapshot_is_never_replaced(tmp_path):
     update = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
     assert update.returncode == 1 and error.format(locked.relative_to(where)) in update.stdout, update.stdout
     assert locked.read_text(encoding="utf-8") == before
+
+
+def test_a_snapshot_edited_by_hand_shows_what_differs_when_it_prints_as_nothing(tmp_path):
+    # a space left at a line's end, or the last new line dropped by an editor, failed the test
+    # with a diff of two equal lines, or of no changed line at all
+    where = market_town_copy(tmp_path)
+    folder = where / "__snapshots__" / "market-town.tests"
+    spaced = folder / "Street Musician cheers the town.txt"
+    spaced.write_text(spaced.read_text(encoding="utf-8").replace("0 -> 1\n", "0 -> 1  \n"), encoding="utf-8")
+    cut = folder / "Tax Collector angers the town.txt"
+    cut.write_text(cut.read_text(encoding="utf-8").rstrip("\n"), encoding="utf-8")
+    shown = ["-   track mood: 0 -> 1··\n", "(the last line of the stored snapshot has no new line at its end)\n"]
+    run = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus")])
+    assert run.output.endswith("8 passed, 2 failed\n")
+    assert all(part in run.output for part in shown), run.output
+    by_pytest = pytest_in(where, "market-town.tests.ludus")
+    assert all(part in by_pytest.stdout for part in shown), by_pytest.stdout
