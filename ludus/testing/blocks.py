@@ -175,7 +175,8 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
         try:
             run_test_decl(game, decl, compare)
         except TestError as err:
-            problems.append(err.render(game.sources))
+            # first, as pytest shows it: the line that failed explains the snapshots' diffs
+            problems.insert(0, err.render(game.sources))
         if problems:
             failed += 1
             echo(f"FAIL {decl.span.path}:{decl.span.line}: {decl.name}")

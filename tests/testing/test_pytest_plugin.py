@@ -396,3 +396,15 @@ def test_a_snapshot_edited_by_hand_shows_what_differs_when_it_prints_as_nothing(
     assert all(part in run.output for part in shown), run.output
     by_pytest = pytest_in(where, "market-town.tests.ludus")
     assert all(part in by_pytest.stdout for part in shown), by_pytest.stdout
+
+
+def test_ludus_test_shows_a_failed_expect_before_the_snapshot_diff_as_pytest_does(tmp_path):
+    where = market_town_copy(tmp_path)
+    game = where / "market-town.ludus"
+    game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
+    out = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus"), "-k", "on a 5"]).output
+    expect, diff = out.index("error: expected coins of Amber == 3"), out.index("the snapshot changed")
+    assert expect < diff, out  # the diff, listed first, read as the failure and the expect as an afterthought
+    by_pytest = pytest_in(where, "market-town.tests.ludus", "-k", "on and 5").stdout
+    assert by_pytest.index("error: expected coins of Amber == 3") < by_pytest.index("changed (run `pytest")
+
