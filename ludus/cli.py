@@ -404,6 +404,10 @@ def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> Non
             continue
         passed, failed = passed + ok, failed + bad
     click.echo(f"{passed} passed, {failed} failed")
+    if keyword is not None and not passed + failed:
+        # as pytest's exit code 5: a misspelt -k in CI would otherwise pass, having run nothing
+        click.echo(f"no test's name contains '{keyword}'", err=True)
+        sys.exit(1)
     sys.exit(1 if failed else 0)
 
 

@@ -408,3 +408,11 @@ def test_ludus_test_shows_a_failed_expect_before_the_snapshot_diff_as_pytest_doe
     by_pytest = pytest_in(where, "market-town.tests.ludus", "-k", "on and 5").stdout
     assert by_pytest.index("error: expected coins of Amber == 3") < by_pytest.index("changed (run `pytest")
 
+
+def test_ludus_test_fails_when_k_selects_no_test(tmp_path):
+    # as pytest exits 5 when it selects nothing: a misspelt -k in CI passed, having run no test
+    where = market_town_copy(tmp_path)
+    run = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus"), "-k", "Fortune Tellr"])
+    assert run.exit_code == 1
+    assert run.output == "0 passed, 0 failed\nno test's name contains 'Fortune Tellr'\n"
+    assert CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus"), "-k", "fortune"]).exit_code == 0
