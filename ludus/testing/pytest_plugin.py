@@ -61,10 +61,13 @@ def ludus_game(request):
             p = here if here.exists() else Path(request.config.rootpath) / p
         if not p.exists():
             pytest.fail(f"no game file '{path}'", pytrace=False)
+        # failed outside the `except`: inside it, pytest printed the message twice, joined by
+        # "During handling of the above exception, another exception occurred"
         try:
             return _load(p)
         except LudusError as err:
-            _fail_load(err)
+            error = err
+        _fail_load(error)
 
     return get
 
@@ -79,7 +82,8 @@ def ludus_position(ludus_game):
         try:
             return Position(game, players, seed)
         except TestError as err:
-            pytest.fail(err.render(), pytrace=False)
+            error = err
+        pytest.fail(error.render(), pytrace=False)
 
     return make
 

@@ -416,3 +416,17 @@ def test_ludus_test_fails_when_k_selects_no_test(tmp_path):
     assert run.exit_code == 1
     assert run.output == "0 passed, 0 failed\nno test's name contains 'Fortune Tellr'\n"
     assert CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus"), "-k", "fortune"]).exit_code == 0
+
+
+def test_a_fixture_that_cannot_load_the_game_says_so_once(tmp_path):
+    # pytest.fail was called inside the `except`: the message came twice, joined by "During
+    # handling of the above exception, another exception occurred"
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    (tmp_path / "broken.ludus").write_text('game "Broken"\nplayers 2\nflow:\n    gain 1 monye\n', encoding="utf-8")
+    (tmp_path / "test_fixtures.py").write_text(
+        "def test_broken(ludus_game):\n    ludus_game('broken.ludus')\n\n"
+        "def test_players(ludus_position):\n    ludus_position('market-town.ludus', players=9)\n", encoding="utf-8")
+    out = pytest_in(tmp_path).stdout
+    assert "2 failed" in out and "During handling" not in out, out
+    assert out.count("broken.ludus:4:12: error: unknown counter 'monye'\n") == 1, out
+    assert out.count("error: Market Town is for 2 to 4 players, not 9\n") == 1, out
