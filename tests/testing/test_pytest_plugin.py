@@ -430,3 +430,13 @@ def test_a_fixture_that_cannot_load_the_game_says_so_once(tmp_path):
     assert "2 failed" in out and "During handling" not in out, out
     assert out.count("broken.ludus:4:12: error: unknown counter 'monye'\n") == 1, out
     assert out.count("error: Market Town is for 2 to 4 players, not 9\n") == 1, out
+
+
+def test_blocks_run_without_syrupy_and_their_snapshot_lines_say_why_they_fail(tmp_path):
+    # with `-p no:syrupy` every block failed on an AttributeError, snapshot lines or not
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    (tmp_path / "t.ludus").write_text('extends "market-town.ludus"\n\ntest "plain":\n    expect round_number == 1\n\n'
+                                      'test "snap":\n    snapshot\n', encoding="utf-8")
+    run = pytest_in(tmp_path, "-p", "no:syrupy")
+    assert "1 failed, 1 passed" in run.stdout and "Error" not in run.stdout, run.stdout
+    assert "t.ludus:7:5: error: cannot compare the snapshot: pytest runs without syrupy (`-p no:syrupy`)" in run.stdout
