@@ -203,22 +203,30 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
             return [(i, 1.0 / n) for i in range(n)]
 
         def _apply_action(self, action):
+            # Every check comes before the state changes, and the match takes the action with
+            # `apply`, which puts the match back when a rule fails halfway (a RuleError): an
+            # action that raises leaves the state as it was, as OpenSpiel's history (which
+            # records an action only once this returns) says it is.
             game = self.get_game()
             if self._h.match is None:
+                if not 0 <= action < game.deals:
+                    raise AdapterError(f"action {action} is not legal here: the deal's outcomes are 0 to {game.deals - 1}")
                 self._h.match = game.start(int(action))
                 return
             match = self._h.match
+            if match.is_over:
+                raise AdapterError(f"action {action} is not legal here: the match is over")
             options = match.legal_actions()
             if not 0 <= action < len(options):
-                raise AdapterError(f"action {action} is not legal here: there are {len(options)} options")
+                raise AdapterError(f"action {action} is not legal here: the legal actions are 0 to {len(options) - 1}")
+            if self.move_number() + 1 > game.max_game_length():
+                raise AdapterError(
+                    f"{game.profile.game.title}: the match would pass {game.profile.max_length} decisions, the bound "
+                    f"reserved from random playouts; load the game again with a larger max_length")
             seat = match.current
+            match.apply(int(action))
             if seat != CHANCE:
                 self._h.moves[seat].append(options[action])
-            match.apply_fast(int(action))
-            if self.move_number() + 1 > game.profile.max_length + (1 if game.deals else 0):
-                raise AdapterError(
-                    f"{game.profile.game.title}: the match passed {game.profile.max_length} decisions, the bound "
-                    f"reserved from random playouts; load the game again with a larger max_length")
 
         def _action_to_string(self, player, action):
             match = self._h.match

@@ -327,3 +327,69 @@ def test_a_profile_kept_from_an_earlier_scan_holds_the_game_it_is_asked_for():
     a, b = scan(first, 2, views=False), scan(again, 2, views=False)
     assert a.game is first and b.game is again
     assert (a.max_actions, a.max_length, a.utility) == (b.max_actions, b.max_length, b.utility)
+
+
+# Seats climb until one stops; from the twelfth step on, each step costs money no seat has, so
+# the rules fail halfway through that move (a RuleError). Random playouts stop long before.
+CLIMB = """game "Climb"
+players 2
+counter height
+counter money per seat
+flow:
+    while height < 100:
+        for each s in seats:
+            turn s:
+                choose step from ["stop", "climb"] "Climb on?"
+                if step == "stop":
+                    end game
+                increase height by 1
+                if height >= 12:
+                    pay 1 money
+    end game
+"""
+STOP, CLIMB_ON = 0, 1
+
+
+def climb(tmp_path, **kw):
+    file = tmp_path / "climb.ludus"
+    file.write_text(CLIMB, encoding="utf-8")
+    return openspiel.load_game(file, **kw)
+
+
+def strings(state) -> tuple:
+    return (str(state), state.history(), state.current_player(), state.legal_actions(),
+            [state.information_state_string(p) for p in range(state.num_players())])
+
+
+def test_a_rule_that_fails_halfway_leaves_the_state_as_it_was(tmp_path):
+    from ludus import RuleError
+
+    state = climb(tmp_path).new_initial_state()
+    for _ in range(11):
+        state.apply_action(CLIMB_ON)
+    before = strings(state)
+    with pytest.raises(RuleError, match="cannot pay 1 money"):
+        state.apply_action(CLIMB_ON)
+    assert strings(state) == before
+    state.apply_action(STOP)  # and it plays on from there
+    assert state.is_terminal()
+
+
+def test_a_match_past_the_length_bound_is_refused_before_it_moves(tmp_path):
+    g = climb(tmp_path, max_length=4)
+    state = g.new_initial_state()
+    for _ in range(4):
+        state.apply_action(CLIMB_ON)
+    before = strings(state)
+    with pytest.raises(AdapterError, match="load the game again with a larger max_length"):
+        state.apply_action(CLIMB_ON)
+    assert strings(state) == before
+    assert state.move_number() == g.max_game_length() == 4
+
+
+def test_a_deal_outside_the_deals_is_refused():
+    g = game("examples/market-town.ludus", deals=8)
+    state = g.new_initial_state()
+    with pytest.raises(AdapterError, match="the deal's outcomes are 0 to 7"):
+        state.apply_action(8)
+    assert state.is_chance_node() and state.history() == [] and str(state) == "before the deal"
