@@ -21,6 +21,7 @@ pyspiel is imported when first needed: without it, `load_game` says which extra 
 from __future__ import annotations
 
 import json
+import math
 
 from ..engine import CHANCE, TERMINAL
 from ..engine.match import Match
@@ -58,9 +59,7 @@ def load_game(path, players=None, *, deals: int = DEALS, max_actions: int | None
             low, high = (float(x) for x in utility)
         except (TypeError, ValueError):
             raise AdapterError(f"utility is a pair of numbers (least, greatest), not {utility!r}") from None
-        if not low < high:
-            raise AdapterError(f"utility's least ({low}) must be below its greatest ({high})")
-        params["min_utility"], params["max_utility"] = low, high
+        params["min_utility"], params["max_utility"] = _utility(low, high)
     return pyspiel.load_game(SHORT_NAME, params)
 
 
@@ -88,6 +87,16 @@ def _restore(fingerprint: str, saved, moves) -> Holder:
     if game is None:
         raise AdapterError("a serialised ludus state is read back with the game it came from: load that game first")
     return Holder(game, None if saved is None else Match.from_json(game, saved), moves)
+
+
+def _utility(low: float, high: float) -> tuple[float, float]:
+    """A range of returns the user gives. OpenSpiel writes the game's parameters into its string
+    and loads the game back from it, and an infinite or NaN number does not survive that."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise AdapterError(f"the utility's least and greatest are finite numbers, not {low} and {high}")
+    if not low < high:
+        raise AdapterError(f"utility's least ({low}) must be below its greatest ({high})")
+    return low, high
 
 
 def _whole(name, value) -> int:
@@ -135,8 +144,9 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
             self.profile = profile
             self.deals = params["deals"] if profile.shuffles else 0
             low, high = profile.utility
-            if params["min_utility"] < params["max_utility"]:
-                low, high = params["min_utility"], params["max_utility"]
+            given = params["min_utility"], params["max_utility"]
+            if given != (0.0, 0.0):
+                low, high = _utility(*given)
             chance = profile.dice or profile.shuffles
             # a die's faces are outcomes too: the largest die any rule could roll is not known
             # before it is rolled, so the bound is the deal's size or 1,000 faces, whichever is more
@@ -196,6 +206,10 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
             if self._h.match is None:
                 deals = self.get_game().deals
                 return [(k, 1.0 / deals) for k in range(deals)]
+            if self._h.match.current != CHANCE:
+                # a seat's options are not outcomes: listing them with probabilities would
+                # pass for a die
+                raise AdapterError(f"chance_outcomes: this is not a chance node ({self._whose()})")
             n = len(self._h.match.legal_actions())
             if n > self.get_game().max_chance_outcomes():
                 raise AdapterError(f"a die of {n:,} faces: more outcomes than the {self.get_game().max_chance_outcomes():,} "
@@ -246,12 +260,28 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
                 return [0.0] * self.get_game().profile.players
             return [float(r) for r in match.returns()]
 
+        def _whose(self) -> str:
+            match = self._h.match
+            if match.is_over:
+                return "the match is over"
+            return f"{match.seat_name(match.current)} is to decide"
+
+        def _seat(self, player) -> int:
+            """`player` as a seat. OpenSpiel's C++ checks the player it passes on, but its Python
+            observers pass any number: -1 (chance) would read the last seat's own moves."""
+            names = self.get_game().profile.seat_names
+            if isinstance(player, bool) or not hasattr(player, "__index__") or not 0 <= player < len(names):
+                raise AdapterError(f"player {player!r} is not a seat: the players are 0 to {len(names) - 1}")
+            return int(player)
+
         def view_text(self, seat: int) -> str:
+            seat = self._seat(seat)
             if self._h.match is None:
                 return json.dumps({"deal": "not yet dealt", "seat": self.get_game().profile.seat_names[seat]})
             return view_text(self._h.match, seat)
 
         def information_text(self, seat: int) -> str:
+            seat = self._seat(seat)
             return '{"moves":' + json.dumps(self._h.moves[seat], ensure_ascii=True) + ',"view":' + self.view_text(seat) + "}"
 
         def __str__(self):

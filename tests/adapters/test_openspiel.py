@@ -393,3 +393,39 @@ def test_a_deal_outside_the_deals_is_refused():
     with pytest.raises(AdapterError, match="the deal's outcomes are 0 to 7"):
         state.apply_action(8)
     assert state.is_chance_node() and state.history() == [] and str(state) == "before the deal"
+
+
+def test_chance_outcomes_of_a_seats_decision_is_an_error():
+    state = game("examples/connect-four.ludus").new_initial_state()
+    with pytest.raises(AdapterError, match=r"not a chance node \(Red is to decide\)"):
+        state.chance_outcomes()
+
+
+@pytest.mark.parametrize("player", [-1, 2, 1.0, None])
+def test_a_python_observer_refuses_a_player_that_is_not_a_seat(player):
+    """OpenSpiel's Python observers hand the player on unchecked: -1 (chance) read the last
+    seat's own moves, 2 failed with an IndexError."""
+    from open_spiel.python.observation import make_observation
+
+    g = game("examples/market-town.ludus")
+    state = g.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(0)
+    for recall in (False, True):
+        observer = make_observation(g, pyspiel.IIGObservationType(perfect_recall=recall))
+        assert observer.string_from(state, 1)
+        with pytest.raises(AdapterError, match=f"player {player!r} is not a seat: the players are 0 to 1"):
+            observer.string_from(state, player)
+
+
+def test_a_utility_range_that_could_not_load_back_is_refused():
+    cf = path("examples/connect-four.ludus")
+    with pytest.raises(AdapterError, match="finite numbers"):
+        openspiel.load_game(cf, utility=(0, float("inf")))
+    with pytest.raises(AdapterError, match="finite numbers"):
+        openspiel.load_game(cf, utility=(float("nan"), 1))
+    # the same checks hold for the game's parameters given to pyspiel itself
+    with pytest.raises(AdapterError, match="must be below"):
+        pyspiel.load_game("python_ludus", {"path": cf, "min_utility": 5.0, "max_utility": 1.0})
+    with pytest.raises(AdapterError, match="must be below"):
+        pyspiel.load_game("python_ludus", {"path": cf, "min_utility": 5.0})
