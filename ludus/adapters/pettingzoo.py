@@ -4,7 +4,8 @@
 - Action space: `Discrete(max_actions)`, a bound found by a scan of random playouts (see
   `profile`); action i is the i-th legal option of the state, in the engine's order, and the
   observation's `action_mask` marks the legal ones. `env.action_labels()` gives the labels. A
-  masked-out action, or a state with more options than the bound, is an AdapterError.
+  masked-out action, or a state with more options than the bound, is an AdapterError. A step
+  that raises (that, or a rule failing: a RuleError) leaves the environment as it was.
 - Observation, per seat: a dict of `observation`, the seat's view (`match.view(seat)` as JSON
   text with sorted keys, ASCII) as bytes in a zero-padded `uint8` array of `max_view` bytes
   (`env.decode(obs)` gives the text back), and `action_mask`, `int8` of `max_actions`.
@@ -92,24 +93,58 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
             return self._act_spaces[self.possible_agents[self._seat(agent)]]
 
         def reset(self, seed=None, options=None):
-            if seed is not None:
-                self._rng = random.Random(seed)
-            p = self.profile
-            self.match = Match.new(p.game, p.players, seed=self._rng.getrandbits(63), chance="manual")
-            self.length = 0  # decisions so far, dice included
-            self.agents = list(self.possible_agents)
-            self.rewards = {a: 0 for a in self.agents}
-            self._cumulative_rewards = {a: 0 for a in self.agents}
-            self.terminations = {a: False for a in self.agents}
-            self.truncations = {a: False for a in self.agents}
-            self.infos = {a: {} for a in self.agents}
-            self._settle()
+            rng = self._rng if seed is None else random.Random(seed)
+            before = self._saved()
+            try:
+                self._rng = rng
+                p = self.profile
+                self.match = Match.new(p.game, p.players, seed=self._rng.getrandbits(63), chance="manual")
+                self.length = 0  # decisions so far, dice included
+                self.agents = list(self.possible_agents)
+                self.rewards = {a: 0 for a in self.agents}
+                self._cumulative_rewards = {a: 0 for a in self.agents}
+                self.terminations = {a: False for a in self.agents}
+                self.truncations = {a: False for a in self.agents}
+                self.infos = {a: {} for a in self.agents}
+                self._settle()
+            except BaseException:
+                self._restore(before)
+                raise
+
+        # What a step or a reset changes besides the match (which `undo` puts back): copied
+        # before and put back when it fails, so that it fails whole.
+        _STATE = ("match", "length", "agents", "rewards", "_cumulative_rewards", "terminations",
+                  "truncations", "infos", "agent_selection")
+
+        def _saved(self) -> dict:
+            saved = {name: getattr(self, name) for name in self._STATE if hasattr(self, name)}
+            for name, value in saved.items():
+                if isinstance(value, (dict, list)):
+                    saved[name] = value.copy()
+            saved["_rng"] = self._rng.getstate()
+            saved["moves"] = None if self.match is None else len(self.match.history)
+            return saved
+
+        def _restore(self, saved: dict) -> None:
+            saved = dict(saved)
+            self._rng.setstate(saved.pop("_rng"))
+            moves = saved.pop("moves")
+            match = saved.get("match")
+            if match is not None:
+                while len(match.history) > moves:
+                    match.undo()
+            for name in self._STATE:
+                if name in saved:
+                    setattr(self, name, saved[name])
+                elif hasattr(self, name) and name != "match":
+                    delattr(self, name)
+            self.match = match
 
         def _settle(self):
             """Roll any pending dice; then select the seat to move, or end the match."""
             match = self.match
             while match.current == CHANCE and self.length < self.profile.max_length:
-                match.apply_fast(self._rng.randrange(len(match.legal_actions())))
+                match.apply(self._rng.randrange(len(match.legal_actions())))
                 self.length += 1
             if not match.is_over and self.length >= self.profile.max_length:
                 # a match longer than the bound is cut short: every agent truncated, no reward
@@ -164,11 +199,18 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(options):
                 raise AdapterError(f"{agent} cannot take action {action!r}: the legal actions are 0 to {len(options) - 1}"
                                    " (see the observation's action_mask)")
-            self._cumulative_rewards[agent] = 0
-            self.match.apply_fast(int(action))
-            self.length += 1
-            self._settle()
-            self._accumulate_rewards()
+            # a rule that fails (a RuleError), or a next decision past the bounds (an
+            # AdapterError), fails the whole step: the match and the agents' records go back
+            before = self._saved()
+            try:
+                self._cumulative_rewards[agent] = 0
+                self.match.apply(int(action))
+                self.length += 1
+                self._settle()
+                self._accumulate_rewards()
+            except BaseException:
+                self._restore(before)
+                raise
 
         def render(self):
             if self.render_mode is None:
