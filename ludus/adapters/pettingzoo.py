@@ -48,23 +48,40 @@ def _env_class():
 
 
 def env(path, players=None, *, max_actions: int | None = None, max_view: int | None = None,
-        max_length: int | None = None):
+        max_length: int | None = None, render_mode: str | None = None):
     """The game at `path` (a .ludus file) for `players` seats (default: its least) as a PettingZoo
     AEC environment. Bad input raises the pipeline's LudusError or an AdapterError."""
     cls = _env_class()
-    return cls(scan(path, players, max_actions=max_actions, max_view=max_view, max_length=max_length))
+    _check_render_mode(render_mode)  # before the scan, which takes a while
+    return cls(scan(path, players, max_actions=max_actions, max_view=max_view, max_length=max_length),
+               render_mode=render_mode)
+
+
+RENDER_MODES = ("ansi", "human")
+
+
+def _check_render_mode(render_mode) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise AdapterError(f"render_mode is None, 'ansi' or 'human', not {render_mode!r}")
+
+
+def _seed(seed):
+    """A seed as Gymnasium takes one, a whole number of 0 or more; NumPy's integers too, which
+    samplers hand out. `random.Random` would take anything, and makes -3 the same seed as 3."""
+    if isinstance(seed, bool) or not hasattr(seed, "__index__") or seed < 0:
+        raise AdapterError(f"seed is a whole number of 0 or more, or None, not {seed!r}")
+    return int(seed)
 
 
 def _define(pettingzoo, gymnasium, np):  # noqa: C901
     spaces = gymnasium.spaces
 
     class LudusEnv(pettingzoo.AECEnv):
-        metadata = {"name": "ludus", "render_modes": ["ansi"], "is_parallelizable": False}
+        metadata = {"name": "ludus", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
         def __init__(self, profile, render_mode=None):
             super().__init__()
-            if render_mode not in (None, "ansi"):
-                raise AdapterError(f"render_mode is None or 'ansi', not {render_mode!r}")
+            _check_render_mode(render_mode)
             self.profile = profile
             self.render_mode = render_mode
             self.metadata = {**self.metadata, "name": f"ludus: {profile.game.title}"}
@@ -93,7 +110,7 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
             return self._act_spaces[self.possible_agents[self._seat(agent)]]
 
         def reset(self, seed=None, options=None):
-            rng = self._rng if seed is None else random.Random(seed)
+            rng = self._rng if seed is None else random.Random(_seed(seed))
             before = self._saved()
             try:
                 self._rng = rng
@@ -140,6 +157,10 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
                     delattr(self, name)
             self.match = match
 
+        def _started(self, doing: str) -> None:
+            if self.match is None:
+                raise AdapterError(f"reset() needs to be called before {doing}")
+
         def _settle(self):
             """Roll any pending dice; then select the seat to move, or end the match."""
             match = self.match
@@ -165,6 +186,7 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
                 self.agent_selection = self.possible_agents[match.current]
 
         def observe(self, agent):
+            self._started("observe")
             seat = self._seat(agent)
             text = view_text(self.match, seat).encode("ascii")
             if len(text) > self.profile.max_view:
@@ -188,14 +210,29 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
 
         def action_labels(self) -> list[str]:
             """The legal options of the pending decision, in action order."""
+            self._started("action_labels")
             return [] if self.match.is_over else self.match.legal_actions()
 
+        def last(self, observe=True):
+            self._started("last")
+            if not self.agents:
+                raise AdapterError(self._all_out("last"))
+            return super().last(observe)
+
+        def _all_out(self, doing: str) -> str:
+            return f"every agent has left the match (it is over): reset() to play again before {doing}"
+
         def step(self, action):
+            self._started("step")
+            if not self.agents:
+                raise AdapterError(self._all_out("step"))
             agent = self.agent_selection
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)
                 return
             options = self.match.legal_actions()
+            if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+                action = action[()]  # a 0-d array of an integer is in a Discrete space too
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(options):
                 raise AdapterError(f"{agent} cannot take action {action!r}: the legal actions are 0 to {len(options) - 1}"
                                    " (see the observation's action_mask)")
@@ -215,7 +252,12 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
         def render(self):
             if self.render_mode is None:
                 return None
-            return json.dumps(self.match.view(None), sort_keys=True, indent=1, ensure_ascii=False)
+            self._started("render")
+            text = json.dumps(self.match.view(None), sort_keys=True, indent=1, ensure_ascii=False)
+            if self.render_mode == "human":
+                print(text)
+                return None
+            return text
 
         def close(self):
             pass

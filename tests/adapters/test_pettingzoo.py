@@ -17,7 +17,7 @@ from ludus.adapters.profile import AdapterError
 from tests.adapters.shipped import FULL, cases, path
 
 pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 _made: dict = {}
 
@@ -37,6 +37,20 @@ def test_api_test_passes(name, players):
         warnings.simplefilter("ignore")
         for _ in range(3 if FULL else 1):
             api_test(env, num_cycles=1000)
+        seed_test(lambda: pz.env(path(name), players), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", ["examples/market-town.ludus", "examples/connect-four.ludus"])
+def test_render_test_passes(name, capsys):
+    render_test(lambda render_mode=None: pz.env(path(name), render_mode=render_mode))
+    human = pz.env(path(name), render_mode="human")
+    human.reset(seed=0)
+    capsys.readouterr()
+    assert human.render() is None
+    assert json.loads(capsys.readouterr().out)["game"] == human.profile.game.title
+    ansi = pz.env(path(name), render_mode="ansi")
+    ansi.reset(seed=0)
+    assert json.loads(ansi.render()) == ansi.match.view(None)
 
 
 def play(env, seed: int, check=None) -> list:
@@ -195,7 +209,7 @@ def test_bad_input_is_a_clear_error(tmp_path):
     with pytest.raises(LudusError):
         pz.env(tmp_path / "missing.ludus")
     with pytest.raises(AdapterError, match="render_mode"):
-        type(make("examples/connect-four.ludus"))(make("examples/connect-four.ludus").profile, render_mode="human")
+        type(make("examples/connect-four.ludus"))(make("examples/connect-four.ludus").profile, render_mode="rgb_array")
 
 
 def test_without_pettingzoo_the_error_names_the_extra(monkeypatch):
@@ -203,6 +217,43 @@ def test_without_pettingzoo_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
     with pytest.raises(ImportError, match=r"pip install 'ludus\[pettingzoo\]'"):
         pz.env(path("examples/connect-four.ludus"))
+
+
+def test_an_integer_action_of_any_kind_a_discrete_space_holds_is_taken():
+    env = make("examples/connect-four.ludus")
+    for action in (2, np.int64(2), np.uint8(2), np.array(2)):
+        env.reset(seed=0)
+        env.step(action)
+        assert env.match.moves == ["drop in column 3"]
+    for action in (2.0, True, np.array([2]), np.array(2.0)):
+        with pytest.raises(AdapterError, match="cannot take action"):
+            env.step(action)
+
+
+def test_seeds_are_whole_numbers_of_0_or_more():
+    env = make("games/uprising.ludus")
+    matches = []
+    for seed in (np.int64(7), 7, 8):  # a sampler's seed is a NumPy integer
+        env.reset(seed=seed)
+        matches.append(env.match.to_json())
+    assert matches[0] == matches[1] != matches[2]
+    for seed in (-7, 1.5, "7", True):
+        with pytest.raises(AdapterError, match=f"seed is a whole number of 0 or more, or None, not {seed!r}"):
+            env.reset(seed=seed)
+
+
+def test_before_reset_and_after_every_agent_left_are_clear_errors():
+    env = pz.env(path("examples/connect-four.ludus"))
+    for call in (lambda: env.step(0), lambda: env.observe("Red"), env.last, env.action_labels):
+        with pytest.raises(AdapterError, match=r"reset\(\) needs to be called before"):
+            call()
+    play(env, 0)
+    assert env.agents == []
+    for call in (lambda: env.step(None), lambda: env.step(0), env.last):
+        with pytest.raises(AdapterError, match=r"every agent has left the match \(it is over\): reset\(\) to play again"):
+            call()
+    env.reset(seed=1)
+    assert env.agents == ["Red", "Yellow"]
 
 
 # Seats climb until one stops; a climb rolls a die, and from the twelfth climb on costs that
