@@ -89,6 +89,20 @@ def _restore(fingerprint: str, saved, moves) -> Holder:
     return Holder(game, None if saved is None else Match.from_json(game, saved), moves)
 
 
+def _check_path_survives(pyspiel, path: str) -> None:
+    """OpenSpiel writes the parameters into the game's string unquoted, and loads the game (and
+    every serialised state) back from that string: a path with a ',' or an unbalanced ')' would
+    come back as another path, or as no game at all."""
+    try:
+        back = pyspiel.game_parameters_from_string(
+            pyspiel.game_parameters_to_string({"name": SHORT_NAME, "path": path, "players": 0}))
+    except pyspiel.SpielError:
+        back = {}
+    if back.get("path") != path or back.get("players") != 0:
+        raise AdapterError(f"OpenSpiel cannot hold the path {path!r} in a game's string and read it back "
+                           "(its parameters are split at ',', '=' and brackets): rename or move the file")
+
+
 def _utility(low: float, high: float) -> tuple[float, float]:
     """A range of returns the user gives. OpenSpiel writes the game's parameters into its string
     and loads the game back from it, and an infinite or NaN number does not survive that."""
@@ -137,6 +151,7 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
             params = {**spec, **(params or {})}
             if not params["path"]:
                 raise AdapterError("python_ludus needs the parameter 'path': the .ludus file to load")
+            _check_path_survives(pyspiel, params["path"])
             if params["deals"] < 1:
                 raise AdapterError(f"deals is a positive whole number, not {params['deals']}")
             profile = scan(params["path"], params["players"] or None,

@@ -429,3 +429,26 @@ def test_a_utility_range_that_could_not_load_back_is_refused():
         pyspiel.load_game("python_ludus", {"path": cf, "min_utility": 5.0, "max_utility": 1.0})
     with pytest.raises(AdapterError, match="must be below"):
         pyspiel.load_game("python_ludus", {"path": cf, "min_utility": 5.0})
+
+
+@pytest.mark.parametrize("folder", ["a,b", "a)b", "a(b", "a=b"])
+def test_a_path_the_game_string_cannot_hold_is_refused(tmp_path, folder):
+    """OpenSpiel splits the game's string at ',' and brackets: the game and its states would load
+    back from another path (for 'a)b', the folder 'a'), or not at all."""
+    import shutil
+
+    (tmp_path / folder).mkdir()
+    file = tmp_path / folder / "cf.ludus"
+    shutil.copy(path("examples/connect-four.ludus"), file)
+    with pytest.raises(AdapterError, match="OpenSpiel cannot hold the path .* rename or move the file"):
+        openspiel.load_game(file)
+
+
+def test_a_path_with_spaces_and_balanced_brackets_loads_back(tmp_path):
+    import shutil
+
+    (tmp_path / "my games (v2)").mkdir()
+    file = tmp_path / "my games (v2)" / "cf.ludus"
+    shutil.copy(path("examples/connect-four.ludus"), file)
+    g = openspiel.load_game(file)
+    assert pyspiel.load_game(str(g)).get_parameters()["path"] == str(file)
