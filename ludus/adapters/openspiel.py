@@ -25,7 +25,7 @@ import math
 
 from ..engine import CHANCE, TERMINAL
 from ..engine.match import Match
-from .profile import AdapterError, Profile, check_options, scan, view_text
+from .profile import AdapterError, Profile, check_options, scan, view_text, whole
 
 SHORT_NAME = "python_ludus"
 DEALS = 1024  # outcomes of the deal, the chance node that seeds the shuffles of a game that has any
@@ -116,9 +116,9 @@ def _utility(low: float, high: float) -> tuple[float, float]:
 def _whole(name, value) -> int:
     if value is None:
         return 0
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if whole(value) is None or value < 0:
         raise AdapterError(f"{name} is a whole number, not {value!r}")
-    return value
+    return whole(value)
 
 
 def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, so they are made here)
@@ -285,9 +285,9 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
             """`player` as a seat. OpenSpiel's C++ checks the player it passes on, but its Python
             observers pass any number: -1 (chance) would read the last seat's own moves."""
             names = self.get_game().profile.seat_names
-            if isinstance(player, bool) or not hasattr(player, "__index__") or not 0 <= player < len(names):
+            if whole(player) is None or not 0 <= player < len(names):
                 raise AdapterError(f"player {player!r} is not a seat: the players are 0 to {len(names) - 1}")
-            return int(player)
+            return whole(player)
 
         def view_text(self, seat: int) -> str:
             seat = self._seat(seat)

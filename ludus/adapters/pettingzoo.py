@@ -27,7 +27,7 @@ import random
 
 from ..engine import CHANCE
 from ..engine.match import Match
-from .profile import AdapterError, check_options, scan, view_text
+from .profile import AdapterError, check_options, scan, view_text, whole
 
 EXTRA = "pip install 'ludus[pettingzoo]'"
 
@@ -68,9 +68,9 @@ def _check_render_mode(render_mode) -> None:
 def _seed(seed):
     """A seed as Gymnasium takes one, a whole number of 0 or more; NumPy's integers too, which
     samplers hand out. `random.Random` would take anything, and makes -3 the same seed as 3."""
-    if isinstance(seed, bool) or not hasattr(seed, "__index__") or seed < 0:
+    if whole(seed) is None or seed < 0:
         raise AdapterError(f"seed is a whole number of 0 or more, or None, not {seed!r}")
-    return int(seed)
+    return whole(seed)
 
 
 def _define(pettingzoo, gymnasium, np):  # noqa: C901

@@ -65,11 +65,20 @@ def load_game(path_or_game) -> Game:
     return load(path_or_game)
 
 
+def whole(value) -> int | None:
+    """`value` as an int when it is a whole number, NumPy's included (numbers that learning code
+    computes often are); None for anything else, a bool too."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return None
+    return value.__index__()
+
+
 def seat_count(game: Game, players) -> int:
     if players is None or players == 0:
         return game.min_players
-    if isinstance(players, bool) or not isinstance(players, int):
+    if whole(players) is None:
         raise AdapterError(f"players is a whole number, not {players!r}")
+    players = whole(players)
     if not game.min_players <= players <= game.max_players:
         span = f"{game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
         raise AdapterError(f"{game.title} is for {span} players, not {players}")
@@ -85,8 +94,9 @@ def view_text(match: Match, seat: int) -> str:
 def _bound(name: str, given, seen: int, margin: int, least: int) -> int:
     if given is None or given == 0:
         return max(seen * margin, least)
-    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+    if whole(given) is None or given < 1:
         raise AdapterError(f"{name} is a positive whole number, not {given!r}")
+    given = whole(given)
     if given < seen:
         raise AdapterError(f"{name}={given} is less than the {seen} that random playouts of this game already reach")
     return given

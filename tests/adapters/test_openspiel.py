@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import sys
 
+import numpy as np
 import pytest
 
 from ludus import LudusError, Match
@@ -227,6 +228,8 @@ def test_bad_input_is_a_clear_error(tmp_path):
         openspiel.load_game(path("games/uprising.ludus"), max_actions=3)
     with pytest.raises(AdapterError, match="players is a whole number"):
         openspiel.load_game(path("examples/connect-four.ludus"), "two")
+    # NumPy's integers are whole numbers too
+    assert openspiel.load_game(path("examples/connect-four.ludus"), np.int64(2), deals=np.int32(4)).num_players() == 2
     with pytest.raises(LudusError):
         openspiel.load_game(tmp_path / "missing.ludus")
     bad = tmp_path / "bad.ludus"

@@ -322,3 +322,10 @@ def test_a_step_into_a_decision_past_the_bound_fails_whole():
                 assert snapshot(env) == before
                 return
     pytest.fail("no step led to a decision of more than 4 options")
+
+
+def test_numpy_integers_are_whole_numbers_for_players_and_bounds():
+    env = pz.env(path("examples/market-town.ludus"), np.int64(3), max_actions=np.int32(30))
+    assert env.possible_agents == ["Amber", "Basil", "Cobalt"] and env.profile.max_actions == 30
+    with pytest.raises(AdapterError, match="players is a whole number, not 3.0"):
+        pz.env(path("examples/market-town.ludus"), 3.0)
