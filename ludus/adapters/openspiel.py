@@ -32,7 +32,7 @@ DEALS = 1024  # outcomes of the deal, the chance node that seeds the shuffles of
 MAX_PLAYERS = 64
 EXTRA = "pip install 'ludus[openspiel]'"
 
-_classes = None  # (pyspiel module, LudusGame class), once imported and registered
+_classes = None  # (pyspiel module, (LudusGame, LudusState, LudusObserver)), once imported and registered
 
 
 def _pyspiel():
@@ -321,5 +321,15 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
         def string_from(self, state, player):
             return state.information_text(player) if self.recall else state.view_text(player)
 
+    # pickle finds a class by its module and name: these are made here, so they are named as
+    # the module's own (the module's __getattr__ makes them on first use, in a new process too)
+    for cls in (LudusGame, LudusState, LudusObserver):
+        cls.__module__, cls.__qualname__ = __name__, cls.__name__
     pyspiel.register_game(game_type(None, True), LudusGame)
-    return LudusGame
+    return LudusGame, LudusState, LudusObserver
+
+
+def __getattr__(name: str):
+    if name in ("LudusGame", "LudusState", "LudusObserver"):
+        return _pyspiel()[1][("LudusGame", "LudusState", "LudusObserver").index(name)]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -455,3 +455,29 @@ def test_a_path_with_spaces_and_balanced_brackets_loads_back(tmp_path):
     shutil.copy(path("examples/connect-four.ludus"), file)
     g = openspiel.load_game(file)
     assert pyspiel.load_game(str(g)).get_parameters()["path"] == str(file)
+
+
+def test_games_and_states_pickle_as_openspiels_own_python_games_do(tmp_path):
+    """Multiprocessing hands games and states to other processes by pickle; the classes were
+    local to a function, which pickle cannot name."""
+    import pickle
+    import subprocess
+
+    from tests.helpers import ROOT
+
+    g = game("examples/market-town.ludus")
+    state = g.new_initial_state()
+    for action in (3, 0, 1):
+        state.apply_action(action)
+    g2 = pickle.loads(pickle.dumps(g))
+    assert str(g2) == str(g) and g2.num_distinct_actions() == g.num_distinct_actions()
+    back = pickle.loads(pickle.dumps(state))
+    assert (back.history(), str(back), back.information_state_string(0)) == \
+        (state.history(), str(state), state.information_state_string(0))
+    saved = tmp_path / "state.pickle"
+    saved.write_bytes(pickle.dumps(state))
+    code = (f"import pickle\nstate = pickle.loads(open({str(saved)!r}, 'rb').read())\n"
+            "print(state.history(), state.legal_actions())")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == f"{state.history()} {state.legal_actions()}"
