@@ -67,6 +67,12 @@ def box_cards(game) -> list[str]:
             for _ in range(d.copies)]
 
 
+def check_die(sides: int) -> None:
+    """A die's faces as ludus allows them, else RuleError: rolled by the generator or by hand."""
+    if not 1 <= sides <= MAX_DIE_SIDES:
+        raise RuleError(f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides if abs(sides) < 10**30 else 'that many'}")
+
+
 def forced_die(forced: list, sides: int) -> int | None:
     """Where in the queue of forced outcomes is the one the next roll of a d`sides` takes: the
     first forced for that die or for any die (`force die = 3`); None when none waits."""
@@ -537,8 +543,7 @@ class Runtime:
     # chance
 
     def roll(self, sides: int) -> int:
-        if not 1 <= sides <= MAX_DIE_SIDES:
-            raise RuleError(f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides if abs(sides) < 10**30 else 'that many'}")
+        check_die(sides)
         forced = self.state["forced"]
         i = forced_die(forced, sides)
         if i is not None:

@@ -6,6 +6,7 @@ so a match paused in the middle of a card effect can be copied, saved and resume
 
 from __future__ import annotations
 
+from ..language.limits import MAX_OPTIONS
 from .ops import (
     ALT_INIT,
     ALT_NEXT,
@@ -30,7 +31,7 @@ from .ops import (
     UNSCOPE,
     WIN,
 )
-from .runtime import TIX, RuleError, Runtime, forced_die
+from .runtime import TIX, RuleError, Runtime, check_die, forced_die
 from .values import as_int, as_list
 
 STEP_BUDGET = 200_000
@@ -609,7 +610,11 @@ def _roll_by_hand(rt: Runtime, frame: dict, op, dice: list, got: list) -> None:
     forced = rt.state["forced"]
     while len(got) < len(dice):
         sides = dice[len(got)]
+        check_die(sides)  # as a roll by the generator would: a d0 was asked with no options
         if forced_die(forced, sides) is None:
+            if sides > MAX_OPTIONS:
+                raise RuleError(f"a d{sides:,} rolled by hand would offer {sides:,} options; a decision offers at "
+                                f"most {MAX_OPTIONS:,}")
             rt.state["pending"] = _chance_pending(rt, dice, got)
             return
         got.append(rt.roll(sides))

@@ -159,6 +159,35 @@ def test_chance_by_hand_asks_each_die_no_force_covers(tmp_path, forced, asked, a
     assert rolls == [(6, seen // 100), (8, seen // 10 % 10), (6, seen % 10)]
 
 
+SIZED_DIE = """game "Sized"
+players 1
+seats P1
+counter faces start 6
+flow:
+    roll die faces as r
+    end game
+"""
+
+
+@pytest.mark.parametrize(("faces", "message"), [
+    (0, "a die has 1 to 1,000,000 faces, not 0"),
+    (-3, "a die has 1 to 1,000,000 faces, not -3"),
+    (20_000, "a d20,000 rolled by hand would offer 20,000 options; a decision offers at most 10,000"),
+])
+def test_chance_by_hand_refuses_a_die_the_generator_would_refuse_or_too_many_faces(tmp_path, faces, message):
+    # a d0 rolled by hand was asked of chance with no options at all
+    game = game_from_text(tmp_path, SIZED_DIE.replace("start 6", f"start {faces}"))
+    with pytest.raises(ludus.RuleError) as err:
+        Match.new(game, 1, seed=0, chance="manual")
+    assert err.value.message == message
+    if faces <= 0:  # the same error as the generator's
+        with pytest.raises(ludus.RuleError) as auto:
+            Match.new(game, 1, seed=0)
+        assert auto.value.message == message
+    match = Match.new(game_from_text(tmp_path, SIZED_DIE.replace("start 6", "start 10000")), 1, chance="manual")
+    assert len(match.legal_actions()) == 10_000
+
+
 def test_a_forced_face_that_the_die_lacks_is_an_error(tmp_path):
     game = game_from_text(tmp_path, DICE_GAME)
     with pytest.raises(ludus.RuleError, match="not a face of a d6"):
