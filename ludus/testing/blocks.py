@@ -65,7 +65,7 @@ def run_test_decl(game, decl, compare) -> None:
     A failing line raises TestError located at the line."""
     players, seed, pos = None, 0, None
     failed_expects: list[TestError] = []
-    for line in decl.lines:
+    for i, line in enumerate(decl.lines):
         kind, value, span = line.kind, line.value, line.span
         if kind in ("players", "seed"):
             if pos is not None:
@@ -83,7 +83,10 @@ def run_test_decl(game, decl, compare) -> None:
                 raise
         if kind == "given":
             stmt_span = getattr(value, "span", span)
-            pos.given(source_text(game, stmt_span), stmt_span)
+            # given lines in a row set up one position: the waiting decision is asked again after
+            # the last of them, not between two (where an emptied hand would end the turn)
+            last = i + 1 == len(decl.lines) or decl.lines[i + 1].kind != "given"
+            pos.given(source_text(game, stmt_span), stmt_span, ask_again=last)
         elif kind == "force_die":
             sides, *faces = value
             pos.next_roll(sides, *faces, span=span)

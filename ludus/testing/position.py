@@ -79,8 +79,11 @@ class Position:
                             + (f"; {hint}" if hint else ""), span)
         return names.index(name)
 
-    def given(self, text: str, span: Span | None = None) -> None:
-        """Run statements that need no decision: `set coins of Amber to 3`, `move ... to hand of Amber`."""
+    def given(self, text: str, span: Span | None = None, ask_again: bool = True) -> None:
+        """Run statements that need no decision: `set coins of Amber to 3`, `move ... to hand of Amber`.
+        Then the waiting decision is asked again, with options that follow the new position;
+        `ask_again=False` leaves that to the next given, for a position set up in several lines
+        (a hand emptied, then filled: asked in between, an empty hand would end the turn)."""
         path, line, column = _where(span, "<given>")
         try:
             fn = compile_statements(self.game, text, path, line, column)
@@ -89,7 +92,8 @@ class Position:
             raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span) from None
         except RuleError as err:
             raise TestError(err.message, err.span or span) from None
-        self._refresh()
+        if ask_again:
+            self._refresh()
 
     def next_roll(self, sides: int, *values: int, span: Span | None = None) -> None:
         """The next rolls of a d`sides` come out as `values` (0 sides: of any die)."""

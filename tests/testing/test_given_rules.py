@@ -50,3 +50,40 @@ def test_a_given_rule_that_asks_a_decision_is_refused_where_it_asks(tmp_path):
 def test_a_given_rule_that_calls_itself_without_end_is_an_error_not_a_crash(tmp_path):
     with pytest.raises(TestError, match="rules called one another more than 100 deep"):
         run(tmp_path, "    given forever(0)\n")
+
+
+HANDS = """game "Hands"
+players 2
+zone hand per seat
+card "A"
+card "B"
+action Play(c in hand):
+    label "play {c}"
+    move c to box
+flow:
+    move card("A") to hand of P1
+    for each s in seats:
+        turn s:
+            offer Play
+    end game
+
+test "t":
+"""
+
+
+def run_hands(tmp_path, body: str):
+    path = tmp_path / "hands.ludus"
+    path.write_text(HANDS + body, encoding="utf-8")
+    game = ludus.load(path)
+    run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
+def test_given_lines_in_a_row_set_up_one_position_before_the_decision_is_asked_again(tmp_path):
+    # P1's hand emptied, then filled: asked again in between, the offer had nothing to offer,
+    # so P1's turn (and the match) went on before the second line gave P1 a card
+    refilled = '    given move hand of P1 to box\n    given move card("B") to hand of P1\n'
+    run_hands(tmp_path, refilled + '    expect current == P1\n    expect legal "play B"\n')
+    # a line between two givens ends the run: the decision is asked again there
+    with pytest.raises(TestError, match="expected 'play B' to be a legal move"):
+        run_hands(tmp_path, refilled.replace("    given move card", "    expect true\n    given move card")
+                  + '    expect legal "play B"\n')
