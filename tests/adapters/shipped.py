@@ -19,6 +19,7 @@ SHIPPED = [
     "games/gateway-uprising/gateway-uprising-hidden-runestones.ludus",
     "examples/market-town.ludus",
     "examples/connect-four.ludus",
+    "examples/love-letter.ludus",
     "examples/uprising-great-country.ludus",
 ]
 
