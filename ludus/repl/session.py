@@ -115,6 +115,10 @@ class Repl:
         self.rejected = 0
         # the moves as last saved, exported or loaded: quitting with others keeps them in a file
         self.saved_moves: list[str] = list(match.moves)
+        # why this match's moves, played again from setup, do not lead to its position (a save
+        # edited by hand, or written by a program that set the state): export and reload, which
+        # play them again, are refused; None when they do
+        self.unreplayable: str | None = None
         self.keep_unsaved = keep_unsaved
         self.leave_anyway = False  # set once leaving was refused because the moves could not be kept
         self.watch = watch
@@ -188,8 +192,9 @@ class Repl:
         import time
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        # a match loaded from a save may have a seed no replay holds: it is kept as a save
-        suffix = ".replay" if number_in_range(self.match.seed) else ".json"
+        # a match loaded from a save may have a seed no replay holds, or moves that do not lead
+        # to its position: it is kept as a save
+        suffix = ".replay" if number_in_range(self.match.seed) and self.unreplayable is None else ".json"
         target = folder / f"{self.game_path.stem}-{stamp}{suffix}"
         n = 1
         while target.exists():
@@ -830,7 +835,31 @@ class Repl:
             raise Rejected(f"cannot load '{arg}': a forced outcome of the saved session is refused: {exc.message}") from None
         except (TypeError, ValueError, AttributeError):
             raise Rejected(f"cannot load '{arg}': the saved session notes are damaged") from None
-        self._switch(match, notes, setup, f"loaded {arg}: {_moves(len(match.moves))}")
+        unreplayable = self._moves_problem(match, notes, setup)
+        message = f"loaded {arg}: {_moves(len(match.moves))}"
+        if unreplayable is not None:
+            message += (f"; its moves do not lead to the position it holds ({unreplayable}), so `export` and "
+                        "`reload` are off for this match")
+        self._switch(match, notes, setup, message, unreplayable=unreplayable)
+
+    def _moves_problem(self, match: Match, notes: list[Note], setup: list[str]) -> str | None:
+        """None when the match's moves, played again from setup with the session's forced
+        outcomes, lead to the very state it holds, as `export` and `reload` assume; else what
+        goes otherwise. A seed no replay holds cannot be played again: export says so itself."""
+        if not number_in_range(match.seed):
+            return None
+        try:
+            script = parse_replay(export(match, self.game_path, self.game_path, notes, setup), "<saved>")
+        except ReplayError as exc:
+            return exc.message
+        try:
+            again = script.run(game=self.game)
+        except ReplayError as exc:
+            moves = {step.line: i for i, step in enumerate(s for s in script.steps if s.kind == "move")}
+            return (f"move {moves[exc.line] + 1}: " if exc.line in moves else "") + exc.message
+        if json.dumps(again._state, sort_keys=True) != json.dumps(match._state, sort_keys=True):
+            return "they lead to another position"
+        return None
 
     def _saved_note(self, match: Match, note) -> Note:
         """A note of a saved session, read again from its text as a replay's line is, so that
@@ -890,6 +919,9 @@ class Repl:
         from ..language.source import LudusError
         from ..pipeline import load as load_game
 
+        if self.unreplayable is not None:
+            raise Rejected(f"cannot reload: this match's moves do not lead to its position ({self.unreplayable}), "
+                           "and reloading plays them again on the new rules")
         try:
             game = load_game(self.game_path)
         except LudusError as exc:
@@ -926,13 +958,15 @@ class Repl:
             raise Rejected(f"not restarted: {exc}, then `restart` again") from None
         self.redo_stack.clear()
         self.match, self.notes, self.setup = match, [], []
+        self.unreplayable = None
         self.saved_moves = []
         self.say(f"restarted with seed {seed}" + (f"; the old match is in {kept}" if kept else ""))
         self.print_log(0)
         self.play_bots()
         self.show_state()
 
-    def _switch(self, match: Match, notes: list[Note], setup: list[str], message: str, loaded: bool = True) -> None:
+    def _switch(self, match: Match, notes: list[Note], setup: list[str], message: str, loaded: bool = True,
+                unreplayable: str | None = None) -> None:
         if match.moves[:len(self.match.moves)] != self.match.moves:
             # the new match drops moves of this one: keep them first, if they were never saved
             try:
@@ -944,6 +978,7 @@ class Repl:
         if loaded:
             self.saved_moves = list(match.moves)
         self.match, self.notes, self.setup = match, notes, setup
+        self.unreplayable = unreplayable
         self.redo_stack.clear()
         self.say(message)
         self.play_bots()
@@ -955,6 +990,9 @@ class Repl:
         if not number_in_range(self.match.seed):
             raise Rejected(f"this match's seed, {self.match.seed}, has more than the 15 digits a replay holds; "
                            "`save FILE` keeps it as a saved match")
+        if self.unreplayable is not None:
+            raise Rejected(f"this match's moves do not lead to its position ({self.unreplayable}): a replay of "
+                           "them would not play it again; `save FILE` keeps it as a saved match")
         self._target(arg, "replay")
         try:
             text = export(self.match, self.game_path, checked_path(arg), self.notes, self.setup)
