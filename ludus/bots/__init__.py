@@ -61,16 +61,21 @@ class BadBotSpec(ValueError):
 def parse_budget(text: str) -> Budget:
     """'400' -> 400 iterations; '2s', '1.5s', '500ms' -> seconds per decision. Raises BadBotSpec."""
     raw = text.strip().lower()
+    shown = text.strip() if len(text.strip()) <= 40 else f"{text.strip()[:20]}... ({len(text.strip())} characters)"
     bad = BadBotSpec(f"a bot's budget is a whole number of iterations from 1 to {MAX_ITERATIONS:,} or a time "
-                     f"per decision such as 2s or 500ms (at most {MAX_SECONDS:g}s), not '{text.strip()}'")
-    if raw.isdigit():
-        if not 0 < int(raw) <= MAX_ITERATIONS:
+                     f"per decision such as 2s or 500ms (at most {MAX_SECONDS:g}s), not '{shown}'")
+    # ASCII digits only: str.isdigit() takes '²' and '٣' too, which int() refuses or reads as
+    # a number the user did not type; and no more digits than a budget can have, as int() refuses
+    # a string of thousands of them
+    if raw.isascii() and raw.isdigit():
+        if len(raw.lstrip("0")) > len(str(MAX_ITERATIONS)) or not 0 < int(raw) <= MAX_ITERATIONS:
             raise bad
         return Budget(iterations=int(raw))
     for unit, scale in (("ms", 0.001), ("s", 1.0)):
         if raw.endswith(unit):
             number = raw[: -len(unit)].strip()
-            if not number or not all(ch.isdigit() or ch == "." for ch in number) or number.count(".") > 1 or number == ".":
+            if (not number or not number.isascii() or not all(ch.isdigit() or ch == "." for ch in number)
+                    or number.count(".") > 1 or number == "."):
                 raise bad
             seconds = float(number) * scale
             if not 0 < seconds <= MAX_SECONDS:

@@ -32,6 +32,10 @@ def test_specs_parse_kind_and_budget():
     ("mcts:1.2.3s", "time per decision"),
     ("mcts:2h", "time per decision"),
     ("mcts:99999s", "at most 3600s"),
+    ("mcts:\u00b2", "whole number"),  # a superscript two: a digit to str.isdigit, not to int()
+    ("mcts:\u0663", "whole number"),  # an Arabic-Indic three
+    ("mcts:\u00b2s", "time per decision"),
+    ("mcts:" + "9" * 5000, r"not '99999999999999999999\.\.\. \(5000 characters\)'"),  # past int()'s digit limit
 ])
 def test_bad_specs_say_what_is_wrong(spec, words):
     with pytest.raises(BadBotSpec, match=words):
