@@ -6,9 +6,9 @@ one `MatchRecord` per match; `report_data` and `compare_data` fold records into 
 results.json. See docs/simulation.md."""
 
 from .analysis import compare_data, report_data
-from .parallel import Job, MatchFailed, RunResult, run
+from .parallel import GameUnavailable, Job, MatchFailed, RunResult, run
 from .playout import SimReport, fold, random_playout, simulate
 from .records import MatchRecord, play_match
 
-__all__ = ["Job", "MatchFailed", "MatchRecord", "RunResult", "SimReport", "compare_data", "fold", "play_match",
+__all__ = ["GameUnavailable", "Job", "MatchFailed", "MatchRecord", "RunResult", "SimReport", "compare_data", "fold", "play_match",
            "random_playout", "report_data", "run", "simulate"]

@@ -15,7 +15,7 @@ import click
 from ..bots import make_bot
 from ..language.files import FileProblem, checked_path, same_file, write_text_file
 from .analysis import compare_data, report_data
-from .parallel import BackendError, Job, MatchFailed, RunResult, default_workers, run
+from .parallel import BackendError, GameUnavailable, Job, MatchFailed, RunResult, default_workers, run
 from .playout import SimReport, fold
 from .report import holds_results
 
@@ -60,6 +60,9 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
     except MatchFailed as exc:
         click.echo(f"error: {exc}\n(this is a fault of ludus or of a bot, not of the game: "
                    "please report it with the command and this seed)", err=True)
+        sys.exit(1)
+    except GameUnavailable as exc:
+        click.echo(f"error: {exc}", err=True)
         sys.exit(1)
 
     reports = []

@@ -2,7 +2,9 @@
 
 Every backend does the same thing: split the match seeds into chunks, have each worker load the
 game from its path (a compiled game holds closures and is never sent), play its chunk with
-`play_match`, and send back the records. Reports are folded from the records in seed order, so
+`play_match`, and send back the records. The game played is the one the run began with: this
+process and a pool's forked workers keep the game loaded at the start, and a worker that must
+read the file (a spawned one, a Dask worker) checks that it still means the same game. Reports are folded from the records in seed order, so
 one worker, N workers and a cluster give the same report for the same seeds and bots.
 
 Ctrl-C stops the run: no chunk more is started, the ones not started are cancelled, and the
@@ -15,7 +17,7 @@ import os
 import time
 from collections.abc import Callable
 
-from attrs import define, field
+from attrs import define, evolve, field
 
 from .records import MatchRecord, match_seeds, play_match
 
@@ -27,6 +29,7 @@ class Job:
     path: str
     players: int
     bots: dict[int, str] = field(factory=dict)
+    fingerprint: str = ""  # the game's as `run` loaded it when the run began; set by `run`
 
 
 @define
@@ -60,36 +63,45 @@ class BackendError(Exception):
     """A backend that cannot start: its package is missing, or its scheduler cannot be reached."""
 
 
-_GAMES: dict[tuple, object] = {}  # a worker's loaded games: each is loaded once per process
+class GameUnavailable(Exception):
+    """A worker cannot play the game the run began with: its file no longer loads, or now says
+    something else (edited since the run began, or another file at that path on a cluster's
+    worker). Playing on would mix two games in one report."""
 
 
-def _key(path: str) -> tuple:
-    # a Dask worker lives on between runs: a game file edited since is loaded again
-    try:
-        st = os.stat(path)
-    except OSError:
-        return (path,)
-    return (path, st.st_mtime_ns, st.st_size)
+# a process's loaded games, by (path, fingerprint): each is loaded once per process, and a Dask
+# worker, which lives on between runs, loads a file again when a run brings a new fingerprint
+_GAMES: dict[tuple[str, str], object] = {}
 
 
-def _game(path: str):
-    key = _key(path)
-    game = _GAMES.get(key)
+def _game(path: str, fingerprint: str):
+    game = _GAMES.get((path, fingerprint))
     if game is None:
+        from ..language.source import LudusError
         from ..pipeline import load
 
-        game = _GAMES[key] = load(path)
+        try:
+            game = load(path)
+        except LudusError as err:
+            first = str(err).splitlines()[0] if str(err) else "it has errors"
+            raise GameUnavailable(f"a worker cannot load {path}, which loaded when the run began: {first}") from None
+        if game.fingerprint != fingerprint:
+            raise GameUnavailable(f"{path} has changed since the run began; a worker that read it now would play "
+                                  "another game. Run again once it is saved as you want it")
+        for key in [k for k in _GAMES if k[0] == path]:
+            del _GAMES[key]
+        _GAMES[(path, fingerprint)] = game
     return game
 
 
 _STOP = None  # in a pool's worker: the event the main process sets on Ctrl-C
 
 
-def play_chunk(job_index: int, path: str, players: int, bots: dict[int, str], seeds: list[int]):
+def play_chunk(job_index: int, path: str, fingerprint: str, players: int, bots: dict[int, str], seeds: list[int]):
     """A worker's task: the records of these seeds (fewer if the run is being stopped), and the
-    CPU seconds they took."""
+    CPU seconds they took. `fingerprint` is the game's as the run began (see `_game`)."""
     cpu = time.process_time()
-    game = _game(path)
+    game = _game(path, fingerprint)
     records = []
     for s in seeds:
         if _STOP is not None and _STOP.is_set():
@@ -123,7 +135,7 @@ def chunk_size(games: int, workers: int) -> int:
 def _chunks(jobs: list[Job], seeds: list[int], size: int):
     for start in range(0, len(seeds), size):
         for j, job in enumerate(jobs):
-            yield j, job.path, job.players, job.bots, seeds[start:start + size]
+            yield j, job.path, job.fingerprint, job.players, job.bots, seeds[start:start + size]
 
 
 def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str = "local",
@@ -132,13 +144,24 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
         connect_timeout: str = "10s") -> RunResult:
     """Play `games` matches of every job, from seeds seed*1_000_003 + i (the same seeds for each
     job). `progress(n)` is told of every n matches done; `note` of what the backend set up.
-    `preload` gives games already loaded in this process, by path (a one-worker run uses them)."""
+    `preload` gives games already loaded in this process, by path; the others are loaded here.
+    Every match is played on the game as it was loaded then, whatever happens to its file during
+    the run: this process and a pool's forked workers keep that game, other workers check that
+    the file still means it (GameUnavailable when it does not)."""
     seeds = match_seeds(seed, games)
     result = RunResult([[] for _ in jobs], games)
-    wall, cpu = time.perf_counter(), time.process_time()
     _GAMES.clear()
-    for path, game in (preload or {}).items():
-        _GAMES[_key(path)] = game
+    pinned = []
+    for job in jobs:
+        game = (preload or {}).get(job.path)
+        if game is None:
+            from ..pipeline import load
+
+            game = load(job.path)
+        _GAMES[(job.path, game.fingerprint)] = game
+        pinned.append(evolve(job, fingerprint=game.fingerprint))
+    jobs = pinned
+    wall, cpu = time.perf_counter(), time.process_time()
     try:
         if backend == "dask":
             _run_dask(jobs, seeds, workers, scheduler, result, progress, note, connect_timeout)
@@ -156,10 +179,11 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
 
 
 def _run_here(jobs, seeds, result: RunResult, progress) -> None:
+    games = [_game(job.path, job.fingerprint) for job in jobs]
     try:
         for s in seeds:
             for j, job in enumerate(jobs):
-                result.records[j].append(_play(_game(job.path), job.players, s, job.bots))
+                result.records[j].append(_play(games[j], job.players, s, job.bots))
             if progress:
                 progress(1)
     except KeyboardInterrupt:

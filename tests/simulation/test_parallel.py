@@ -45,9 +45,9 @@ def test_chunks_cover_every_seed_once_for_both_files_of_a_comparison():
     jobs = [Job(MARKET, 2, {}), Job(MARKET, 3, {})]
     chunks = list(parallel._chunks(jobs, list(range(37)), parallel.chunk_size(37, 2)))
     for j in (0, 1):
-        seeds = [s for job, _, players, _, part in chunks if job == j for s in part]
+        seeds = [s for job, _, _, players, _, part in chunks if job == j for s in part]
         assert seeds == list(range(37))
-        assert {players for job, _, players, _, _ in chunks if job == j} == {2 + j}
+        assert {players for job, _, _, players, _, _ in chunks if job == j} == {2 + j}
 
 
 def test_ctrl_c_keeps_what_came_back(monkeypatch):
@@ -128,3 +128,73 @@ def test_the_command_reports_such_a_match_without_a_traceback(monkeypatch):
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "error: match seed 0: KeyError: 'oops'" in result.output
     assert "not of the game" in result.output
+
+
+def _edit_during_the_run(monkeypatch, game, text):
+    """Rewrite the game file once the run's first match is played, as a designer saving an edit
+    while a long run goes on would."""
+    real = parallel.play_match
+    seen = {"n": 0}
+
+    def play_then_edit(*args, **kwargs):
+        seen["n"] += 1
+        if seen["n"] == 1:
+            game.write_text(text, encoding="utf-8")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "play_match", play_then_edit)  # a pool's workers are forked after this
+
+
+@pytest.mark.parametrize("edit", ["game ??? broken\n", None])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_game_file_edited_during_a_run_does_not_change_the_game_played(tmp_path, monkeypatch, workers, edit):
+    import multiprocessing
+
+    if workers > 1 and multiprocessing.get_start_method() != "fork":
+        pytest.skip("the editing play_match reaches the workers only when they are forked")
+    game = tmp_path / "mt.ludus"
+    text = (EXAMPLES / "market-town.ludus").read_text(encoding="utf-8")
+    game.write_text(text, encoding="utf-8")
+    before = run([Job(str(game), 2, {})], 40, 3, workers=1)
+    # an edit that breaks the file, or one that changes the game (a festival pays more)
+    changed = text + edit if edit is not None else text.replace("gain 1 coins for s", "gain 5 coins for s")
+    if edit is None:
+        other = tmp_path / "other.ludus"
+        other.write_text(changed, encoding="utf-8")
+        assert run([Job(str(other), 2, {})], 40, 3, workers=1).records[0] != before.records[0]
+    _edit_during_the_run(monkeypatch, game, changed)
+    during = run([Job(str(game), 2, {})], 40, 3, workers=workers)
+    assert during.records == before.records
+
+
+def test_a_worker_that_reads_a_changed_or_broken_file_refuses_to_play_it(tmp_path):
+    game = tmp_path / "mt.ludus"
+    text = (EXAMPLES / "market-town.ludus").read_text(encoding="utf-8")
+    game.write_text(text, encoding="utf-8")
+    job = run([Job(str(game), 2, {})], 1, 0, workers=1)
+    fingerprint = load(str(game)).fingerprint
+    parallel._GAMES.clear()  # a fresh worker, which has to read the file
+    game.write_text(text.replace("gain 1 coins for s", "gain 5 coins for s"), encoding="utf-8")
+    with pytest.raises(parallel.GameUnavailable, match="has changed since the run began"):
+        parallel.play_chunk(0, str(game), fingerprint, 2, {}, [0])
+    game.write_text(text + "game ??? broken\n", encoding="utf-8")
+    with pytest.raises(parallel.GameUnavailable, match=r"a worker cannot load .*mt.ludus, which loaded when the run "
+                                                      r"began: .*mt.ludus:\d+:6: error: unexpected character"):
+        parallel.play_chunk(0, str(game), fingerprint, 2, {}, [0])
+    game.write_text("# the same rules, with a comment\n" + text, encoding="utf-8")
+    _, records, _ = parallel.play_chunk(0, str(game), fingerprint, 2, {}, [0])
+    assert records == job.records[0]
+
+
+def test_the_command_reports_a_game_a_worker_cannot_play_without_a_traceback(monkeypatch):
+    from click.testing import CliRunner
+
+    from ludus.cli import main
+
+    def changed(path, fingerprint):
+        raise parallel.GameUnavailable(f"{path} has changed since the run began")
+
+    monkeypatch.setattr(parallel, "_game", changed)
+    result = CliRunner().invoke(main, ["simulate", MARKET, "-n", "3", "-w", "1"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "error: " in result.output and "market-town.ludus has changed since the run began" in result.output
