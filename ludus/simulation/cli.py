@@ -15,7 +15,7 @@ import click
 from ..bots import make_bot
 from ..language.files import FileProblem, checked_path, same_file, write_text_file
 from .analysis import compare_data, report_data
-from .parallel import BackendError, GameUnavailable, Job, MatchFailed, RunResult, default_workers, run
+from .parallel import BackendError, GameUnavailable, Job, MatchFailed, RunResult, ctrl_c_guard, default_workers, run
 from .playout import SimReport, fold
 from .report import holds_results
 
@@ -54,52 +54,55 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
     _check_outputs(json_path, report_dir, _game_files(files, loaded))
     workers = workers or default_workers()
     jobs = [Job(str(Path(f).resolve()), count, chosen) for f in files]  # a cluster's workers have other folders
-    try:
-        result = _run_with_progress(jobs, games, seed, workers, backend, scheduler,
-                                    preload={job.path: game for job, game in zip(jobs, loaded, strict=True)})
-    except MatchFailed as exc:
-        click.echo(f"error: {exc}\n(this is a fault of ludus or of a bot, not of the game: "
-                   "please report it with the command and this seed)", err=True)
-        sys.exit(1)
-    except GameUnavailable as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
-
-    reports = []
-    for records in result.records:
-        report = fold(records, len(records), count, names, chosen)
-        report.seconds = result.seconds / len(jobs)
-        report.cpu_seconds = result.cpu_seconds / len(jobs)
-        reports.append(report)
-    results = _results(files, loaded, result, names, chosen, seed, games, workers, backend)
-
-    to_stdout = json_path == "-"
-    if not to_stdout:
-        _print_summary(files, loaded, reports, results, result)
-    if json_path is not None:
-        text = json.dumps(results, indent=1, ensure_ascii=False)
-        if to_stdout:
-            click.echo(text)
-        else:
-            try:
-                write_text_file(json_path, text + "\n")
-            except FileProblem as exc:
-                raise click.ClickException(str(exc)) from None
-    if report_dir is not None:
-        from .report import ReportError, write_report
-
+    # Ctrl-C: the first press stops the run, a later one its workers at once, and the report so
+    # far is printed and written however often it is pressed (see parallel._CtrlC)
+    with ctrl_c_guard():
         try:
-            index = write_report(report_dir, results)
-        except ReportError as exc:
-            raise click.UsageError(str(exc)) from None
-        except FileProblem as exc:
-            raise click.ClickException(f"cannot write the report in {report_dir}: {exc}") from None
-        except OSError as exc:
-            raise click.ClickException(f"cannot write the report in {report_dir}: {exc.strerror or exc}") from None
-        click.echo(f"report: {index}", err=to_stdout)
-    if result.interrupted:
-        sys.exit(130)
-    sys.exit(1 if any(r.errors or r.unfinished for r in reports) else 0)
+            result = _run_with_progress(jobs, games, seed, workers, backend, scheduler,
+                                        preload={job.path: game for job, game in zip(jobs, loaded, strict=True)})
+        except MatchFailed as exc:
+            click.echo(f"error: {exc}\n(this is a fault of ludus or of a bot, not of the game: "
+                       "please report it with the command and this seed)", err=True)
+            sys.exit(1)
+        except GameUnavailable as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+        reports = []
+        for records in result.records:
+            report = fold(records, len(records), count, names, chosen)
+            report.seconds = result.seconds / len(jobs)
+            report.cpu_seconds = result.cpu_seconds / len(jobs)
+            reports.append(report)
+        results = _results(files, loaded, result, names, chosen, seed, games, workers, backend)
+
+        to_stdout = json_path == "-"
+        if not to_stdout:
+            _print_summary(files, loaded, reports, results, result)
+        if json_path is not None:
+            text = json.dumps(results, indent=1, ensure_ascii=False)
+            if to_stdout:
+                click.echo(text)
+            else:
+                try:
+                    write_text_file(json_path, text + "\n")
+                except FileProblem as exc:
+                    raise click.ClickException(str(exc)) from None
+        if report_dir is not None:
+            from .report import ReportError, write_report
+
+            try:
+                index = write_report(report_dir, results)
+            except ReportError as exc:
+                raise click.UsageError(str(exc)) from None
+            except FileProblem as exc:
+                raise click.ClickException(f"cannot write the report in {report_dir}: {exc}") from None
+            except OSError as exc:
+                raise click.ClickException(f"cannot write the report in {report_dir}: {exc.strerror or exc}") from None
+            click.echo(f"report: {index}", err=to_stdout)
+        if result.interrupted:
+            sys.exit(130)
+        sys.exit(1 if any(r.errors or r.unfinished for r in reports) else 0)
 
 
 def _game_files(files, loaded) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 
 from attrs import define, evolve, field
 
@@ -163,12 +164,13 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
     jobs = pinned
     wall, cpu = time.perf_counter(), time.process_time()
     try:
-        if backend == "dask":
-            _run_dask(jobs, seeds, workers, scheduler, result, progress, note, connect_timeout)
-        elif workers == 1 or games == 1:
-            _run_here(jobs, seeds, result, progress)
-        else:
-            _run_pool(jobs, seeds, workers, result, progress)
+        with ctrl_c_guard() as ctrl_c:
+            if backend == "dask":
+                _run_dask(jobs, seeds, workers, scheduler, result, progress, note, connect_timeout)
+            elif workers == 1 or games == 1:
+                _run_here(jobs, seeds, result, progress)
+            else:
+                _run_pool(jobs, seeds, workers, result, progress, ctrl_c)
     finally:
         for records in result.records:
             records.sort(key=lambda r: r.seed)
@@ -176,6 +178,47 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
         if backend != "dask" and (workers == 1 or games == 1):
             result.cpu_seconds = time.process_time() - cpu
     return result
+
+
+class _CtrlC:
+    """Ctrl-C during a run. The first press raises KeyboardInterrupt where the run is, and the
+    run stops and keeps what came back. A later press must not raise in the middle of that
+    stopping, nor while the report so far is printed: it once left a lock of the pool half
+    taken, so the command hung at exit, or went up as "Aborted!" with the report so far lost.
+    It only calls `hurry`, which stops the workers at once."""
+
+    def __init__(self) -> None:
+        self.presses = 0
+        self.hurry: Callable[[], None] | None = None
+
+    def __call__(self, signum, frame) -> None:
+        self.presses += 1
+        if self.presses == 1:
+            raise KeyboardInterrupt
+        if self.hurry is not None:
+            self.hurry()
+
+
+@contextmanager
+def ctrl_c_guard():
+    """Ctrl-C handled as `_CtrlC` says, inside the block (and inside a block it is nested in:
+    `ludus simulate` keeps it on until the report so far is written)."""
+    import signal
+    import threading
+
+    current = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if isinstance(current, _CtrlC):
+        yield current
+        return
+    ctrl_c = _CtrlC()
+    if current is not signal.default_int_handler:
+        yield ctrl_c  # Ctrl-C is ignored here, or handled by whoever called us: theirs to handle
+        return
+    signal.signal(signal.SIGINT, ctrl_c)
+    try:
+        yield ctrl_c
+    finally:
+        signal.signal(signal.SIGINT, current)
 
 
 def _run_here(jobs, seeds, result: RunResult, progress) -> None:
@@ -198,45 +241,67 @@ def _take(result: RunResult, done, progress) -> None:
         progress(len(records))
 
 
-def _run_pool(jobs, seeds, workers: int, result: RunResult, progress) -> None:
+def _run_pool(jobs, seeds, workers: int, result: RunResult, progress, ctrl_c: _CtrlC | None = None) -> None:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context()
     stop = context.Event()
-    chunks = list(_chunks(jobs, seeds, chunk_size(len(seeds), workers)))
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context,
-                               initializer=_start_worker, initargs=(stop,))
-    futures: list = []
-    taken: set = set()
+    size = chunk_size(len(seeds), workers)
+    chunks = _chunks(jobs, seeds, size)
+    processes = min(workers, -(-len(seeds) // size) * len(jobs))
+    pool = ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_start_worker,
+                               initargs=(stop,))
+    # Chunks are handed out a few at a time, not all at once: on Ctrl-C there are then no queued
+    # chunks to cancel, and a cancelled one is what Python 3.11's pool trips over when a second
+    # Ctrl-C stops its workers (an InvalidStateError traceback from its own thread).
+    in_flight: set = set()
+
+    def submit_more() -> None:
+        while len(in_flight) < 2 * processes:
+            chunk = next(chunks, None)
+            if chunk is None:
+                return
+            in_flight.add(pool.submit(play_chunk, *chunk))
+
+    def hurry() -> None:  # a second Ctrl-C: stop the workers (ours) without waiting for their match
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+
+    ctrl_c = ctrl_c or _CtrlC()
+    ctrl_c.hurry = hurry
     try:
-        futures = [pool.submit(play_chunk, *chunk) for chunk in chunks]
-        waiting = set(futures)
-        while waiting:
-            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+        submit_more()
+        while in_flight:
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
             for f in done:
-                taken.add(f)
+                in_flight.discard(f)
                 _take(result, f.result(), progress)
+            submit_more()
+        pool.shutdown()
     except KeyboardInterrupt:
         result.interrupted = True
         stop.set()  # the chunks being played end after their current match and send what they have
-        for f in futures:
-            f.cancel()
-        try:
-            for f in futures:
-                if f not in taken and not f.cancelled():
-                    taken.add(f)
-                    _take(result, f.result(), None)
-        except KeyboardInterrupt:  # a second Ctrl-C: stop the workers (ours) without waiting
-            for proc in list((getattr(pool, "_processes", None) or {}).values()):
-                proc.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
-            return
+        for f in list(in_flight):
+            if ctrl_c.presses > 1:
+                break
+            in_flight.discard(f)
+            try:
+                _take(result, f.result(), None)
+            except BrokenProcessPool:  # its worker was stopped by a second Ctrl-C
+                break
+        if ctrl_c.presses > 1:
+            hurry()
+            pool.shutdown(wait=False)
+        else:
+            pool.shutdown()
     except BaseException:  # a match that failed: stop the others before the error goes up
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
         raise
-    pool.shutdown()
+    finally:
+        ctrl_c.hurry = None
 
 
 def _connect(scheduler: str | None, workers: int, note, timeout: str):
