@@ -318,9 +318,48 @@ def _connect(scheduler: str | None, workers: int, note, timeout: str):
             note(f"no --scheduler: started a local Dask cluster of {workers} worker processes")
         return Client(cluster), cluster
     try:
-        return Client(scheduler, timeout=timeout), None
-    except Exception as exc:  # any failure to connect (OSError, TimeoutError, a bad address) is the user's to fix
+        _hello(scheduler, timeout)
+        client = Client(scheduler, timeout=timeout)
+    except BackendError:
+        raise
+    except ValueError as exc:  # distributed's word for an address it cannot parse
+        raise BackendError(f"{scheduler} is not a Dask scheduler's address ({exc}); give one like "
+                           "tcp://10.0.0.5:8786") from None
+    except MemoryError:  # a server that answers, but not in Dask's protocol: a length read from its bytes
+        raise BackendError(f"the server at {scheduler} does not answer as a Dask scheduler") from None
+    except Exception as exc:  # any other failure to connect (OSError, TimeoutError, TLS) is the user's to fix
         raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        # a scheduler with no workers takes the chunks and waits for workers without end
+        client.wait_for_workers(1, timeout=timeout)
+    except Exception:
+        client.close()
+        raise BackendError(f"the Dask scheduler at {scheduler} has no workers (none joined within {timeout}); "
+                           f"start some with: dask worker {scheduler}") from None
+    return client, None
+
+
+def _hello(address: str, timeout: str) -> None:
+    """Connect once and shake hands, within `timeout`. distributed bounds only the connecting: a
+    server that takes the connection and never answers (another service's port, a stuck
+    scheduler) would keep its Client waiting for ever."""
+    import asyncio
+
+    from dask.utils import parse_timedelta
+    from distributed.comm import connect
+
+    seconds = parse_timedelta(timeout, default="seconds")
+
+    async def hello() -> None:
+        # a few seconds more than `connect` has: one that cannot connect says so itself
+        comm = await asyncio.wait_for(connect(address, timeout=seconds), seconds + 5)
+        await comm.close()
+
+    try:
+        asyncio.run(hello())
+    except TimeoutError:
+        raise BackendError(f"the server at {address} took the connection but did not answer as a Dask "
+                           "scheduler") from None
 
 
 def _run_dask(jobs, seeds, workers: int, scheduler: str | None, result: RunResult, progress, note,

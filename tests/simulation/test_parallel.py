@@ -198,3 +198,52 @@ def test_the_command_reports_a_game_a_worker_cannot_play_without_a_traceback(mon
     result = CliRunner().invoke(main, ["simulate", MARKET, "-n", "3", "-w", "1"])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "error: " in result.output and "market-town.ludus has changed since the run began" in result.output
+
+
+def _run_bounded(*args, **kwargs):
+    """`run` in a thread, given a minute: a run that would wait for ever fails the test instead
+    of hanging it. What the run raised, or its result."""
+    import threading
+
+    out = {}
+
+    def target():
+        try:
+            out["result"] = run(*args, **kwargs)
+        except Exception as exc:
+            out["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "the run still waits"
+    return out.get("error", out.get("result"))
+
+
+def test_a_server_that_never_answers_is_a_backend_error_not_a_hang():
+    pytest.importorskip("distributed")
+    import socket
+
+    with socket.socket() as server:  # takes connections and says nothing, as another service's port may
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        error = _run_bounded([Job(MARKET, 2, {})], 2, 0, backend="dask", scheduler=address, connect_timeout="1s")
+    assert isinstance(error, parallel.BackendError), error
+    assert str(error) == f"the server at {address} took the connection but did not answer as a Dask scheduler"
+
+
+def test_a_scheduler_without_workers_is_a_backend_error_not_a_hang():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        error = _run_bounded([Job(MARKET, 2, {})], 2, 0, backend="dask", scheduler=cluster.scheduler_address,
+                             connect_timeout="1s")
+    assert isinstance(error, parallel.BackendError), error
+    assert f"the Dask scheduler at {cluster.scheduler_address} has no workers (none joined within 1s)" in str(error)
+
+
+@pytest.mark.parametrize("address", ["garbage", "http://127.0.0.1:8786"])
+def test_a_scheduler_address_that_is_not_one_says_so(address):
+    pytest.importorskip("distributed")
+    with pytest.raises(parallel.BackendError, match=f"{address} is not a Dask scheduler's address .*; give one like"):
+        run([Job(MARKET, 2, {})], 2, 0, backend="dask", scheduler=address, connect_timeout="1s")
