@@ -6,7 +6,9 @@ Bad flags are click usage errors (exit 2, no traceback); a game file with errors
 
 from __future__ import annotations
 
+import contextlib
 import json
+import secrets
 import sys
 from pathlib import Path
 
@@ -135,14 +137,36 @@ def _check_outputs(json_path: str | None, report_dir: str | None, game_files: li
         if target.exists() and not holds_results(target):
             raise click.BadParameter(f"{json_path} exists and does not hold the results of a `ludus simulate` run; "
                                      "give another name, or remove it first", param_hint="--json")
+        folder = (target.resolve() if target.is_symlink() else target).parent  # written through a link
+        why = _cannot_write_in(folder)
+        if why is not None:
+            raise click.BadParameter(f"cannot write {json_path}: {why}", param_hint="--json")
     if report_dir is not None:
         from .report import ReportError, _pyplot, prepare
 
         try:
-            prepare(report_dir, game_files)
+            folder = prepare(report_dir, game_files)
             _pyplot()
         except ReportError as exc:
             raise click.BadParameter(str(exc), param_hint="--report") from None
+        why = _cannot_write_in(folder)
+        if why is not None:
+            raise click.BadParameter(f"cannot write the report in {report_dir}: {why}", param_hint="--report")
+
+
+def _cannot_write_in(folder: Path) -> str | None:
+    """Why no file can be made in the folder, or None. Tried with a file made and removed at once:
+    permissions do not tell (root, read-only mounts, /proc), and a folder the results cannot go
+    to must be found before the run, not after hours of it."""
+    probe = folder / f".ludus-simulate.{secrets.token_hex(6)}.tmp"
+    try:
+        with open(probe, "x", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    with contextlib.suppress(OSError):
+        probe.unlink()
+    return None
 
 
 def _terminal():

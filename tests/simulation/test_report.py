@@ -298,3 +298,39 @@ def test_a_full_disk_while_writing_the_report_is_a_clear_error(tmp_path, monkeyp
     result = run("simulate", MARKET, "-n", "2", "-w", "1", "--report", str(tmp_path / "r"))
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert f"cannot write the report in {tmp_path / 'r'}: No space left on device" in result.output
+
+
+def _unwritable_folder(tmp_path):
+    """A folder no file can be made in: a read-only one, or, for root, who writes in those,
+    /proc/self."""
+    from pathlib import Path
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        (locked / "probe").write_text("x", encoding="utf-8")
+    except OSError:
+        return locked
+    (locked / "probe").unlink()
+    if Path("/proc/self").is_dir():
+        return Path("/proc/self")
+    pytest.skip("no folder here that this user cannot write in")
+
+
+def test_json_and_a_report_that_cannot_be_written_are_refused_before_the_first_match(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import ludus.simulation.cli as sim_cli
+
+    folder = _unwritable_folder(tmp_path)
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(sim_cli, "run", no_run)
+    result = run("simulate", MARKET, "-n", "2", "-w", "1", "--json", str(folder / "r.json"))
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for --json: cannot write {folder / 'r.json'}: " in result.output
+    result = run("simulate", MARKET, "-n", "2", "-w", "1", "--report", str(folder))
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for --report: cannot write the report in {folder}: " in result.output
