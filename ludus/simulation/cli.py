@@ -19,6 +19,7 @@ from ..language.files import FileProblem, checked_path, same_file, write_text_fi
 from .analysis import compare_data, report_data
 from .parallel import BackendError, GameUnavailable, Job, MatchFailed, RunResult, ctrl_c_guard, default_workers, run
 from .playout import SimReport, fold
+from .records import check_players
 from .report import holds_results
 
 
@@ -34,9 +35,7 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
     seat_lists = []
     for game in loaded:
         try:
-            if not game.min_players <= count <= game.max_players:
-                span = f"{game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
-                raise ValueError(f"{game.title} is for {span} players, not {count}")
+            check_players(game, count)
             seat_lists.append(list(game.seat_names(count)))
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 from attrs import define, evolve, field
 
-from .records import MatchRecord, match_seeds, play_match
+from .records import MatchRecord, check_bots, check_players, match_seeds, play_match
 
 
 @define
@@ -150,6 +150,10 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
     the run: this process and a pool's forked workers keep that game, other workers check that
     the file still means it (GameUnavailable when it does not)."""
     seeds = match_seeds(seed, games)
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"a run plays on 1 worker or more, not {workers!r}")
+    for job in jobs:
+        check_bots(job.bots, job.players)
     result = RunResult([[] for _ in jobs], games)
     _GAMES.clear()
     pinned = []
@@ -159,6 +163,7 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
             from ..pipeline import load
 
             game = load(job.path)
+        check_players(game, job.players)  # a ValueError now, not a failure of every match
         _GAMES[(job.path, game.fingerprint)] = game
         pinned.append(evolve(job, fingerprint=game.fingerprint))
     jobs = pinned

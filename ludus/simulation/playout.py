@@ -8,7 +8,7 @@ from collections import Counter
 
 from attrs import define, field
 
-from .records import MAX_DECISIONS, chooser, match_seeds, play_match
+from .records import MAX_DECISIONS, check_bots, check_players, chooser, match_seeds, play_match
 
 
 @define
@@ -87,9 +87,12 @@ def random_playout(game, players: int, seed: int, rng: random.Random, limit: int
 def simulate(game, games: int, seed: int = 0, players: int | None = None, bots: dict[int, str] | None = None) -> SimReport:
     """`games` matches from seeds seed*1_000_003 + i; `bots` maps seats to bot specs (the rest play randomly)."""
     players = players or game.min_players
-    names = game.seat_names(players)  # a player count the game does not allow is a ValueError here
+    check_players(game, players)
+    check_bots(bots, players)
+    names = game.seat_names(players)
     start, cpu_start = time.perf_counter(), time.process_time()
-    records = [play_match(game, players, s, bots) for s in match_seeds(seed, games)]
+    seeds = match_seeds(seed, games)
+    records = [play_match(game, players, s, bots) for s in seeds]
     report = fold(records, games, players, names, bots)
     report.seconds = time.perf_counter() - start
     report.cpu_seconds = time.process_time() - cpu_start

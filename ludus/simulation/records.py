@@ -57,6 +57,21 @@ def chooser(game, seed: int, rng: random.Random, bots: dict[int, str] | None = N
     return pick
 
 
+def check_players(game, players: int) -> None:
+    """A ValueError for a player count the game does not allow, before any match is dealt."""
+    if not (isinstance(players, int) and game.min_players <= players <= game.max_players):
+        span = f"{game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
+        raise ValueError(f"{game.title} is for {span} players, not {players}")
+
+
+def check_bots(bots: dict[int, str] | None, players: int) -> None:
+    """A ValueError for a bot given to a seat the matches do not have: it would never play, and
+    the report would still name it (seat -1 as the last seat), or fail on its name at the end."""
+    for seat in bots or {}:
+        if not (isinstance(seat, int) and 0 <= seat < players):
+            raise ValueError(f"a bot for seat {seat!r}, but the seats of a {players}-player match are 0 to {players - 1}")
+
+
 def play_match(game, players: int, seed: int, bots: dict[int, str] | None = None,
                limit: int = MAX_DECISIONS) -> MatchRecord:
     """Play the match of `seed`, its moves picked by `chooser` with random.Random(seed). The
@@ -106,6 +121,8 @@ def match_seeds(seed: int, games: int) -> list[int]:
     """The seeds of a run: seed * 1_000_003 + i for the i-th match. Each is a seed that a replay,
     a saved match and `ludus play --seed` take (see MAX_NUMBER), so any match of a run can be
     dealt again: a run whose seeds would leave that range is a ValueError."""
+    if games < 0:
+        raise ValueError(f"a run plays 0 matches or more, not {games}")
     first, last = seed * 1_000_003, seed * 1_000_003 + games - 1
     if games > 0 and not (number_in_range(first) and number_in_range(last)):
         raise ValueError(f"the seed {seed} gives match seeds (seed * 1000003 + i, i below {games}) outside "

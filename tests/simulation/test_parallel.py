@@ -247,3 +247,17 @@ def test_a_scheduler_address_that_is_not_one_says_so(address):
     pytest.importorskip("distributed")
     with pytest.raises(parallel.BackendError, match=f"{address} is not a Dask scheduler's address .*; give one like"):
         run([Job(MARKET, 2, {})], 2, 0, backend="dask", scheduler=address, connect_timeout="1s")
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda game: simulate(game, -1), "a run plays 0 matches or more, not -1"),
+    (lambda game: simulate(game, 3, bots={7: "random"}), "a bot for seat 7, but the seats of a 2-player match are 0 to 1"),
+    (lambda game: simulate(game, 3, bots={-1: "greedy"}), "a bot for seat -1"),  # not the last seat, as names[-1] had it
+    (lambda game: run([Job(MARKET, 2, {})], -1, 0), "a run plays 0 matches or more, not -1"),
+    (lambda game: run([Job(MARKET, 2, {})], 3, 0, workers=0), "a run plays on 1 worker or more, not 0"),
+    (lambda game: run([Job(MARKET, 2, {2: "random"})], 3, 0), "a bot for seat 2"),
+    (lambda game: run([Job(MARKET, 9, {})], 3, 0), "Market Town is for 2 to 4 players, not 9"),
+])
+def test_bad_arguments_from_python_are_value_errors_before_a_match_is_played(call, message):
+    with pytest.raises(ValueError, match=message):
+        call(load(MARKET))
