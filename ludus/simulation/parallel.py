@@ -4,8 +4,9 @@ Every backend does the same thing: split the match seeds into chunks, have each 
 game from its path (a compiled game holds closures and is never sent), play its chunk with
 `play_match`, and send back the records. The game played is the one the run began with: this
 process and a pool's forked workers keep the game loaded at the start, and a worker that must
-read the file (a spawned one, a Dask worker) checks that it still means the same game. Reports are folded from the records in seed order, so
-one worker, N workers and a cluster give the same report for the same seeds and bots.
+read the file (a spawned one, a Dask worker) checks that it still means the same game. Reports
+are folded from the records in seed order, so one worker, N workers and a cluster give the same
+report for the same seeds and bots.
 
 Ctrl-C stops the run: no chunk more is started, the ones not started are cancelled, and the
 records that came back are returned with `interrupted` set.
