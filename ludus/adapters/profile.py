@@ -79,9 +79,9 @@ def seat_count(game: Game, players) -> int:
     if whole(players) is None:
         raise AdapterError(f"players is a whole number, not {players!r}")
     players = whole(players)
-    if not game.min_players <= players <= game.max_players:
-        span = f"{game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
-        raise AdapterError(f"{game.title} is for {span} players, not {players}")
+    problem = game.players_problem(players)
+    if problem is not None:
+        raise AdapterError(problem)
     return players
 
 

@@ -6,6 +6,7 @@ from attrs import define, field
 
 from ..engine.runtime import RuleError
 from ..language.checker import Checked
+from ..language.limits import player_range
 from ..language.source import Sources
 from .program import Compiler
 
@@ -70,6 +71,14 @@ class Game:
     sources: Sources | None = None
     warnings: list = field(factory=list)
     seat_name_lists: dict = field(factory=dict)  # seat count -> seat_names
+
+    def players_problem(self, n) -> str | None:
+        """Why a match of this game cannot have `n` seats ("Market Town is for 2 to 4 players,
+        not 9"), in the words every way in gives it (Match.new, replays, simulate, the adapters);
+        None when it can."""
+        if isinstance(n, int) and self.min_players <= n <= self.max_players:
+            return None
+        return f"{self.title} is for {player_range(self.min_players, self.max_players)} players, not {n}"
 
     def seat_names(self, n: int) -> tuple:
         found = self.seat_name_lists.get(n)

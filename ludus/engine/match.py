@@ -98,10 +98,9 @@ class Match:
             forced: list | None = None) -> Match:
         """A new match; `forced` outcomes (see `force`) are used by setup before the generator."""
         n = players if players is not None else game.min_players
-        if not game.min_players <= n <= game.max_players:
-            raise ValueError(
-                f"{game.title} is for {game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
-                + f" players, not {n}")
+        problem = game.players_problem(n)
+        if problem is not None:
+            raise ValueError(problem)
         if chance not in ("auto", "manual"):
             raise ValueError("chance is 'auto' or 'manual'")
         state = {

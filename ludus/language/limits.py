@@ -16,6 +16,13 @@ MAX_DIGITS = 15
 MAX_NESTING = 100
 
 MAX_PLAYERS = 64  # seats in a match
+
+
+def player_range(low: int, high: int) -> str:
+    """The player counts a game allows, as its messages say them: "2 to 4", or "2"."""
+    return f"{low}" + (f" to {high}" if high != low else "")
+
+
 MAX_COPIES = 10_000  # copies of one card
 MAX_TRACK_SPACES = 100_000  # spaces on one track
 MAX_DIE_SIDES = 1_000_000  # faces of one die

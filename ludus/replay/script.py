@@ -125,14 +125,14 @@ class Replay:
         n = self.players
         if self.seats is not None:
             n = len(self.seats)
-            if not game.min_players <= n <= game.max_players:
-                raise ReplayError(self.path, self.seats_line, _count_error(game, n))
+            if game.players_problem(n) is not None:
+                raise ReplayError(self.path, self.seats_line, game.players_problem(n))
             expected = list(game.seat_names(n))
             if self.seats != expected:
                 raise ReplayError(self.path, self.seats_line,
                                   f"with {n} players the seats are {', '.join(expected)}, in that order")
-        elif n is not None and not game.min_players <= n <= game.max_players:
-            raise ReplayError(self.path, self.seats_line, _count_error(game, n))
+        elif n is not None and game.players_problem(n) is not None:
+            raise ReplayError(self.path, self.seats_line, game.players_problem(n))
         forced = []
         for step in self.setup:
             forced.extend(forced_entries(game, n or game.min_players, step, self.path))
@@ -190,11 +190,6 @@ def result_line(match: Match) -> str:
     winners = ", ".join(result["winners"]) or "no one"
     reason = f" ({result['reason']})" if result.get("reason") else ""
     return f"game over: {winners} won{reason}"
-
-
-def _count_error(game, n: int) -> str:
-    allowed = f"{game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
-    return f"{game.title} is for {allowed} players, not {n}"
 
 
 # ───────────────────────── running one line ─────────────────────────

@@ -59,9 +59,9 @@ def chooser(game, seed: int, rng: random.Random, bots: dict[int, str] | None = N
 
 def check_players(game, players: int) -> None:
     """A ValueError for a player count the game does not allow, before any match is dealt."""
-    if not (isinstance(players, int) and game.min_players <= players <= game.max_players):
-        span = f"{game.min_players}" + (f" to {game.max_players}" if game.max_players != game.min_players else "")
-        raise ValueError(f"{game.title} is for {span} players, not {players}")
+    problem = game.players_problem(players)
+    if problem is not None:
+        raise ValueError(problem)
 
 
 def check_bots(bots: dict[int, str] | None, players: int) -> None:

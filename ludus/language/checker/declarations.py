@@ -7,7 +7,7 @@ import re
 import attrs
 
 from .. import nodes as n
-from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES, number_in_range
+from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES, number_in_range, player_range
 from ..snapshot_names import EXTENSION, LEFT_OUT, MAX_FILE_BYTES, MAX_STEM, clashes, is_part, refusals
 from ..source import Span, declared_at, suggest
 from ..symbols import (
@@ -550,7 +550,7 @@ class DeclarationChecks:
                 seats = set(sym.seat_constants())
                 self.error(f"unknown seat '{line.value}'", self.at(line.span, line.value), suggest(line.value, seats))
             elif line.kind == "players" and not sym.min_players <= line.value <= sym.max_players:
-                counts = f"{sym.min_players}" + (f" to {sym.max_players}" if sym.max_players != sym.min_players else "")
+                counts = player_range(sym.min_players, sym.max_players)
                 self.error(f"{sym.title or 'this game'} is for {counts} players, not {line.value}", line.span)
 
 
