@@ -206,8 +206,8 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     Keeps every comment and what the file means; a file with a syntax error is left as it is."""
     import difflib
 
-    from .language.files import FileProblem, read_text_file, write_text_file
-    from .tools.fmt import FormatError, format_text, read_only
+    from .language.files import FileProblem, read_only, read_text_file, write_text_file
+    from .tools.fmt import FormatError, format_text
 
     paths: list[Path] = []
     for name in files:

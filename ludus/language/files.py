@@ -98,6 +98,19 @@ def write_text_file(path: str | os.PathLike, text: str) -> Path:
     return p
 
 
+def read_only(path: str | os.PathLike) -> bool:
+    """Whether the file's permissions keep it from being written. A write that renames a new
+    file over the old one (write_text_file, a snapshot's) needs only its folder's permissions:
+    a file marked read-only (by a person, or a checkout that is not theirs to change) was
+    rewritten anyway. The bits are read as well as access(), which lets root write anything.
+    False for a file that is not there: the write says what is wrong."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK)
+
+
 def same_file(path: str | os.PathLike, others) -> bool:
     """Whether `path` names one of `others`: the same path once resolved (links followed), or,
     for files that exist, the same file by identity (a hard link, or another spelling on a file

@@ -11,6 +11,8 @@ import secrets
 import stat
 from pathlib import Path
 
+from ..language.files import read_only
+
 
 class SnapshotFileError(Exception):
     """A snapshot file that cannot be read or written, and why, said for a person."""
@@ -59,10 +61,8 @@ def write_snapshot(path: Path, text: str) -> None:
     Raises SnapshotFileError."""
     tmp = None
     try:
-        # the new file is renamed over the old, which only the folder's permissions govern: a
-        # snapshot marked read-only is refused here, by its bits too, as access() lets root write
-        if path.exists() and (not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
-                              or not os.access(path, os.W_OK)):
+        # the new file is renamed over the old, which only the folder's permissions govern
+        if read_only(path):
             raise PermissionError(errno.EACCES, "it is read-only")
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.parent / f".ludus-{secrets.token_hex(6)}.tmp"

@@ -23,9 +23,7 @@ their places; if they differ the formatter refuses rather than change what the f
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 
 from lark import Token, Tree
@@ -331,14 +329,3 @@ def _same_meaning(before, after: str, path: str) -> None:
         raise FormatError(f"{path}: formatting would change what the file means; it was left as it is — "
                           "please report this")
 
-
-def read_only(path) -> bool:
-    """Whether the file's permissions keep it from being written. The new text is renamed over
-    the old file, which its folder's permissions allow whatever the file's own: a file marked
-    read-only (by a person, or a checkout that is not theirs to change) was rewritten anyway.
-    The bits are read as well as access(), which lets root write anything."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return False  # the write says what is wrong
-    return not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK)
