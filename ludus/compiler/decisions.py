@@ -237,8 +237,9 @@ class ChooseSpec:
         return self.pending(rt, seat, items, [], (need, limit), _question(rt, env, self.question_fn))
 
     def pending(self, rt, seat, items, picked, counts, question):
-        labels, values = merge_options(rt, display_all(rt, items, self.elem_type), list(items),
-                                       self.elem_type.startswith("entity") or self.elem_type == "any")
+        # a value listed twice is one option, as copies of a card in one place are: the seat
+        # could not tell the two apart (Can't Stop's pairings of the dice that climb alike)
+        labels, values = merge_options(rt, display_all(rt, items, self.elem_type), list(items), True)
         if counts is not None and len(picked) >= counts[0]:
             labels.append(DONE)
             values.append(None)

@@ -276,3 +276,21 @@ def test_a_variant_overriding_a_value_moves_the_track_that_names_it(tmp_path):
     assert match.state["tracks"]["mood"] == {"pos": 2, "start": 2}
     match.apply("cheer 1")  # 2 -> 3: into the Festival, whose ends came from `edge`
     assert match.state["vars"].get("festivals") == 1
+
+
+def test_a_value_listed_twice_is_one_option(tmp_path):
+    # two ways of pairing dice that climb alike are one move, not "7, 9" and "7, 9 #2"; values
+    # that differ under one label still keep a number each
+    game = game_from_text(tmp_path, '''game "pairs"
+players 2
+flow:
+    turn P1:
+        choose totals from [[7, 9], [8], [7, 9], [8], [6]] "Which totals?"
+    turn P1:
+        choose word from ["a", "b", "a"]
+    end game
+''', name="pairs.ludus")
+    match = game.new_match(2)
+    assert match.legal_actions() == ["7, 9", "8", "6"]
+    match.apply("6")
+    assert match.legal_actions() == ["a", "b"]
