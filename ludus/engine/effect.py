@@ -116,12 +116,19 @@ def set_properties(match) -> dict:
 
 
 def unset_values(match, before: dict) -> dict:
-    """For each property set now that `before` does not list: the value it read while unset
-    (written on the card, or its kind's default), so a first `set` is reported from that."""
+    """For each fact now that `before` does not list: the value it read while unset, so a first
+    `set` is reported from that. A property: written on the card, or its kind's default; a key
+    of a counter kept per space, card or pair: its start (view.counter_starts)."""
     from .runtime import RuleError, Runtime
+
+    from .view import counter_starts
 
     rt = Runtime(match.game, match._state, [])
     out = {}
+    for (name, key), start in counter_starts(match).items():
+        fact = f"counter {name} of {key}"
+        if fact not in before:
+            out[fact] = start
     for key, (eid, fname) in set_properties(match).items():
         if key not in before:
             try:
@@ -132,8 +139,9 @@ def unset_values(match, before: dict) -> dict:
 
 
 def _result(r: dict) -> str:
-    who = ", ".join(r["winners"]) if r["winners"] else "no one"
-    return f"{who} win{'s' if len(r['winners']) == 1 else ''} ({r['reason']})"
+    if not r["winners"]:
+        return f"no one wins ({r['reason']})"
+    return f"{', '.join(r['winners'])} win{'s' if len(r['winners']) == 1 else ''} ({r['reason']})"
 
 
 def _plain(v) -> str:

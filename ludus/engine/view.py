@@ -153,6 +153,27 @@ def _counters(rt, seat, names) -> dict:
     return out
 
 
+def counter_starts(match) -> dict:
+    """(name, key as the view shows it) -> the value the key read before anything set it (its
+    start), for each key set now of a counter, flag or var kept per space, card or pair. The
+    view lists such a key only once it is set, so a first change is reported from this value,
+    not from nothing (`climber of C7: 0 → 1`). A start written as an expression is read in the
+    state as it is now."""
+    rt = Runtime(match.game, match._state, match.log)
+    names = match.seat_names()
+    out = {}
+    for name, spec in match.game.vars.items():
+        if spec.per is None or spec.per == "seat":
+            continue
+        prefix = name + "@"
+        seats = names if spec.type in ("seat", "list:seat") else None  # shown as _counters shows it
+        for k in rt.state["vars"]:
+            if k.startswith(prefix):
+                key = k[len(prefix):]
+                out[(name, _key_shown(spec, key, names))] = _shown(rt, spec.initial(rt, key), seats)
+    return out
+
+
 def _key_shown(spec, key: str, names) -> str:
     """A per-pair key ("0|NY") as people read it ("Red NY")."""
     keys = per_keys(spec.per)

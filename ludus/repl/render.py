@@ -221,18 +221,22 @@ def zone_detail(name: str, cards) -> str:
     return f"{name}: {cards_text(cards)}"
 
 
-def view_changes(before: dict, after: dict) -> list[str]:
+def view_changes(before: dict, after: dict, starts: dict | None = None) -> list[str]:
     """What a move changed, as the viewing seat sees it (both views come from `match.view`, so
-    nothing hidden shows): counters, tracks, zones and the board, one line each."""
+    nothing hidden shows): counters, tracks, zones and the board, one line each. `starts`
+    (view.counter_starts) gives what a key of a per-space or per-card counter read before its
+    first change: the view leaves such a key out until it is set."""
     lines: list[str] = []
+    starts = starts or {}
     old_c, new_c = before.get("counters", {}), after.get("counters", {})
     for name in new_c:
         a, b = old_c.get(name), new_c[name]
         if isinstance(b, dict) or isinstance(a, dict):
             a, b = a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {}
             for key in dict.fromkeys(list(a) + list(b)):
-                if a.get(key) != b.get(key):
-                    lines.append(f"{name} of {key}: {value_text(a.get(key))} → {value_text(b.get(key))}")
+                old = a[key] if key in a else starts.get((name, key))
+                if old != b.get(key):
+                    lines.append(f"{name} of {key}: {value_text(old)} → {value_text(b.get(key))}")
         elif a != b:
             lines.append(f"{name}: {value_text(a)} → {value_text(b)}")
     for name, track in after.get("tracks", {}).items():

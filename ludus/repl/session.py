@@ -25,6 +25,7 @@ from ..bots import BadBotSpec, make_bot, observe, parse_spec
 from ..engine.display import describe_entry
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
+from ..engine.view import counter_starts
 from ..language.files import FileProblem, checked_path, read_text_file, same_file, write_text_file
 from ..language.limits import number_in_range, whole_number
 from ..language.source import LudusError
@@ -364,7 +365,7 @@ class Repl:
 
     def print_changes(self, before: dict, viewer, limit: int = 8) -> None:
         """What the move changed, as the seat that made it may see it: a few lines."""
-        lines = view_changes(before, self.match.view(viewer))
+        lines = view_changes(before, self.match.view(viewer), counter_starts(self.match))
         for line in lines[:limit]:
             self.say(f"  changed: {line}", style="green")
         if len(lines) > limit:

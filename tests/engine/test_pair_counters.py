@@ -47,3 +47,17 @@ def test_pairs_survive_save_and_load(tmp_path):
     loaded = Match.from_json(g, m.to_json())
     assert loaded.view()["counters"]["progress"] == {"P1 C2": 2}
     assert json.loads(m.to_json())["state"]["vars"] == {"progress@0|C2": 2}
+
+
+def test_a_first_change_is_reported_from_the_start_of_that_key(tmp_path):
+    # a key of a pair counter is in the state only once set: an effect report (a test's
+    # snapshot) used to read its first change as "none -> 3", whatever its start was
+    from ludus.engine.effect import changes, facts, unset_values
+
+    match = game(tmp_path).new_match(2)
+    match.apply("C3")
+    before = facts(match)
+    match.apply("C3")  # P2, whose start is 1
+    after = facts(match)
+    assert changes(before, after, unset_values(match, before)) == [
+        "result: playing -> no one wins (flow, line 12)", "counter progress of P2 C3: 1 -> 3"]

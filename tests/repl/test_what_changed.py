@@ -106,3 +106,35 @@ def test_a_move_typed_for_a_seat_whose_options_are_hidden_is_refused():
     repl.handle("view Amber")
     repl.handle("buy nothing")
     assert repl.match.moves == ["buy nothing"]
+
+
+PER_SPACE = '''
+game "Climb"
+players 2
+board hill:
+    step Low
+    step High
+counter height per step start 2
+var holder per step: seat
+flow:
+    for each s in seats:
+        turn s:
+            choose p from steps
+            increase height of p by 1
+            set holder of p to s
+    end game
+'''
+
+
+def test_a_first_change_of_a_per_space_counter_is_told_from_its_start(tmp_path):
+    # the view lists a space's counter only once it is set: its first change used to read
+    # "none → 3" for a counter that held 2
+    path = tmp_path / "climb.ludus"
+    path.write_text(PER_SPACE)
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
+    repl = Repl(ludus.load(path).new_match(2), path, console)
+    repl.handle("High")
+    text = out.getvalue()
+    assert "changed: height of High: 2 → 3" in text
+    assert "changed: holder of High: none → P1" in text  # a var with no start did hold none
