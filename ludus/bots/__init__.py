@@ -18,10 +18,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .base import DEFAULT_BUDGETS, Bot, Budget, Observation
+from ..compiler import Game
+from ..language.limits import player_range
+from .base import BUDGET_RULE, DEFAULT_BUDGETS, MAX_ITERATIONS, MAX_SECONDS, BadBotSpec, Bot, Budget, Observation
 
-__all__ = ["BOTS", "DEFAULT_BUDGETS", "BadBotSpec", "Bot", "Budget", "Observation", "RandomBot", "make_bot",
-           "observe", "parse_budget", "parse_spec"]
+__all__ = ["BOTS", "DEFAULT_BUDGETS", "MAX_ITERATIONS", "MAX_SECONDS", "BadBotSpec", "Bot", "Budget", "Observation",
+           "RandomBot", "make_bot", "observe", "parse_budget", "parse_spec"]
 
 
 class RandomBot:
@@ -50,20 +52,11 @@ def _mcts(game, seat: int, seed: int, budget: Budget | None = None) -> Bot:
 # kind -> factory(game, seat, seed, budget)
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": _greedy, "mcts": _mcts}
 
-MAX_ITERATIONS = 10_000_000
-MAX_SECONDS = 3600.0
-
-
-class BadBotSpec(ValueError):
-    """A `--bot` value that names no bot, or a budget that is neither a count nor a time."""
-
-
 def parse_budget(text: str) -> Budget:
     """'400' -> 400 iterations; '2s', '1.5s', '500ms' -> seconds per decision. Raises BadBotSpec."""
     raw = text.strip().lower()
     shown = text.strip() if len(text.strip()) <= 40 else f"{text.strip()[:20]}... ({len(text.strip())} characters)"
-    bad = BadBotSpec(f"a bot's budget is a whole number of iterations from 1 to {MAX_ITERATIONS:,} or a time "
-                     f"per decision such as 2s or 500ms (at most {MAX_SECONDS:g}s), not '{shown}'")
+    bad = BadBotSpec(f"{BUDGET_RULE}, not '{shown}'")
     # ASCII digits only: str.isdigit() takes '²' and '٣' too, which int() refuses or reads as
     # a number the user did not type; and no more digits than a budget can have, as int() refuses
     # a string of thousands of them
@@ -97,11 +90,31 @@ def parse_spec(spec: str) -> tuple[str, Budget | None]:
 
 
 def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
-    """The bot a spec names, for one seat of one match, seeded for reproducible play."""
+    """The bot a spec names, for one seat of one match, seeded for reproducible play. Anything
+    else is a ValueError that says what is allowed (BadBotSpec for the spec): a bot made for a
+    seat no match of the game has, or from a seed that is not a number, would play on quietly
+    and wrongly (judging positions for a seat that is not there, or unreproducibly)."""
+    if not isinstance(spec, str):
+        raise BadBotSpec(f"a bot is named by text, KIND[:BUDGET] such as 'mcts:400', not {_shown(spec)}; "
+                         f"the bots are {', '.join(BOTS)}")
     kind, budget = parse_spec(spec)
-    bot = BOTS[kind](game, seat, seed, budget)
+    if not isinstance(game, Game):
+        raise ValueError(f"a bot plays a loaded game (ludus.load(path)), not {_shown(game)}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.max_players:
+        raise ValueError(f"a bot's seat is a number from 0 to {game.max_players - 1}, not {_shown(seat)}: "
+                         f"{game.title} is for {player_range(game.min_players, game.max_players)} players, "
+                         "and seat 0 is the first")
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise ValueError(f"a bot's seed is a whole number, not {_shown(seed)}")
+    bot = BOTS[kind](game, seat, seed.__index__(), budget)
     bot.spec = spec.strip()
     return bot
+
+
+def _shown(value) -> str:
+    """A value as an error shows it: its repr, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}... ({type(value).__name__})"
 
 
 def observe(match, seat: int, sampler: Callable[[random.Random], object] | None = None) -> Observation:

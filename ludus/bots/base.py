@@ -9,13 +9,34 @@ from typing import Protocol
 
 from attrs import frozen
 
+MAX_ITERATIONS = 10_000_000
+MAX_SECONDS = 3600.0
+BUDGET_RULE = (f"a bot's budget is a whole number of iterations from 1 to {MAX_ITERATIONS:,} or a time per "
+               f"decision such as 2s or 500ms (at most {MAX_SECONDS:g}s)")
+
+
+class BadBotSpec(ValueError):
+    """A `--bot` value that names no bot, or a budget that is neither a count nor a time."""
+
 
 @frozen
 class Budget:
-    """How much thinking a bot may do per decision: a number of iterations, or seconds."""
+    """How much thinking a bot may do per decision: a number of iterations, or seconds (neither:
+    the kind's default). Checked when made, as parse_budget checks a typed one: a bot given 0 or
+    -5 iterations would play after one, and a billion would not come back."""
 
     iterations: int | None = None
     seconds: float | None = None
+
+    def __attrs_post_init__(self) -> None:
+        its, secs = self.iterations, self.seconds
+        if its is not None and secs is not None:
+            raise BadBotSpec(f"a bot's budget is iterations or seconds, not both ({its!r} and {secs!r})")
+        if its is not None and (isinstance(its, bool) or not isinstance(its, int) or not 0 < its <= MAX_ITERATIONS):
+            raise BadBotSpec(f"{BUDGET_RULE}, not {its!r} iterations")
+        if secs is not None and (isinstance(secs, bool) or not isinstance(secs, (int, float))
+                                 or not 0 < secs <= MAX_SECONDS):
+            raise BadBotSpec(f"{BUDGET_RULE}, not {secs!r} seconds")
 
     def __str__(self) -> str:
         if self.seconds is not None:

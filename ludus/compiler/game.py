@@ -81,8 +81,17 @@ class Game:
         return f"{self.title} is for {player_range(self.min_players, self.max_players)} players, not {n}"
 
     def seat_names(self, n: int) -> tuple:
-        found = self.seat_name_lists.get(n)
+        """The seats' names in a match of `n` seats. A count the game does not allow is a
+        ValueError that says which it allows: made up names ("P9") or a cut list (n below 0)
+        would pass for an answer."""
+        try:
+            found = self.seat_name_lists.get(n)
+        except TypeError:  # a list or a dict given as the count: players_problem words it
+            found = None
         if found is None:  # asked at every decision (its prompt): made once for each seat count
+            problem = self.players_problem(n)
+            if problem is not None:
+                raise ValueError(problem)
             if self.sides:
                 found = self.sides
             elif len(self.names) >= n:

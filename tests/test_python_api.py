@@ -1,0 +1,89 @@
+"""The Python API's edges: a loaded Game's seat names and the bots made for it refuse what the game
+cannot have, with a ValueError that says what it allows, never an IndexError or a quiet answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludus.bots import BadBotSpec, Budget, make_bot
+from ludus.bots.mcts import MctsBot
+from ludus.pipeline import load
+from tests.helpers import EXAMPLES
+
+MARKET = EXAMPLES / "market-town.ludus"  # 2 to 4 players, seats Amber, Basil, Cobalt, Dune
+CONNECT = EXAMPLES / "connect-four.ludus"  # 2 players, Red and Yellow
+
+
+@pytest.fixture(scope="module")
+def market():
+    return load(MARKET)
+
+
+def test_seat_names_of_a_count_the_game_allows(market):
+    assert market.seat_names(2) == ("Amber", "Basil")
+    assert market.seat_names(4) == ("Amber", "Basil", "Cobalt", "Dune")
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, 9, -1, "2", None, [2]])
+def test_seat_names_of_a_count_the_game_does_not_allow_say_which_it_allows(market, count):
+    # 9 gave P1 to P9 and -1 gave Amber, Basil, Cobalt; "2" and None a TypeError from a comparison
+    with pytest.raises(ValueError, match=r"^Market Town is for 2 to 4 players, not "):
+        market.seat_names(count)
+    assert market.seat_names(3) == ("Amber", "Basil", "Cobalt")  # nothing kept from the refusal
+
+
+def test_a_two_player_game_has_no_made_up_third_seat():
+    game = load(CONNECT)
+    with pytest.raises(ValueError, match="^Connect Four is for 2 players, not 3$"):
+        game.seat_names(3)
+
+
+@pytest.mark.parametrize("spec", [5, None, b"mcts", ("mcts", 400)])
+def test_a_bot_spec_that_is_not_text_is_a_bad_bot_spec(market, spec):
+    with pytest.raises(BadBotSpec, match=r"KIND\[:BUDGET\] such as 'mcts:400'.*the bots are random, greedy, mcts"):
+        make_bot(spec, market, 0, 1)
+
+
+@pytest.mark.parametrize("seat", [4, 7, -1, True, "Amber", 1.0, None])
+def test_a_bot_for_a_seat_the_game_never_has_is_refused(market, seat):
+    # seat 7 and seat -1 were made, and judged positions for a seat that is not there
+    with pytest.raises(ValueError, match=r"a bot's seat is a number from 0 to 3, not .*: Market Town is for 2 to 4"):
+        make_bot("mcts", market, seat, 1)
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, None, True])
+def test_a_bot_seed_that_is_not_a_whole_number_is_refused(market, seed):
+    # "x" and 1.5 seeded a generator quietly, and None seeded it from the clock: not reproducible
+    with pytest.raises(ValueError, match="a bot's seed is a whole number, not "):
+        make_bot("greedy", market, 0, seed)
+
+
+def test_a_bot_game_that_is_not_a_loaded_game_is_refused():
+    with pytest.raises(ValueError, match=r"a bot plays a loaded game \(ludus.load\(path\)\), not 'examples/"):
+        make_bot("mcts", "examples/market-town.ludus", 0, 1)
+
+
+def test_a_numpy_seed_is_a_whole_number(market):
+    np = pytest.importorskip("numpy")
+    assert make_bot("random", market, 1, np.int64(7)).rng.random() == make_bot("random", market, 1, 7).rng.random()
+
+
+@pytest.mark.parametrize("budget", [
+    {"iterations": 0}, {"iterations": -5}, {"iterations": 10_000_001}, {"iterations": 2.5}, {"iterations": True},
+    {"seconds": 0}, {"seconds": -1.0}, {"seconds": 3601}, {"seconds": float("nan")}, {"seconds": "2s"},
+])
+def test_a_budget_out_of_range_is_refused_when_made(budget):
+    # MctsBot(..., Budget(iterations=0)) searched once and Budget(iterations=10**9) all day
+    with pytest.raises(BadBotSpec, match=r"a bot's budget is a whole number of iterations from 1 to 10,000,000"):
+        Budget(**budget)
+
+
+def test_a_budget_of_both_iterations_and_seconds_is_refused():
+    with pytest.raises(BadBotSpec, match="iterations or seconds, not both"):
+        Budget(iterations=10, seconds=2.0)
+
+
+def test_budgets_in_range_still_make_bots(market):
+    assert Budget(iterations=10_000_000).iterations == 10_000_000 and Budget(seconds=3600).seconds == 3600
+    assert Budget() == Budget(None, None)  # a kind's default
+    assert MctsBot(market, 0, 1, Budget(iterations=3)).budget.iterations == 3
