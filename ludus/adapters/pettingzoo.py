@@ -11,23 +11,28 @@
   (`env.decode(obs)` gives the text back), and `action_mask`, `int8` of `max_actions`.
 - Chance: PettingZoo has no chance seat, so dice are rolled inside the environment by a
   generator seeded by `reset(seed=...)`, and each match's shuffles follow from a seed drawn from
-  it; the same seed gives the same matches.
+  it; the same seed gives the same matches. `reset` reads none of its `options`.
 - Rewards: `match.returns()` when the match ends, 0 before. Every agent is terminated then.
 - Length: a match that reaches `max_length` decisions (dice included; by default four times the
   longest scanned match, at least 1,000) without ending is cut short: every agent truncated.
 
 PettingZoo and Gymnasium are imported when first needed: without them, `env` says which extra
 to install.
+
+An environment pickles with its match, the generator of its dice and its agents' records, so it
+comes back where it was (see `_unpickle`); read back in another process, it loads the game again
+from its file.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 
 from ..engine import CHANCE
 from ..engine.match import Match
-from .profile import AdapterError, check_options, scan, view_text, whole
+from .profile import AdapterError, check_options, load_game, scan, view_text, whole
 
 EXTRA = "pip install 'ludus[pettingzoo]'"
 
@@ -65,6 +70,33 @@ def _check_render_mode(render_mode) -> None:
         raise AdapterError(f"render_mode is None, 'ansi' or 'human', not {render_mode!r}")
 
 
+# compiled games by fingerprint: an environment read back in the process that pickled it takes
+# the game it came from, even when its file has changed since
+_GAMES: dict = {}
+
+
+def _unpickle(recipe: dict, saved: dict):
+    """An environment as `LudusEnv.__reduce__` kept it: the game loaded from its file (or known in
+    this process), sized as before, then the match and the records put back."""
+    cls = _env_class()
+    game = _GAMES.get(recipe["fingerprint"])
+    if game is None:
+        game = load_game(recipe["path"])
+        if game.fingerprint != recipe["fingerprint"]:
+            raise AdapterError(f"{recipe['path']} has changed since this environment was pickled: "
+                               "it cannot be read back against other rules")
+    profile = scan(game, recipe["players"], max_actions=recipe["max_actions"], max_view=recipe["max_view"],
+                   max_length=recipe["max_length"])
+    env = cls(profile, render_mode=recipe["render_mode"])
+    env._rng.setstate(saved["rng"])
+    if saved.get("match") is not None:
+        env.match = Match.from_json(game, saved["match"])
+        for name in env._STATE:
+            if name != "match":
+                setattr(env, name, saved[name])
+    return env
+
+
 def _seed(seed):
     """A seed as Gymnasium takes one, a whole number of 0 or more; NumPy's integers too, which
     samplers hand out. `random.Random` would take anything, and makes -3 the same seed as 3."""
@@ -95,6 +127,30 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
             self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
             self._rng = random.Random()
             self.match = None
+            game = profile.game
+            # where to load the game from when the environment is read back (pickle), whatever
+            # the working directory is then
+            self._path = os.path.abspath(game.path) if game.path else None
+            if game.fingerprint:
+                _GAMES[game.fingerprint] = game
+
+        def __reduce__(self):
+            """Pickled as what makes it again: the game's file and sizes, then the match (as its
+            saved JSON), the dice generator and every agent's records. PettingZoo's own
+            environments pickle their constructor's arguments only and come back new; this one
+            comes back where it was, to play on as the original would."""
+            p = self.profile
+            if self._path is None or not p.game.fingerprint:
+                raise AdapterError(f"{p.game.title}: an environment pickles as the path of its game file, and this "
+                                   "game was not loaded from one; make it with env(path)")
+            recipe = {"path": self._path, "fingerprint": p.game.fingerprint, "players": p.players,
+                      "max_actions": p.max_actions, "max_view": p.max_view, "max_length": p.max_length,
+                      "render_mode": self.render_mode}
+            saved = {"rng": self._rng.getstate(), "match": None}
+            if self.match is not None:
+                saved.update({name: getattr(self, name) for name in self._STATE})
+                saved["match"] = self.match.to_json()
+            return _unpickle, (recipe, saved)
 
         def _seat(self, agent) -> int:
             """The seat of an agent's name, or an error naming the agents (a KeyError or a
@@ -110,6 +166,8 @@ def _define(pettingzoo, gymnasium, np):  # noqa: C901
             return self._act_spaces[self.possible_agents[self._seat(agent)]]
 
         def reset(self, seed=None, options=None):
+            # `options` is taken and not read: no key means anything here, and an unknown key is
+            # no error, since PettingZoo's api_test itself resets with {"options": 1}
             rng = self._rng if seed is None else random.Random(_seed(seed))
             before = self._saved()
             try:

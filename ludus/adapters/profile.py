@@ -122,9 +122,12 @@ def scan(path_or_game, players=None, *, max_actions=None, max_length=None, max_v
     known = _scans.get(key)
     if known is None:
         known = _scan(game, n, max_actions, max_length, max_view, playouts, views)
-        while len(_scans) >= SCANS_KEPT:
-            del _scans[next(iter(_scans))]
-        _scans[key] = known
+        # kept under the sizes it found too: an environment read back (pickle) asks for those
+        sized = (game.fingerprint, n, known.max_actions, known.max_length, known.max_view, playouts, views)
+        for k in dict.fromkeys((key, sized)):
+            while len(_scans) >= SCANS_KEPT:
+                del _scans[next(iter(_scans))]
+            _scans[k] = known
     return known if known.game is game else attrs.evolve(known, game=game)
 
 

@@ -329,3 +329,107 @@ def test_numpy_integers_are_whole_numbers_for_players_and_bounds():
     assert env.possible_agents == ["Amber", "Basil", "Cobalt"] and env.profile.max_actions == 30
     with pytest.raises(AdapterError, match="players is a whole number, not 3.0"):
         pz.env(path("examples/market-town.ludus"), 3.0)
+
+
+def _play_on(env, rng: random.Random, steps: int) -> list:
+    """`steps` random legal steps (or a finished agent's None); what each agent saw before each."""
+    seen = []
+    for _ in range(steps):
+        if not env.agents:
+            break
+        agent = env.agent_selection
+        seen.append((agent, env.action_labels(), [env.decode(env.observe(a)) for a in env.possible_agents],
+                     dict(env.rewards), dict(env.terminations)))
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+        else:
+            env.step(rng.randrange(len(env.action_labels())))
+    return seen
+
+
+def test_an_environment_pickles_and_plays_on_as_the_original():
+    """Vector environments and multiprocessing send environments to other processes by pickle;
+    the class was local to a function, which pickle cannot name. Market Town rolls dice inside
+    the environment and hides hands: the generator and the match come back as they were."""
+    import pickle
+
+    env = pz.env(path("examples/market-town.ludus"), 3)
+    fresh = pickle.loads(pickle.dumps(env))  # before any reset
+    assert fresh.match is None and fresh.possible_agents == env.possible_agents
+    env.reset(seed=3)
+    _play_on(env, random.Random(0), 9)
+    back = pickle.loads(pickle.dumps(env))
+    assert snapshot(back) == snapshot(env)
+    assert _play_on(back, random.Random(1), 400) == _play_on(env, random.Random(1), 400)
+    assert snapshot(back) == snapshot(env) and not env.agents  # both to the end of the match
+    # and the same seed gives the same next match, in the copy of a fresh one too
+    for one in (env, back, fresh):
+        one.reset(seed=11)
+    assert snapshot(back) == snapshot(env) == snapshot(fresh)
+    assert _play_on(fresh, random.Random(2), 50) == _play_on(env, random.Random(2), 50)
+
+
+def test_a_pickled_environment_plays_on_in_another_process(tmp_path):
+    import os
+    import pickle
+    import subprocess
+
+    from tests.helpers import ROOT
+
+    env = pz.env(path("examples/market-town.ludus"))
+    env.reset(seed=5)
+    _play_on(env, random.Random(0), 6)
+    saved = tmp_path / "env.pickle"
+    saved.write_bytes(pickle.dumps(env))
+    code = ("import pickle, random, sys\nfrom tests.adapters.test_pettingzoo import _play_on\n"
+            f"env = pickle.loads(open({str(saved)!r}, 'rb').read())\n"
+            "print(repr(_play_on(env, random.Random(4), 60)))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == repr(_play_on(env, random.Random(4), 60))
+
+
+def test_an_environment_whose_game_file_changed_is_not_read_back_against_other_rules(tmp_path, monkeypatch):
+    import pickle
+
+    file = tmp_path / "climb.ludus"
+    file.write_text(CLIMB, encoding="utf-8")
+    env = pz.env(file)
+    env.reset(seed=1)
+    env.step(1)
+    data = pickle.dumps(env)
+    monkeypatch.setattr(pz, "_GAMES", {})  # as in another process, which knows no game yet
+    assert pickle.loads(data).match.moves == env.match.moves  # the file as it was: read back
+    file.write_text(CLIMB.replace("height >= 12", "height >= 11"), encoding="utf-8")
+    monkeypatch.setattr(pz, "_GAMES", {})
+    with pytest.raises(AdapterError, match="climb.ludus has changed since this environment was pickled"):
+        pickle.loads(data)
+
+
+def test_an_environment_of_a_game_not_loaded_from_a_file_says_it_cannot_pickle():
+    import pickle
+
+    import ludus
+
+    game = ludus.load(path("examples/connect-four.ludus"))
+    game.path = ""  # as compile_game leaves a game compiled from declarations in memory
+    with pytest.raises(AdapterError, match="this game was not loaded from one; make it with env"):
+        pickle.dumps(pz.env(game))
+
+
+def test_reading_an_environment_back_in_its_process_neither_loads_nor_scans_the_game_again(monkeypatch):
+    import pickle
+
+    from ludus.adapters import profile
+
+    env = pz.env(path("examples/love-letter.ludus"))
+    env.reset(seed=2)
+    scans, loads = [], []
+    real_scan, real_load = profile._scan, pz.load_game
+    monkeypatch.setattr(profile, "_scan", lambda *a: scans.append(a[1:]) or real_scan(*a))
+    monkeypatch.setattr(pz, "load_game", lambda *a: loads.append(a) or real_load(*a))
+    for _ in range(3):
+        back = pickle.loads(pickle.dumps(env))
+        assert back.profile.game is env.profile.game and back.profile.max_actions == env.profile.max_actions
+    assert scans == [] and loads == []  # kept under the sizes the first scan found
