@@ -22,6 +22,7 @@ from ..compiler import Game
 from ..engine import CHANCE, Match
 from ..engine import ops as O
 from ..engine.determinize import has_hidden_zones
+from ..engine.runtime import RuleError
 from ..pipeline import load
 
 SCAN_PLAYOUTS = 16  # seeded random matches played when a game is loaded
@@ -135,10 +136,14 @@ def _scan(game: Game, n: int, max_actions, max_length, max_view, playouts: int, 
     seen_actions = seen_length = seen_view = 0
     lo = hi = 0.0
     for i in range(playouts):
-        match = Match.new(game, n, seed=i, chance="manual")
         rng = random.Random(i)
         length = 0
         sampled = {0, 1}
+        moves: list[str] = []  # the labels taken, for a rule that fails: the replay that meets it again
+        try:
+            match = Match.new(game, n, seed=i, chance="manual")
+        except RuleError as exc:
+            raise _met_in_scan(exc, game, n, i, playouts, moves) from None
         while not match.is_over:
             options = match.legal_actions()
             if not options:
@@ -147,7 +152,12 @@ def _scan(game: Game, n: int, max_actions, max_length, max_view, playouts: int, 
                 seen_actions = max(seen_actions, len(options))
             if views and (length in sampled or length % 16 == 0):
                 seen_view = max(seen_view, *(len(view_text(match, s)) for s in range(n)))
-            match.apply_fast(rng.randrange(len(options)))
+            k = rng.randrange(len(options))
+            moves.append(options[k])
+            try:
+                match.apply_fast(k)
+            except RuleError as exc:
+                raise _met_in_scan(exc, game, n, i, playouts, moves) from None
             length += 1
             if length > SCAN_MAX_DECISIONS:
                 raise AdapterError(f"{game.title}: a random playout (seed {i}) did not end in {SCAN_MAX_DECISIONS:,} decisions")
@@ -175,6 +185,20 @@ def _scan(game: Game, n: int, max_actions, max_length, max_view, playouts: int, 
         dice=O.ROLL in kinds, shuffles=shuffles, perfect_information=not hidden and not shuffles,
         utility=utility,
     )
+
+
+def _met_in_scan(exc: RuleError, game: Game, n: int, seed: int, playouts: int, moves: list[str]) -> RuleError:
+    """A rule that failed in a scan playout, said with what plays that playout again: the replay
+    of its moves (`ludus replay`), whose last move is the one that failed. Its own place (the
+    rule's line) stays first, as any RuleError gives it."""
+    where = f"the setup of random playout {seed + 1} of {playouts}" if not moves else \
+        f"random playout {seed + 1} of {playouts}, at decision {len(moves)}"
+    lines = [f"game {Path(game.path).resolve()}" if game.path else "game GAME.ludus",
+             f"players {n}", f"seed {seed}", "chance manual", ""]
+    lines += [f"move {label}" for label in moves]  # `move` takes any label, even one that opens with a keyword
+    return RuleError(f"{exc.message}\nThe adapters' scan met this in {where} ({n} players, seed {seed}). To play "
+                     f"it again, save these lines as a .replay file and run `ludus replay` on it:\n\n"
+                     + "\n".join(lines), exc.span)
 
 
 def check_options(profile: Profile, options: list) -> None:
