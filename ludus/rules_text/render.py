@@ -33,6 +33,16 @@ COMPARISONS = {
 }
 ARITHMETIC = {"+": "+", "-": "-", "*": "×", "/": "÷", "%": "mod"}
 
+# A define named by a phrase that opens with one of these (`in_round`, `next_to_you`) qualifies a
+# noun, as in "the seats in round": read alone ("choose from in round") it is no English.
+PREPOSITIONS = frozenset({
+    "in", "on", "at", "of", "from", "for", "with", "without", "within", "under", "over", "near", "by", "to",
+    "into", "onto", "inside", "outside", "beside", "behind", "among", "between", "after", "before", "above",
+    "below", "next", "out", "off", "around", "across", "along", "beyond", "past", "through", "toward", "towards",
+})
+# the noun a value of a checked type is (see symbols.py): "the seats in round"
+TYPE_NOUNS = {"seat": "seat", "space": "space", "number": "number", "zone": "zone", "text": "text"}
+
 HANDLER_HEADINGS = {"play": "When played", "event": "Event", "resolve": "When resolved", "reveal": "When revealed"}
 
 
@@ -183,7 +193,8 @@ class RulesText:
         return f"let {s.name} be {self.expr(s.value)}."
 
     def s_SetStmt(self, s: n.SetStmt) -> str:
-        return f"set {self.expr(s.target)} to {self.expr(s.value)}."
+        target = self.e_Access(s.target, as_value=True) if isinstance(s.target, n.Access) else self.expr(s.target)
+        return f"set {target} to {self.expr(s.value)}."
 
     def s_Change(self, s: n.Change) -> str:
         if s.op in ("increase", "decrease"):
@@ -461,7 +472,25 @@ class RulesText:
             return f"your {human(name)}" if sym.zones[name].per else f"the {human(name)}"
         if name in sym.tracks:
             return f"the {human(name)} track"
+        if self.after_noun(e):
+            return f"{self.noun_of(e)} {human(name)}"
         return human(name)
+
+    def after_noun(self, e) -> bool:
+        """A define without arguments named by a phrase that opens with a preposition, and whose
+        value is no yes/no (`in_effect` is a condition as it stands): it reads after a noun."""
+        return (isinstance(e, n.Name) and e.name in self.sym.defines and self.types.get(id(e)) != "bool"
+                and human(e.name).split(" ", 1)[0].lower() in PREPOSITIONS)
+
+    def noun_of(self, e) -> str:
+        """What a value is, by its checked type: "the seats", "the space"; "those" and "the one"
+        when the type names no noun a reader knows (a card or a piece: an entity)."""
+        t = self.types.get(id(e)) or ""
+        many = t.startswith("list:")
+        noun = TYPE_NOUNS.get((t[5:] if many else t).split(":", 1)[0])
+        if noun is None:
+            return "those" if many else "the one"
+        return f"the {plural(noun) if many else noun}"
 
     def e_ListLit(self, e: n.ListLit) -> str:
         if not e.items:
@@ -504,7 +533,7 @@ class RulesText:
         if func == "all":
             return f"{elem} for every {c.var} in {source}{where}"
         if func in ("most", "least"):
-            return f"each {c.var} in {source}{where} with the {'most' if func == 'most' else 'least'} {elem}"
+            return f"each {c.var} in {source}{where} with {self.most(func, c)}"
         if func == "first":
             return f"the first {c.var} in {source}{where}" if plain else \
                 f"the first {elem} for {c.var} in {source}{where}"
@@ -522,8 +551,8 @@ class RulesText:
             "other": lambda: f"the seat other than {one}",
             "seats_from": lambda: f"the seats in turn from {one}",
             "top": lambda: self.top(a, args),
-            "first": lambda: f"the first of {one}",
-            "last": lambda: f"the last of {one}",
+            "first": lambda: self.end_of("first", args, one),
+            "last": lambda: self.end_of("last", args, one),
             "abs": lambda: f"the absolute value of {one}",
             "min": lambda: f"the lower of {join_words(a)}" if len(a) > 1 else f"the lowest of {one}",
             "max": lambda: f"the higher of {join_words(a)}" if len(a) > 1 else f"the highest of {one}",
@@ -556,6 +585,30 @@ class RulesText:
         make = phrases.get(func)
         return make() if make else f"the {human(func)} of {join_words(a)}"
 
+    def most(self, func: str, c: n.Comprehension) -> str:
+        """What `most(...)` ranks by: "the highest worth" (`c.worth for c in ...`), "the most coins"
+        (`coins of s for s in seats`), "the highest total of ..." (not "the most c's worth" or
+        "the most the total of ...")."""
+        highest = "highest" if func == "most" else "lowest"
+        elem = c.elem
+        if isinstance(elem, n.Attr) and isinstance(elem.obj, n.Name) and elem.obj.name == c.var:
+            return f"the {highest} {human(elem.name)}"
+        if isinstance(elem, n.Access) and isinstance(elem.of, n.Name) and elem.of.name == c.var and elem.at is None \
+                and self.flag_of(elem) is None:
+            return f"the {func} {human(elem.name)}"
+        text = self.expr(elem)
+        if text.startswith("the "):
+            return f"the {highest} {text[len('the '):]}"
+        return f"the {func} {text}"
+
+    def end_of(self, which: str, args: tuple, one: str) -> str:
+        """`first(most(... for t in tracks))` is "the first t in tracks with the highest ...", not
+        "the first of each t in tracks ..."."""
+        arg = args[0] if args else None
+        if isinstance(arg, n.Call) and arg.comp is not None and arg.func in ("most", "least") and one.startswith("each "):
+            return f"the {which} {one[len('each '):]}"
+        return f"the {which} of {one}"
+
     def top(self, a: list, args: tuple) -> str:
         if len(a) == 1:
             return f"the top card of {a[0]}"
@@ -564,11 +617,20 @@ class RulesText:
         return f"the top cards of {a[0]} (as many as {self.expr(args[1])})"
 
     def e_Attr(self, e: n.Attr) -> str:
-        obj = self.sub(e.obj)
-        return f"{obj}'{'' if obj.endswith('s') else 's'} {human(e.name)}"
+        """A name's property is its possessive ("c's name"); anything longer takes "of" ("the
+        name of held (target)"), as a possessive after a call or a phrase ("held (target)'s
+        name") is no English."""
+        field = human(e.name)
+        if isinstance(e.obj, n.Name) and not self.after_noun(e.obj):
+            obj = self.expr(e.obj)
+            return f"{obj}'{'' if obj.endswith('s') else 's'} {field}"
+        return f"the {field} of {self.sub(e.obj)}"
 
-    def e_Access(self, e: n.Access) -> str:
+    def e_Access(self, e: n.Access, as_value: bool = False) -> str:
         sym = self.sym
+        flag = self.flag_of(e)
+        if flag is not None and not as_value:  # `ruined of d`: "d is ruined" ("ruined of d" is no English)
+            return f"{flag[0]} {flag[1]} {human(e.name)}"
         yours = isinstance(e.of, n.Name) and e.of.name == "actor"  # `coins of actor`: "your coins"
         of = f" of {self.expr(e.of)}" if e.of is not None and not yours else ""
         at = f" at {self.expr(e.at)}" if e.at is not None else ""
@@ -590,7 +652,21 @@ class RulesText:
             return f"{left} {verb} {right}"
         return f"{left} {ARITHMETIC.get(e.op, e.op)} {right}"
 
+    def flag_of(self, e) -> tuple[str, str] | None:
+        """(whose, verb) of a flag read of someone or something (`protected of s`), which reads as
+        what it says of them: ("s", "is"), ("you", "are"); None for anything else."""
+        if not isinstance(e, n.Access) or e.of is None or e.at is not None:
+            return None
+        decl = self.sym.vars.get(e.name)
+        if decl is None or decl.kind != "flag":
+            return None
+        who = self.expr(e.of)
+        return who, "are" if who == "you" else "is"
+
     def e_Not(self, e: n.Not) -> str:
+        flag = self.flag_of(e.operand)
+        if flag is not None:  # `not protected of s`: "s is not protected"
+            return f"{flag[0]} {flag[1]} not {human(e.operand.name)}"
         return f"not {self.sub(e.operand, 'not')}"
 
     def e_Neg(self, e: n.Neg) -> str:

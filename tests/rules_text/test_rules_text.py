@@ -195,6 +195,7 @@ VFW = GAMES / "votes-for-women" / "votes-for-women.ludus"
 STONEWALL = GAMES / "stonewall-uprising" / "stonewall-uprising.ludus"
 GATEWAY = GAMES / "gateway-uprising" / "gateway-uprising.ludus"
 MARKET = EXAMPLES / "market-town.ludus"
+LOVE = EXAMPLES / "love-letter.ludus"
 
 EXACT = [
     (MARKET, "Copper Coin", """\
@@ -303,6 +304,52 @@ Fearless Four (Support, 5 copies)
 Guard Captain (CityGuard, 3 copies)
   Attack: 4. Defense: 5. Infamy: 3.
   When revealed: Call guard (this card's loc)."""),
+    # a property of a define's value takes "of": it read "held (target)'s name"
+    (LOVE, "Guard", """\
+Guard (Character, 5 copies)
+  Value: 1.
+  When played:
+    If the size of targets is more than 0:
+      Choose target from targets ("Whose card do you guess?").
+      Choose guess from "Priest", "Baron", "Handmaid", "Prince", "King", "Countess" and "Princess" ("Which card does {target} hold?").
+      If the name of held (target) is guess, knock out (target)."""),
+    (LOVE, "Baron", """\
+Baron (Character, 2 copies)
+  Value: 3.
+  When played:
+    If the size of targets is more than 0:
+      Choose target from targets ("Whose hand do you compare with yours?").
+      Reveal hand of target to you.
+      Reveal your hand to target.
+      If the value of held (target) is less than the value of held (you), knock out (target).
+      Otherwise, if the value of held (you) is less than the value of held (target), knock out (you)."""),
+    # `in_round` reads after the noun of its type (it read "from in round"), and a flag read of a
+    # seat says what it says of the seat (it read "not protected of target")
+    (LOVE, "Prince", """\
+Prince (Character, 2 copies)
+  Value: 5.
+  When played:
+    Choose target from the seats in round where target is you or target is not protected ("Who discards their hand?").
+    Let gone be held (target).
+    Move gone to played of target.
+    If gone's name is "Princess", knock out (target).
+    Otherwise, if the number of cards in the deck is more than 0, draw 1 card into hand of target.
+    Otherwise, move the aside to hand of target."""),
+    (LOVE, "Handmaid", """\
+Handmaid (Character, 2 copies)
+  Value: 4.
+  When played: Set your protected to true."""),
+    # it read "the first of each t in tracks with the most the total of ..."
+    (STONEWALL, "Lambda Legal", """\
+Lambda Legal (PrideCard)
+  Track: the systemic track. Value: 4. Decade: 80. Letter: "F".
+  When played:
+    Let t be the first t in tracks with the highest total of the number of Laws at space p of t for every p in the \
+numbers from t's low to t's high.
+    For each p in the numbers from t's low to t's high:
+      If the number of Laws at space p of t is more than 0:
+        Increase law supply by the number of Laws at space p of t.
+        Remove every Law from space p of t."""),
 ]
 
 
@@ -346,3 +393,49 @@ Bailiff (Card)
     Otherwise:
       Pay 1 fame.
       Red wins the game."""
+
+
+WORDS = """game "Words"
+players 2
+seats Red, Blue
+counter fame per seat
+flag tired per seat
+zone hand per seat
+zone table
+kind Thing:
+    worth: number
+card "Mirror" is Thing:
+    worth 3
+    on play:
+        choose c from on_table
+        if c.worth > held(actor).worth and not tired of actor:
+            gain 1 fame
+        if tired of after_you:
+            set tired of actor to true
+        let best = first(most(c.worth for c in on_table))
+        let rich = last(most(fame of s for s in seats))
+define on_table = [c for c in table]
+define after_you = left(actor)
+define held(s) = first(hand of s)
+flow:
+    win Red
+"""
+
+
+def test_phrases_read_as_english_whatever_the_names(tmp_path):
+    """A define named by a phrase that opens with a preposition reads after the noun of its type
+    ("those" for cards, "the seat"); a property of anything but a name takes "of"; a flag read of
+    someone says it of them, except where it is set; `most` ranks by a property or a counter."""
+    path = tmp_path / "words.ludus"
+    path.write_text(WORDS, encoding="utf-8")
+    result, sources = checked(path)
+    text = card_text(result.symbols.entities["Mirror"], result.symbols, result.types, sources).text()
+    assert text == """\
+Mirror (Thing)
+  Worth: 3.
+  When played:
+    Choose c from those on table.
+    If c's worth is more than the worth of held (you) and you are not tired, gain 1 fame.
+    If the seat after you is tired, set your tired to true.
+    Let best be the first c in those on table with the highest worth.
+    Let rich be the last s in the seats with the most fame."""
