@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import weakref
 
 from ..engine import CHANCE
 from ..engine.match import Match
@@ -71,8 +72,10 @@ def _check_render_mode(render_mode) -> None:
 
 
 # compiled games by fingerprint: an environment read back in the process that pickled it takes
-# the game it came from, even when its file has changed since
-_GAMES: dict = {}
+# the game it came from, even when its file has changed since. Weak: a game no environment holds
+# any more is let go (a long run that makes environments of many variants), and one read back
+# after that is loaded from its file again
+_GAMES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
 def _unpickle(recipe: dict, saved: dict):

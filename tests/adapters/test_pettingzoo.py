@@ -433,3 +433,19 @@ def test_reading_an_environment_back_in_its_process_neither_loads_nor_scans_the_
         back = pickle.loads(pickle.dumps(env))
         assert back.profile.game is env.profile.game and back.profile.max_actions == env.profile.max_actions
     assert scans == [] and loads == []  # kept under the sizes the first scan found
+
+
+def test_a_game_no_environment_holds_is_let_go(tmp_path):
+    # the games kept for reading environments back are held weakly: a run that makes
+    # environments of many variants does not keep every one of them alive
+    import gc
+
+    file = tmp_path / "climb.ludus"
+    file.write_text(CLIMB, encoding="utf-8")
+    env = pz.env(file)
+    fingerprint = env.profile.game.fingerprint
+    assert pz._GAMES.get(fingerprint) is env.profile.game
+    del env
+    pz.scan.__globals__["_scans"].clear()  # the scan's own cache holds the game as well
+    gc.collect()
+    assert pz._GAMES.get(fingerprint) is None
