@@ -653,7 +653,9 @@ class DeclarationChecks:
         patterns += [re.escape(w) for w in words if w]
         # a zone of a seat; a number (a count, a die's face); a share given out; a die set by hand
         patterns += [r".+? of .+?", r"-?\d+", r"-?\d+ to .+?", r"d\d+ = \d+"]
-        pattern = re.compile("(?:" + "|".join(patterns) + r")(?: #\d+)?", re.DOTALL)
+        # a list chosen as one option shows as its elements joined by commas ("7, 9")
+        one = "(?:" + "|".join(patterns) + ")"
+        pattern = re.compile(one + "(?:, " + one + r")*(?: #\d+)?", re.DOTALL)
         self._move_shapes = (pattern, examples)
         return self._move_shapes
 
