@@ -20,6 +20,7 @@ SHIPPED = [
     "examples/market-town.ludus",
     "examples/connect-four.ludus",
     "examples/love-letter.ludus",
+    "examples/cant-stop.ludus",
     "examples/uprising-great-country.ludus",
 ]
 

@@ -31,6 +31,8 @@ GAMES = [  # (path, players, seeds)
     ("examples/market-town.ludus", 4, 200),
     ("examples/love-letter.ludus", 2, 200),
     ("examples/love-letter.ludus", 4, 100),
+    ("examples/cant-stop.ludus", 2, 200),
+    ("examples/cant-stop.ludus", 4, 100),
     ("examples/uprising-great-country.ludus", 2, 40),
     ("examples/uprising-great-country.ludus", 6, 10),
     ("games/uprising.ludus", 2, 200),
