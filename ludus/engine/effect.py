@@ -120,7 +120,6 @@ def unset_values(match, before: dict) -> dict:
     `set` is reported from that. A property: written on the card, or its kind's default; a key
     of a counter kept per space, card or pair: its start (view.counter_starts)."""
     from .runtime import RuleError, Runtime
-
     from .view import counter_starts
 
     rt = Runtime(match.game, match._state, [])
