@@ -349,7 +349,15 @@ class RulesText:
         if s.end is not None:
             head = f"for each {s.var} from {self.expr(s.source)} to {self.expr(s.end)}"
         else:
-            head = f"for each {s.var} in {self.expr(s.source)}"
+            src = s.source
+            if isinstance(src, n.Comprehension) and isinstance(src.elem, n.Name) and src.elem.name == src.var:
+                # `for each s in seats where ...` (or the same written as a list): "for each s in
+                # the seats where ...", not "for each s in every s in the seats where ..."
+                cond = _rename(src.cond, src.var, s.var) if src.cond is not None else None
+                head = f"for each {s.var} in {self.expr(src.source)}" + (
+                    f" where {self.expr(cond)}" if cond is not None else "")
+            else:
+                head = f"for each {s.var} in {self.expr(src)}"
         return self.nested(head, s.body)
 
     def s_Repeat(self, s: n.Repeat) -> list[str]:

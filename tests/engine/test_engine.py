@@ -294,3 +294,27 @@ flow:
     assert match.legal_actions() == ["7, 9", "8", "6"]
     match.apply("6")
     assert match.legal_actions() == ["a", "b"]
+
+
+def test_a_loop_with_where_runs_for_the_elements_that_pass(tmp_path):
+    # the condition is read once, as the loop starts: a change made in the block does not
+    # take a later element out (as a comprehension in its place would not)
+    game = game_from_text(tmp_path, '''game "filter"
+players 3
+counter coins per seat
+counter visits
+setup:
+    set coins of P2 to 5
+flow:
+    for each s in seats where coins of s == 0:
+        increase visits by 1
+        set coins of P3 to 9
+    for each n in [1, 2, 3, 4] where n % 2 == 0:
+        gain n coins for P1
+    end game
+''', name="filter.ludus")
+    match = game.new_match(3)
+    assert match.is_over
+    facts = match.view()["counters"]
+    assert match.state["vars"]["visits"] == 2  # P1 and P3: P3 was 0 when the loop started
+    assert facts["coins"] == {"P1": 6, "P2": 5, "P3": 9}

@@ -439,3 +439,30 @@ Mirror (Thing)
     If the seat after you is tired, set your tired to true.
     Let best be the first c in those on table with the highest worth.
     Let rich be the last s in the seats with the most fame."""
+
+
+LOOPS = """game "Loops"
+players 2
+counter coins per seat
+card "Alms":
+    on play:
+        for each s in seats where coins of s == 0:
+            gain 1 coins for s
+        for each p in [s for s in seats where coins of s > 5]:
+            gain 1 coins for p
+flow:
+    win P1
+"""
+
+
+def test_a_loop_over_the_elements_that_pass_reads_as_one_list(tmp_path):
+    """`for each s in seats where ...`, or the same list written out, names the list once."""
+    path = tmp_path / "loops.ludus"
+    path.write_text(LOOPS, encoding="utf-8")
+    result, sources = checked(path)
+    text = card_text(result.symbols.entities["Alms"], result.symbols, result.types, sources).text()
+    assert text == """\
+Alms (Card)
+  When played:
+    For each s in the seats where coins of s is 0, s gains 1 coin.
+    For each p in the seats where coins of p is more than 5, p gains 1 coin."""

@@ -183,6 +183,15 @@ class StatementBuilder(BuilderBase):
         return n.For(str(var), source, end, body, span=self.span(meta))
 
     @v_args(meta=True)
+    def for_where_stmt(self, meta, c):
+        # `for each c in L where COND:` is `for each c in [c for c in L where COND]:`, so the
+        # checker, the compiler and the rules' English treat it as the loop it means
+        _each, var, source, cond, body = c
+        span = self.span(meta)
+        kept = n.Comprehension(n.Name(str(var), span=span), str(var), source, cond, span=span)
+        return n.For(str(var), kept, None, body, span=span)
+
+    @v_args(meta=True)
     def repeat_stmt(self, meta, c):
         return n.Repeat(c[0], c[1], span=self.span(meta))
 
