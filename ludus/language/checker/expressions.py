@@ -303,6 +303,14 @@ class ExpressionChecks:
                 self.expect(node.at, scope, self._key_type(second_kind))
             self.expect(node.of, scope, self._key_type(first_kind))
             return self.resolve(node, ("var_of2", name), self.var_type(decl))
+        if node.at is not None and node.of is None and name in sym.vars and sym.vars[name].per is not None:
+            # `climber at c` for a counter kept per column: read with `of`, as `unstable of North`
+            decl = sym.vars[name]
+            self.used.add(("var", name))
+            self.error(f"'{name}' is a {decl.kind} kept per {decl.per}: read it as '{name} of ...', "
+                       f"not '{name} at ...' (which counts tokens)", node.span)
+            self.expr(node.at, scope)  # its names are checked; its type waits for the `of` (one error here)
+            return self.resolve(node, ("var_of", name), self.var_type(decl))
         if node.at is not None and name not in sym.kinds and name not in sym.entities and sym.entity_kind_collection(name) is None:
             self.error(f"'{name} at ...' counts tokens, and '{name}' is not a token", node.span,
                        suggest(name, sym.tokens))

@@ -10,7 +10,6 @@ from ..symbols import (
     compatible,
     elem_type,
     listlike,
-    per_keys,
 )
 from .base import ANYTIME_STATEMENTS, Scope, _const_false
 
@@ -326,7 +325,8 @@ class StatementChecks:
             if node.name in sym.tracks:
                 self.used.add(("track", node.name))
                 return self.resolve(node, ("track", node.name), "number")
-        if isinstance(node, n.Access) and node.name in sym.vars and (node.at is None or len(per_keys(sym.vars[node.name].per)) == 2):
+        if isinstance(node, n.Access) and node.name in sym.vars and (
+                node.at is None or sym.vars[node.name].per is not None):  # a misused `at`: one error, from expr
             return self.expr(node, scope)
         if isinstance(node, n.Attr):
             t = self.expr(node, scope)
