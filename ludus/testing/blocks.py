@@ -7,7 +7,7 @@ from pathlib import Path
 from ..language.snapshot_names import EXTENSION, is_part, snapshot_stem
 from ..language.source import Diagnostic, LudusError, Span, split_lines
 from .position import Position, TestError
-from .snapshot_files import SnapshotFileError, read_snapshot, write_snapshot
+from .snapshot_files import SnapshotFileError, python_namesakes, read_snapshot, write_snapshot
 
 
 def source_text(game, span: Span) -> str:
@@ -213,11 +213,7 @@ def refuse_shared_folder(path, tests, sources) -> None:
     if not tests:
         return
     game = Path(path)
-    try:
-        modules = sorted(p.name for p in game.parent.iterdir()
-                         if p.suffix == ".py" and p.stem.casefold() == game.stem.casefold() and p.is_file())
-    except OSError:
-        return
+    modules = python_namesakes(game)
     if modules:
         raise LudusError([Diagnostic(
             "error", f"the snapshots of these tests would share the folder '__snapshots__/{game.stem}' with those "

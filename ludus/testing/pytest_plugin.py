@@ -11,7 +11,6 @@ Fixtures:
 from __future__ import annotations
 
 import contextlib
-import re
 from pathlib import Path
 
 import pytest
@@ -19,12 +18,11 @@ import pytest
 from .blocks import own_tests, refuse_shared_folder, run_test_decl
 from .position import Position, TestError
 from .snapshot import EffectSnapshotExtension
-from .snapshot_files import SnapshotFileError, why_not
-
-_TEST_BLOCK = re.compile(r'^test[ \t]+"', re.M)
-_HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
+from .snapshot_files import SnapshotFileError, python_namesakes, runs_own_tests, why_not
 
 _games: dict = {}
+# the resolved paths of the game files whose `test` blocks syrupy is shown in this run
+SHOWN_GAMES = pytest.StashKey[set]()
 
 
 def _load(path: Path):
@@ -98,20 +96,8 @@ def effect_snapshot(snapshot):
 
 
 def pytest_collect_file(file_path: Path, parent):
-    if file_path.suffix != ".ludus":
-        return None
-    from ..language.source import lone_cr_as_newline
-
-    try:
-        data = file_path.read_bytes()
-    except OSError:
-        return None
-    # read as the parser reads it: a byte-order mark (Notepad writes one) hid the header on the
-    # first line, and lines ended by a lone \r hid every block, so pytest passed a file whose
-    # tests never ran; a file that is not UTF-8 is collected, for its load error to be seen
-    text = lone_cr_as_newline(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
     # a file without `game`/`extends` is a part of a game: its tests run with the file that includes it
-    if _TEST_BLOCK.search(text) and _HEADER.search(text):
+    if file_path.suffix == ".ludus" and runs_own_tests(file_path):
         return LudusFile.from_parent(parent, path=file_path)
     return None
 
@@ -127,6 +113,8 @@ class LudusFile(pytest.File):
         except LudusError as err:
             yield LudusLoadItem.from_parent(self, name="load", error=err)
             return
+        # its blocks are shown to syrupy, which may clean up their snapshots
+        self.config.stash.setdefault(SHOWN_GAMES, set()).add(str(self.path.resolve()))
         tests = own_tests(game, self.path)
         try:
             refuse_shared_folder(self.path, tests, game.sources)
@@ -354,6 +342,53 @@ def pytest_collection_finish(session):
         for item in session.items:
             if isinstance(item, LudusTestItem):
                 syrupy._selected_items[item.syrupy_view.nodeid] = ItemStatus.NOT_RUN
+        _keep_snapshots_of_tests_not_shown(session.config, syrupy)
+
+
+def _keep_snapshots_of_tests_not_shown(config, syrupy) -> None:
+    """syrupy looks through the whole `__snapshots__` folder beside each test file it collects,
+    and takes any file there that no test of this run used for an unused snapshot, deleted on
+    `--snapshot-update` (syrupy's default extension claims every file in the folder, of any
+    extension). It cannot tell that a folder `__snapshots__/STEM/` holds the snapshots of the
+    game file `STEM.ludus`, so it deleted them when that game's blocks were not in the run (not
+    named, `--ignore`d, or failing to load); and where a Python module `STEM.py` shares the
+    folder, an update of either file deleted the other's. syrupy deletes nothing that a skipped
+    test owns: each such file is given one, a stand-in that only syrupy sees. The snapshots of
+    a game whose blocks run are syrupy's to clean up, as those of a Python module are; a shared
+    folder is no one's, until one of the two files is renamed (the game's blocks fail till then)."""
+    from syrupy.session import ItemStatus
+
+    shown = config.stash.get(SHOWN_GAMES, set())
+    dirname = str(getattr(config.option, "snapshot_dirname", None) or "__snapshots__")
+    for site in {Path(item.path).parent for item in list(syrupy._collected_items.values())}:
+        try:
+            folders = [p for p in (site / dirname).iterdir() if p.is_dir()]
+        except OSError:
+            continue
+        for folder in folders:
+            game = site / f"{folder.name}.ludus"
+            if not runs_own_tests(game) or (str(game.resolve()) in shown and not python_namesakes(game)):
+                continue
+            try:
+                files = [p for p in folder.iterdir() if not p.name.startswith(".") and p.is_file()]
+            except OSError:
+                continue
+            for file in files:
+                owner = _SnapshotOwner(game, file)
+                syrupy._collected_items[owner.nodeid] = owner
+                syrupy._selected_items[owner.nodeid] = ItemStatus.SKIPPED
+
+
+class _SnapshotOwner:
+    """A skipped test, as syrupy reads one, that owns the stored snapshot `file` of `game`:
+    named as the file is, at the game's path (what syrupy relates a snapshot to a test by)."""
+
+    def __init__(self, game: Path, file: Path) -> None:
+        self.path = game
+        self.name = file.stem
+        # a node id of no real item: no `::` inside, which syrupy would read as a class
+        self.nodeid = f"{game.resolve()} (stored snapshot)::{file.stem}"
+        self.obj = _named(file.stem, game.stem)
 
 
 @pytest.hookimpl(wrapper=True)

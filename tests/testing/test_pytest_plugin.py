@@ -363,6 +363,55 @@ def test_a_python_test_module_with_the_game_files_stem_is_an_error_and_deletes_n
     assert "Deleted" not in update.stdout and kept.read_text(encoding="utf-8") == before
 
 
+def test_an_update_of_one_of_two_files_sharing_a_snapshot_folder_deletes_neither_files_snapshots(tmp_path):
+    # only the file named is collected: syrupy took the other's snapshots for its own, unused
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    (tmp_path / "test_market.ludus").write_text('extends "market-town.ludus"\n\ntest "crier":\n'
+                                                '    do "buy nothing"\n    snapshot\n', encoding="utf-8")
+    assert CliRunner().invoke(main, ["test", str(tmp_path), "--update"]).exit_code == 0
+    (tmp_path / "test_market.py").write_text(
+        "def test_py(ludus_position, effect_snapshot):\n"
+        "    pos = ludus_position('market-town.ludus')\n"
+        "    pos.resolve('Street Musician', 'Amber')\n"
+        "    assert pos.effect() == effect_snapshot\n", encoding="utf-8")
+    folder = tmp_path / "__snapshots__" / "test_market"
+    python = pytest_in(tmp_path, "test_market.py", "--snapshot-update")
+    assert python.returncode == 0 and "Deleted" not in python.stdout, python.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["crier.txt", "test_py.txt"]
+    stored = {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()}
+    assert "unused" not in pytest_in(tmp_path, "test_market.py").stdout
+    game = pytest_in(tmp_path, "test_market.ludus", "--snapshot-update")
+    assert "FAILED test_market.ludus::crier" in game.stdout and "Deleted" not in game.stdout, game.stdout
+    assert {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()} == stored
+
+
+def test_an_update_keeps_the_snapshots_of_a_game_left_out_of_the_run_or_failing_to_load(tmp_path):
+    # syrupy's default extension, used by a Python test beside the game, claimed every file in
+    # __snapshots__; with the game's blocks not in the run, it deleted their snapshots as unused
+    where = market_town_copy(tmp_path)
+    before = stored(where)
+    (where / "test_cards.py").write_text(
+        "def test_crier(ludus_position, effect_snapshot, snapshot):\n"
+        "    pos = ludus_position('market-town.ludus', players=2)\n"
+        "    pos.resolve('Street Musician', 'Amber')\n"
+        "    assert pos.effect() == effect_snapshot\n"
+        "    assert 'amber' == snapshot\n", encoding="utf-8")
+    for args in ([".", "--ignore=market-town.tests.ludus"], ["--ignore=market-town.tests.ludus"]):
+        run = pytest_in(where, *args, "--snapshot-update")
+        assert run.returncode == 0 and "Deleted" not in run.stdout, run.stdout
+        assert stored(where) == before
+    tests = where / "market-town.tests.ludus"
+    text = tests.read_text(encoding="utf-8")
+    tests.write_text(text + "\nbroken here\n", encoding="utf-8")
+    run = pytest_in(where, ".", "--snapshot-update")
+    assert "FAILED market-town.tests.ludus::load" in run.stdout and "Deleted" not in run.stdout, run.stdout
+    assert stored(where) == before
+    tests.write_text(text, encoding="utf-8")  # loading again, the game's blocks clean up after themselves
+    (where / "__snapshots__" / "market-town.tests" / "A test that was deleted.txt").write_text("old\n", encoding="utf-8")
+    run = pytest_in(where, ".", "--snapshot-update")
+    assert "1 unused snapshot deleted" in run.stdout and stored(where) == before, run.stdout
+
+
 def test_a_read_only_snapshot_is_never_replaced(tmp_path):
     # the new snapshot is renamed over the old one, which the folder's permissions allow: only
     # access() guarded the file, and it lets root write anything
