@@ -8,6 +8,7 @@ folder, which could be read forever), and the file is UTF-8 text within the size
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -67,35 +68,63 @@ def read_text_file(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, shown: 
 
 def write_text_file(path: str | os.PathLike, text: str) -> Path:
     """Write text to a file whole or not at all, or FileProblem saying why not; returns the path
-    written. The text goes to a new file beside the old one and is renamed over it once written,
-    so a failure halfway (a full disk) leaves the old file as it was. A symbolic link is written
-    through, as opening it would, and the file keeps its permissions."""
+    written. A symbolic link is written through and stays a link (see `replace_text`)."""
     p = checked_path(path)
-    tmp = None
     try:
-        target = p.resolve() if p.is_symlink() else p
-        try:
-            mode = os.stat(target).st_mode
-        except FileNotFoundError:
-            mode = None
-        if mode is not None and stat.S_ISDIR(mode):
-            raise IsADirectoryError(21, "it is a folder")
-        tmp = target.parent / f".{target.name[:40]}.{secrets.token_hex(6)}.tmp"
-        with open(tmp, "x", encoding="utf-8") as f:
-            f.write(text)
-        if mode is not None:
-            os.chmod(tmp, stat.S_IMODE(mode))
-        os.replace(tmp, target)
+        replace_text(p, text)
     except (OSError, UnicodeError) as exc:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
         if isinstance(exc, UnicodeError):
             why = "the text cannot be written as UTF-8"
         else:
             why = exc.strerror or exc
         raise FileProblem(f"cannot write '{_shown(str(p))}': {why}") from None
     return p
+
+
+def replace_text(path: Path, text: str) -> Path:
+    """Write text to a file whole or not at all, and return the file written. The text goes to a
+    new file beside the old one, renamed over it once written, so a failure halfway (a full
+    disk) leaves the old file as it was; the file keeps its permissions. A symbolic link (or a
+    chain of them) is written through, as opening it would be: the file at its end changes and
+    the link stays, where the rename put a new file in the link's place, cutting it from the
+    shared file it led to. Raises OSError (UnicodeError for text that is not UTF-8)."""
+    target = link_target(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder")
+    tmp = target.parent / f".{target.name[:40]}.{secrets.token_hex(6)}.tmp"
+    try:
+        with open(tmp, "x", encoding="utf-8") as f:
+            f.write(text)
+        if mode is not None:
+            os.chmod(tmp, stat.S_IMODE(mode))
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return target
+
+
+def link_target(path: Path) -> Path:
+    """The file a write to `path` changes: `path`, or the file at the end of the symbolic link
+    (or chain of links) it is. Raises OSError for a link that leads round in a loop, or to a file
+    whose folder is not there: nothing is written through it then, and the link is left as it is."""
+    if not path.is_symlink():
+        return path
+    try:
+        target = path.resolve()
+    except RuntimeError:  # Python before 3.13 says a loop so
+        target = None
+    if target is None or target.is_symlink():  # after 3.13, a loop resolves to a link in it
+        raise OSError(errno.ELOOP, "it is a symbolic link that leads round in a loop")
+    if not target.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"it is a symbolic link to '{_shown(str(target))}', "
+                                              "in a folder that does not exist")
+    return target
 
 
 def read_only(path: str | os.PathLike) -> bool:

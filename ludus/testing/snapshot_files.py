@@ -4,15 +4,12 @@ way of a folder is the same located error on both paths, never a traceback, and 
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import os
 import re
-import secrets
 import stat
 from pathlib import Path
 
-from ..language.files import read_only
+from ..language.files import read_only, replace_text
 from ..language.snapshot_names import is_part
 from ..language.source import lone_cr_as_newline
 
@@ -59,23 +56,16 @@ def read_snapshot(path: Path) -> str | None:
 
 
 def write_snapshot(path: Path, text: str) -> None:
-    """Store a snapshot whole or not at all: the text goes to a new file beside it, renamed over
-    the old one once written, so a failure (a full disk) leaves the old snapshot as it was.
-    Raises SnapshotFileError."""
-    tmp = None
+    """Store a snapshot whole or not at all: a failure (a full disk) leaves the old snapshot as it
+    was. A snapshot that is a symbolic link (into a folder of shared snapshots) stays one: the
+    file it leads to is written. Raises SnapshotFileError."""
     try:
         # the new file is renamed over the old, which only the folder's permissions govern
         if read_only(path):
             raise PermissionError(errno.EACCES, "it is read-only")
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.parent / f".ludus-{secrets.token_hex(6)}.tmp"
-        with open(tmp, "x", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        replace_text(path, text)
     except OSError as exc:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
         raise SnapshotFileError("write", path, why_not(path, exc)) from None
 
 

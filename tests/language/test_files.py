@@ -57,3 +57,12 @@ def test_same_file_knows_a_file_by_any_of_its_names(tmp_path):
     assert not same_file(other, [game])
     assert not same_file(tmp_path / "missing", [game])
     assert same_file(tmp_path / "missing", [tmp_path / "sub" / ".." / "missing"])  # a new file, by its path
+
+
+def test_a_link_that_leads_round_in_a_loop_is_a_problem_not_a_crash(tmp_path):
+    # Path.resolve raised RuntimeError for it, out of `save` in the REPL and `--json`
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    with pytest.raises(FileProblem, match="cannot write '.*loop.json': it is a symbolic link that leads round in a loop"):
+        write_text_file(loop, "new")
+    assert loop.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["loop.json"]

@@ -430,6 +430,31 @@ def test_a_read_only_snapshot_is_never_replaced(tmp_path):
     assert locked.read_text(encoding="utf-8") == before
 
 
+def test_an_update_writes_the_shared_file_a_linked_snapshot_leads_to_and_keeps_the_link(tmp_path):
+    where = market_town_copy(tmp_path)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    name = "Fortune Teller pays on a 5.txt"
+    link = where / "__snapshots__" / "market-town.tests" / name
+    link.rename(shared / name)
+    link.symlink_to(shared / name)
+    game = where / "market-town.ludus"
+    for one, update in (("1", ["test", str(where / "market-town.tests.ludus"), "--update"]),
+                        ("0", ["market-town.tests.ludus", "--snapshot-update"])):
+        game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", f"gain omen - {one} coins"),
+                        encoding="utf-8")
+        # the test's `expect` fails, and its snapshot is updated all the same
+        if update[0] == "test":
+            assert "updated" in CliRunner().invoke(main, update).output
+        else:
+            assert "1 snapshot updated" in pytest_in(where, *update).stdout
+        assert link.is_symlink() and link.resolve() == (shared / name).resolve()
+        assert f"counter coins of Amber: 0 -> {5 - int(one)}\n" in (shared / name).read_text(encoding="utf-8")
+        game.write_text(game.read_text(encoding="utf-8").replace(f"gain omen - {one} coins", "gain omen - 2 coins"),
+                        encoding="utf-8")
+    assert sorted(p.name for p in shared.iterdir()) == [name]
+
+
 def test_a_snapshot_edited_by_hand_shows_what_differs_when_it_prints_as_nothing(tmp_path):
     # a space left at a line's end, or the last new line dropped by an editor, failed the test
     # with a diff of two equal lines, or of no changed line at all

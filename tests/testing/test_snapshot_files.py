@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import errno
+import os
 
 import pytest
 
-from ludus.testing import snapshot_files
 from ludus.testing.snapshot_files import SnapshotFileError, read_snapshot, write_snapshot
 
 
@@ -42,7 +42,7 @@ def test_a_write_that_fails_midway_leaves_the_old_snapshot_whole(tmp_path, monke
     def disk_full(src, dst):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(snapshot_files.os, "replace", disk_full)
+    monkeypatch.setattr(os, "replace", disk_full)
     with pytest.raises(SnapshotFileError, match="no space left on device"):
         write_snapshot(stored, "the new effect\n")
     assert stored.read_text(encoding="utf-8") == "the old effect\n"
@@ -50,3 +50,35 @@ def test_a_write_that_fails_midway_leaves_the_old_snapshot_whole(tmp_path, monke
     monkeypatch.undo()
     write_snapshot(stored, "the new effect\n")
     assert stored.read_text(encoding="utf-8") == "the new effect\n"
+
+
+def test_a_linked_snapshot_is_written_through_and_stays_a_link(tmp_path):
+    # the new snapshot was renamed over the link: a regular file took its place, and the shared
+    # snapshot it led to kept the old effect
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "t.txt").write_text("the old effect\n", encoding="utf-8")
+    folder = tmp_path / "__snapshots__" / "g"
+    folder.mkdir(parents=True)
+    (folder / "t.txt").symlink_to(shared / "t.txt")
+    (folder / "chain.txt").symlink_to(folder / "t.txt")  # a link to a link
+    write_snapshot(folder / "chain.txt", "the new effect\n")
+    assert (folder / "t.txt").is_symlink() and (folder / "chain.txt").is_symlink()
+    assert (shared / "t.txt").read_text(encoding="utf-8") == "the new effect\n"
+    assert sorted(p.name for p in shared.iterdir()) == ["t.txt"]  # nothing left beside it
+    (folder / "new.txt").symlink_to(shared / "new.txt")  # a link made before its first update
+    write_snapshot(folder / "new.txt", "first\n")
+    assert (folder / "new.txt").is_symlink() and (shared / "new.txt").read_text(encoding="utf-8") == "first\n"
+
+
+def test_a_link_that_leads_nowhere_is_an_error_and_is_left_as_it_is(tmp_path):
+    loop = tmp_path / "loop.txt"
+    loop.symlink_to(loop)
+    with pytest.raises(SnapshotFileError, match="it is a symbolic link that leads round in a loop"):
+        write_snapshot(loop, "effect\n")
+    lost = tmp_path / "lost.txt"
+    lost.symlink_to(tmp_path / "gone" / "t.txt")
+    with pytest.raises(SnapshotFileError, match="it is a symbolic link to '.*t.txt', in a folder that does not exist"):
+        write_snapshot(lost, "effect\n")
+    assert loop.is_symlink() and lost.is_symlink() and not (tmp_path / "gone").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop.txt", "lost.txt"]

@@ -376,6 +376,21 @@ def test_a_folder_is_formatted_whole_but_for_hidden_folders(tmp_path):
     assert (tmp_path / "notes.txt").read_text() == "value  x = 1\n"
 
 
+def test_a_linked_file_is_formatted_where_it_leads_and_stays_a_link(tmp_path):
+    (tmp_path / "shared").mkdir()
+    real = tmp_path / "shared" / "cards.ludus"
+    real.write_text("value  x = 1\n", encoding="utf-8")
+    (tmp_path / "game").mkdir()
+    link = tmp_path / "game" / "cards.ludus"
+    link.symlink_to(real)
+    for target in (link, tmp_path / "game"):
+        real.write_text("value  x = 1\n", encoding="utf-8")
+        result = CliRunner().invoke(main, ["fmt", str(target)])
+        assert result.exit_code == 0 and "1 of 1 file reformatted" in result.output, result.output
+        assert link.is_symlink() and real.read_text(encoding="utf-8") == "value x = 1\n"
+    assert sorted(p.name for p in (tmp_path / "shared").iterdir()) == ["cards.ludus"]
+
+
 def test_a_text_hole_the_builder_refuses_is_refused_with_its_place(tmp_path):
     path = tmp_path / "hole.ludus"
     path.write_text('flow:\n    log  "{"\n', encoding="utf-8")
