@@ -75,11 +75,15 @@ def check(files: tuple[str, ...], strict: bool, quiet: bool, output_format: str)
 
     A folder checks every game in it; a part of a game (a file that another file includes) is
     checked through the game that includes it."""
+    from .testing.blocks import force_errors
+
     as_json = output_format == "json"
     failed = False
     found: list[dict] = []
     for path in _games_to_check(files, notes_to_stderr=as_json):
-        diags, _checked, sources = analyse(path)
+        diags, checked, sources = analyse(path)
+        if checked is not None:
+            diags = sorted(diags + force_errors(checked, sources, path), key=lambda d: d.sort_key)
         errors = [d for d in diags if d.severity == "error"]
         warnings = [d for d in diags if d.severity == "warning"]
         shown = errors if quiet else diags

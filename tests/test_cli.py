@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -168,6 +169,25 @@ def test_check_leads_a_part_to_its_game_and_opens_folders():
     assert folder.exit_code == 0, folder.output
     for name in ("market-town.ludus", "market-town.tests.ludus", "uprising-great-country.ludus"):
         assert f"{name}: 0 errors" in folder.output
+
+
+def test_check_reports_a_forced_roll_the_game_can_never_take_in_the_words_of_the_test(tmp_path):
+    # a `force d7` in a game that rolls only a d6 passed `ludus check`, and failed when it ran
+    write(tmp_path, "market-town.ludus", (EXAMPLES / "market-town.ludus").read_text(encoding="utf-8"))
+    tests = write(tmp_path, "t.ludus", 'extends "market-town.ludus"\n\n'
+                  'test "a d7":\n    force d7 = 3\n    resolve "Fortune Teller" for Amber\n\n'
+                  'test "a face":\n    force d6 = 2, 9\n    resolve "Fortune Teller" for Amber\n\n'
+                  'test "a d6":\n    next d6 is 5\n    resolve "Fortune Teller" for Amber\n')
+    errors = [f"{tests}:4:5: error: Market Town never rolls a d7; it rolls a d6",
+              f"{tests}:8:5: error: 9 is not a face of a d6"]
+    checked = run("check", tests)
+    assert checked.exit_code == 1 and all(e in checked.output for e in errors), checked.output
+    assert "t.ludus: 2 errors, 0 warnings" in checked.output
+    tested = run("test", tests)
+    assert all(e in tested.output for e in errors) and "1 passed, 2 failed" in tested.output, tested.output
+    as_json = run("check", "--format", "json", tests)
+    assert [(d["line"], d["message"]) for d in json.loads(as_json.output)] == [
+        (4, "Market Town never rolls a d7; it rolls a d6"), (8, "9 is not a face of a d6")]
 
 
 def test_a_folder_with_a_file_that_cannot_be_read_fails_check_and_test(tmp_path):
