@@ -6,41 +6,104 @@ Read from the text alone (no parsing), so a folder of files in any state can be 
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .files import FileProblem, read_text_file
+from .source import lone_cr_as_newline
 
-HEADER = re.compile(r'^(?:game|extends)\s+"', re.M)
+# a lone \r ends a line too (an old Mac's line ends), as the parser reads it: a header after a
+# comment on such a line was not found, and the game was taken for a part (`^` alone follows \n)
+HEADER = re.compile(r'(?:^|(?<=\r))(?:game|extends)[ \t]+"', re.M)
 INCLUDES = re.compile(r'^\s*(?:include|extends)\s+"([^"]+)"', re.M)
 
 
-def _text(path: Path) -> str:
+def starts_game(text: str) -> bool:
+    """Whether a file's text starts a game or a variant: it has a `game` or `extends` line."""
+    return HEADER.search(text) is not None
+
+
+@dataclass
+class Sorted:
+    """The `.ludus` files of a folder, sorted out, each in path order."""
+
+    games: list[tuple[Path, str]] = field(default_factory=list)  # games and variants, with their text
+    parts: list[Path] = field(default_factory=list)
+    unreadable: list[Path] = field(default_factory=list)  # cannot be told a game or a part
+
+
+def sort_out(folder: Path, recursive: bool = True) -> Sorted:
+    """The `.ludus` files in a folder (and in the folders under it, if `recursive`), each read
+    once: the one place that tells games from parts, for `ludus check`, `ludus test` and the
+    search for the games that include a part."""
+    out = Sorted()
     try:
-        return read_text_file(path)
-    except FileProblem:
-        return ""
+        found = sorted(folder.rglob("*.ludus") if recursive else folder.glob("*.ludus"))
+    except OSError:
+        return out
+    for path in found:
+        if not path.is_file():  # a folder named x.ludus, a pipe (which could be read for ever)
+            continue
+        try:
+            text = lone_cr_as_newline(read_text_file(path))
+        except FileProblem:
+            out.unreadable.append(path)
+            continue
+        if starts_game(text):
+            out.games.append((path, text))
+        else:
+            out.parts.append(path)
+    return out
 
 
 def is_game(path: Path) -> bool:
     """A file that starts a game or a variant, as opposed to a part that another file includes."""
-    return bool(HEADER.search(_text(path)))
+    try:
+        return starts_game(read_text_file(path))
+    except FileProblem:
+        return False
+
+
+def near(part: Path) -> list[Path]:
+    """The folders searched for the games that include a part: its own, and the one above it."""
+    here = part.parent
+    above = here.parent
+    if here.name in ("", ".", ".."):
+        # the parent of '.' is '.' itself, and of '..' is '.': `ludus check part.ludus` run in
+        # the part's folder never looked in the folder above, where `ludus check x/part.ludus` did
+        above = here.resolve().parent
+        try:
+            above = Path(os.path.relpath(above))
+        except ValueError:  # on another drive than the working folder (Windows)
+            pass
+    try:
+        if above.resolve() == here.resolve():  # the root folder
+            return [here]
+    except (OSError, RuntimeError):
+        pass
+    return [here, above]
 
 
 def games_including(part: Path) -> list[Path]:
     """The game files, in the part's folder and the one above it, that include or extend it."""
     target = part.resolve()
     found = []
-    for folder in dict.fromkeys([part.parent, part.parent.parent]):
-        for candidate in sorted(folder.glob("*.ludus")):
-            text = _text(candidate)
-            if not HEADER.search(text):
-                continue
-            if any((candidate.parent / name).resolve() == target for name in INCLUDES.findall(text)):
-                found.append(candidate)
+    for folder in near(part):
+        for game, text in sort_out(folder, recursive=False).games:
+            if any(_same(game.parent / name, target) for name in INCLUDES.findall(text)):
+                found.append(game)
     return found
+
+
+def _same(path: Path, target: Path) -> bool:
+    try:
+        return path.resolve() == target
+    except (OSError, RuntimeError, ValueError):  # a NUL byte, a loop of links
+        return False
 
 
 def games_in(folder: Path) -> list[Path]:
     """Every game and variant file under a folder, in path order."""
-    return [p for p in sorted(folder.rglob("*.ludus")) if is_game(p)]
+    return [path for path, _text in sort_out(folder).games]

@@ -16,8 +16,9 @@ snapshot is written; the names themselves stay syrupy's, as the files already st
 
 from __future__ import annotations
 
-import re
 import unicodedata
+
+from .discover import starts_game
 
 EXTENSION = "txt"
 LEFT_OUT = '\\/?*:|"<>'
@@ -30,13 +31,10 @@ MAX_FILE_BYTES = 255
 WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
                             | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "123456789\u00b9\u00b2\u00b3"})
 
-# a file with a `game` or `extends` line runs its own tests; a file without one is a part of a game
-_HEADER = re.compile(r'^(game|extends)[ \t]+"', re.M)
-
 
 def is_part(text: str) -> bool:
     """A file without a `game` or `extends` line: its tests run with the file that includes it."""
-    return _HEADER.search(text) is None
+    return not starts_game(text)
 
 
 def _raw(test_name: str, index) -> str:
