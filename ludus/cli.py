@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import attrs
 import click
 
 from .engine.runtime import RuleError
@@ -78,12 +79,15 @@ def check(files: tuple[str, ...], strict: bool, quiet: bool, output_format: str)
     from .testing.blocks import force_errors
 
     as_json = output_format == "json"
-    failed = False
     found: list[dict] = []
-    for path in _games_to_check(files, notes_to_stderr=as_json):
+    targets = _games_to_check(files, notes_to_stderr=as_json)
+    failed = bool(targets.empty)
+    for path in targets.games:
         diags, checked, sources = analyse(path)
         if checked is not None:
             diags = sorted(diags + force_errors(checked, sources, path), key=lambda d: d.sort_key)
+        if path in targets.alone:
+            diags = _part_alone(diags, targets.alone[path])
         errors = [d for d in diags if d.severity == "error"]
         warnings = [d for d in diags if d.severity == "warning"]
         shown = errors if quiet else diags
@@ -113,38 +117,75 @@ def _diagnostic_json(d, game: str) -> dict:
             "message": d.message, "hint": d.hint, "game": str(game)}
 
 
-def _games_to_check(files: tuple[str, ...], notes_to_stderr: bool = False) -> list[str]:
-    """The game files behind what was named, each once: folders opened, parts led to their game."""
-    from .language.discover import games_in, games_including, is_game
-    from .language.files import FileProblem, read_text_file
+class _Targets:
+    """What `ludus check` and `ludus test` work through, from the paths named."""
 
-    def unreadable(p: Path) -> bool:
-        try:
-            read_text_file(p)
-        except FileProblem:
-            return True
-        return False
+    def __init__(self) -> None:
+        self.games: list[str] = []  # the game files, each once
+        self.empty: list[str] = []  # the folders named in which there is no game file
+        self.alone: dict[str, Path] = {}  # the parts named that no game includes
 
+
+def _games_to_check(files: tuple[str, ...], notes_to_stderr: bool = False) -> _Targets:
+    """The game files behind what was named, each once: folders opened, parts led to their game.
+    A folder with no game file in it is noted, and fails the command: a mistyped folder (in CI,
+    say) passed, having checked nothing."""
+    from .language.discover import games_including, is_game, sort_out
+
+    targets = _Targets()
     out: list[str] = []
     for name in files:
         path = Path(name)
         if path.is_dir():
-            found = games_in(path)
+            found = sort_out(path)
             # a file that cannot be read cannot be told a game or a part: it is checked, so its
             # error shows, where a folder of games passed with the file left out unsaid
-            known = set(found)
-            found = sorted(found + [p for p in path.rglob("*.ludus")
-                                    if p not in known and p.is_file() and unreadable(p)])
-            if not found:
-                click.echo(f"{name}: no game files here", err=True)
-            out.extend(str(p) for p in found)
-        elif path.is_file() and not is_game(path) and (games := games_including(path)):
-            click.echo(f"{name} is part of {', '.join(str(g) for g in games)}: checking it through its game"
-                       + ("s" if len(games) > 1 else ""), err=notes_to_stderr)
-            out.extend(str(g) for g in games)
+            listed = sorted([p for p, _text in found.games] + found.unreadable)
+            if not listed:
+                parts = len(found.parts)
+                click.echo(f"{name}: no game files here" + (
+                    f", only {parts} part{'s' if parts != 1 else ''} of a game (without a `game` or `extends` "
+                    "line), checked through the game that includes them" if parts else ""), err=True)
+                targets.empty.append(name)
+            out.extend(str(p) for p in listed)
+        elif path.is_file() and not is_game(path):
+            games = games_including(path)
+            if games:
+                click.echo(f"{name} is part of {', '.join(str(g) for g in games)}: checking it through its game"
+                           + ("s" if len(games) > 1 else ""), err=notes_to_stderr)
+                out.extend(str(g) for g in games)
+            else:
+                targets.alone[name] = path
+                out.append(name)
         else:
             out.append(name)
-    return list(dict.fromkeys(out))
+    targets.games = list(dict.fromkeys(out))
+    return targets
+
+
+def _part_alone(diags: list, part: Path) -> list:
+    """The diagnostics of a part checked on its own, no game including it: its error for having
+    no flow says so, and where the games are that could include it."""
+    import os
+
+    from .language.checker.declarations import PART_ALONE
+    from .language.discover import near, sort_out
+
+    folders = near(part)
+    where = (f"ludus looks for the game that includes a part in the part's folder and the one above "
+             f"({' and '.join(repr(str(f)) for f in folders)})")
+    games = [g for f in folders for g, _text in sort_out(f, recursive=False).games]
+    if games:
+        try:
+            line = os.path.relpath(part, games[0].parent).replace(os.sep, "/")
+        except ValueError:  # on another drive (Windows)
+            line = str(part.resolve())
+        hint = (f"{where}; the games there: {', '.join(str(g) for g in games)}. {games[0]} would include it "
+                f"with `include \"{line}\"`")
+    else:
+        hint = f"{where}, and there is no game file there"
+    message = "this file is a part of a game (it has no `game` or `extends` line), and no game includes it"
+    return [attrs.evolve(d, message=message, hint=hint) if d.message == PART_ALONE else d for d in diags]
 
 
 @main.command()
@@ -399,11 +440,13 @@ def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> Non
     from .testing.blocks import run_file
 
     passed = failed = 0
-    for path in _games_to_check(files):
+    targets = _games_to_check(files)
+    for path in targets.games:
         try:
             ok, bad = run_file(path, click.echo, keyword=keyword, update=update)
         except LudusError as err:
-            click.echo(render_all(err.diagnostics, err.sources), err=True)
+            diags = _part_alone(err.diagnostics, targets.alone[path]) if path in targets.alone else err.diagnostics
+            click.echo(render_all(diags, err.sources), err=True)
             failed += 1
             continue
         passed, failed = passed + ok, failed + bad
@@ -412,7 +455,7 @@ def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> Non
         # as pytest's exit code 5: a misspelt -k in CI would otherwise pass, having run nothing
         click.echo(f"no test's name contains '{keyword}'", err=True)
         sys.exit(1)
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if failed or targets.empty else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

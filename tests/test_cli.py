@@ -206,6 +206,75 @@ def test_a_folder_with_a_file_that_cannot_be_read_fails_check_and_test(tmp_path)
     assert tested.output.endswith("0 passed, 1 failed\n")
 
 
+def test_a_folder_without_a_game_fails_check_and_test_and_says_what_is_there(tmp_path):
+    # it said "no game files here" and exited 0: a mistyped folder in CI passed, having checked nothing
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "parts").mkdir()
+    write(tmp_path / "parts", "cards.ludus", 'card "A"\n')
+    write(tmp_path, "clean.ludus", CLEAN)
+    for command in ("check", "test"):
+        empty = run(command, str(tmp_path / "empty"))
+        assert empty.exit_code == 1 and f"{tmp_path / 'empty'}: no game files here\n" in empty.output, empty.output
+        parts = run(command, str(tmp_path / "parts"), str(tmp_path / "clean.ludus"))
+        assert parts.exit_code == 1, parts.output
+        assert (f"{tmp_path / 'parts'}: no game files here, only 1 part of a game (without a `game` or `extends` "
+                "line), checked through the game that includes them") in parts.output
+    assert run("check", str(tmp_path)).exit_code == 0  # a folder with a game in it, under it or not
+
+
+def test_a_variant_with_lone_cr_line_ends_and_a_comment_first_is_checked_and_tested_in_its_folder(tmp_path):
+    write(tmp_path, "clean.ludus", CLEAN)
+    (tmp_path / "v.ludus").write_bytes(b'# a variant\rextends "clean.ludus"\r\rtest "t":\r    expect winner P1\r')
+    checked = run("check", str(tmp_path))
+    assert checked.exit_code == 0 and "v.ludus: 0 errors" in checked.output, checked.output
+    tested = run("test", str(tmp_path))
+    assert tested.exit_code == 0 and tested.output.endswith("1 passed, 0 failed\n"), tested.output
+
+
+def test_a_part_no_game_includes_says_so_and_where_the_games_are(tmp_path, monkeypatch):
+    # it said "the game has no 'flow:' block", as if it were a game that had lost its flow
+    write(tmp_path, "clean.ludus", CLEAN)
+    (tmp_path / "cards").mkdir()
+    write(tmp_path / "cards", "extra.ludus", 'card "Lonely"\n')
+    monkeypatch.chdir(tmp_path)
+    error = ("cards/extra.ludus:1:1: error: this file is a part of a game (it has no `game` or `extends` line), "
+             "and no game includes it")
+    hint = ("hint: ludus looks for the game that includes a part in the part's folder and the one above "
+            "('cards' and '.'); the games there: clean.ludus. clean.ludus would include it with "
+            '`include "cards/extra.ludus"`')
+    for command in ("check", "test"):
+        result = run(command, "cards/extra.ludus")
+        assert result.exit_code == 1 and error in result.output and hint in result.output, result.output
+        assert "no 'flow:' block" not in result.output
+    monkeypatch.chdir(tmp_path / "cards")
+    alone = run("check", "extra.ludus")
+    assert "('.' and '..'); the games there: ../clean.ludus." in alone.output, alone.output
+    write(tmp_path, "clean.ludus", CLEAN.replace("counter n", 'include "cards/extra.ludus"\ncounter n'))
+    led = run("check", "extra.ludus")  # from the part's own folder, the game above is found
+    assert led.exit_code == 0 and "extra.ludus is part of ../clean.ludus" in led.output, led.output
+    comment = run("check", write(tmp_path, "notes.ludus", "# a game, one day\n"))
+    assert "the game has no 'flow:' block" in comment.output  # a file that declares nothing is no part
+
+
+def test_check_of_a_folder_reads_each_part_once_to_sort_it_out(tmp_path, monkeypatch):
+    from ludus.language import discover, files
+
+    write(tmp_path, "clean.ludus", CLEAN.replace("counter n", 'include "cards.ludus"\ncounter n'))
+    part = write(tmp_path, "cards.ludus", 'card "A"\n')
+    reads: list[str] = []
+    real = files.read_text_file
+
+    def counted(path, *args, **kwargs):
+        reads.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(files, "read_text_file", counted)
+    monkeypatch.setattr(discover, "read_text_file", counted)
+    result = run("check", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert reads.count(part) == 1  # the game reads it again, as the loader reads every file it includes
+
+
 # ── seeds: only those whose save and replay ludus takes back ──
 
 
