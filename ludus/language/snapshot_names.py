@@ -94,27 +94,55 @@ def snapshot_lines(decl) -> list[tuple[object, str]]:
 
 
 def same_file(stem: str) -> str:
-    """What a file system that ignores case and Unicode normalisation (macOS, Windows) keeps of a
-    name: two stems with one key are one file there, so a clash anywhere is a clash."""
+    """What a file system that ignores case (macOS, Windows) and Unicode normalisation (macOS)
+    keeps of a name: two stems with one key are one file there, so a clash anywhere is a clash."""
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", stem).casefold())
 
 
 def _why(raw: str, other_raw: str) -> str:
-    """Why two snapshot lines end up with one file."""
+    """Why two snapshot lines end up with one file: "case" and "normalisation" name what the
+    two file names differ in (a letter's case; an accented letter written as one character or
+    as a letter and a combining accent, which look the same), or "case and normalisation"."""
     if raw == other_raw:
         return "numbered"
-    if _sanitized(raw) == _sanitized(other_raw):
+    one, other = _sanitized(raw), _sanitized(other_raw)
+    if one == other:
         return "left out"
-    if _sanitized(raw)[:MAX_STEM] == _sanitized(other_raw)[:MAX_STEM]:
+    one, other = one[:MAX_STEM], other[:MAX_STEM]
+    if one == other:
         return "cut"
-    return "case"
+    if unicodedata.normalize("NFC", one) == unicodedata.normalize("NFC", other):
+        return "normalisation"
+    return "case" if one.casefold() == other.casefold() else "case and normalisation"
+
+
+def written_apart(one: str, other: str) -> tuple[str, str] | None:
+    """The first letter (with its accents) that two names write differently, as each writes
+    it, when the two spellings are one letter in Unicode's eyes (é as U+00E9, or as e and the
+    combining U+0301); None if the names differ otherwise there."""
+    for a, b in zip(_letters(one), _letters(other), strict=False):
+        if a != b:
+            return (a, b) if unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b) else None
+    return None
+
+
+def _letters(text: str) -> list[str]:
+    """Each character with the combining accents that follow it."""
+    out: list[str] = []
+    for c in text:
+        if out and unicodedata.combining(c):
+            out[-1] += c
+        else:
+            out.append(c)
+    return out
 
 
 def clashes(tests) -> list[tuple]:
     """Snapshot lines of `tests` (the tests of one file, which keep their snapshots in one folder)
     whose file an earlier line has taken, in source order: (test, line, file name, earlier test,
-    earlier line, why), why being "numbered", "left out", "cut" or "case". A test that clashes
-    with another is listed once, at its first clashing line."""
+    earlier line, earlier file name, why), why being "numbered", "left out", "cut", "case",
+    "normalisation" or "case and normalisation" (as `_why` says). A test that clashes with
+    another is listed once, at its first clashing line."""
     taken: dict[str, tuple] = {}
     out = []
     for decl in tests:
@@ -124,12 +152,13 @@ def clashes(tests) -> list[tuple]:
             stem = snapshot_stem(decl.name, index)
             key = same_file(stem)
             if key not in taken:
-                taken[key] = (decl, line, raw)
+                taken[key] = (decl, line, raw, stem)
                 continue
-            other, other_line, other_raw = taken[key]
+            other, other_line, other_raw, other_stem = taken[key]
             if other is not decl:
                 if id(other) in reported:
                     continue
                 reported.add(id(other))
-            out.append((decl, line, f"{stem}.{EXTENSION}", other, other_line, _why(raw, other_raw)))
+            out.append((decl, line, f"{stem}.{EXTENSION}", other, other_line, f"{other_stem}.{EXTENSION}",
+                        _why(raw, other_raw)))
     return out

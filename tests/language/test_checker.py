@@ -210,3 +210,22 @@ def test_a_track_naming_a_long_chain_of_values_is_an_error_not_a_crash():
 def test_a_track_without_start_starts_inside_it(text, start):
     result, _ = checked(text + "flow:\n    end game\n")
     assert not result.errors and result.symbols.tracks["t"].start == start
+
+
+def test_test_names_written_apart_in_unicode_say_what_differs_not_case():
+    # "café" typed on a Mac (é as e and a combining accent) and elsewhere (one character) look
+    # the same, and are one file on macOS: the hint said they "differ only in case"
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", "café")
+    result, _ = checked(f'seats A, B\nflow:\n    end game\n\ntest "café":\n    snapshot\n\n'
+                        f'test "{decomposed}":\n    snapshot\n\ntest "Café":\n    snapshot\n\n'
+                        f'test "CAF{unicodedata.normalize("NFD", "É")}":\n    snapshot\n')
+    hints = [(d.span.line, d.hint) for d in sorted(result.diagnostics, key=lambda d: d.sort_key)]
+    assert hints == [
+        (10, "the two file names look the same, and differ only in how Unicode writes 'é': as U+0065 U+0301 "
+             "in this one, as U+00E9 in the other; macOS takes them for one file name"),
+        (13, "file names that differ only in case are one file on macOS and Windows"),
+        (16, "file names that differ only in case, and in how their accented letters are written in Unicode, "
+             "are one file on macOS"),
+    ]

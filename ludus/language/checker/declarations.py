@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import attrs
 
 from .. import nodes as n
 from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES, number_in_range, player_range
-from ..snapshot_names import EXTENSION, LEFT_OUT, MAX_FILE_BYTES, MAX_STEM, clashes, is_part, refusals
+from ..snapshot_names import (
+    EXTENSION,
+    LEFT_OUT,
+    MAX_FILE_BYTES,
+    MAX_STEM,
+    clashes,
+    is_part,
+    refusals,
+    written_apart,
+)
 from ..source import Span, declared_at, suggest
 from ..symbols import (
     KindInfo,
@@ -36,6 +46,22 @@ def _shown(name: str, width: int = 60) -> str:
     # both ends: long names that clash often differ only after the cut
     half = (width - 1) // 2
     return name if len(name) <= width else name[:half] + "…" + name[-half:]
+
+
+def _apart_hint(file: str, other_file: str) -> str:
+    """Why two file names that look the same are one file: they write a letter differently."""
+    apart = written_apart(file, other_file)
+    if apart is None:
+        what = "their accented letters"
+    else:
+        a, b = apart
+        what = f"'{unicodedata.normalize('NFC', a)}': as {_code_points(a)} in this one, as {_code_points(b)} in the other"
+    return ("the two file names look the same, and differ only in how Unicode writes " + what
+            + "; macOS takes them for one file name")
+
+
+def _code_points(text: str) -> str:
+    return " ".join(f"U+{ord(c):04X}" for c in text)
 
 
 class DeclarationChecks:
@@ -582,19 +608,22 @@ class DeclarationChecks:
             "left out": f"snapshot file names leave out {' '.join(LEFT_OUT)} and control characters",
             "cut": f"snapshot file names are cut to {MAX_STEM} characters",
             "case": "file names that differ only in case are one file on macOS and Windows",
+            "case and normalisation": "file names that differ only in case, and in how their accented letters "
+                                      "are written in Unicode, are one file on macOS",
         }
         for tests in groups.values():
             self.check_refused_files(tests)
-            for decl, line, file, other, other_line, why in clashes(tests):
+            for decl, line, file, other, other_line, other_file, why in clashes(tests):
+                hint = _apart_hint(file, other_file) if why == "normalisation" else hints.get(why)
                 if decl is other:
                     self.error(f"this snapshot would share its file '{_shown(file)}' with the snapshot on line "
                                f"{other_line.span.line} of the same test: "
                                + ("shorten the test's name" if why == "cut" else "name one of them differently"),
-                               line.span, hints[why] if why != "numbered" else None)
+                               line.span, hint)
                 else:
                     self.error(f"test '{_shown(decl.name)}' would share its snapshot file '{_shown(file)}' with "
                                f"test '{_shown(other.name)}' {declared_at(other.span, decl.span)}: rename one",
-                               self.test_name_span(decl), hints[why])
+                               self.test_name_span(decl), hint)
 
     def check_refused_files(self, tests: list) -> None:
         """A snapshot file that a file system refuses fails `ludus test --update` on one machine
