@@ -164,6 +164,8 @@ def same_file(path: str | os.PathLike, others) -> bool:
 
 
 def _shown(text: str) -> str:
-    """A path fit to print: control characters escaped, very long ones shortened."""
-    text = text.encode("unicode_escape").decode("ascii")
+    """A path fit to print: control characters escaped, very long ones shortened. Letters such as
+    'é' are kept: escaped ('caf\\xe9.ludus'), a name could not be told from another that looks
+    the same but is written apart in Unicode."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
     return text if len(text) <= 120 else text[:100] + "..." + text[-17:]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import unicodedata
 from pathlib import Path
 
 import attrs
@@ -10,6 +11,7 @@ import attrs
 from . import nodes as n
 from .build import build
 from .files import FileProblem, checked_path, read_text_file
+from .snapshot_names import written_apart
 from .source import Diagnostic, LudusError, Sources, Span, declared_at, suggest
 
 # declarations that exist once per game, keyed by their class alone
@@ -63,7 +65,7 @@ class Loader:
                     near = [p.name for p in path.parent.glob("*.ludus")]
                 except OSError:
                     near = []
-                hint = suggest(Path(written).name, near)
+                hint = _name_hint(Path(written).name, near)
             self.diagnostics.append(Diagnostic("error", str(exc), where, hint))
             return None
         shown = _display(path)
@@ -210,6 +212,28 @@ class _Merged:
             else:  # `override token A, B` over `token A` and `token B`: one declaration of the two
                 self._put(slot, None)
         self._put(len(out) if home is None else home, item)
+
+
+def _name_hint(name: str, names: list[str]) -> str | None:
+    """A hint for an include of a file that is not there, from the names of the files beside it:
+    one that differs only in how Unicode writes a letter looks the same as the name written, and
+    "did you mean" it said nothing of what differs."""
+    for other in names:
+        apart = written_apart(name, other)
+        if apart is not None and unicodedata.normalize("NFC", name) == unicodedata.normalize("NFC", other):
+            letter = unicodedata.normalize("NFC", apart[0])
+            points = [" ".join(f"U+{ord(c):04X}" for c in spelling) for spelling in apart]
+            return (f"there is a file '{other}' here, whose name looks the same but writes '{letter}' as {points[1]}, "
+                    f"where the include writes it as {points[0]}: write the name as the file has it")
+    for other in names:
+        if other != name and other.casefold() == name.casefold():
+            return f"there is a file '{other}' here, whose name differs in case"
+    key = unicodedata.normalize("NFC", name).casefold()
+    for other in names:
+        if unicodedata.normalize("NFC", other).casefold() == key:
+            return (f"there is a file '{other}' here, whose name differs in case, and in how Unicode writes "
+                    "its accented letters")
+    return suggest(name, names)
 
 
 def _safe(path) -> str:

@@ -235,3 +235,25 @@ def test_the_collector_is_paused_while_a_game_loads_and_then_as_the_caller_left_
         assert not gc.isenabled()  # a caller that turned it off keeps it off
     finally:
         gc.enable()
+
+
+def test_an_include_of_a_file_named_apart_in_unicode_says_what_differs(tmp_path):
+    # a file saved on a Mac may name 'é' as e and a combining accent: on Linux the include typed
+    # with one 'é' missed it, the error escaped the name ('caf\xe9.ludus'), and the hint,
+    # "did you mean 'café.ludus'?", named what looked like the very file written
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", "café.ludus")
+    main = write(tmp_path, {decomposed: 'card "A"\n', "Board.ludus": 'card "B"\n', "main.ludus":
+                            'game "G"\nplayers 2\ninclude "café.ludus"\ninclude "board.ludus"\ninclude "CAFÉ.ludus"\n'
+                            'flow:\n    win P1\n'})
+    _items, loader = load_declarations(main)
+    found = [(d.message, d.hint) for d in loader.diagnostics]
+    assert found == [
+        ("cannot read 'café.ludus': No such file or directory",
+         f"there is a file '{decomposed}' here, whose name looks the same but writes 'é' as U+0065 U+0301, "
+         "where the include writes it as U+00E9: write the name as the file has it"),
+        ("cannot read 'board.ludus': No such file or directory", "there is a file 'Board.ludus' here, whose name differs in case"),
+        ("cannot read 'CAFÉ.ludus': No such file or directory",
+         f"there is a file '{decomposed}' here, whose name differs in case, and in how Unicode writes its accented letters"),
+    ]
