@@ -2,7 +2,8 @@
 first match, run (with a progress bar on a terminal), then print, write JSON and the report.
 
 Bad flags are click usage errors (exit 2, no traceback); a game file with errors exits 1 as
-`ludus check` does; Ctrl-C prints the report so far and exits 130."""
+`ludus check` does; Ctrl-C prints the report so far and exits 130; a Dask cluster that can play
+no more (no worker left) prints and writes the report so far too, and exits 1."""
 
 from __future__ import annotations
 
@@ -103,6 +104,9 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
             click.echo(f"report: {index}", err=to_stdout)
         if result.interrupted:
             sys.exit(130)
+        if result.stopped:
+            click.echo(f"error: {result.stopped}", err=True)  # last, where it is seen
+            sys.exit(1)
         sys.exit(1 if any(r.errors or r.unfinished for r in reports) else 0)
 
 
@@ -215,12 +219,15 @@ def _results(files, loaded, result: RunResult, names, chosen, seed, games, worke
         comparison = compare_data(runs[0], runs[1], lengths[0], lengths[1])
     return {"runs": runs, "comparison": comparison,
             "run": {"backend": backend, "workers": workers, "seconds": round(result.seconds, 3),
-                    "cpu_seconds": round(result.cpu_seconds, 3), "interrupted": result.interrupted}}
+                    "cpu_seconds": round(result.cpu_seconds, 3), "interrupted": result.interrupted,
+                    "stopped": result.stopped}}
 
 
 def _print_summary(files, loaded, reports: list[SimReport], results: dict, result: RunResult) -> None:
     if result.interrupted:
         click.echo(f"interrupted after {result.done()} of {result.wanted} matches: the report so far")
+    elif result.stopped:
+        click.echo(f"stopped after {result.done()} of {result.wanted} matches: the report so far")
     for path, game, report in zip(files, loaded, reports, strict=True):
         head = f"{game.title}: " if len(files) == 1 else f"{game.title} ({path}): "
         click.echo(head + report.summary())

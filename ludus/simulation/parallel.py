@@ -9,7 +9,8 @@ are folded from the records in seed order, so one worker, N workers and a cluste
 report for the same seeds and bots.
 
 Ctrl-C stops the run: no chunk more is started, the ones not started are cancelled, and the
-records that came back are returned with `interrupted` set.
+records that came back are returned with `interrupted` set. A Dask cluster left with no worker
+stops it the same way, with `stopped` saying why (see `_gather`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from attrs import define, evolve, field
 
@@ -41,6 +42,7 @@ class RunResult:
     records: list[list[MatchRecord]]  # one list per job, sorted by seed
     wanted: int  # matches asked for, per job
     interrupted: bool = False
+    stopped: str | None = None  # why the run ended before its matches did, other than Ctrl-C
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # CPU time the matches took, summed over the workers
 
@@ -375,25 +377,83 @@ def _run_dask(jobs, seeds, workers: int, scheduler: str | None, result: RunResul
     except KeyboardInterrupt:  # Ctrl-C while the cluster starts: nothing was played
         result.interrupted = True
         return
-    from dask.distributed import as_completed
+    from distributed import as_completed
 
     futures: list = []
     taken: set = set()
     try:
         info = client.scheduler_info().get("workers", {})
         n = sum(w.get("nthreads", 1) for w in info.values()) or workers
-        futures = [client.submit(play_chunk, *chunk, pure=False)
-                   for chunk in _chunks(jobs, seeds, chunk_size(len(seeds), n))]
-        for f in as_completed(futures):
-            taken.add(f.key)
-            _take(result, f.result(), progress)
+        seeds_of = {}  # a chunk's key -> its seeds, to name them when the chunk cannot be played
+        for chunk in _chunks(jobs, seeds, chunk_size(len(seeds), n)):
+            futures.append(client.submit(play_chunk, *chunk, pure=False))
+            seeds_of[futures[-1].key] = chunk[-1]
+        # the results are fetched as the chunks end, by distributed's own thread
+        chunks = as_completed(futures, with_results=True, raise_errors=False)
+        _gather(client, chunks, seeds_of, scheduler, timeout, result, taken, progress)
     except KeyboardInterrupt:
         result.interrupted = True
-        client.cancel([f for f in futures if not f.done()])
-        for f in futures:  # chunks that finished while we were stopping still count
-            if f.key not in taken and f.status == "finished":
-                _take(result, f.result(), None)
     finally:
+        if result.interrupted or result.stopped:
+            client.cancel([f for f in futures if not f.done()])
+            # chunks that ended while we were stopping still count; one whose worker is gone
+            # with its records is lost, and is not waited for
+            deadline = time.monotonic() + 2
+            for f in futures:
+                if f.key not in taken and f.status == "finished":
+                    with suppress(Exception):
+                        _take(result, f.result(timeout=max(0.0, deadline - time.monotonic())), None)
+                        taken.add(f.key)
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _gather(client, chunks, seeds_of: dict, scheduler: str | None, timeout: str, result: RunResult, taken: set,
+            progress) -> None:
+    """Take the chunks as they come back; stop, with `result.stopped` saying why, when the
+    cluster can no longer play them. Dask plays a chunk again when its worker dies (on another
+    worker, or on the one a nanny starts again), and only one answer per chunk ever comes back:
+    no match is counted twice. But a chunk of a worker that died with no other left waits
+    for a worker without end, and so did the run; now a cluster with no worker for `timeout`
+    stops it. A chunk that took down its worker again and again (Dask's KilledWorker: memory
+    most likely) stops it too."""
+    from concurrent.futures import CancelledError
+
+    from dask.utils import parse_timedelta
+    from distributed import KilledWorker
+
+    grace = parse_timedelta(timeout, default="seconds")
+    where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
+    checked = alone_since = None
+    while not chunks.is_empty():
+        batch = chunks.next_batch(block=False)
+        for f, value in batch:
+            if isinstance(value, CancelledError):
+                result.stopped = f"{where} dropped the matches in play (was it stopped or restarted?)"
+                return
+            if isinstance(value, tuple) and len(value) == 3 and isinstance(value[1], BaseException):
+                if isinstance(value[1], KilledWorker):
+                    chunk, deaths = seeds_of.get(f.key) or [0], value[1].allowed_failures + 1
+                    result.stopped = (f"a Dask worker died while playing the matches of seeds {chunk[0]} to "
+                                      f"{chunk[-1]}, {deaths} time{'s' if deaths != 1 else ''} in all, and Dask "
+                                      "does not try them again; the workers' logs say why (memory, most often)")
+                    return
+                raise value[1].with_traceback(value[2])  # MatchFailed, GameUnavailable: as from a pool
+            taken.add(f.key)
+            _take(result, value, progress)
+        if batch:
+            continue
+        now = time.monotonic()
+        if checked is None or now - checked >= min(1.0, grace):
+            checked = now
+            try:
+                alive = len(client.nthreads())
+            except Exception:  # the scheduler itself is gone: as good as no worker
+                alive = 0
+            alone_since = None if alive else (alone_since or now)
+            if alone_since is not None and now - alone_since >= grace:
+                result.stopped = (f"{where} has had no worker for {timeout}: the last one died or was "
+                                  "stopped during the run, with the matches it was playing")
+                return
+        time.sleep(0.05)

@@ -199,7 +199,7 @@ def _run_section(data: dict, images: dict) -> str:
     o = data["outcomes"]
     parts = [f"<h2>{_e(data['game'])} <span class=note>({_e(data['file'])})</span></h2>"]
     if data["matches"] < data["requested"]:
-        parts.append(f"<p class=sig>Interrupted after {data['matches']} of {data['requested']} matches.</p>")
+        parts.append(f"<p class=sig>Stopped after {data['matches']} of {data['requested']} matches.</p>")
     parts.append(f"<p>{data['matches']} matches, {data['players']} players, match seeds {_e(data['match_seeds'])}. "
                  "Rates are shares of all matches played, with 95% Wilson intervals.</p>")
     parts.append("<h3>Who played which seat</h3>")
@@ -294,6 +294,9 @@ def _page(results: dict, images: list[dict], compare_images: dict) -> str:
     else:
         title = f"{runs[0]['game']} — simulation report"
     body = []
+    stopped = results.get("run", {}).get("stopped")
+    if stopped:
+        body.append(f"<p class=sig>The run stopped before its end: {_e(stopped)}.</p>")
     if results.get("comparison") is not None:
         body.append(_comparison_section(results["comparison"], compare_images))
     for data, imgs in zip(runs, images, strict=True):
