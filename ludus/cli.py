@@ -59,7 +59,23 @@ def _load_or_exit(path: str):
         sys.exit(1)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+INTERRUPTED = "interrupted (Ctrl-C)"
+
+
+class Ludus(click.Group):
+    """The command group. Ctrl-C that a command does not handle itself (most often while the
+    game loads, before a run or a session begins) ends it with one line and the exit status
+    130, as Ctrl-C does where the commands handle it; click would print "Aborted!" and exit 1."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo(INTERRUPTED, err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=Ludus, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ludus")
 def main() -> None:
     """Write tabletop game rules as text, check them, and run them."""
@@ -239,6 +255,8 @@ def lsp() -> None:
     except MissingExtra as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
+    except KeyboardInterrupt:  # while the server starts: 130, and nothing on stderr, as Ctrl-C once it runs
+        sys.exit(130)
 
 
 @main.command("fmt")
