@@ -176,6 +176,8 @@ class LudusServer(LanguageServer):
         self.ludus = Workspace()
         self.published: dict[str, set[str]] = {}  # game -> the URIs it last sent diagnostics for
         self.pending: dict[str, asyncio.TimerHandle] = {}  # uri -> its analysis, waiting for a pause
+        self.wanted: dict[str, None] = {}  # URIs to analyse once the analysis under way ends, each once
+        self.analyser: asyncio.Task | None = None  # the one task that analyses them, in turn
         self.analysing: set[asyncio.Task] = set()  # held here: the loop keeps only weak references to tasks
 
     def refresh_soon(self, uri: str) -> None:
@@ -189,14 +191,34 @@ class LudusServer(LanguageServer):
         """Analyse on a worker thread, so that hover, completion and the edits that keep coming
         are answered meanwhile; publish on the event loop, unless the text of one of the
         game's files changed since (its own analysis is on the way). An analysis waiting for a
-        pause in typing is not needed after this one: it is called off."""
+        pause in typing is not needed after this one: it is called off.
+
+        One analysis runs at a time. A thread cannot be stopped, and pygls cancels only
+        requests that have not begun: each save or pause in typing while a long analysis ran
+        started another, all of them of text already overtaken, filling the threads that
+        hover, completion and the reading of stdin wait for. Now a document asked for while
+        one runs is analysed once, with whatever came meanwhile, when it ends; and results are
+        published in the order their analyses began, so an older never follows a newer (a file
+        changed on disk, which moves no edit count, could do that). Returns the task that
+        analyses the documents asked for, this one among them."""
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel()
-        task = asyncio.ensure_future(self._analyse_and_publish(uri, self.ludus.version))
-        self.analysing.add(task)
-        task.add_done_callback(self.analysing.discard)
-        return task
+        self.wanted[uri] = None
+        if self.analyser is None or self.analyser.done():
+            self.analyser = asyncio.ensure_future(self._analyse_wanted())
+            self.analysing.add(self.analyser)
+            self.analyser.add_done_callback(self.analysing.discard)
+        return self.analyser
+
+    async def _analyse_wanted(self) -> None:
+        while self.wanted:
+            uri = next(iter(self.wanted))
+            del self.wanted[uri]
+            try:
+                await self._analyse_and_publish(uri, self.ludus.version)
+            except Exception as exc:  # a fault of ludus: the documents after it are analysed still
+                log.error("could not analyse %s: %s: %s", uri, type(exc).__name__, exc)
 
     async def _analyse_and_publish(self, uri: str, version: int) -> None:
         loop = asyncio.get_running_loop()
@@ -369,7 +391,8 @@ def make_server() -> LudusServer:
         path = ls.path_of(params.text_document.uri)
         ls.opened[resolved(path)] = params.text_document.uri
         ls.ludus.open(path, params.text_document.text)
-        await ls._refresh_now(params.text_document.uri)  # on a worker thread, as typing's is
+        # on a worker thread, as typing's is; shielded: the analyses of other documents go on in it
+        await asyncio.shield(ls._refresh_now(params.text_document.uri))
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
     @ludus_only()
@@ -380,7 +403,7 @@ def make_server() -> LudusServer:
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
     @ludus_only()
     async def did_save(ls: LudusServer, params: t.DidSaveTextDocumentParams, path: str) -> None:
-        await ls._refresh_now(params.text_document.uri)
+        await asyncio.shield(ls._refresh_now(params.text_document.uri))
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LudusServer, params: t.DidCloseTextDocumentParams) -> None:

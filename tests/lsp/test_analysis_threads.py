@@ -72,6 +72,7 @@ def test_typing_analyses_off_the_event_loop_and_drops_a_result_overtaken_by_edit
         server.ludus.open(str(path), GOOD)
         work = server._refresh_now(uri)
         assert work in server.analysing       # held until it ends: the loop only keeps weak references
+        await asyncio.sleep(0)              # it begins (an analysis takes the text as it is then)
         server.ludus.open(str(path), BAD)   # an edit before it ends: its result is not sent
         await work
         await asyncio.sleep(0)
@@ -105,3 +106,48 @@ def test_an_edit_to_another_game_does_not_drop_an_analysis(tmp_path):
 
     asyncio.run(open_both())
     assert [p.uri for p in sent] == [first.as_uri()]
+
+
+GAME_WITH_PART = 'game "Parts"\nplayers 2\ncounter coins per seat\ninclude "cards.ludus"\nflow:\n    win P1\n'
+CARDS = 'card "Lamp":\n    on play:\n        gain 1 coins\n'
+
+
+def test_an_older_result_is_never_published_after_a_newer_one(tmp_path):
+    """A game's analysis under way, the part it could not find is opened: the part's analysis
+    (of the whole game, now whole) was published, then the older one over it, which no edit to
+    a file it read had overtaken: the game kept showing "cannot read 'cards.ludus'". Analyses
+    now run one at a time, and are published in the order they began."""
+    pytest.importorskip("pygls")
+    from ludus.lsp.server import make_server
+
+    game, cards = tmp_path / "game.ludus", tmp_path / "cards.ludus"
+    game.write_text(GAME_WITH_PART, encoding="utf-8")
+    server = make_server()
+    sent = []
+    server.text_document_publish_diagnostics = sent.append
+    analyse, started, release = server.ludus.analyse, threading.Event(), threading.Event()
+
+    def first_held(path):
+        result = analyse(path)
+        if not started.is_set():
+            started.set()
+            release.wait(10)
+        return result
+
+    server.ludus.analyse = first_held
+
+    async def open_the_part_meanwhile() -> None:
+        loop = asyncio.get_running_loop()
+        server.ludus.open(str(game), GAME_WITH_PART)
+        first = server._refresh_now(game.as_uri())
+        assert await loop.run_in_executor(None, started.wait, 10)
+        server.ludus.open(str(cards), CARDS)
+        second = server._refresh_now(cards.as_uri())
+        if second is not first:             # an analysis of its own, which need not wait: let it end
+            await second
+        release.set()
+        await asyncio.gather(first, second)
+
+    asyncio.run(open_the_part_meanwhile())
+    shown = [[d.message for d in p.diagnostics if d.severity == 1] for p in sent if p.uri == game.as_uri()]
+    assert shown[-1] == [], shown
