@@ -172,7 +172,7 @@ class Position:
             # the flow's offer of every legal move is summed up, so a new action elsewhere in the
             # game does not change every action's snapshot; decisions inside effects list their options
             offered = (f"one of {len(options)} options" if self._outer is None and pending["kind"] == "offer"
-                       else f"options: {', '.join(options)}")
+                       else f"options: {_options_text(options)}")
             self._decisions.append(f"{seat}: {_prompt(seat, pending['prompt'])} -> {label}  ({offered})")
         if self._outer is None and pending["kind"] == "offer":
             self._take(options.index(label), label, span)
@@ -357,7 +357,7 @@ class Position:
         seat = "chance" if pending["seat"] is None else self.match.seat_name(pending["seat"])
         text = f"{seat}: {_prompt(seat, pending['prompt'])}"
         if options:
-            text += f"  (options: {', '.join(pending['options'])})"
+            text += f"  (options: {_options_text(pending['options'])})"
         return text
 
     def _waiting_text(self) -> str:
@@ -429,3 +429,9 @@ def _comparison_sides(text: str) -> list[str]:
 
 
 __all__ = ["Effect", "Position", "TestError", "changes", "facts"]
+
+
+def _options_text(options: list[str]) -> str:
+    """A decision's options in one line: joined by commas, or by semicolons where an option
+    holds a comma itself (a list chosen as one option, '7, 9'), so each option reads whole."""
+    return ("; " if any(", " in o for o in options) else ", ").join(options)
