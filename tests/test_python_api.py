@@ -3,6 +3,8 @@ cannot have, with a ValueError that says what it allows, never an IndexError or 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ludus.bots import BadBotSpec, Budget, make_bot
@@ -36,6 +38,49 @@ def test_a_two_player_game_has_no_made_up_third_seat():
     game = load(CONNECT)
     with pytest.raises(ValueError, match="^Connect Four is for 2 players, not 3$"):
         game.seat_names(3)
+
+
+@pytest.mark.parametrize("count, shown", [("2", "'2'"), (True, "True"), (2.0, "2.0"), (None, "None"), (9, "9")])
+def test_a_player_count_the_game_does_not_allow_is_shown_as_given(market, count, shown):
+    # "2" was shown as 2, the very count the message says is allowed; True passed for 1 player
+    assert market.players_problem(count) == f"Market Town is for 2 to 4 players, not {shown}"
+    if count is None:  # new_match(None): the fewest players the game allows
+        return
+    with pytest.raises(ValueError, match=f"^Market Town is for 2 to 4 players, not {re.escape(shown)}$"):
+        market.new_match(count)
+
+
+def test_true_is_not_a_count_of_one_player(tmp_path):
+    path = tmp_path / "solo.ludus"
+    path.write_text('game "Solo"\nplayers 1 to 2\nflow:\n    end game\n', encoding="utf-8")
+    game = load(path)
+    assert game.players_problem(True) == "Solo is for 1 to 2 players, not True"  # it passed for 1
+    assert game.players_problem(1) is None
+
+
+SEATS = "a seat of this match is a number from 0 to 1 (0 Amber, 1 Basil)"
+
+
+@pytest.mark.parametrize("seat", [99, 2, -1, True, "Amber", "terminal", 1.0, None])
+def test_a_seat_the_match_does_not_have_is_named_by_seat_name_as_such(market, seat):
+    # 99 was an IndexError, -1 the last seat's name and True seat 1's
+    with pytest.raises(ValueError, match=f'^{re.escape(SEATS)} or "chance", not {re.escape(repr(seat))}$'):
+        market.new_match(2).seat_name(seat)
+
+
+@pytest.mark.parametrize("seat", [99, 2, -1, True, "Amber", 1.0])
+def test_a_seat_the_match_does_not_have_gets_no_view(market, seat):
+    # -1 showed the last seat's view, and True seat 1's, each under another seat's name
+    with pytest.raises(ValueError, match=f"^{re.escape(SEATS)} or None for everything, not {re.escape(repr(seat))}$"):
+        market.new_match(2).view(seat)
+
+
+def test_the_seats_a_match_has_still_have_names_and_views(market):
+    match = market.new_match(2)
+    assert [match.seat_name(s) for s in (0, 1, "chance")] == ["Amber", "Basil", "chance"]
+    assert match.view(1)["seat"] == "Basil" and match.view(None)["seat"] is None
+    np = pytest.importorskip("numpy")
+    assert match.seat_name(np.int64(1)) == "Basil" and match.view(np.int64(0))["seat"] == "Amber"
 
 
 @pytest.mark.parametrize("spec", [5, None, b"mcts", ("mcts", 400)])

@@ -76,9 +76,11 @@ class Game:
         """Why a match of this game cannot have `n` seats ("Market Town is for 2 to 4 players,
         not 9"), in the words every way in gives it (Match.new, replays, simulate, the adapters);
         None when it can."""
-        if isinstance(n, int) and self.min_players <= n <= self.max_players:
+        if isinstance(n, int) and not isinstance(n, bool) and self.min_players <= n <= self.max_players:
             return None
-        return f"{self.title} is for {player_range(self.min_players, self.max_players)} players, not {n}"
+        from ..engine.match import shown_value
+
+        return f"{self.title} is for {player_range(self.min_players, self.max_players)} players, not {shown_value(n)}"
 
     def seat_names(self, n: int) -> tuple:
         """The seats' names in a match of `n` seats. A count the game does not allow is a

@@ -153,9 +153,23 @@ class Match:
         return self.game.seat_names(self._state["nseats"])
 
     def seat_name(self, seat) -> str:
-        if seat == CHANCE:
+        """The name of seat number `seat` ("chance" for CHANCE). Any other seat is a ValueError
+        naming the seats: an index error says nothing of them, and -1 would name the last seat."""
+        if isinstance(seat, str) and seat == CHANCE:
             return "chance"
-        return self.seat_names()[seat]
+        return self.seat_names()[self._seat(seat, ' or "chance"')]
+
+    def _seat(self, seat, other: str = "") -> int:
+        """`seat` as the index of a seat of this match, or a ValueError that names the seats (with
+        `other`, what else the caller takes). A bool is refused: True would pass for seat 1."""
+        names = self.seat_names()
+        if not isinstance(seat, bool) and hasattr(seat, "__index__"):
+            index = seat.__index__()
+            if 0 <= index < len(names):
+                return index
+        listed = ", ".join(f"{i} {name}" for i, name in enumerate(names))
+        raise ValueError(f"a seat of this match is a number from 0 to {len(names) - 1} ({listed}){other}, "
+                         f"not {shown_value(seat)}")
 
     def apply(self, action: str | int) -> None:
         """Take one legal action (its label, or its index); raises IllegalAction or RuleError."""
@@ -271,8 +285,9 @@ class Match:
         self._state["forced"].append(["order", zone, list(names)])
 
     def view(self, seat=None) -> dict:
-        """The state as `seat` may see it (None: everything, for a designer)."""
-        return view_state(self, seat)
+        """The state as `seat` may see it (None: everything, for a designer). Any other seat is
+        a ValueError naming the seats: -1 or True would show a seat's view under another's name."""
+        return view_state(self, None if seat is None else self._seat(seat, " or None for everything"))
 
     @property
     def result(self) -> dict | None:
@@ -412,6 +427,13 @@ def _asked_again(game, state) -> None:
     for key in sorted(set(shown) | set(pending)):
         if json.dumps(shown.get(key)) != json.dumps(pending.get(key)):
             raise Damaged(f"the pending decision's {key!r} is not what the rules ask in this state")
+
+
+def shown_value(value) -> str:
+    """A value as an error message shows it: as given (a text in quotes, so "2" is not taken for
+    the number 2), cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}... ({type(value).__name__})"
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:
