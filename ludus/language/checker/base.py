@@ -73,8 +73,9 @@ class CheckerBase:
         self.called_rules: set[str] = set()
         self.offered: set[str] = set()
         self.offer_all = False
-        # names bound inside a block that has ended (name -> the block's first line), per declaration
-        self.block_names: dict[str, tuple[str, int]] = {}
+        # names bound inside a block that has ended (name -> path -> the first lines of such
+        # blocks, sorted: an unknown name finds the nearest before it by bisection), per declaration
+        self.block_names: dict[str, dict[str, list[int]]] = {}
 
     # ── reporting ──
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 from .. import nodes as n
 from ..source import Span, suggest
 from ..symbols import (
@@ -163,9 +165,12 @@ class ExpressionChecks:
                     "zone or space": set(self.sym.zones) | set(self.sym.spaces)}[want]
             self.error(f"unknown {want} '{name}'", span, suggest(name, pool))
             return
-        where = self.block_names.get(name)
-        if where is not None and where[0] == node.span.path and where[1] < node.span.line:
-            self.error(f"'{name}' is named inside the block that starts on line {where[1]}, "
+        # of several blocks that named it (two loops over `s`, one after the other), the nearest
+        # before the use is the one most likely meant
+        lines = self.block_names.get(name, {}).get(node.span.path, [])
+        nearest = bisect.bisect_left(lines, node.span.line)
+        if nearest:
+            self.error(f"'{name}' is named inside the block that starts on line {lines[nearest - 1]}, "
                        "and is known only inside it", span,
                        f"to use it after the block, give it a value before the block: let {name} = ...")
             return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 from .. import nodes as n
 from ..limits import MAX_DIE_SIDES, MAX_LIST, MAX_OPTIONS
 from ..source import Span, suggest
@@ -34,7 +36,8 @@ class StatementChecks:
             if scope.parent is not None and stmts:
                 for name in scope.names:
                     if scope.parent.lookup(name) is None:
-                        self.block_names.setdefault(name, (stmts[0].span.path, stmts[0].span.line))
+                        lines = self.block_names.setdefault(name, {}).setdefault(stmts[0].span.path, [])
+                        bisect.insort(lines, stmts[0].span.line)
 
     def _block(self, stmts: tuple, scope: Scope) -> None:
         ended = None
