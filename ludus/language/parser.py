@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from importlib import resources
 from pathlib import Path
@@ -408,6 +409,32 @@ def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
     return None
 
 
+_COUNTED_LOOP = re.compile(r"for\s+(?:each\s+)?(\w+)\s+in\s+(.+?)\s+to\s+(.+)")
+
+
+def _counted_where(tok: Token, text: str, path: str, line: int, column: int) -> Diagnostic | None:
+    """`for r in 1 to 3 where r > 1:`: a counted loop takes no `where` (only a loop over a list
+    does), and "expected ':'" does not say so. The way to write it is built from the line."""
+    if tok.value != "where":
+        return None
+    lines = split_lines(text)
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    loop = _COUNTED_LOOP.fullmatch(source[: column - 1].strip())
+    if loop is None:
+        return None
+    name, low, high = loop.groups()
+    cond = source[column - 1 + len("where"):].strip()
+    if "#" in cond and '"' not in cond:
+        cond = cond.split("#", 1)[0].rstrip()
+    cond = cond[:-1].strip() if cond.endswith(":") and len(cond) <= 60 else "..."
+    written = f"for each {name} in range({low}, {high}) where {cond}:"
+    if len(written) > 100:
+        written = f"for each {name} in range(LOW, HIGH) where ...:"
+    return Diagnostic("error", f"a counted loop takes no 'where': loop over the numbers as a list, `{written}`",
+                      Span(path, line, column, line, column + len("where")),
+                      hint="or keep the counted loop and test each number with `if` inside it")
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
@@ -453,6 +480,9 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         if block is not None:
             return Diagnostic("error", f"expected an indented block after the ':' on line {block}",
                               Span(path, line, column, line, column + width))
+        counted = _counted_where(tok, text, path, line, column)
+        if counted is not None:
+            return counted
         message = f"unexpected {what}; expected {_describe(set(exc.expected))}"
         span = Span(path, line, column, line, column + width)
         return Diagnostic("error", message, span, _slip_hint(tok, text, line, column))

@@ -73,6 +73,25 @@ def test_syntax_error_messages(text, message, line, column):
     assert diag.span.path == "t.ludus"
 
 
+@pytest.mark.parametrize(("loop", "written", "column"), [
+    ("for r in 1 to 3 where r > 1:", "for each r in range(1, 3) where r > 1:", 21),
+    ("for each r in 1 to size(hand) where r > 1:   # the later ones", "for each r in range(1, size(hand)) where r > 1:", 35),
+    ("for r in 1 to 3 where r > 1", "for each r in range(1, 3) where ...:", 21),
+])
+def test_a_counted_loop_with_where_says_it_takes_none_at_the_where(loop, written, column):
+    # it was "unexpected 'where'; expected ':'", which does not say that a counted loop takes no 'where'
+    diag = syntax_error(f"flow:\n    {loop}\n        log \"{{r}}\"\n")
+    assert diag.message == f"a counted loop takes no 'where': loop over the numbers as a list, `{written}`"
+    assert (diag.span.line, diag.span.column, diag.span.end_column) == (2, column, column + len("where"))
+    assert diag.hint == "or keep the counted loop and test each number with `if` inside it"
+    parse(f"flow:\n    {written.replace('...', 'r > 1')}\n        log \"{{r}}\"\n")  # what it says to write parses
+
+
+def test_a_where_out_of_place_in_a_loop_over_a_list_is_not_called_a_counted_loop():
+    assert syntax_error("flow:\n    for x in xs where a where b:\n        win P1\n").message == \
+        "unexpected 'where'; expected ':'"
+
+
 def test_operators_are_summed_up():
     message = syntax_error("flow:\n    let x = (1 2)\n").message
     assert message.startswith("unexpected '2'; expected an operator, ")
