@@ -337,3 +337,33 @@ def test_a_seat_given_twice_to_bot_is_a_usage_error(command):
     result = run(command, str(EXAMPLES / "market-town.ludus"), "--bot", "Amber=mcts:1", "--bot", "Amber=greedy")
     assert result.exit_code == 2
     assert "Invalid value for --bot: the seat 'Amber' is given twice (Amber=mcts:1 and Amber=greedy)" in result.output
+
+
+# ── stdout and stderr in one stream ──
+
+TESTED = ('game "Tested"\nplayers 2\ncounter n\nflow:\n    increase n by 1\n    win P1\n\n'
+          'test "passes":\n    expect n == 1\n\ntest "fails":\n    expect n == 5\n')
+
+
+@pytest.mark.parametrize("case", ["check", "test", "replay", "fmt"])
+def test_through_one_pipe_stdout_and_stderr_come_in_the_order_written(tmp_path, monkeypatch, case):
+    """`ludus check FILE > out 2>&1`: each line whole and where it was written (a summary on
+    stderr after its file's diagnostics on stdout, never inside one), as a terminal shows it."""
+    import subprocess
+    import sys
+
+    broken = write(tmp_path, "broken.ludus", BROKEN)
+    args = {
+        "check": ["check", write(tmp_path, "warns.ludus", WARNS), broken, write(tmp_path, "clean.ludus", CLEAN)],
+        "test": ["test", write(tmp_path, "tested.ludus", TESTED), broken],
+        "replay": ["replay", write(tmp_path, "r.replay", f"game {EXAMPLES / 'market-town.ludus'}\nseats Amber, Basil\n"
+                                                          "seed 15\nbuy Copper Coin\nbuy Copper Coin\nbuy Nothing\n")],
+        "fmt": ["fmt", "--diff", write(tmp_path, "loose.ludus", CLEAN.replace("players 2", "players   2")),
+                write(tmp_path, "bad.ludus", "flow:\n    gain 2 money money\n"), write(tmp_path, "tidy.ludus", CLEAN)],
+    }[case]
+    piped = subprocess.run([sys.executable, "-m", "ludus", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, encoding="utf-8", cwd=str(tmp_path), check=False).stdout
+    monkeypatch.chdir(tmp_path)  # the same paths in the messages
+    shown = CliRunner().invoke(main, args).output  # both streams, in the order they were written
+    assert piped == shown
+    assert "error" in piped and len(piped.splitlines()) > 3
