@@ -34,6 +34,18 @@ def test_seat_names_of_a_count_the_game_does_not_allow_say_which_it_allows(marke
     assert market.seat_names(3) == ("Amber", "Basil", "Cobalt")  # nothing kept from the refusal
 
 
+def test_a_count_that_hashes_as_one_asked_before_is_still_refused(market):
+    # 2.0 and True hash as 2 and 1: once 2 had been asked, seat_names(2.0) was answered from
+    # the names kept for 2 instead of refused
+    assert market.seat_names(2) == ("Amber", "Basil")
+    for count in (2.0, True):
+        with pytest.raises(ValueError, match=r"^Market Town is for 2 to 4 players, not "):
+            market.seat_names(count)
+    import numpy as np
+
+    assert market.seat_names(np.int64(3)) == ("Amber", "Basil", "Cobalt")  # NumPy's integers are counts
+
+
 def test_a_two_player_game_has_no_made_up_third_seat():
     game = load(CONNECT)
     with pytest.raises(ValueError, match="^Connect Four is for 2 players, not 3$"):

@@ -86,10 +86,12 @@ class Game:
         """The seats' names in a match of `n` seats. A count the game does not allow is a
         ValueError that says which it allows: made up names ("P9") or a cut list (n below 0)
         would pass for an answer."""
-        try:
-            found = self.seat_name_lists.get(n)
-        except TypeError:  # a list or a dict given as the count: players_problem words it
-            found = None
+        # only a whole number is looked up (NumPy's too, as an int): 2.0 and True hash as 2 and
+        # 1, and would be answered from the table as if they were counts; anything else goes to
+        # players_problem
+        if n.__class__ is not int and not isinstance(n, bool) and hasattr(n, "__index__"):
+            n = n.__index__()
+        found = self.seat_name_lists.get(n) if n.__class__ is int else None
         if found is None:  # asked at every decision (its prompt): made once for each seat count
             problem = self.players_problem(n)
             if problem is not None:
