@@ -92,16 +92,12 @@ def check(files: tuple[str, ...], strict: bool, quiet: bool, output_format: str)
 
     A folder checks every game in it; a part of a game (a file that another file includes) is
     checked through the game that includes it."""
-    from .testing.blocks import force_errors
-
     as_json = output_format == "json"
     found: list[dict] = []
     targets = _games_to_check(files, notes_to_stderr=as_json)
     failed = bool(targets.empty)
     for path in targets.games:
-        diags, checked, sources = analyse(path)
-        if checked is not None:
-            diags = sorted(diags + force_errors(checked, sources, path), key=lambda d: d.sort_key)
+        diags, _checked, sources = analyse(path)
         if path in targets.alone:
             diags = _part_alone(diags, targets.alone[path])
         errors = [d for d in diags if d.severity == "error"]

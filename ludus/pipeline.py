@@ -36,8 +36,23 @@ def collector_paused():
 
 @collector_paused()
 def analyse(path: str | Path, overrides: dict[str, str] | None = None) -> tuple[list, Checked | None, Sources]:
-    """Load and check a game without compiling it: every diagnostic, errors and warnings.
-    `overrides` (resolved path -> text) stands in for files on disk, as an editor's unsaved buffers."""
+    """Load and check a game without compiling it: every diagnostic, errors and warnings, as
+    `ludus check` reports them. `overrides` (resolved path -> text) stands in for files on disk,
+    as an editor's unsaved buffers.
+
+    A `force` line of the game's tests that no roll of the game can take (a die it never rolls)
+    is one of them, here where every caller gets it: the language server shows what `ludus
+    check` reports."""
+    from .testing.blocks import force_errors
+
+    diags, checked, sources = _analysed(path, overrides)
+    if checked is None:
+        return diags, checked, sources
+    return sorted(diags + force_errors(checked, sources, path), key=lambda d: d.sort_key), checked, sources
+
+
+def _analysed(path, overrides: dict[str, str] | None = None) -> tuple[list, Checked | None, Sources]:
+    """The declarations' diagnostics, without those of the tests' `force` lines."""
     items, loader = load_declarations(path, overrides)
     diags = sorted(loader.diagnostics, key=lambda d: d.sort_key)
     if any(d.severity == "error" for d in diags):
@@ -124,8 +139,10 @@ def _meaning(name: str, text: str) -> bytes:
 
 @collector_paused()
 def load(path: str | Path) -> Game:
-    """Parse, check and compile a .ludus file; bad input raises LudusError with every diagnostic."""
-    diags, checked, sources = analyse(path)
+    """Parse, check and compile a .ludus file; bad input raises LudusError with every diagnostic.
+    A test's `force` line that no roll can take does not stop the game loading: the test fails
+    at that line when it runs, and the game's other tests run."""
+    diags, checked, sources = _analysed(path)
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:
         raise LudusError(errors, sources)

@@ -183,6 +183,7 @@ def test_check_reports_a_forced_roll_the_game_can_never_take_in_the_words_of_the
     checked = run("check", tests)
     assert checked.exit_code == 1 and all(e in checked.output for e in errors), checked.output
     assert "t.ludus: 2 errors, 0 warnings" in checked.output
+    assert all(checked.output.count(e) == 1 for e in errors), checked.output  # reported once, not twice
     tested = run("test", tests)
     assert all(e in tested.output for e in errors) and "1 passed, 2 failed" in tested.output, tested.output
     as_json = run("check", "--format", "json", tests)

@@ -137,6 +137,20 @@ def test_a_missing_file_is_a_diagnostic_not_a_crash(tmp_path):
     assert "cannot read" in error.message
 
 
+def test_a_tests_force_of_a_die_the_game_never_rolls_shows_as_in_ludus_check(tmp_path):
+    # it was reported by `ludus check` alone: the editor showed the file clean
+    (tmp_path / "market-town.ludus").write_text((EXAMPLES / "market-town.ludus").read_text(encoding="utf-8"),
+                                                encoding="utf-8")
+    variant = tmp_path / "t.ludus"
+    variant.write_text('extends "market-town.ludus"\n', encoding="utf-8")
+    ws = Workspace()
+    ws.open(str(variant), 'extends "market-town.ludus"\n\ntest "a d7":\n    force d7 = 3\n'
+                          '    resolve "Fortune Teller" for Amber\n')
+    [error] = errors(ws.analyse(str(variant)))
+    assert (error.message, resolved(error.span.path), error.span.line, error.span.column) == (
+        "Market Town never rolls a d7; it rolls a d6", resolved(variant), 4, 5)
+
+
 def test_every_shipped_game_file_analyses_clean():
     ws = Workspace()
     for path in [GAMES / "votes-for-women" / "suffragist.ludus", GAMES / "uprising.ludus"]:
