@@ -265,6 +265,7 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     Keeps every comment and what the file means; a file with a syntax error is left as it is."""
     import difflib
 
+    from .language.discover import ludus_files
     from .language.files import FileProblem, read_only, read_text_file, write_text_file
     from .tools.fmt import FormatError, format_text
 
@@ -272,9 +273,7 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     for name in files:
         path = Path(name)
         if path.is_dir():
-            # hidden folders (.git, .venv) are skipped
-            found = sorted(p for p in path.rglob("*.ludus")
-                           if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            found = [p for p in ludus_files(path) if p.is_file()]
             if not found:
                 click.echo(f"{name}: no .ludus files here", err=True)
             paths.extend(found)

@@ -207,6 +207,27 @@ def test_a_folder_with_a_file_that_cannot_be_read_fails_check_and_test(tmp_path)
     assert tested.output.endswith("0 passed, 1 failed\n")
 
 
+def test_check_test_and_fmt_walk_a_folder_alike_leaving_out_hidden_ones(tmp_path):
+    # `ludus check FOLDER` and `ludus test FOLDER` read the games in .git and .venv, which
+    # `ludus fmt FOLDER` left alone: a project failed its check on a copy it did not write
+    ours = CLEAN.replace("increase n by 1", "increase  n by 1") + 'test "t":\n    expect n == 1\n'
+    theirs = BROKEN + 'test "t":\n    expect 1 == 2\n'
+    for place in ("g.ludus", "sub/h.ludus", ".venv/lib/v.ludus", ".git/x.ludus", "sub/.draft.ludus"):
+        (tmp_path / place).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / place).write_text(theirs if "/." in f"/{place}" else ours, encoding="utf-8")
+    checked = run("check", str(tmp_path))
+    assert checked.exit_code == 0, checked.output
+    assert re.findall(r"(\S+\.ludus): 0 errors", checked.output) == [str(tmp_path / "g.ludus"),
+                                                                     str(tmp_path / "sub" / "h.ludus")]
+    tested = run("test", str(tmp_path))
+    assert tested.exit_code == 0 and tested.output.endswith("2 passed, 0 failed\n"), tested.output
+    formatted = run("fmt", "--check", str(tmp_path))
+    assert formatted.exit_code == 1 and formatted.output.endswith("2 of 2 files would be reformatted\n"), formatted.output
+    # the folder named is read whatever its own name or path
+    hidden = run("check", str(tmp_path / ".venv"))
+    assert hidden.exit_code == 1 and "v.ludus:5:12: error: unknown counter 'monye'" in hidden.output, hidden.output
+
+
 def test_a_folder_without_a_game_fails_check_and_test_and_says_what_is_there(tmp_path):
     # it said "no game files here" and exited 0: a mistyped folder in CI passed, having checked nothing
     (tmp_path / "empty").mkdir()

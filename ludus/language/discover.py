@@ -34,16 +34,27 @@ class Sorted:
     unreadable: list[Path] = field(default_factory=list)  # cannot be told a game or a part
 
 
+def ludus_files(folder: Path, recursive: bool = True) -> list[Path]:
+    """The `.ludus` files in a folder (and in the folders under it, if `recursive`), in path
+    order: the one walk of a folder, for `ludus check`, `ludus test`, `ludus fmt` and the search
+    for the games that include a part. A file or folder under it whose name starts with '.'
+    (.git, .venv, .tox, an editor's lock file) is left out, as pytest leaves it out: `ludus
+    check` of a project checked a game vendored in .venv, or one of .git's, which `ludus fmt`
+    left alone. The folder named is read whatever its own name. Links to folders are not
+    followed, and a folder that cannot be listed is passed over."""
+    found: list[Path] = []
+    for top, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")] if recursive else []
+        found.extend(Path(top) / name for name in files if name.endswith(".ludus") and not name.startswith("."))
+    return sorted(found)
+
+
 def sort_out(folder: Path, recursive: bool = True) -> Sorted:
     """The `.ludus` files in a folder (and in the folders under it, if `recursive`), each read
     once: the one place that tells games from parts, for `ludus check`, `ludus test` and the
     search for the games that include a part."""
     out = Sorted()
-    try:
-        found = sorted(folder.rglob("*.ludus") if recursive else folder.glob("*.ludus"))
-    except OSError:
-        return out
-    for path in found:
+    for path in ludus_files(folder, recursive):
         if not path.is_file():  # a folder named x.ludus, a pipe (which could be read for ever)
             continue
         try:

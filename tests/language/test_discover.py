@@ -32,3 +32,16 @@ def test_the_folder_above_a_part_is_searched_from_inside_the_parts_folder(tmp_pa
     monkeypatch.chdir(tmp_path / "sub")
     found = games_including(Path("cards.ludus"))
     assert [p.resolve() for p in found] == [tmp_path / "g.ludus"]
+
+
+def test_the_search_for_a_parts_game_leaves_out_hidden_files_as_folder_scans_do(tmp_path):
+    # a hidden copy of the game (`.g.ludus`, kept by hand or by a tool) sorts first: the
+    # language server analysed the part through the copy, which `ludus check FOLDER` never reads
+    (tmp_path / "cards.ludus").write_text('card "A"\n', encoding="utf-8")
+    (tmp_path / "g.ludus").write_text(GAME, encoding="utf-8")
+    (tmp_path / ".g.ludus").write_text(GAME.replace('"G"', '"Old G"'), encoding="utf-8")
+    (tmp_path / ".old").mkdir()
+    (tmp_path / ".old" / "g.ludus").write_text(GAME, encoding="utf-8")
+    assert games_including(tmp_path / "cards.ludus") == [tmp_path / "g.ludus"]
+    assert games_in(tmp_path) == [tmp_path / "g.ludus"]
+    assert games_in(tmp_path / ".old") == [tmp_path / ".old" / "g.ludus"]  # the folder named is read
