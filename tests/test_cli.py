@@ -228,6 +228,20 @@ def test_check_test_and_fmt_walk_a_folder_alike_leaving_out_hidden_ones(tmp_path
     assert hidden.exit_code == 1 and "v.ludus:5:12: error: unknown counter 'monye'" in hidden.output, hidden.output
 
 
+def test_a_file_with_a_flow_and_no_game_line_is_checked_in_a_folder_as_alone(tmp_path):
+    # alone it checked as a game; in a folder it was taken for a part: with no other game there
+    # the folder failed ("only 1 part of a game"), beside a game it was never checked at all
+    headless = write(tmp_path, "headless.ludus", "players 2\ncounter coins per seat\nflow:\n    gain 1 coinz\n"
+                                                 "    win P1\n")
+    error = f"{headless}:4:12: error: unknown counter 'coinz'"
+    for named in (headless, str(tmp_path)):
+        checked = run("check", named)
+        assert checked.exit_code == 1 and error in checked.output, checked.output
+    write(tmp_path, "clean.ludus", CLEAN)
+    checked = run("check", str(tmp_path))
+    assert checked.exit_code == 1 and error in checked.output and "clean.ludus: 0 errors" in checked.output
+
+
 def test_a_folder_without_a_game_fails_check_and_test_and_says_what_is_there(tmp_path):
     # it said "no game files here" and exited 0: a mistyped folder in CI passed, having checked nothing
     (tmp_path / "empty").mkdir()

@@ -1,5 +1,6 @@
-"""Which files are games: a game file starts a game (`game "..."`) or a variant (`extends`); a
-part (a card list, a board) is included by a game and checked through it.
+"""Which files are games: a game file starts a game (`game "..."`) or a variant (`extends`), or
+has a `flow:` block and is included by no file (a game need not be named); a part (a card list,
+a board) is included by a game and checked through it.
 
 Read from the text alone (no parsing), so a folder of files in any state can be sorted out.
 """
@@ -18,6 +19,9 @@ from .source import lone_cr_as_newline
 # comment on such a line was not found, and the game was taken for a part (`^` alone follows \n)
 HEADER = re.compile(r'(?:^|(?<=\r))(?:game|extends)[ \t]+"', re.M)
 INCLUDES = re.compile(r'^\s*(?:include|extends)\s+"([^"]+)"', re.M)
+INCLUDE = re.compile(r'^\s*include\s+"([^"]+)"', re.M)
+# a top-level `flow:` block (not `override flow:`, which a part of a variant may hold)
+FLOW = re.compile(r'(?:^|(?<=\r))flow[ \t]*:', re.M)
 
 
 def starts_game(text: str) -> bool:
@@ -54,6 +58,7 @@ def sort_out(folder: Path, recursive: bool = True) -> Sorted:
     once: the one place that tells games from parts, for `ludus check`, `ludus test` and the
     search for the games that include a part."""
     out = Sorted()
+    read: dict[Path, list] = {}  # the folders `included` has listed, kept for the next file
     for path in ludus_files(folder, recursive):
         if not path.is_file():  # a folder named x.ludus, a pipe (which could be read for ever)
             continue
@@ -62,7 +67,7 @@ def sort_out(folder: Path, recursive: bool = True) -> Sorted:
         except FileProblem:
             out.unreadable.append(path)
             continue
-        if starts_game(text):
+        if _is_game(path, text, read):
             out.games.append((path, text))
         else:
             out.parts.append(path)
@@ -70,11 +75,47 @@ def sort_out(folder: Path, recursive: bool = True) -> Sorted:
 
 
 def is_game(path: Path) -> bool:
-    """A file that starts a game or a variant, as opposed to a part that another file includes."""
+    """A file that starts a game or a variant, or one with a flow that no file includes, as
+    opposed to a part that another file includes."""
     try:
-        return starts_game(read_text_file(path))
+        return _is_game(path, lone_cr_as_newline(read_text_file(path)), {})
     except FileProblem:
         return False
+
+
+def _is_game(path: Path, text: str, read: dict) -> bool:
+    """A file with no `game` or `extends` line but a `flow:` block checks and plays as a game
+    (named 'untitled'), yet folder scans took it for a part and left it unchecked; it is a
+    part only when a file beside it or in the folder above includes it, a game's flow kept in
+    a file of its own. A variant's `extends` does not make its base a part: the base is a
+    game too."""
+    if starts_game(text):
+        return True
+    return FLOW.search(text) is not None and not included(path, read)
+
+
+def included(path: Path, read: dict | None = None) -> bool:
+    """Whether a `.ludus` file in the folder of `path` or the one above has an `include` line
+    that names it. `read` keeps the texts of the folders listed, for the next call."""
+    read = {} if read is None else read
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+    for folder in near(path):
+        if folder not in read:
+            texts = []
+            for other in ludus_files(folder, recursive=False):
+                try:
+                    texts.append((other, lone_cr_as_newline(read_text_file(other))))
+                except FileProblem:
+                    continue
+            read[folder] = texts
+        for other, text in read[folder]:
+            if any(_same(other.parent / name, target) for name in INCLUDE.findall(text)) \
+                    and not _same(other, target):
+                return True
+    return False
 
 
 def near(part: Path) -> list[Path]:

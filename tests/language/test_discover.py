@@ -45,3 +45,33 @@ def test_the_search_for_a_parts_game_leaves_out_hidden_files_as_folder_scans_do(
     assert games_including(tmp_path / "cards.ludus") == [tmp_path / "g.ludus"]
     assert games_in(tmp_path) == [tmp_path / "g.ludus"]
     assert games_in(tmp_path / ".old") == [tmp_path / ".old" / "g.ludus"]  # the folder named is read
+
+
+HEADLESS = 'players 2\ncounter coins per seat\nflow:\n    gain 1 coins\n    win P1\n'
+
+
+def test_a_file_with_a_flow_and_no_header_is_a_game_unless_a_file_includes_it(tmp_path):
+    # it checks and plays as a game alone, but folder scans took it for a part and left it out
+    alone = tmp_path / "alone.ludus"
+    alone.write_text(HEADLESS, encoding="utf-8")
+    assert is_game(alone) and games_in(tmp_path) == [alone]
+    # a game's flow kept in a file of its own is a part of that game
+    (tmp_path / "main").mkdir()
+    rules = tmp_path / "main" / "rules.ludus"
+    rules.write_text(HEADLESS, encoding="utf-8")
+    main = tmp_path / "main" / "main.ludus"
+    main.write_text('game "M"\ninclude "rules.ludus"\n', encoding="utf-8")
+    assert not is_game(rules) and games_including(rules) == [main]
+    assert games_in(tmp_path) == [alone, main]
+    # a base that a variant extends stays a game; a part it includes is checked through it
+    (tmp_path / "v").mkdir()
+    base = tmp_path / "v" / "base.ludus"
+    base.write_text('include "cards.ludus"\n' + HEADLESS, encoding="utf-8")
+    (tmp_path / "v" / "cards.ludus").write_text('card "A"\n', encoding="utf-8")
+    variant = tmp_path / "v" / "variant.ludus"
+    variant.write_text('extends "base.ludus"\n', encoding="utf-8")
+    assert is_game(base) and games_in(tmp_path / "v") == [base, variant]
+    assert games_including(tmp_path / "v" / "cards.ludus") == [base]
+    # `override flow:` is a variant's part, not a game
+    (tmp_path / "v" / "faster.ludus").write_text("override flow:\n    win P1\n", encoding="utf-8")
+    assert not is_game(tmp_path / "v" / "faster.ludus")
