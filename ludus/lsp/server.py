@@ -274,6 +274,40 @@ class LudusServer(LanguageServer):
             self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=gone, diagnostics=[]))
         self.published[game] = set(diagnostics)
 
+    def watch_files(self) -> None:
+        """Ask the editor to report changes to `.ludus` files on disk (LSP has the server register
+        for them, where the editor supports that): a part edited in another program, or a `git
+        checkout`, changes no open buffer, and the diagnostics kept showing the files as they were."""
+        try:
+            watched = self.client_capabilities.workspace.did_change_watched_files.dynamic_registration
+        except AttributeError:  # the editor said nothing of it
+            watched = False
+        if not watched:
+            return
+        asked = self.client_register_capability(t.RegistrationParams(registrations=[t.Registration(
+            id="ludus-files", method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=t.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[t.FileSystemWatcher(glob_pattern="**/*.ludus")]))]))
+        asked.add_done_callback(_refused)
+
+    def files_changed(self, changes: list[t.FileEvent]) -> None:
+        """Files changed on disk: each open document whose analysis may read them (Workspace.
+        depends_on) is analysed again after a pause, as after typing: a checkout reports many
+        files, in one notification or several. A file open in the editor is left out: its
+        buffer stands in for it, and the editor sends its changes."""
+        events = {}
+        for change in changes:
+            path = resolved(self.path_of(change.uri))
+            if path not in self.ludus.buffers:
+                events[path] = events.get(path, False) or change.type == t.FileChangeType.Created
+        if not events:
+            return
+        wanted = [uri for path, uri in list(self.opened.items())
+                  if any(self.ludus.depends_on(path, changed, created) for changed, created in events.items())]
+        self.ludus.disk_changed(list(events))
+        for uri in wanted:
+            self.refresh_soon(uri)
+
     # ── the messages, as read from the editor ──
 
     def receive(self, message: object) -> int | None:
@@ -342,6 +376,13 @@ class LudusServer(LanguageServer):
         self.protocol.writer.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
 
 
+def _refused(asked) -> None:
+    """The editor's answer to the registration: a refusal is one line on stderr (the server
+    works on, without seeing changes on disk)."""
+    if not asked.cancelled() and asked.exception() is not None:
+        log.warning("the editor will not report changes to .ludus files on disk: %s", asked.exception())
+
+
 def _answered(message: object) -> bool:
     """Whether JSON-RPC answers a message that cannot be served: a request does, and so does a
     message too broken to tell whether it was one; a notification and a response do not."""
@@ -382,6 +423,14 @@ def ludus_only(nothing=None):
 def make_server() -> LudusServer:
     server = LudusServer()
 
+    @server.feature(t.INITIALIZED)
+    def initialized(ls: LudusServer, params: t.InitializedParams) -> None:
+        ls.watch_files()
+
+    @server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: LudusServer, params: t.DidChangeWatchedFilesParams) -> None:
+        ls.files_changed(params.changes)
+
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LudusServer, params: t.DidOpenTextDocumentParams) -> None:
         if params.text_document.language_id == "ludus":
@@ -403,6 +452,10 @@ def make_server() -> LudusServer:
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
     @ludus_only()
     async def did_save(ls: LudusServer, params: t.DidSaveTextDocumentParams, path: str) -> None:
+        """The game analysed again from the files as they are now: an editor that does not watch
+        the files on disk for the server shows another program's changes at least at a save,
+        where the analysis kept for the unchanged buffers was published again."""
+        ls.ludus.disk_changed([path])
         await asyncio.shield(ls._refresh_now(params.text_document.uri))
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)

@@ -8,6 +8,7 @@ an editor's positions to these (text.py) and these answers to LSP types.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from pathlib import Path
@@ -16,7 +17,7 @@ from attrs import define, field
 
 from ..language import nodes as n
 from ..language.build import build
-from ..language.discover import HEADER, games_including
+from ..language.discover import HEADER, games_including, near
 from ..language.files import FileProblem, read_text_file
 from ..language.limits import MAX_FILE_BYTES
 from ..language.parser import keywords
@@ -90,6 +91,37 @@ class Workspace:
         self.buffers.pop(resolved(path), None)
         self.version += 1
         self.changed_at[resolved(path)] = self.version
+
+    def disk_changed(self, paths: list[str]) -> None:
+        """Files changed on disk, not in the editor (another program, a `git checkout`): the
+        edit count moves on, as for an edit, so no analysis made before is reused, and one
+        that read them and is still running is not published."""
+        self.version += 1
+        for path in paths:
+            self.changed_at[resolved(path)] = self.version
+
+    def depends_on(self, path: str, changed: str, created: bool) -> bool:
+        """Whether the analysis of an open file may change with the file (or folder) `changed`
+        on disk: its game read it, or read a file in it; the file is a part (or a game with no
+        `game` line), whose game is looked for in its folder and the one above, and `changed`
+        is a `.ludus` file there; or `changed` was created and the last analysis had an error
+        (an include of a file that was not there). A file never analysed depends on anything."""
+        key, target = resolved(path), resolved(changed)
+        with self._lock:  # worker threads add to the cache meanwhile
+            analyses = [a for _version, a in self._cache.values() if key in a.diagnostics]
+        if not analyses:
+            return True
+        under = target.rstrip("/\\") + os.sep
+        if any(f == target or f.startswith(under) for a in analyses for f in {*a.files, *a.diagnostics}):
+            return True
+        if created and any(d.severity == "error" for a in analyses for ds in a.diagnostics.values() for d in ds):
+            return True
+        if not target.lower().endswith(".ludus") or HEADER.search(self.text(key) or ""):
+            return False
+        try:
+            return resolved(Path(target).parent) in {resolved(f) for f in near(Path(key))}
+        except (OSError, ValueError):
+            return True
 
     def changed_since(self, analysis: Analysis, version: int) -> bool:
         """Whether a file the analysis read (or gave diagnostics for) changed after the edit

@@ -230,3 +230,38 @@ def test_a_buffer_over_the_file_limit_is_not_analysed(parts, monkeypatch):
     assert read == []                                                   # not even through its game
     assert ws.outline(cards) == [] and ws.hover(cards, 2, 14) is None
     assert errors(ws.analyse(game)) == [] and read == [set()]           # the game reads the part as saved
+
+
+def test_what_a_change_on_disk_reaches(parts):
+    # the language server analyses again, after a change on disk, the open files whose analysis
+    # it may change (server.py: files_changed), and no other
+    ws = Workspace()
+    game, cards = str(parts / "game.ludus"), str(parts / "cards.ludus")
+    (parts / "sub").mkdir()
+    (parts / "sub" / "other.ludus").write_text('game "O"\nplayers 2\nflow:\n    win P1\n', encoding="utf-8")
+    other = str(parts / "sub" / "other.ludus")
+    assert ws.depends_on(cards, game, created=False)             # never analysed: anything may count
+    ws.analyse(cards)
+    ws.analyse(other)
+    assert ws.depends_on(cards, game, created=False)             # its game, read through
+    assert ws.depends_on(cards, str(parts), created=False)       # a folder holding what it read (deleted)
+    assert ws.depends_on(cards, str(parts / "new.ludus"), created=True)  # a game beside it may include it
+    assert not ws.depends_on(other, game, created=False)
+    assert not ws.depends_on(other, str(parts / "sub" / "new.ludus"), created=True)  # a game: its own
+    assert not ws.depends_on(game, str(parts / "notes.txt"), created=True)
+    (parts / "game.ludus").write_text(GAME.replace("cards.ludus", "missing.ludus"), encoding="utf-8")
+    ws.disk_changed([game])
+    ws.analyse(game)
+    assert ws.depends_on(game, str(parts / "missing.ludus"), created=True)  # an include that was not there
+    assert not ws.depends_on(game, str(parts / "missing.ludus"), created=False)
+
+
+def test_a_change_on_disk_is_analysed_afresh_not_taken_from_the_cache(parts):
+    ws = Workspace()
+    cards = str(parts / "cards.ludus")
+    ws.open(str(parts / "game.ludus"), GAME)
+    assert errors(ws.analyse(str(parts / "game.ludus"))) == []
+    (parts / "cards.ludus").write_text(CARDS.replace("gain 1 coins", "gain 1 coinz"), encoding="utf-8")
+    ws.disk_changed([cards])
+    [error] = errors(ws.analyse(str(parts / "game.ludus")))
+    assert error.message.startswith("unknown counter 'coinz'")
