@@ -14,8 +14,11 @@ import re
 from pathlib import Path
 
 from .compiler import Game, compile_game
+from .engine.dice import die_problem
+from .engine.saved import force_problem
 from .language.checker import Checked, check
 from .language.loader import load_declarations
+from .language.snapshot_names import is_part
 from .language.source import Diagnostic, LudusError, Sources
 
 
@@ -43,8 +46,6 @@ def analyse(path: str | Path, overrides: dict[str, str] | None = None) -> tuple[
     A `force` line of the game's tests that no roll of the game can take (a die it never rolls)
     is one of them, here where every caller gets it: the language server shows what `ludus
     check` reports."""
-    from .testing.blocks import force_errors
-
     diags, checked, sources = _analysed(path, overrides)
     if checked is None:
         return diags, checked, sources
@@ -60,6 +61,45 @@ def _analysed(path, overrides: dict[str, str] | None = None) -> tuple[list, Chec
     checked = check(items, loader.sources)
     found = [_blame_removal(d, loader) for d in checked.diagnostics]
     return sorted(diags + found, key=lambda d: d.sort_key), checked, loader.sources
+
+
+def force_errors(checked: Checked, sources: Sources, path) -> list[Diagnostic]:
+    """An error at each `force` line of the tests `path` runs that no roll of the game can take
+    (a die it never rolls, a face no such die has), in the words the test gives when it runs.
+    The tests a file runs are its own and those of the parts it includes; a base game's tests
+    run with the base, not with each variant."""
+    own = _resolved(path)
+    rules = _Rules(checked)
+    out = []
+    for decl in checked.symbols.tests:
+        if _resolved(decl.span.path) != own and not is_part(sources.texts.get(decl.span.path, "")):
+            continue
+        for line in decl.lines:
+            if line.kind != "force_die":
+                continue
+            sides, *values = line.value
+            problem = next((p for v in values if (p := force_problem(sides, v)) is not None), None)
+            if problem is None and values:
+                problem = die_problem(rules, sides, list(values))
+            if problem is not None:
+                out.append(Diagnostic("error", problem, line.span))
+    return out
+
+
+def _resolved(path) -> Path:
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return Path(path)
+
+
+class _Rules:
+    """What `die_problem` reads of a game, before it is compiled: its declarations and title."""
+
+    __slots__ = ("checked", "title", "__weakref__")
+
+    def __init__(self, checked: Checked) -> None:
+        self.checked, self.title = checked, checked.symbols.title
 
 
 _UNKNOWN = re.compile(r"unknown (?:[a-z ]+ )?'([^']+)'")
