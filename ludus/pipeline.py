@@ -18,7 +18,7 @@ from .engine.dice import die_problem
 from .engine.saved import force_problem
 from .language.checker import Checked, check
 from .language.loader import load_declarations
-from .language.snapshot_names import is_part
+from .language.snapshot_names import tests_run_by
 from .language.source import Diagnostic, LudusError, Sources
 
 
@@ -65,15 +65,11 @@ def _analysed(path, overrides: dict[str, str] | None = None) -> tuple[list, Chec
 
 def force_errors(checked: Checked, sources: Sources, path) -> list[Diagnostic]:
     """An error at each `force` line of the tests `path` runs that no roll of the game can take
-    (a die it never rolls, a face no such die has), in the words the test gives when it runs.
-    The tests a file runs are its own and those of the parts it includes; a base game's tests
-    run with the base, not with each variant."""
-    own = _resolved(path)
+    (a die it never rolls, a face no such die has), in the words the test gives when it runs
+    (the tests a file runs: snapshot_names.tests_run_by)."""
     rules = _Rules(checked)
     out = []
-    for decl in checked.symbols.tests:
-        if _resolved(decl.span.path) != own and not is_part(sources.texts.get(decl.span.path, "")):
-            continue
+    for decl in tests_run_by(checked, sources, path):
         for line in decl.lines:
             if line.kind != "force_die":
                 continue
@@ -84,13 +80,6 @@ def force_errors(checked: Checked, sources: Sources, path) -> list[Diagnostic]:
             if problem is not None:
                 out.append(Diagnostic("error", problem, line.span))
     return out
-
-
-def _resolved(path) -> Path:
-    try:
-        return Path(path).resolve()
-    except (OSError, RuntimeError, ValueError):
-        return Path(path)
 
 
 class _Rules:

@@ -17,6 +17,7 @@ snapshot is written; the names themselves stay syrupy's, as the files already st
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 from .discover import starts_game
 
@@ -35,6 +36,27 @@ WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
 def is_part(text: str) -> bool:
     """A file without a `game` or `extends` line: its tests run with the file that includes it."""
     return not starts_game(text)
+
+
+def tests_run_by(checked, sources, path) -> list:
+    """The tests a game file runs: its own, and those of the parts it includes (files without a
+    `game` or `extends` line); a base game's tests run with the base, not with each variant."""
+    own = _resolved(path)
+    out = []
+    for decl in checked.symbols.tests:
+        if _resolved(decl.span.path) != own:
+            text = sources.texts.get(decl.span.path, "") if sources else ""
+            if not is_part(text):
+                continue
+        out.append(decl)
+    return out
+
+
+def _resolved(path) -> Path:
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):  # a path the system cannot resolve: as written
+        return Path(path)
 
 
 def _raw(test_name: str, index) -> str:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.dice import die_problem
-from ..engine.saved import force_problem
-from ..language.snapshot_names import EXTENSION, is_part, snapshot_stem
+from ..language.snapshot_names import EXTENSION, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
 from .position import Position, TestError
 from .snapshot_files import SnapshotFileError, python_namesakes, read_snapshot, write_snapshot
@@ -196,48 +194,7 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
 def own_tests(game, path) -> list:
     """The tests a game file runs: its own, and those of the parts it includes (files without a
     `game` or `extends` line); a base game's tests run with the base, not with each variant."""
-    return _tests_run_by(game.checked, game.sources, path)
-
-
-def _tests_run_by(checked, sources, path) -> list:
-    own = Path(path).resolve()
-    out = []
-    for decl in checked.symbols.tests:
-        where = Path(decl.span.path).resolve()
-        if where != own:
-            text = sources.texts.get(decl.span.path, "") if sources else ""
-            if not is_part(text):
-                continue
-        out.append(decl)
-    return out
-
-
-class _Rules:
-    """What `die_problem` reads of a game, before it is compiled: its declarations and title."""
-
-    __slots__ = ("checked", "title", "__weakref__")
-
-    def __init__(self, checked) -> None:
-        self.checked, self.title = checked, checked.symbols.title
-
-
-def force_errors(checked, sources, path) -> list[Diagnostic]:
-    """An error at each `force` line of the tests `path` runs that no roll of the game can take
-    (a die it never rolls, a face no such die has), in the words the test gives when it runs:
-    `ludus check` reports it with the others, where it showed only when the test ran."""
-    rules = _Rules(checked)
-    out = []
-    for decl in _tests_run_by(checked, sources, path):
-        for line in decl.lines:
-            if line.kind != "force_die":
-                continue
-            sides, *values = line.value
-            problem = next((p for v in values if (p := force_problem(sides, v)) is not None), None)
-            if problem is None and values:
-                problem = die_problem(rules, sides, list(values))
-            if problem is not None:
-                out.append(Diagnostic("error", problem, line.span))
-    return out
+    return tests_run_by(game.checked, game.sources, path)
 
 
 def refuse_shared_folder(path, tests, sources) -> None:
