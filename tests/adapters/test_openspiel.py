@@ -12,6 +12,7 @@ import pytest
 from ludus import LudusError, Match
 from ludus.adapters import openspiel
 from ludus.adapters.profile import AdapterError
+from tests.adapters.climb import climb_game
 from tests.adapters.shipped import FULL, cases, path
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -332,24 +333,8 @@ def test_a_profile_kept_from_an_earlier_scan_holds_the_game_it_is_asked_for():
     assert (a.max_actions, a.max_length, a.utility) == (b.max_actions, b.max_length, b.utility)
 
 
-# Seats climb until one stops; from the twelfth step on, each step costs money no seat has, so
-# the rules fail halfway through that move (a RuleError). Random playouts stop long before.
-CLIMB = """game "Climb"
-players 2
-counter height
-counter money per seat
-flow:
-    while height < 100:
-        for each s in seats:
-            turn s:
-                choose step from ["stop", "climb"] "Climb on?"
-                if step == "stop":
-                    end game
-                increase height by 1
-                if height >= 12:
-                    pay 1 money
-    end game
-"""
+# from the twelfth step on, each step costs money no seat has (see climb.py)
+CLIMB = climb_game()
 STOP, CLIMB_ON = 0, 1
 
 

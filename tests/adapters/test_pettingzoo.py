@@ -14,6 +14,7 @@ import pytest
 from ludus import LudusError
 from ludus.adapters import pettingzoo as pz
 from ludus.adapters.profile import AdapterError
+from tests.adapters.climb import climb_game
 from tests.adapters.shipped import FULL, cases, path
 
 pytest.importorskip("pettingzoo")
@@ -259,23 +260,7 @@ def test_before_reset_and_after_every_agent_left_are_clear_errors():
 # Seats climb until one stops; a climb rolls a die, and from the twelfth climb on costs that
 # many coins, which no seat has: the rules fail after the die (a RuleError), halfway through
 # the step. Random playouts stop long before.
-CLIMB = """game "Climb"
-players 2
-counter height
-counter money per seat
-flow:
-    while height < 100:
-        for each s in seats:
-            turn s:
-                choose step from ["stop", "climb"] "Climb on?"
-                if step == "stop":
-                    end game
-                increase height by 1
-                roll d6 as cost
-                if height >= 12:
-                    pay cost money
-    end game
-"""
+CLIMB = climb_game(roll=True)
 
 
 def snapshot(env) -> tuple:
@@ -401,7 +386,7 @@ def test_an_environment_whose_game_file_changed_is_not_read_back_against_other_r
     data = pickle.dumps(env)
     monkeypatch.setattr(pz, "_GAMES", {})  # as in another process, which knows no game yet
     assert pickle.loads(data).match.moves == env.match.moves  # the file as it was: read back
-    file.write_text(CLIMB.replace("height >= 12", "height >= 11"), encoding="utf-8")
+    file.write_text(climb_game(pay_from=11, roll=True), encoding="utf-8")
     monkeypatch.setattr(pz, "_GAMES", {})
     with pytest.raises(AdapterError, match="climb.ludus has changed since this environment was pickled"):
         pickle.loads(data)

@@ -8,25 +8,10 @@ import pytest
 from ludus import RuleError
 from ludus.adapters import profile
 from ludus.replay import ReplayError, load_replay
+from tests.adapters.climb import climb_game
 
-# a climb paid for from the fourth step on, with no money: a random playout that climbs on fails
-FAILS_IN_PLAY = """game "Fail"
-players 2
-counter height
-counter money per seat
-flow:
-    while height < 100:
-        for each s in seats:
-            turn s:
-                choose step from ["stop", "climb"] "Climb on?"
-                if step == "stop":
-                    end game
-                increase height by 1
-                roll d6 as cost
-                if height >= 3:
-                    pay cost money
-    end game
-"""
+# a climb paid for from the third step on, with no money: a random playout that climbs on fails
+FAILS_IN_PLAY = climb_game(pay_from=3, roll=True)
 
 FAILS_IN_SETUP = """game "Broke"
 players 2
