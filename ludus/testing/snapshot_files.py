@@ -72,31 +72,21 @@ def write_snapshot(path: Path, text: str) -> None:
 # ───────────────────────── whose snapshot folder ─────────────────────────
 
 _TEST_BLOCK = re.compile(r'^test[ \t]+"', re.M)
-_RUNS_TESTS: dict[str, tuple[tuple[int, int], bool]] = {}  # resolved path -> (mtime, size), answer
 
 
 def runs_own_tests(path: Path) -> bool:
     """Whether `path` is a game file (it has a `game` or `extends` line) with `test` blocks: the
     file pytest collects, whose tests keep their snapshots in `__snapshots__/STEM/` beside it.
     Read as the parser reads it: a byte-order mark hid the header on the first line, and lone \\r
-    line ends hid every block. A file that is not UTF-8 counts, for its load error to be seen.
-    Asked once for each snapshot file syrupy finds, so the answer is kept while the file is unchanged."""
+    line ends hid every block. A file that is not UTF-8 counts, for its load error to be seen."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):  # a pipe could block the run for ever
+        if not stat.S_ISREG(path.stat().st_mode):  # a pipe could block the run for ever
             return False
-        key = str(path.resolve())
-        stamp = (info.st_mtime_ns, info.st_size)
-        known = _RUNS_TESTS.get(key)
-        if known is not None and known[0] == stamp:
-            return known[1]
         data = path.read_bytes()
     except (OSError, RuntimeError, ValueError):
         return False
     text = lone_cr_as_newline(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
-    answer = bool(_TEST_BLOCK.search(text)) and not is_part(text)
-    _RUNS_TESTS[key] = (stamp, answer)
-    return answer
+    return bool(_TEST_BLOCK.search(text)) and not is_part(text)
 
 
 def python_namesakes(game: Path) -> list[str]:
