@@ -11,7 +11,7 @@ import attrs
 from . import nodes as n
 from .build import build
 from .files import FileProblem, checked_path, read_text_file
-from .snapshot_names import written_apart
+from .snapshot_names import code_points, written_apart
 from .source import Diagnostic, LudusError, Sources, Span, declared_at, suggest
 
 # declarations that exist once per game, keyed by their class alone
@@ -222,7 +222,7 @@ def _name_hint(name: str, names: list[str]) -> str | None:
         apart = written_apart(name, other)
         if apart is not None and unicodedata.normalize("NFC", name) == unicodedata.normalize("NFC", other):
             letter = unicodedata.normalize("NFC", apart[0])
-            points = [" ".join(f"U+{ord(c):04X}" for c in spelling) for spelling in apart]
+            points = [code_points(spelling) for spelling in apart]
             return (f"there is a file '{other}' here, whose name looks the same but writes '{letter}' as {points[1]}, "
                     f"where the include writes it as {points[0]}: write the name as the file has it")
     for other in names:

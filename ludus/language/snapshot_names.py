@@ -148,6 +148,11 @@ def written_apart(one: str, other: str) -> tuple[str, str] | None:
     return None
 
 
+def code_points(text: str) -> str:
+    """How Unicode writes a text, for saying what `written_apart` found: "U+0065 U+0301"."""
+    return " ".join(f"U+{ord(c):04X}" for c in text)
+
+
 def _letters(text: str) -> list[str]:
     """Each character with the combining accents that follow it."""
     out: list[str] = []

@@ -15,6 +15,7 @@ from ..snapshot_names import (
     MAX_FILE_BYTES,
     MAX_STEM,
     clashes,
+    code_points,
     is_part,
     refusals,
     written_apart,
@@ -55,13 +56,9 @@ def _apart_hint(file: str, other_file: str) -> str:
         what = "their accented letters"
     else:
         a, b = apart
-        what = f"'{unicodedata.normalize('NFC', a)}': as {_code_points(a)} in this one, as {_code_points(b)} in the other"
+        what = f"'{unicodedata.normalize('NFC', a)}': as {code_points(a)} in this one, as {code_points(b)} in the other"
     return ("the two file names look the same, and differ only in how Unicode writes " + what
             + "; macOS takes them for one file name")
-
-
-def _code_points(text: str) -> str:
-    return " ".join(f"U+{ord(c):04X}" for c in text)
 
 
 class DeclarationChecks:
