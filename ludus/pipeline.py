@@ -14,8 +14,7 @@ import re
 from pathlib import Path
 
 from .compiler import Game, compile_game
-from .engine.dice import die_problem
-from .engine.saved import force_problem
+from .engine.dice import forcing_problem
 from .language.checker import Checked, check
 from .language.loader import load_declarations
 from .language.snapshot_names import tests_run_by
@@ -74,9 +73,7 @@ def force_errors(checked: Checked, sources: Sources, path) -> list[Diagnostic]:
             if line.kind != "force_die":
                 continue
             sides, *values = line.value
-            problem = next((p for v in values if (p := force_problem(sides, v)) is not None), None)
-            if problem is None and values:
-                problem = die_problem(rules, sides, list(values))
+            problem = forcing_problem(rules, sides, values)
             if problem is not None:
                 out.append(Diagnostic("error", problem, line.span))
     return out

@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable
 
 from ..compiler import Game
+from ..engine.match import shown_value
 from ..language.limits import player_range
 from .base import BUDGET_RULE, DEFAULT_BUDGETS, MAX_ITERATIONS, MAX_SECONDS, BadBotSpec, Bot, Budget, Observation
 
@@ -95,26 +96,20 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
     seat no match of the game has, or from a seed that is not a number, would play on quietly
     and wrongly (judging positions for a seat that is not there, or unreproducibly)."""
     if not isinstance(spec, str):
-        raise BadBotSpec(f"a bot is named by text, KIND[:BUDGET] such as 'mcts:400', not {_shown(spec)}; "
+        raise BadBotSpec(f"a bot is named by text, KIND[:BUDGET] such as 'mcts:400', not {shown_value(spec)}; "
                          f"the bots are {', '.join(BOTS)}")
     kind, budget = parse_spec(spec)
     if not isinstance(game, Game):
-        raise ValueError(f"a bot plays a loaded game (ludus.load(path)), not {_shown(game)}")
+        raise ValueError(f"a bot plays a loaded game (ludus.load(path)), not {shown_value(game)}")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.max_players:
-        raise ValueError(f"a bot's seat is a number from 0 to {game.max_players - 1}, not {_shown(seat)}: "
+        raise ValueError(f"a bot's seat is a number from 0 to {game.max_players - 1}, not {shown_value(seat)}: "
                          f"{game.title} is for {player_range(game.min_players, game.max_players)} players, "
                          "and seat 0 is the first")
     if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise ValueError(f"a bot's seed is a whole number, not {_shown(seed)}")
+        raise ValueError(f"a bot's seed is a whole number, not {shown_value(seed)}")
     bot = BOTS[kind](game, seat, seed.__index__(), budget)
     bot.spec = spec.strip()
     return bot
-
-
-def _shown(value) -> str:
-    """A value as an error shows it: its repr, cut short when long."""
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:20]}... ({type(value).__name__})"
 
 
 def observe(match, seat: int, sampler: Callable[[random.Random], object] | None = None) -> Observation:

@@ -8,6 +8,7 @@ import weakref
 from attrs import fields, has
 
 from ..language import nodes as n
+from .saved import force_problem
 
 
 def die_problem(game, sides: int, values: list[int]) -> str | None:
@@ -31,6 +32,17 @@ def die_problem(game, sides: int, values: list[int]) -> str | None:
     if not sides and max(values) > max(dice):
         return f"no die of {game.title} shows {max(values)}; {rolled}"
     return None
+
+
+def forcing_problem(game, sides: int, values) -> str | None:
+    """Why rolls forced to come out as `values` on a d`sides` could never be taken: a value no
+    such die shows (saved.force_problem), or a die the game never rolls (die_problem); None
+    when they can be. What `Match.force` refuses and `ludus check` reports of a test's `force`."""
+    for v in values:
+        problem = force_problem(sides, v)
+        if problem is not None:
+            return problem
+    return die_problem(game, sides, list(values)) if values else None
 
 
 def game_dice(game) -> frozenset | None:

@@ -15,10 +15,10 @@ import marshal
 
 from ..language.limits import MAX_FILE_BYTES
 from . import vm
-from .dice import die_problem
+from .dice import forcing_problem
 from .display import display
 from .runtime import RuleError, Runtime, box_cards, copy_state
-from .saved import Damaged, force_problem, validate_state
+from .saved import Damaged, validate_state
 from .view import view_state
 
 CHANCE = "chance"
@@ -271,11 +271,7 @@ class Match:
         """The next rolls of a d`sides` (0: of any die) come out as `values`, in order. A value
         no such die can show, or a die the game never rolls (dice.die_problem), is a ValueError,
         and nothing is forced."""
-        for v in values:
-            problem = force_problem(sides, v)
-            if problem is not None:
-                raise ValueError(problem)
-        problem = die_problem(self.game, sides, list(values)) if values else None
+        problem = forcing_problem(self.game, sides, values)
         if problem is not None:
             raise ValueError(problem)
         self._state["forced"].extend(["die", sides, v] for v in values)

@@ -17,8 +17,9 @@ from attrs import define, field
 
 from ..engine.dice import die_problem
 from ..engine.display import describe_entry, zone_text
-from ..engine.match import IllegalAction, Match, force_problem
+from ..engine.match import IllegalAction, Match
 from ..engine.runtime import RuleError
+from ..engine.saved import force_problem
 from ..language.files import FileProblem, checked_path, read_text_file
 from ..language.limits import MAX_DIE_SIDES, whole_number
 from ..language.source import LudusError, split_lines
