@@ -259,13 +259,8 @@ class RulesText:
         return f"roll {dice} as {s.bind}."
 
     def s_Choose(self, s: n.Choose) -> str:
-        src = s.source
-        if isinstance(src, n.Comprehension) and isinstance(src.elem, n.Name) and src.elem.name == src.var:
-            # `choose o from [s for s in seats where s != actor]`: "choose o from the seats where o is not you"
-            cond = _rename(src.cond, src.var, s.bind) if src.cond is not None else None
-            source = self.expr(src.source) + (f" where {self.expr(cond)}" if cond is not None else "")
-        else:
-            source = self.expr(src)
+        # `choose o from [s for s in seats where s != actor]`: "choose o from the seats where o is not you"
+        source = self.kept(s.source, s.bind)
         if s.count_kind == "up_to":
             out = f"choose up to {self.expr(s.count)} from {source} as {s.bind}"
         elif s.count_kind == "exactly":
@@ -349,16 +344,19 @@ class RulesText:
         if s.end is not None:
             head = f"for each {s.var} from {self.expr(s.source)} to {self.expr(s.end)}"
         else:
-            src = s.source
-            if isinstance(src, n.Comprehension) and isinstance(src.elem, n.Name) and src.elem.name == src.var:
-                # `for each s in seats where ...` (or the same written as a list): "for each s in
-                # the seats where ...", not "for each s in every s in the seats where ..."
-                cond = _rename(src.cond, src.var, s.var) if src.cond is not None else None
-                head = f"for each {s.var} in {self.expr(src.source)}" + (
-                    f" where {self.expr(cond)}" if cond is not None else "")
-            else:
-                head = f"for each {s.var} in {self.expr(src)}"
+            # `for each s in seats where ...` (or the same written as a list): "for each s in the
+            # seats where ...", not "for each s in every s in the seats where ..."
+            head = f"for each {s.var} in {self.kept(s.source, s.var)}"
         return self.nested(head, s.body)
+
+    def kept(self, src, name: str) -> str:
+        """A list that a statement binds `name` to each element of (`choose`, `for each`): a list
+        of the elements of another that pass a test reads as that list "where" the test holds,
+        said of `name`; any other list as itself."""
+        if isinstance(src, n.Comprehension) and isinstance(src.elem, n.Name) and src.elem.name == src.var:
+            cond = _rename(src.cond, src.var, name) if src.cond is not None else None
+            return self.expr(src.source) + (f" where {self.expr(cond)}" if cond is not None else "")
+        return self.expr(src)
 
     def s_Repeat(self, s: n.Repeat) -> list[str]:
         times = "once" if isinstance(s.count, n.Number) and s.count.value == 1 else f"{self.expr(s.count)} times"
