@@ -67,7 +67,7 @@ def sort_out(folder: Path, recursive: bool = True) -> Sorted:
         except FileProblem:
             out.unreadable.append(path)
             continue
-        if _is_game(path, text, read):
+        if is_game_text(text, path, read):
             out.games.append((path, text))
         else:
             out.parts.append(path)
@@ -78,20 +78,26 @@ def is_game(path: Path) -> bool:
     """A file that starts a game or a variant, or one with a flow that no file includes, as
     opposed to a part that another file includes."""
     try:
-        return _is_game(path, lone_cr_as_newline(read_text_file(path)), {})
+        return is_game_text(lone_cr_as_newline(read_text_file(path)), path)
     except FileProblem:
         return False
 
 
-def _is_game(path: Path, text: str, read: dict) -> bool:
-    """A file with no `game` or `extends` line but a `flow:` block checks and plays as a game
-    (named 'untitled'), yet folder scans took it for a part and left it unchecked; it is a
-    part only when a file beside it or in the folder above includes it, a game's flow kept in
-    a file of its own. A variant's `extends` does not make its base a part: the base is a
-    game too."""
+def is_game_text(text: str, path: Path, read: dict | None = None) -> bool:
+    """Whether the file at `path`, whose text is `text`, is a game (or a variant) rather than a
+    part: the one rule of `ludus check FOLDER`, `ludus test`, the pytest plugin (which files it
+    collects `test` blocks from), the snapshot folders (a game's tests, and those of the parts it
+    includes, keep their snapshots in `__snapshots__/STEM/` beside the game) and the language
+    server (which file a file is analysed through). `read` keeps the folders' texts that the
+    search for an including file lists, for the next call.
+
+    A file with no `game` or `extends` line but a `flow:` block checks and plays as a game
+    (named 'untitled'); it is a part only when a file beside it or in the folder above includes
+    it, a game's flow kept in a file of its own. A variant's `extends` does not make its base a
+    part: the base is a game too. Only a file with a flow and no header is looked around for."""
     if starts_game(text):
         return True
-    return FLOW.search(text) is not None and not included(path, read)
+    return FLOW.search(text) is not None and not included(Path(path), read)
 
 
 def included(path: Path, read: dict | None = None) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
-from .discover import starts_game
+from .discover import is_game_text
 
 EXTENSION = "txt"
 LEFT_OUT = '\\/?*:|"<>'
@@ -33,23 +33,27 @@ WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
                             | {f"{port}{digit}" for port in ("COM", "LPT") for digit in "123456789\u00b9\u00b2\u00b3"})
 
 
-def is_part(text: str) -> bool:
-    """A file without a `game` or `extends` line: its tests run with the file that includes it."""
-    return not starts_game(text)
-
-
 def tests_run_by(checked, sources, path) -> list:
-    """The tests a game file runs: its own, and those of the parts it includes (files without a
-    `game` or `extends` line); a base game's tests run with the base, not with each variant."""
+    """The tests a game file runs: its own, and those of the parts it includes; a base game's
+    tests run with the base, not with each variant. Which files are parts and which are games is
+    `discover.is_game_text`'s to say, as for `ludus check FOLDER`: a base with a flow and no
+    `game` line is a game, and its tests are not run (and stored) again with each variant."""
     own = _resolved(path)
+    read: dict = {}
     out = []
     for decl in checked.symbols.tests:
-        if _resolved(decl.span.path) != own:
-            text = sources.texts.get(decl.span.path, "") if sources else ""
-            if not is_part(text):
-                continue
+        if _resolved(decl.span.path) != own and is_game_read(decl.span.path, sources, read):
+            continue
         out.append(decl)
     return out
+
+
+def is_game_read(path, sources, read: dict | None = None) -> bool:
+    """Whether a file a game read is a game or a variant (which runs its own tests), not a part
+    (whose tests run with the game), its text as `sources` holds it; `read` as
+    `discover.is_game_text` keeps it."""
+    text = sources.texts.get(path, "") if sources else ""
+    return is_game_text(text, Path(path), read)
 
 
 def _resolved(path) -> Path:

@@ -17,7 +17,7 @@ from attrs import define, field
 
 from ..language import nodes as n
 from ..language.build import build
-from ..language.discover import HEADER, games_including, near
+from ..language.discover import games_including, is_game_text, near, starts_game
 from ..language.files import FileProblem, read_text_file
 from ..language.limits import MAX_FILE_BYTES
 from ..language.parser import keywords
@@ -116,7 +116,8 @@ class Workspace:
             return True
         if created and any(d.severity == "error" for a in analyses for ds in a.diagnostics.values() for d in ds):
             return True
-        if not target.lower().endswith(".ludus") or HEADER.search(self.text(key) or ""):
+        # a file without a header is a part, or a game only while no file near it includes it
+        if not target.lower().endswith(".ludus") or starts_game(self.text(key) or ""):
             return False
         try:
             return resolved(Path(target).parent) in {resolved(f) for f in near(Path(key))}
@@ -140,13 +141,15 @@ class Workspace:
     # ── the game a file belongs to ──
 
     def game_of(self, path: str) -> str:
-        """The file itself when it starts a game or a variant; else the game that includes it
-        (the file itself when none does, so its own errors still show)."""
+        """The file itself when it is a game or a variant, as `ludus check FOLDER` tells one
+        (`discover.is_game_text`: a base with a flow and no `game` line is one, and is not
+        analysed through a variant that extends it); else the game that includes it (the file
+        itself when none does, so its own errors still show)."""
         key = resolved(path)
         text = self.text(key) or ""
-        if HEADER.search(text):
-            return key
         try:
+            if is_game_text(text, Path(key)):
+                return key
             games = games_including(Path(key))
         except (OSError, ValueError):  # a path the file system refuses (a NUL byte in a URI)
             games = []

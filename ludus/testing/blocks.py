@@ -192,8 +192,8 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
 
 
 def own_tests(game, path) -> list:
-    """The tests a game file runs: its own, and those of the parts it includes (files without a
-    `game` or `extends` line); a base game's tests run with the base, not with each variant."""
+    """The tests a game file runs: its own, and those of the parts it includes; a base game's
+    tests run with the base, not with each variant (snapshot_names.tests_run_by)."""
     return tests_run_by(game.checked, game.sources, path)
 
 

@@ -96,7 +96,8 @@ def effect_snapshot(snapshot):
 
 
 def pytest_collect_file(file_path: Path, parent):
-    # a file without `game`/`extends` is a part of a game: its tests run with the file that includes it
+    # a part of a game (no `game` or `extends` line, and no flow of its own, or included by a
+    # game): its tests run with the file that includes it
     if file_path.suffix == ".ludus" and runs_own_tests(file_path):
         return LudusFile.from_parent(parent, path=file_path)
     return None

@@ -9,8 +9,8 @@ import re
 import stat
 from pathlib import Path
 
+from ..language.discover import is_game_text
 from ..language.files import read_only, replace_text
-from ..language.snapshot_names import is_part
 from ..language.source import lone_cr_as_newline
 
 
@@ -75,8 +75,9 @@ _TEST_BLOCK = re.compile(r'^test[ \t]+"', re.M)
 
 
 def runs_own_tests(path: Path) -> bool:
-    """Whether `path` is a game file (it has a `game` or `extends` line) with `test` blocks: the
-    file pytest collects, whose tests keep their snapshots in `__snapshots__/STEM/` beside it.
+    """Whether `path` is a game file with `test` blocks, as `ludus test FOLDER` finds one
+    (`discover.is_game_text`: a `game` or `extends` line, or a flow no file includes): the file
+    pytest collects, whose tests keep their snapshots in `__snapshots__/STEM/` beside it.
     Read as the parser reads it: a byte-order mark hid the header on the first line, and lone \\r
     line ends hid every block. A file that is not UTF-8 counts, for its load error to be seen."""
     try:
@@ -86,7 +87,7 @@ def runs_own_tests(path: Path) -> bool:
     except (OSError, RuntimeError, ValueError):
         return False
     text = lone_cr_as_newline(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
-    return bool(_TEST_BLOCK.search(text)) and not is_part(text)
+    return bool(_TEST_BLOCK.search(text)) and is_game_text(text, path)
 
 
 def python_namesakes(game: Path) -> list[str]:

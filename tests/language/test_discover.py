@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ludus.language.discover import games_in, games_including, is_game
-from ludus.language.snapshot_names import is_part
+from ludus.language.discover import games_in, games_including, is_game, is_game_text, starts_game
 
 GAME = 'game "G"\nplayers 2\ninclude "cards.ludus"\nflow:\n    win P1\n'
 
@@ -17,7 +16,7 @@ def test_a_header_after_a_comment_on_a_line_ended_by_a_lone_cr_is_found(tmp_path
     variant.write_bytes(b'# my variant\rextends "g.ludus"\r')
     (tmp_path / "g.ludus").write_text(GAME, encoding="utf-8")
     (tmp_path / "cards.ludus").write_bytes(b'# cards\rcard "A"\r')
-    assert is_game(variant) and not is_part(variant.read_text(encoding="utf-8"))
+    assert is_game(variant) and starts_game(variant.read_text(encoding="utf-8"))
     assert games_in(tmp_path) == [tmp_path / "g.ludus", variant]
     game = tmp_path / "g.ludus"
     game.write_bytes(GAME.replace("\n", "\r").replace('game "G"', '# a game\rgame "G"').encode())
@@ -75,3 +74,16 @@ def test_a_file_with_a_flow_and_no_header_is_a_game_unless_a_file_includes_it(tm
     # `override flow:` is a variant's part, not a game
     (tmp_path / "v" / "faster.ludus").write_text("override flow:\n    win P1\n", encoding="utf-8")
     assert not is_game(tmp_path / "v" / "faster.ludus")
+
+
+def test_a_files_text_and_place_tell_a_game_as_a_folder_scan_tells_it(tmp_path):
+    # the one rule the pytest plugin, the snapshot folders and the language server read too:
+    # a header, or a flow that no file near it includes; the text given, not the one on disk
+    flow = tmp_path / "flow.ludus"
+    assert is_game_text(HEADLESS, flow) and is_game_text('game "G"\n', flow)
+    assert not is_game_text('card "A"\n', flow) and not is_game_text("override flow:\n    win P1\n", flow)
+    assert is_game_text('# rules\rflow:\r    win P1\r', flow)  # old Mac line ends
+    (tmp_path / "main.ludus").write_text('game "M"\ninclude "flow.ludus"\n', encoding="utf-8")
+    assert not is_game_text(HEADLESS, flow) and is_game_text('extends "main.ludus"\n' + HEADLESS, flow)
+    read: dict = {}
+    assert not is_game_text(HEADLESS, flow, read) and tmp_path in read  # the folder listed is kept

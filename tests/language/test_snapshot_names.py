@@ -47,3 +47,26 @@ def test_the_plugin_shows_syrupy_a_block_that_owns_its_snapshot_files(name, inde
     assert view.matches_snapshot_name(stem)
     location = str(Path("games/__snapshots__/g.tests").absolute() / f"{stem}.txt")
     assert EffectSnapshotExtension.matches_test_location(test_location=view, snapshot_location=location)
+
+
+FLOW = "players 2\nflow:\n    win P1\n"
+
+
+def test_tests_are_checked_for_shared_files_with_the_tests_of_the_file_whose_folder_keeps_them(tmp_path):
+    # a base with a flow and no `game` line is a game, and its tests keep their snapshots in its
+    # own folder: a variant's test named as one of them but for the case, stored in the
+    # variant's folder, shares no file with it
+    from ludus.pipeline import analyse
+
+    (tmp_path / "base.ludus").write_text(FLOW + 'test "t":\n    snapshot\n', encoding="utf-8")
+    (tmp_path / "variant.ludus").write_text('extends "base.ludus"\ntest "T":\n    snapshot\n', encoding="utf-8")
+    diags, checked, _sources = analyse(tmp_path / "variant.ludus")
+    assert checked is not None and [d.message for d in diags if d.severity == "error"] == []
+    # a game's flow kept in a file it includes is a part: its tests run with the game, and do share
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "flow.ludus").write_text(FLOW + 'test "t":\n    snapshot\n', encoding="utf-8")
+    (tmp_path / "rules" / "main.ludus").write_text('game "M"\ninclude "flow.ludus"\ntest "T":\n    snapshot\n',
+                                                   encoding="utf-8")
+    diags, _checked, _sources = analyse(tmp_path / "rules" / "main.ludus")
+    [error] = [d for d in diags if d.severity == "error"]
+    assert error.message.startswith("test 'T' would share its snapshot file 'T.txt' with test 't' in flow.ludus")

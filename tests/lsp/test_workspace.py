@@ -265,3 +265,22 @@ def test_a_change_on_disk_is_analysed_afresh_not_taken_from_the_cache(parts):
     ws.disk_changed([cards])
     [error] = errors(ws.analyse(str(parts / "game.ludus")))
     assert error.message.startswith("unknown counter 'coinz'")
+
+
+def test_a_base_with_a_flow_and_no_game_line_is_analysed_as_itself_as_ludus_check_reads_it(tmp_path):
+    # a game to `ludus check FOLDER`, it was analysed through a variant extending it, as a part
+    # is: with the variant's diagnostics, and its own tests checked as the variant's
+    flow = 'players 2\ncounter coins per seat\nflow:\n    gain 1 coins for P1\n    win P1\n'
+    base, variant = tmp_path / "base.ludus", tmp_path / "variant.ludus"
+    base.write_text(flow, encoding="utf-8")
+    variant.write_text('extends "base.ludus"\ncounter gold per seat\n', encoding="utf-8")  # unused: a warning
+    ws = Workspace()
+    assert ws.game_of(str(base)) == resolved(base) and ws.game_of(str(variant)) == resolved(variant)
+    analysis = ws.analyse(str(base))
+    assert analysis.game == resolved(base) and analysis.diagnostics == {resolved(base): []}
+    # a game's flow kept in a file a game beside it includes is a part of that game
+    (tmp_path / "main.ludus").write_text('game "M"\ninclude "base.ludus"\n', encoding="utf-8")
+    assert ws.game_of(str(base)) == resolved(tmp_path / "main.ludus")
+    # whether a file near it includes it decides, so a change to one is a change to it
+    ws.analyse(str(base))
+    assert ws.depends_on(str(base), str(tmp_path / "new.ludus"), created=True)

@@ -516,3 +516,42 @@ def test_blocks_run_without_syrupy_and_their_snapshot_lines_say_why_they_fail(tm
     run = pytest_in(tmp_path, "-p", "no:syrupy")
     assert "1 failed, 1 passed" in run.stdout and "Error" not in run.stdout, run.stdout
     assert "t.ludus:7:5: error: cannot compare the snapshot: pytest runs without syrupy (`-p no:syrupy`)" in run.stdout
+
+
+HEADLESS = ('players 2\ncounter coins per seat\n\naction Take:\n    label "take"\n    gain 1 coins for actor\n\n'
+            'flow:\n    while true:\n        for each s in seats:\n            turn s:\n                offer Take\n')
+
+
+def test_a_game_with_a_flow_and_no_game_line_has_its_blocks_run_by_pytest_as_by_ludus_test(tmp_path):
+    # `ludus test FOLDER` runs it as a game, but pytest took it for a part and collected nothing:
+    # its blocks never ran in CI, and an update of a Python test beside it deleted its snapshots
+    (tmp_path / "g.ludus").write_text(HEADLESS + '\ntest "take":\n    do "take"\n    snapshot\n', encoding="utf-8")
+    assert CliRunner().invoke(main, ["test", str(tmp_path), "--update"]).output.endswith("1 passed, 0 failed\n")
+    stored = tmp_path / "__snapshots__" / "g" / "take.txt"
+    report = stored.read_text(encoding="utf-8")
+    run = pytest_in(tmp_path)
+    assert run.returncode == 0 and "1 snapshot passed" in run.stdout and "1 passed" in run.stdout, run.stdout
+    (tmp_path / "test_other.py").write_text("def test_other(snapshot):\n    assert 'a' == snapshot\n", encoding="utf-8")
+    for args in (["test_other.py"], ["."]):
+        update = pytest_in(tmp_path, *args, "--snapshot-update")
+        assert update.returncode == 0 and "Deleted" not in update.stdout, update.stdout
+        assert stored.read_text(encoding="utf-8") == report
+
+
+def test_the_tests_of_a_base_with_no_game_line_run_with_the_base_not_again_with_each_variant(tmp_path):
+    # the base is a game (`ludus check FOLDER` checks it alone): `ludus test` ran its blocks
+    # with it and again with the variant, storing each snapshot twice, and pytest ran them only
+    # with the variant, taking the base's own snapshots for unused ones and deleting them
+    (tmp_path / "base.ludus").write_text(HEADLESS + '\ntest "base take":\n    do "take"\n    snapshot\n',
+                                         encoding="utf-8")
+    (tmp_path / "variant.ludus").write_text('extends "base.ludus"\n\ntest "variant take":\n    do "take"\n'
+                                            '    do "take"\n    snapshot\n', encoding="utf-8")
+    run = CliRunner().invoke(main, ["test", str(tmp_path), "--update"])
+    assert run.output.endswith("2 passed, 0 failed\n") and run.output.count(": base take\n") == 1, run.output
+    snapshots = tmp_path / "__snapshots__"
+    written = sorted(str(p.relative_to(snapshots)) for p in snapshots.rglob("*.txt"))
+    assert written == ["base/base take.txt", "variant/variant take.txt"]
+    update = pytest_in(tmp_path, "--snapshot-update")
+    assert "2 snapshots passed" in update.stdout and "2 passed" in update.stdout, update.stdout
+    assert "unused" not in update.stdout and "Deleted" not in update.stdout, update.stdout
+    assert sorted(str(p.relative_to(snapshots)) for p in snapshots.rglob("*.txt")) == written

@@ -8,6 +8,7 @@ import unicodedata
 import attrs
 
 from .. import nodes as n
+from ..discover import starts_game
 from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES, number_in_range, player_range
 from ..snapshot_names import (
     EXTENSION,
@@ -16,7 +17,7 @@ from ..snapshot_names import (
     MAX_STEM,
     clashes,
     code_points,
-    is_part,
+    is_game_read,
     refusals,
     written_apart,
 )
@@ -219,7 +220,7 @@ class DeclarationChecks:
             span = next((i.span for i in self.items if i.span.path == root), Span(root, 1, 1, 1, 1))
         if root is not None and not self.items and not texts[root].strip():
             self.error("the file is empty: a game needs at least a 'flow:' block", span)
-        elif root is not None and is_part(texts[root]) and any(i.span.path == root for i in self.items):
+        elif root is not None and not starts_game(texts[root]) and any(i.span.path == root for i in self.items):
             # "the game has no flow" read as if the file were a game that lost its flow
             self.error(PART_ALONE, span)
         else:
@@ -589,15 +590,16 @@ class DeclarationChecks:
         """Two snapshot lines stored in one file would overwrite each other on every update, so
         no update could make both tests pass: an error at the later test's name (or, within one
         test, at the later line). Tests keep their snapshots in a folder named after the file
-        that runs them: a file with a `game` or `extends` line runs its own, and the file checked
-        runs those of the parts it includes."""
+        that runs them: a game or a variant runs its own (`discover.is_game_text`), and the file
+        checked runs those of the parts it includes."""
         texts = self.sources.texts if self.sources is not None else {}
         root = next(iter(texts), None)
         groups: dict[str, list] = {}
+        read: dict = {}
         for item in self.items:
             if isinstance(item, n.TestDecl):
                 path = item.span.path
-                runs_with = root if path in texts and is_part(texts[path]) else path
+                runs_with = path if path not in texts or is_game_read(path, self.sources, read) else root
                 groups.setdefault(runs_with, []).append(item)
         hints = {
             "numbered": "a test's second and later snapshots are stored as 'NAME.1.txt', 'NAME.2.txt', "
