@@ -87,26 +87,61 @@ def replace_text(path: Path, text: str) -> Path:
     disk) leaves the old file as it was; the file keeps its permissions. A symbolic link (or a
     chain of them) is written through, as opening it would be: the file at its end changes and
     the link stays, where the rename put a new file in the link's place, cutting it from the
-    shared file it led to. Raises OSError (UnicodeError for text that is not UTF-8)."""
+    shared file it led to. A file with more than one name (a hard link) is written through too,
+    in place, and so not atomically (`_rewrite_in_place` says why): renamed over, the name written
+    would have led to a new file, and every other name kept the old text. Raises OSError
+    (UnicodeError for text that is not UTF-8)."""
     target = link_target(path)
     try:
-        mode = os.stat(target).st_mode
+        info = os.stat(target)
     except FileNotFoundError:
-        mode = None
-    if mode is not None and stat.S_ISDIR(mode):
+        info = None
+    if info is not None and stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, "it is a folder")
+    if info is not None and stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+        _rewrite_in_place(target, text)
+        return target
     tmp = target.parent / f".{target.name[:40]}.{secrets.token_hex(6)}.tmp"
     try:
         with open(tmp, "x", encoding="utf-8") as f:
             f.write(text)
-        if mode is not None:
-            os.chmod(tmp, stat.S_IMODE(mode))
+        if info is not None:
+            os.chmod(tmp, stat.S_IMODE(info.st_mode))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
     return target
+
+
+def _rewrite_in_place(target: Path, text: str) -> None:
+    """Write text over a file with several names (hard links), so that every name reads it.
+
+    Not atomic, by choice: no rename can change the file behind names it does not know, and the
+    file's other names cannot be found without searching the disk. Text that cannot be encoded
+    is refused before the file is opened; a write that fails (a full disk, an interrupt) puts the
+    old bytes back, which fit in the room they had. Only a crash of the machine or the process
+    while the few kilobytes are written could leave the file half-written."""
+    # the bytes a file opened as text would be given: UTF-8, each \n the system's line end
+    data = (text if os.linesep == "\n" else text.replace("\n", os.linesep)).encode("utf-8")
+    with open(target, "r+b", buffering=0) as f:  # unbuffered: nothing is left to write at close
+        old = f.readall()
+        try:
+            _write_from_start(f, data)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                _write_from_start(f, old)
+            raise
+
+
+def _write_from_start(f, data: bytes) -> None:
+    """Write `data` over an unbuffered file from its start, and cut the file where it ends."""
+    f.seek(0)
+    view = memoryview(data)
+    while view:
+        view = view[f.write(view):]
+    f.truncate(len(data))
 
 
 def link_target(path: Path) -> Path:

@@ -66,3 +66,46 @@ def test_a_link_that_leads_round_in_a_loop_is_a_problem_not_a_crash(tmp_path):
     with pytest.raises(FileProblem, match="cannot write '.*loop.json': it is a symbolic link that leads round in a loop"):
         write_text_file(loop, "new")
     assert loop.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["loop.json"]
+
+
+def test_a_file_with_two_names_is_written_in_place_and_both_read_the_new_text(tmp_path):
+    # renamed over, the name written led to a new file and the other kept the old text
+    one = tmp_path / "one.txt"
+    one.write_text("old text\n", encoding="utf-8")
+    os.chmod(one, 0o640)
+    other = tmp_path / "other.txt"
+    other.hardlink_to(one)
+    inode = os.stat(one).st_ino
+    write_text_file(other, "new\n")
+    assert one.read_text(encoding="utf-8") == other.read_text(encoding="utf-8") == "new\n"
+    assert os.stat(one).st_ino == os.stat(other).st_ino == inode and os.stat(one).st_nlink == 2
+    assert os.stat(one).st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.txt", "other.txt"]  # no stray file
+    # written through a symbolic link to one of the names, as well
+    (tmp_path / "soft.txt").symlink_to(one)
+    write_text_file(tmp_path / "soft.txt", "newer\n")
+    assert other.read_text(encoding="utf-8") == "newer\n"
+
+
+def test_a_failed_write_in_place_puts_the_old_text_back(tmp_path, monkeypatch):
+    one = tmp_path / "one.txt"
+    one.write_text("old text, longer than the new\n", encoding="utf-8")
+    (tmp_path / "other.txt").hardlink_to(one)
+    with pytest.raises(FileProblem, match="cannot be written as UTF-8"):
+        write_text_file(one, "new \ud800")  # refused before the file is opened
+    assert one.read_text(encoding="utf-8") == "old text, longer than the new\n"
+    real = files._write_from_start
+    calls = []
+
+    def full(f, data):  # the disk fills after the first bytes of the new text are written
+        calls.append(data)
+        if len(calls) == 1:
+            f.seek(0)
+            f.write(data[:3])
+            raise OSError(28, "No space left on device")
+        real(f, data)
+
+    monkeypatch.setattr(files, "_write_from_start", full)
+    with pytest.raises(FileProblem, match="No space left on device"):
+        write_text_file(one, "new text\n")
+    assert len(calls) == 2 and (tmp_path / "other.txt").read_text(encoding="utf-8") == "old text, longer than the new\n"

@@ -455,6 +455,31 @@ def test_an_update_writes_the_shared_file_a_linked_snapshot_leads_to_and_keeps_t
     assert sorted(p.name for p in shared.iterdir()) == [name]
 
 
+def test_an_update_writes_a_snapshot_with_two_names_in_place_and_both_names_read_it(tmp_path):
+    # a hard link, into a folder of shared snapshots, was split: the update renamed a new file
+    # over the snapshot's name, and the other name kept the old report
+    where = market_town_copy(tmp_path)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    name = "Fortune Teller pays on a 5.txt"
+    snapshot = where / "__snapshots__" / "market-town.tests" / name
+    (shared / name).hardlink_to(snapshot)
+    game = where / "market-town.ludus"
+    for one, update in (("1", ["test", str(where / "market-town.tests.ludus"), "--update"]),
+                        ("0", ["market-town.tests.ludus", "--snapshot-update"])):
+        game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", f"gain omen - {one} coins"),
+                        encoding="utf-8")
+        if update[0] == "test":
+            assert "updated" in CliRunner().invoke(main, update).output
+        else:
+            assert "1 snapshot updated" in pytest_in(where, *update).stdout
+        assert snapshot.stat().st_ino == (shared / name).stat().st_ino and snapshot.stat().st_nlink == 2
+        assert f"counter coins of Amber: 0 -> {5 - int(one)}\n" in (shared / name).read_text(encoding="utf-8")
+        game.write_text(game.read_text(encoding="utf-8").replace(f"gain omen - {one} coins", "gain omen - 2 coins"),
+                        encoding="utf-8")
+    assert sorted(p.name for p in snapshot.parent.iterdir() if p.name.startswith(".")) == []  # no stray file
+
+
 def test_a_snapshot_edited_by_hand_shows_what_differs_when_it_prints_as_nothing(tmp_path):
     # a space left at a line's end, or the last new line dropped by an editor, failed the test
     # with a diff of two equal lines, or of no changed line at all
