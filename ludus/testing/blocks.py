@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
-from ..language.snapshot_names import EXTENSION, snapshot_stem, tests_run_by
+from ..language.snapshot_names import EXTENSION, same_file, snapshot_lines, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
 from .position import Position, TestError
 from .snapshot_files import SnapshotFileError, python_namesakes, read_snapshot, write_snapshot
@@ -135,7 +137,9 @@ def snapshot_path(file_path, test_name: str, index) -> Path:
 def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tuple[int, int]:
     """Run the `test` blocks of a game file against the stored snapshots; returns (passed, failed).
     `keyword` keeps the tests whose name contains it (any case); `update` writes new and changed
-    snapshots and deletes none. Bad files raise LudusError."""
+    snapshots and deletes none. A run of all the tests names the files in the game's snapshot
+    folder that none of them uses (`unused_snapshots`), as pytest reports them, and leaves them
+    there. Bad files raise LudusError."""
     from ..pipeline import load
     from .snapshot import effect_diff
 
@@ -188,7 +192,64 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
         else:
             passed += 1
             echo(f"ok   {decl.span.path}:{decl.span.line}: {decl.name}")
+    if keyword is None:
+        for file in unused_snapshots(path, tests):
+            echo(f"     unused {file}: no test of {Path(path).name} stores a snapshot there "
+                 "(delete it, or run `pytest --snapshot-update`)")
     return passed, failed
+
+
+def unused_snapshots(path, tests) -> list[Path]:
+    """The files in the snapshot folder of the game file `path` that no `snapshot` line of
+    `tests` (all the tests it runs) is stored in, in name order: left by a test renamed or
+    removed, or by a snapshot line removed. Known from the tests' text, not from a run, so a
+    test that fails before its `snapshot` line still owns its file."""
+    game = Path(path)
+    return _stored_snapshots(game.parent / "__snapshots__" / game.stem, tests)[0]
+
+
+def snapshots_by_other_names(folder: Path, tests) -> list[Path]:
+    """The files in `folder`, the snapshot folder of a game file, that a `snapshot` line of
+    `tests` is stored in, listed by another name than the one the test gives: on a file system
+    that ignores case, `Take.txt` is the file of `test "take"`, and on one that changes how
+    accented letters are written (macOS's HFS+), `café.txt` is listed with its `é` as `e` and a
+    combining accent. pytest (syrupy) compares the names, and took such a file for an unused
+    one, to delete."""
+    return _stored_snapshots(folder, tests)[1]
+
+
+def _stored_snapshots(folder: Path, tests) -> tuple[list[Path], list[Path]]:
+    """The files in a game's snapshot folder that no test uses, and those a test uses under
+    another name (a name with the same `snapshot_names.same_file` key, and the very file), in
+    name order. Hidden files, folders and links that lead nowhere are no snapshot's, as pytest
+    (syrupy) reads the folder."""
+    names = {f"{snapshot_stem(decl.name, index)}.{EXTENSION}" for decl in tests for _line, index in snapshot_lines(decl)}
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:  # no folder, or one that cannot be listed
+        return [], []
+    stored: dict[str, set] = {}  # a name's key, as a file system that ignores case reads it -> the files
+    for name in names:
+        try:
+            info = os.stat(folder / name)
+        except (OSError, ValueError):
+            continue
+        stored.setdefault(same_file(name), set()).add((info.st_dev, info.st_ino))
+    unused, other_names = [], []
+    for entry in entries:
+        if entry.name in names or entry.name.startswith("."):
+            continue
+        try:
+            info = entry.stat()
+        except OSError:  # a link that leads nowhere, which pytest passes over too
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        if (info.st_dev, info.st_ino) in stored.get(same_file(entry.name), ()):
+            other_names.append(entry)
+        else:
+            unused.append(entry)
+    return unused, other_names
 
 
 def own_tests(game, path) -> list:

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from .blocks import own_tests, refuse_shared_folder, run_test_decl
+from .blocks import own_tests, refuse_shared_folder, run_test_decl, snapshots_by_other_names
 from .position import Position, TestError
 from .snapshot import EffectSnapshotExtension
 from .snapshot_files import SnapshotFileError, python_namesakes, runs_own_tests, why_not
 
 _games: dict = {}
-# the resolved paths of the game files whose `test` blocks syrupy is shown in this run
-SHOWN_GAMES = pytest.StashKey[set]()
+# the game files whose `test` blocks syrupy is shown in this run: resolved path -> the tests
+SHOWN_GAMES = pytest.StashKey[dict]()
 
 
 def _load(path: Path):
@@ -115,8 +115,8 @@ class LudusFile(pytest.File):
             yield LudusLoadItem.from_parent(self, name="load", error=err)
             return
         # its blocks are shown to syrupy, which may clean up their snapshots
-        self.config.stash.setdefault(SHOWN_GAMES, set()).add(str(self.path.resolve()))
         tests = own_tests(game, self.path)
+        self.config.stash.setdefault(SHOWN_GAMES, {})[str(self.path.resolve())] = tests
         try:
             refuse_shared_folder(self.path, tests, game.sources)
         except LudusError as err:
@@ -355,11 +355,13 @@ def _keep_snapshots_of_tests_not_shown(config, syrupy) -> None:
     named, `--ignore`d, or failing to load); and where a Python module `STEM.py` shares the
     folder, an update of either file deleted the other's. syrupy deletes nothing that a skipped
     test owns: each such file is given one, a stand-in that only syrupy sees. The snapshots of
-    a game whose blocks run are syrupy's to clean up, as those of a Python module are; a shared
+    a game whose blocks run are syrupy's to clean up, as those of a Python module are, but for
+    a file a block reads under another name than syrupy gives it (`snapshots_by_other_names`:
+    on macOS, `Take.txt` for `test "take"`), which syrupy would delete as unused; a shared
     folder is no one's, until one of the two files is renamed (the game's blocks fail till then)."""
     from syrupy.session import ItemStatus
 
-    shown = config.stash.get(SHOWN_GAMES, set())
+    shown = config.stash.get(SHOWN_GAMES, {})
     dirname = str(getattr(config.option, "snapshot_dirname", None) or "__snapshots__")
     for site in {Path(item.path).parent for item in list(syrupy._collected_items.values())}:
         try:
@@ -368,12 +370,16 @@ def _keep_snapshots_of_tests_not_shown(config, syrupy) -> None:
             continue
         for folder in folders:
             game = site / f"{folder.name}.ludus"
-            if not runs_own_tests(game) or (str(game.resolve()) in shown and not python_namesakes(game)):
+            if not runs_own_tests(game):
                 continue
-            try:
-                files = [p for p in folder.iterdir() if not p.name.startswith(".") and p.is_file()]
-            except OSError:
-                continue
+            tests = shown.get(str(game.resolve()))
+            if tests is not None and not python_namesakes(game):
+                files = snapshots_by_other_names(folder, tests)
+            else:
+                try:
+                    files = [p for p in folder.iterdir() if not p.name.startswith(".") and p.is_file()]
+                except OSError:
+                    continue
             for file in files:
                 owner = _SnapshotOwner(game, file)
                 syrupy._collected_items[owner.nodeid] = owner

@@ -580,3 +580,55 @@ def test_the_tests_of_a_base_with_no_game_line_run_with_the_base_not_again_with_
     assert "2 snapshots passed" in update.stdout and "2 passed" in update.stdout, update.stdout
     assert "unused" not in update.stdout and "Deleted" not in update.stdout, update.stdout
     assert sorted(str(p.relative_to(snapshots)) for p in snapshots.rglob("*.txt")) == written
+
+
+def test_ludus_test_names_the_snapshots_no_test_uses_as_pytest_does_and_deletes_none(tmp_path):
+    # pytest reported them (and its update deleted them); `ludus test` said nothing of them
+    where = market_town_copy(tmp_path)
+    folder = where / "__snapshots__" / "market-town.tests"
+    for name in ("A test that was deleted.txt", "Fortune Teller pays on a 5.1.txt", ".draft.txt"):
+        (folder / name).write_text("old effect\n", encoding="utf-8")
+    (folder / "notes").mkdir()
+    # the file a test uses, by another name a file system that ignores case gives it
+    (folder / "TAX COLLECTOR ANGERS THE TOWN.txt").hardlink_to(folder / "Tax Collector angers the town.txt")
+    tests = where / "market-town.tests.ludus"
+    text = tests.read_text(encoding="utf-8")
+    # a test that fails before its snapshot line still owns its file
+    tests.write_text(text.replace("    force d6 = 5\n", "    force d6 = 5\n    do \"buy the moon\"\n", 1), encoding="utf-8")
+    unused = [f"     unused {folder / name}: no test of market-town.tests.ludus stores a snapshot there (delete it, "
+              "or run `pytest --snapshot-update`)" for name in ("A test that was deleted.txt",
+                                                                 "Fortune Teller pays on a 5.1.txt")]
+    for update in ([], ["--update"]):
+        run = CliRunner().invoke(main, ["test", str(tests), *update])
+        assert [line for line in run.output.splitlines() if "unused" in line] == unused, run.output
+        assert run.output.endswith("9 passed, 1 failed\n")
+        assert (folder / "A test that was deleted.txt").exists()
+    assert "unused" not in CliRunner().invoke(main, ["test", str(tests), "-k", "fortune"]).output
+    tests.write_text(text, encoding="utf-8")
+    by_pytest = pytest_in(where, "market-town.tests.ludus", "--snapshot-details")
+    assert "2 snapshots unused" in by_pytest.stdout, by_pytest.stdout
+    assert "Unused A test that was deleted " in by_pytest.stdout and "Unused Fortune Teller pays on a 5.1 " in by_pytest.stdout
+    update = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
+    assert "2 unused snapshots deleted" in update.stdout, update.stdout
+    assert not (folder / "A test that was deleted.txt").exists() and (folder / ".draft.txt").exists()
+
+
+def test_an_update_keeps_a_snapshot_a_test_reads_by_another_name_than_its_own(tmp_path):
+    # syrupy compares names: on macOS, where `TAX COLLECTOR ANGERS THE TOWN.txt` is the file that
+    # `test "Tax Collector angers the town"` reads, an update deleted it as unused. A second name
+    # of the file (a hard link) stands for it here, where names are told apart by case
+    where = market_town_copy(tmp_path)
+    before = stored(where)
+    folder = where / "__snapshots__" / "market-town.tests"
+    other = folder / "TAX COLLECTOR ANGERS THE TOWN.txt"
+    other.hardlink_to(folder / "Tax Collector angers the town.txt")
+    (folder / "Tax Collector angers.txt").write_text("old effect\n", encoding="utf-8")  # no test's
+    for args in (["market-town.tests.ludus"], ["."]):
+        update = pytest_in(where, *args, "--snapshot-update")
+        assert "1 unused snapshot deleted" in update.stdout, update.stdout
+        assert "TAX COLLECTOR" not in update.stdout and other.exists()
+        assert sorted(p.name for p in folder.iterdir()) == sorted([*before, other.name])
+        (folder / "Tax Collector angers.txt").write_text("old effect\n", encoding="utf-8")
+    run = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus")])
+    assert [line.split(": ")[0] for line in run.output.splitlines() if "unused" in line] == [
+        f"     unused {folder / 'Tax Collector angers.txt'}"], run.output
