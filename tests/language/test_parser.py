@@ -50,6 +50,18 @@ def test_keywords_are_contextual():
     parse('kind K:\n    value: number\ncard "C" is K:\n    value 3\n')
 
 
+def test_a_card_may_give_its_one_property_on_its_own_line():
+    # a numbered deck, a line a card; `value` stays a property's name there too, and the
+    # declarations after the one-line cards, block or not, read as before
+    tree = parse('kind K:\n    value: number\ncard "One" is K: value 1\npiece Two: copies 2\n'
+                 'card "Three" is K:\n    copies 1\n    value 3\nvalue rounds = 2\n')
+    cards = [t for t in tree.children if isinstance(t, Tree) and t.data == "entity_decl"]
+    props = [[(str(p.children[0]), *p.children[1].scan_values(lambda v: getattr(v, "type", "") == "INT")) for p in c.find_data("prop")]
+             for c in cards]
+    assert props == [[("value", "1")], [("copies", "2")], [("copies", "1"), ("value", "3")]]
+    assert [t.data for t in tree.children if isinstance(t, Tree)][-1] == "value_decl"
+
+
 @pytest.mark.parametrize(("text", "message", "line", "column"), [
     ("flow:\n    gain 2 money money\n", "unexpected 'money'; expected 'for' or end of line", 2, 18),
     ("flow:\n    let x = 1 +\n", "unexpected end of line; expected an expression", 2, 16),
