@@ -229,3 +229,39 @@ def test_test_names_written_apart_in_unicode_say_what_differs_not_case():
         (16, "file names that differ only in case, and in how their accented letters are written in Unicode, "
              "are one file on macOS"),
     ]
+
+
+DEFINE_TYPED_BY_ITS_CALL = '''game "Lowest"
+players 2
+zone deck
+kind Thing:
+    number: number
+card "Alpha" is Thing: number 1
+card "Beta" is Thing: number 2
+define lowest(cards) = first(least(c.number for c in cards))
+define nth(xs, k) = if k <= 1 then first(xs) else nth(without(xs, first(xs)), k - 1)
+action Sell:
+    label "sell {lowest(deck)} to {nth(seats, 2)}, not {nth(deck, 1)}"
+    let gone = lowest(deck)
+    log "{gone} is sold"
+    exile gone
+setup:
+    move box to deck
+flow:
+    turn P1:
+        offer Sell
+    end game
+'''
+
+
+def test_a_define_without_parameter_types_gives_what_its_arguments_make_it(tmp_path):
+    # `lowest(cards)` says no type: called with a zone it gives a card, which a label, a `let`
+    # and a log line show by its name, not as the number that stands for it inside; a define
+    # that calls itself (`nth`) is typed by the call too
+    from tests.helpers import game_from_text
+
+    game = game_from_text(tmp_path, DEFINE_TYPED_BY_ITS_CALL)
+    match = game.new_match(2, seed=0)
+    assert match.legal_actions() == ["sell Alpha to P2, not Beta"]
+    match.apply("sell Alpha to P2, not Beta")
+    assert [e["text"] for e in match.log if e.get("t") == "log"] == ["Alpha is sold"]

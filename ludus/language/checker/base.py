@@ -65,6 +65,8 @@ class CheckerBase:
         self.sources = sources
         self.type_refs: dict[int, str] = {}
         self.define_types: dict[str, str] = {}
+        # (define, the types of its arguments) -> what it gives then: see define_at_call
+        self.call_types: dict[tuple, str] = {}
         self.value_types: dict[str, str] = {}
         self.wanted: tuple = (None, "")  # (id of the node being read, what it should be)
         self.sym = symbols if symbols is not None else Symbols()

@@ -277,11 +277,39 @@ class DeclarationChecks:
         saved_diags, saved_used = self.out.diagnostics, set(self.used)
         for _ in range(2):
             self.out.diagnostics = []
+            self.call_types = {}  # worked out from the defines' types of the pass before
             for name, decl in self.sym.values.items():
                 self.value_types[name] = self.expr(decl.value, Scope())
             for name, decl in self.sym.defines.items():
                 self.define_types[name] = self.define_body(decl)
         self.out.diagnostics, self.used = saved_diags, saved_used
+        self.call_types = {}
+
+    def define_at_call(self, decl: n.DefineDecl, arg_types: list[str], general: str) -> str:
+        """What a define gives when called with arguments of these types, where its parameters
+        say no type: `define lowest(cards) = first(least(c.number for c in cards))` gives a
+        Property when called with a zone of properties, so a text shows it by its name and not
+        as a number. Read quietly (the body's own diagnostics come from its declaration), once
+        per define and argument types; a define that calls itself with the same types, or any
+        call that makes the types no more precise, gives the define's general type."""
+        bound = [self.type_ref(p.type) if p.type else t for p, t in zip(decl.params, arg_types, strict=True)]
+        if all(p.type or t == "any" for p, t in zip(decl.params, bound, strict=True)):
+            return general
+        key = (decl.name, tuple(bound))
+        if key in self.call_types:
+            return self.call_types[key]
+        self.call_types[key] = general  # a call of itself inside, with the same types
+        saved = (self.out.diagnostics, set(self.used), self.out.types, self.out.res, self.wanted)
+        self.out.diagnostics, self.out.types, self.out.res = [], {}, {}
+        try:
+            scope = Scope().child()
+            for p, t in zip(decl.params, bound, strict=True):
+                scope.names[p.name] = t
+            found = self.expr(decl.value, scope)
+        finally:
+            self.out.diagnostics, self.used, self.out.types, self.out.res, self.wanted = saved
+        self.call_types[key] = general if found == "any" else found
+        return self.call_types[key]
 
     def define_body(self, decl: n.DefineDecl) -> str:
         scope = Scope().child()

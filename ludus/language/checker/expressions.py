@@ -376,9 +376,11 @@ class ExpressionChecks:
             want = len(d.params or ())
             if len(node.args) != want:
                 self.error(f"'{name}' takes {want} argument(s), not {len(node.args)}", node.span)
-            for a in node.args:
-                self.expr(a, scope)
-            return self.resolve(node, ("define", name), self.define_types.get(name, "any"))
+            types = [self.expr(a, scope) for a in node.args]
+            result = self.define_types.get(name, "any")
+            if d.params and "any" in result and len(types) == want:
+                result = self.define_at_call(d, types, result)
+            return self.resolve(node, ("define", name), result)
         if name in BUILTIN_FUNCTIONS:
             lo, hi, result = BUILTIN_FUNCTIONS[name]
             if not lo <= len(node.args) <= hi:
