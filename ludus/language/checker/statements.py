@@ -116,6 +116,8 @@ class StatementChecks:
                     self.error("'discard' needs a zone named 'discard'", s.span)
                 else:
                     self.used.add(("zone", "discard"))
+            elif s.op == "exile":
+                self.used.add(("zone", "removed"))  # declared by the game to say who sees it
         elif isinstance(s, n.Create):
             if s.definition not in sym.entities:
                 self.error(f"unknown card or piece '{s.definition}'", self.at(s.span, s.definition), suggest(s.definition, sym.entities))
