@@ -21,6 +21,7 @@ SHIPPED = [
     "examples/connect-four.ludus",
     "examples/love-letter.ludus",
     "examples/cant-stop.ludus",
+    "examples/for-sale.ludus",
     "examples/sushi-go.ludus",
     "examples/uprising-great-country.ludus",
 ]

@@ -33,6 +33,8 @@ GAMES = [  # (path, players, seeds)
     ("examples/love-letter.ludus", 4, 100),
     ("examples/cant-stop.ludus", 2, 200),
     ("examples/cant-stop.ludus", 4, 100),
+    ("examples/for-sale.ludus", 3, 100),
+    ("examples/for-sale.ludus", 6, 40),
     ("examples/sushi-go.ludus", 2, 100),
     ("examples/sushi-go.ludus", 5, 40),
     ("examples/uprising-great-country.ludus", 2, 40),
