@@ -8,6 +8,7 @@ import threading
 from importlib import resources
 from pathlib import Path
 
+from attrs import evolve
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
@@ -173,6 +174,7 @@ def _other_failures(text: str, path: str, first_line: int) -> list[Diagnostic]:
     A declaration that cannot be cut out cleanly (a bracket left open across it) is skipped
     rather than reported twice.
     """
+    limit = MAX_SYNTAX_ERRORS - 1  # the first failure is one of them
     lines = split_lines(text, keepends=True)
     starts = [i for i, raw in enumerate(lines)
               if raw[:1] not in ("", " ", "\t", "\n", "\r", "#") and i + 1 > first_line]
@@ -186,10 +188,16 @@ def _other_failures(text: str, path: str, first_line: int) -> list[Diagnostic]:
             _parser().parse(chunk, start="start")
         except (UnexpectedInput, DedentError, GluedKeyword) as exc:
             diag = _failure(exc, chunk, path)
-            if diag.span.line > first_line and "end of file" not in diag.message:
-                found.append(diag)
-            if len(found) >= MAX_SYNTAX_ERRORS:
+            if diag.span.line <= first_line or "end of file" in diag.message:
+                continue
+            if len(found) == limit:
+                # one more than are shown: say so on the last one shown, so that a fixed file
+                # with more errors to come does not look like a surprise
+                more = f"only the first {MAX_SYNTAX_ERRORS} syntax errors of a file are shown; the declarations after this one hold more"
+                last = found[-1]
+                found[-1] = evolve(last, hint=f"{last.hint}; {more}" if last.hint else more)
                 break
+            found.append(diag)
     return found
 
 

@@ -168,3 +168,16 @@ def test_lines_end_at_newline_crlf_or_a_lone_cr_and_nowhere_else(tmp_path, end, 
     assert [(d.severity, d.span.line, d.span.column, d.message) for d in diags] == [
         ("warning", 4, 7, "value 'x' is never used"), ("error", 4, 11, "unknown name 'nope'")]
     assert render(diags[1], sources).splitlines()[1:3] == ["    value x = nope", "              ^^^^"]
+
+
+@pytest.mark.parametrize(("broken", "shown", "said"), [(25, 20, True), (21, 20, True), (20, 20, False), (3, 3, False)])
+def test_at_most_twenty_syntax_errors_and_the_last_says_when_more_are_left(broken, shown, said):
+    text = "".join(f"value v{i} = = {i}\n" for i in range(broken))
+    with pytest.raises(LudusError) as err:
+        parse(text, "t.ludus")
+    diags = err.value.diagnostics
+    assert [d.span.line for d in diags] == list(range(1, shown + 1))
+    more = "only the first 20 syntax errors of a file are shown; the declarations after this one hold more"
+    # said after the hint the error has of its own
+    assert diags[-1].hint.endswith("'set NAME to VALUE'; " + more if said else "'set NAME to VALUE'")
+    assert not any(more in d.hint for d in diags[:-1])
