@@ -26,8 +26,9 @@ def _seat_of(rt, env, fn):
 class OfferSpec:
     """`offer A, B to seat else "stop" as picked`: the seat picks one legal action instance."""
 
-    def __init__(self, names, seat_fn, stop_label, bind) -> None:
+    def __init__(self, names, seat_fn, stop_label, bind, question_fn=None) -> None:
         self.names, self.seat_fn, self.stop_label, self.bind = names, seat_fn, stop_label, bind
+        self.question_fn = question_fn
         # (name, action) for each action offered, looked up at the first offer, when the game
         # (which made this spec, and no other game uses) is compiled; the prompt of each seat,
         # by the number of seats (which names the seats)
@@ -66,9 +67,12 @@ class OfferSpec:
             if self.bind:
                 env[self.bind] = "none"
             return None
-        prompt = self.prompts.get((rt.state["nseats"], seat))
-        if prompt is None:
-            prompt = self.prompts[(rt.state["nseats"], seat)] = f"{rt.seat_name(seat)}: take an action"
+        if self.question_fn is not None:  # read when asked: it may show the state
+            prompt = f"{rt.seat_name(seat)}: {self.question_fn(rt, env)}"
+        else:
+            prompt = self.prompts.get((rt.state["nseats"], seat))
+            if prompt is None:
+                prompt = self.prompts[(rt.state["nseats"], seat)] = f"{rt.seat_name(seat)}: take an action"
         return {"kind": "offer", "seat": seat, "prompt": prompt, "options": labels, "values": values}
 
     def explain(self, rt, env, seat, text: str) -> str | None:

@@ -240,7 +240,8 @@ class StatementCompiler:
     def s_Offer(self, s: n.Offer) -> None:
         from .decisions import OfferSpec
         names = list(s.actions) if s.actions else None
-        spec = OfferSpec(names, self.expr(s.seat) if s.seat is not None else None, s.stop_label, s.bind)
+        spec = OfferSpec(names, self.expr(s.seat) if s.seat is not None else None, s.stop_label, s.bind,
+                         self.question(s.question))
         self.emit(O.DECIDE, s.span, spec)
 
     def s_Pass(self, s: n.Pass) -> None:

@@ -289,6 +289,7 @@ class Offer:
     seat: object | None
     stop_label: str | None
     bind: str | None
+    question: Template | None = None  # what the seat is asked; "take an action" without it
     span: Span = _span()
 
 

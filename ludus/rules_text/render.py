@@ -301,6 +301,8 @@ class RulesText:
             out += f' or "{s.stop_label}"'
         if s.bind:
             out += f", the choice being {s.bind}"
+        if s.question is not None:
+            out += f" ({self.template(s.question)})"
         return out + "."
 
     def s_Pass(self, s: n.Pass) -> str:

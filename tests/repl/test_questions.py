@@ -18,6 +18,8 @@ kind Thing:
     cost: number = 0
 card "Lamp" is Thing
 card "Rope" is Thing
+action Spend:
+    cost 1 coins
 flow:
     move card("Lamp") to hand of P1
     move card("Rope") to hand of P1
@@ -28,6 +30,7 @@ flow:
         for each c in cs:
             discard c
         distribute 3 among seats as shares "Share the points"
+        offer Spend else "keep them" "{current} has {coins of current} coins left: spend one?"
     win P1
 '''
 
@@ -50,13 +53,21 @@ def test_each_decision_is_asked_with_its_question(tmp_path):
     assert m.state["pending"]["prompt"] == "P1: Which cards go? (1 chosen)"
     m.apply("done")
     assert m.state["pending"]["prompt"] == "P1: Share the points: 3 left to give; how many to P1?"
+    m.apply("1 to P1")
+    # an offer of actions is asked with its question too, read when it is asked
+    assert m.state["pending"]["prompt"] == "P1: P1 has 1 coins left: spend one?"
+    assert m.legal_actions() == ["Spend", "keep them"]
 
 
 def test_without_a_question_the_prompt_names_the_choice(tmp_path):
     path = tmp_path / "plain.ludus"
-    path.write_text(SOURCE.replace(' "How many coins does {current} bid?"', ""), encoding="utf-8")
+    plain = SOURCE.replace(' "How many coins does {current} bid?"', "").replace(' "{current} has {coins of current} coins left: spend one?"', "")
+    path.write_text(plain, encoding="utf-8")
     m = ludus.load(path).new_match(2, seed=1)
     assert m.state["pending"]["prompt"] == "P1: choose n"
+    for move in ("0", "done", "1 to P1"):
+        m.apply(move)
+    assert m.state["pending"]["prompt"] == "P1: take an action"
 
 
 def make_repl(tmp_path):

@@ -109,7 +109,7 @@ rule everything(s, r, c):
     choose k from 1 to 3 "How many?"
     ask s "Again?" as again
     distribute 4 among defenders by other(s) as hits "Assign"
-    offer Move, Slay to s else "end turn" as picked
+    offer Move, Slay to s else "end turn" as picked "What now, {s}?"
     pass
     break
     win s
@@ -157,7 +157,7 @@ def test_a_block_of_every_statement_kind_renders_without_source():
                   "Add 3 Stalls of s to r.", "Remove every Stall from r.", "Move c to the bottom of deck of s.",
                   "Roll a d6 as a.", "Roll 2 d6 as b.", "Roll a die with size sides as d.",
                   'Choose up to 2 from regions as q, chosen by the seat right of s ("Where?").',
-                  "s may Move or Slay or \"end turn\", the choice being picked.",
+                  "s may Move or Slay or \"end turn\", the choice being picked (\"What now, {s}?\").",
                   "The game is lost by Red.", "End the game with no winner.", "Go (1, [2, 3]).",
                   "If not done and x is in xs or nothing is false, pass.", "Otherwise, if y is not true, pass.",
                   "Otherwise, pass.", "Repeat 3 times, pass.", "While true, stop repeating.",

@@ -127,8 +127,9 @@ class StatementBuilder(BuilderBase):
 
     @v_args(meta=True)
     def offer_stmt(self, meta, c):
-        names, seat, stop, bind = c
-        return n.Offer(names or (), seat, unquote(stop) if stop else None, _tok(bind), span=self.span(meta))
+        names, seat, stop, bind, question = c
+        return n.Offer(names or (), seat, unquote(stop) if stop else None, _tok(bind), self._question(question),
+                       span=self.span(meta))
 
     @v_args(meta=True)
     def pass_stmt(self, meta, c):

@@ -185,6 +185,8 @@ class StatementChecks:
                 self.offered.add(a)
             if s.seat is not None:
                 self.expect(s.seat, scope, "seat")
+            if s.question is not None:
+                self.template(s.question, scope)
             if s.bind:
                 scope.names[s.bind] = "text"
         elif isinstance(s, n.Pass):
