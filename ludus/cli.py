@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import attrs
 import click
 
 from .engine.runtime import RuleError
@@ -98,8 +97,6 @@ def check(files: tuple[str, ...], strict: bool, quiet: bool, output_format: str)
     failed = bool(targets.empty)
     for path in targets.games:
         diags, _checked, sources = analyse(path)
-        if path in targets.alone:
-            diags = _part_alone(diags, targets.alone[path])
         errors = [d for d in diags if d.severity == "error"]
         warnings = [d for d in diags if d.severity == "warning"]
         shown = errors if quiet else diags
@@ -125,7 +122,7 @@ def _diagnostic_json(d, game: str) -> dict:
     """One diagnostic for tools: lines and columns 1-based, the end column exclusive, as in the text output."""
     span = d.span
     return {"file": span.path, "line": span.line, "column": span.column, "end_line": span.end_line,
-            "end_column": span.end_column, "severity": d.severity, "code": getattr(d, "code", None),
+            "end_column": span.end_column, "severity": d.severity, "code": d.code,
             "message": d.message, "hint": d.hint, "game": str(game)}
 
 
@@ -135,7 +132,6 @@ class _Targets:
     def __init__(self) -> None:
         self.games: list[str] = []  # the game files, each once
         self.empty: list[str] = []  # the folders named in which there is no game file
-        self.alone: dict[str, Path] = {}  # the parts named that no game includes
 
 
 def _games_to_check(files: tuple[str, ...], notes_to_stderr: bool = False) -> _Targets:
@@ -166,38 +162,12 @@ def _games_to_check(files: tuple[str, ...], notes_to_stderr: bool = False) -> _T
                 click.echo(f"{name} is part of {', '.join(str(g) for g in games)}: checking it through its game"
                            + ("s" if len(games) > 1 else ""), err=notes_to_stderr)
                 out.extend(str(g) for g in games)
-            else:
-                targets.alone[name] = path
+            else:  # checked alone: its error says no game includes it (pipeline._part_alone)
                 out.append(name)
         else:
             out.append(name)
     targets.games = list(dict.fromkeys(out))
     return targets
-
-
-def _part_alone(diags: list, part: Path) -> list:
-    """The diagnostics of a part checked on its own, no game including it: its error for having
-    no flow says so, and where the games are that could include it."""
-    import os
-
-    from .language.checker.declarations import PART_ALONE
-    from .language.discover import near, sort_out
-
-    folders = near(part)
-    where = (f"ludus looks for the game that includes a part in the part's folder and the one above "
-             f"({' and '.join(repr(str(f)) for f in folders)})")
-    games = [g for f in folders for g, _text in sort_out(f, recursive=False).games]
-    if games:
-        try:
-            line = os.path.relpath(part, games[0].parent).replace(os.sep, "/")
-        except ValueError:  # on another drive (Windows)
-            line = str(part.resolve())
-        hint = (f"{where}; the games there: {', '.join(str(g) for g in games)}. {games[0]} would include it "
-                f"with `include \"{line}\"`")
-    else:
-        hint = f"{where}, and there is no game file there"
-    message = "this file is a part of a game (it has no `game` or `extends` line), and no game includes it"
-    return [attrs.evolve(d, message=message, hint=hint) if d.message == PART_ALONE else d for d in diags]
 
 
 @main.command()
@@ -458,8 +428,7 @@ def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> Non
         try:
             ok, bad = run_file(path, click.echo, keyword=keyword, update=update)
         except LudusError as err:
-            diags = _part_alone(err.diagnostics, targets.alone[path]) if path in targets.alone else err.diagnostics
-            click.echo(render_all(diags, err.sources), err=True)
+            click.echo(render_all(err.diagnostics, err.sources), err=True)
             failed += 1
             continue
         passed, failed = passed + ok, failed + bad

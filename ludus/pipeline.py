@@ -10,12 +10,17 @@ import contextlib
 import functools
 import gc
 import hashlib
+import os
 import re
 from pathlib import Path
+
+import attrs
 
 from .compiler import Game, compile_game
 from .engine.dice import forcing_problem
 from .language.checker import Checked, check
+from .language.checker.declarations import PART_ALONE
+from .language.discover import games_including, near, sort_out
 from .language.loader import load_declarations
 from .language.snapshot_names import tests_run_by
 from .language.source import Diagnostic, LudusError, Sources
@@ -58,7 +63,7 @@ def _analysed(path, overrides: dict[str, str] | None = None) -> tuple[list, Chec
     if any(d.severity == "error" for d in diags):
         return diags, None, loader.sources
     checked = check(items, loader.sources)
-    found = [_blame_removal(d, loader) for d in checked.diagnostics]
+    found = [_part_alone(d, path) if d.code == PART_ALONE else _blame_removal(d, loader) for d in checked.diagnostics]
     return sorted(diags + found, key=lambda d: d.sort_key), checked, loader.sources
 
 
@@ -86,6 +91,36 @@ class _Rules:
 
     def __init__(self, checked: Checked) -> None:
         self.checked, self.title = checked, checked.symbols.title
+
+
+def _part_alone(diag: Diagnostic, path) -> Diagnostic:
+    """The error of a part of a game checked on its own (a file with no `game` or `extends` line
+    and no flow) in the words of the one who checked it: whether a game includes it, and if none
+    does, where ludus looks for one and the line that would include it. `ludus check`, `ludus
+    test`, the language server and `ludus.load` all say the same."""
+    part = Path(path)
+    try:
+        including = games_including(part)
+        folders = near(part)
+        games = [g for f in folders for g, _text in sort_out(f, recursive=False).games]
+    except (OSError, ValueError):  # a path the file system refuses: the checker's words stand
+        return diag
+    if including:
+        return attrs.evolve(diag, hint=f"{', '.join(str(g) for g in including)} include"
+                                       f"{'s' if len(including) == 1 else ''} it: check that game instead")
+    where = (f"ludus looks for the game that includes a part in the part's folder and the one above "
+             f"({' and '.join(repr(str(f)) for f in folders)})")
+    if games:
+        try:
+            line = os.path.relpath(part, games[0].parent).replace(os.sep, "/")
+        except ValueError:  # on another drive (Windows)
+            line = str(part.resolve())
+        hint = (f"{where}; the games there: {', '.join(str(g) for g in games)}. {games[0]} would include it "
+                f"with `include \"{line}\"`")
+    else:
+        hint = f"{where}, and there is no game file there"
+    message = "this file is a part of a game (it has no `game` or `extends` line), and no game includes it"
+    return attrs.evolve(diag, message=message, hint=hint)
 
 
 _UNKNOWN = re.compile(r"unknown (?:[a-z ]+ )?'([^']+)'")

@@ -292,6 +292,28 @@ def test_a_part_no_game_includes_says_so_and_where_the_games_are(tmp_path, monke
     assert "the game has no 'flow:' block" in comment.output  # a file that declares nothing is no part
 
 
+def test_a_part_checked_alone_has_a_code_tools_can_act_on(tmp_path, monkeypatch):
+    write(tmp_path, "clean.ludus", CLEAN)
+    write(tmp_path, "extra.ludus", 'card "Lonely"\n')
+    monkeypatch.chdir(tmp_path)
+    result = run("check", "--format", "json", "extra.ludus")
+    [error] = [d for d in json.loads(result.stdout) if d["severity"] == "error"]
+    assert error["code"] == "part-alone" and error["message"].endswith("and no game includes it")
+    assert error["hint"].endswith('the games there: clean.ludus. clean.ludus would include it with `include "extra.ludus"`')
+
+
+def test_a_part_loaded_through_the_python_api_names_the_game_that_includes_it(tmp_path):
+    from ludus import LudusError, analyse, load
+
+    game = write(tmp_path, "clean.ludus", CLEAN.replace("counter n", 'include "extra.ludus"\ncounter n'))
+    part = write(tmp_path, "extra.ludus", 'card "Lonely"\n')
+    [error] = [d for d in analyse(part)[0] if d.severity == "error"]
+    assert error.code == "part-alone" and error.hint == f"{game} includes it: check that game instead"
+    with pytest.raises(LudusError) as raised:
+        load(part)
+    assert [d.hint for d in raised.value.diagnostics] == [error.hint]
+
+
 def test_check_of_a_folder_reads_each_part_once_to_sort_it_out(tmp_path, monkeypatch):
     from ludus.language import discover, files
 

@@ -61,6 +61,9 @@ class Diagnostic:
     message: str
     span: Span
     hint: str | None = field(default=None)
+    # a name for the kind of diagnostic, for tools that act on it (`ludus check --format json`,
+    # the language server) without reading its words; None for most
+    code: str | None = field(default=None)
 
     @property
     def sort_key(self) -> tuple:

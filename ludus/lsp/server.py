@@ -83,7 +83,7 @@ def to_range(span: Span, doc: Text) -> t.Range:
 def to_lsp_diagnostic(d: Diagnostic, doc: Text) -> t.Diagnostic:
     severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
     message = d.message + (f"\n{d.hint}" if d.hint else "")
-    return t.Diagnostic(range=to_range(d.span, doc), message=message, severity=severity, source="ludus")
+    return t.Diagnostic(range=to_range(d.span, doc), message=message, severity=severity, source="ludus", code=d.code)
 
 
 def to_document_symbol(item: OutlineItem, doc: Text) -> t.DocumentSymbol:

@@ -48,6 +48,26 @@ def test_open_publishes_the_diagnostics_as_lsp_ranges(server, tmp_path):
     assert "unknown counter 'coinz'" in diag.message
 
 
+def test_a_part_opened_alone_says_no_game_includes_it_and_where_games_are_looked_for(server, tmp_path):
+    # the editor showed "no 'flow:' block: it is a part of a game, checked through the game that
+    # includes it", with no word of where ludus looks, which `ludus check` says
+    (tmp_path / "game.ludus").write_text('game "G"\nplayers 2\nflow:\n    win P1\n', encoding="utf-8")
+    (tmp_path / "cards").mkdir()
+    part = tmp_path / "cards" / "extra.ludus"
+    text = 'card "Lonely"\n'
+    part.write_text(text, encoding="utf-8")
+    asyncio.run(handler(server, t.TEXT_DOCUMENT_DID_OPEN)(t.DidOpenTextDocumentParams(
+        t.TextDocumentItem(uri=part.as_uri(), language_id="ludus", version=1, text=text))))
+    [sent] = server.published_messages
+    [diag] = [d for d in sent.diagnostics if d.severity == t.DiagnosticSeverity.Error]
+    assert diag.code == "part-alone"
+    assert diag.message.startswith("this file is a part of a game (it has no `game` or `extends` line), "
+                                   "and no game includes it\nludus looks for the game that includes a part "
+                                   "in the part's folder and the one above"), diag.message
+    assert f"the games there: {tmp_path / 'game.ludus'}" in diag.message
+    assert diag.message.endswith('would include it with `include "cards/extra.ludus"`'), diag.message
+
+
 def test_hover_completion_and_outline_answer_in_lsp_types(server):
     uri = MARKET.as_uri()
     ident = t.TextDocumentIdentifier(uri=uri)

@@ -81,8 +81,8 @@ class CheckerBase:
 
     # ── reporting ──
 
-    def error(self, message: str, span: Span, hint: str | None = None) -> None:
-        self.out.diagnostics.append(Diagnostic("error", message, span, hint))
+    def error(self, message: str, span: Span, hint: str | None = None, code: str | None = None) -> None:
+        self.out.diagnostics.append(Diagnostic("error", message, span, hint, code))
 
     def warn(self, message: str, span: Span, hint: str | None = None) -> None:
         self.out.diagnostics.append(Diagnostic("warning", message, span, hint))

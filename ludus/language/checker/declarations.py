@@ -33,10 +33,10 @@ from ..symbols import (
 )
 from .base import BASIC_TYPES, Checked, Scope, _always_ends, _children
 
-# the error for a file checked alone that declares things, but has neither a `game` or `extends`
-# line nor a flow: a part of a game (`ludus check` says there where the games are that could include it)
-PART_ALONE = ("this file has no `game` or `extends` line and no 'flow:' block: it is a part of a game, "
-              "checked through the game that includes it")
+# the code of the error for a file checked alone that declares things, but has neither a `game`
+# or `extends` line nor a flow: a part of a game (pipeline.analyse says where the games are that
+# could include it)
+PART_ALONE = "part-alone"
 
 # `test "name":` up to the end of its quoted name
 _TEST_NAME = re.compile(r'test[ \t]+("(?:[^"\\\n]|\\.)*")')
@@ -222,7 +222,8 @@ class DeclarationChecks:
             self.error("the file is empty: a game needs at least a 'flow:' block", span)
         elif root is not None and not starts_game(texts[root]) and any(i.span.path == root for i in self.items):
             # "the game has no flow" read as if the file were a game that lost its flow
-            self.error(PART_ALONE, span)
+            self.error("this file has no `game` or `extends` line and no 'flow:' block: it is a part of a game, "
+                       "checked through the game that includes it", span, code=PART_ALONE)
         else:
             self.error("the game has no 'flow:' block, so a match cannot start", span)
 
