@@ -8,10 +8,13 @@ writes a replay that reproduces it exactly.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import re
+import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -73,6 +76,7 @@ ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
 NO_ARGUMENT = ("undo", "redo", "reload", "quit")
 BOTS = tuple(BOT_KINDS)
 INTERRUPTED = "interrupted (Ctrl-C); each move is taken whole or not at all: `show` draws the match as it is"
+INTERRUPTED_WRITE = "interrupted (Ctrl-C) while writing"
 # an input longer than this is quoted in an error by its start and end only
 ECHO_MOST = 200
 
@@ -205,9 +209,14 @@ class Repl:
             folder.mkdir(parents=True, exist_ok=True)
             text = export(self.match, self.game_path, target, self.notes, self.setup) if suffix == ".replay" \
                 else self._saved_text()
-            write_text_file(str(target), text)
+            written = write_whole(target, text)
         except (FileProblem, OSError) as exc:
             raise Rejected(f"could not keep the unsaved moves in {folder} ({exc}); `export FILE` keeps them") from None
+        except KeyboardInterrupt:  # while the replay is written out: nothing is on disk yet
+            written = False
+        if not written:
+            raise Rejected(f"interrupted (Ctrl-C) before the unsaved moves were kept in {folder}; "
+                           "`export FILE` keeps them")
         self.saved_moves = list(self.match.moves)  # kept: not written again on leaving
         self.say(f"the session's unsaved moves are kept in {target}; `load {target}` continues it")
         return target
@@ -809,9 +818,11 @@ class Repl:
             raise Rejected("`save` needs a file name")
         self._target(arg, "saved match")
         try:
-            write_text_file(arg, self._saved_text())
+            written = write_whole(arg, self._saved_text())
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
+        if not written:
+            raise Rejected(f"{INTERRUPTED_WRITE} '{arg}': the match is not saved, and a file there is as it was")
         self.saved_moves = list(self.match.moves)
         self.say(f"saved to {arg} ({_moves(len(self.match.moves))})")
 
@@ -997,11 +1008,53 @@ class Repl:
         self._target(arg, "replay")
         try:
             text = export(self.match, self.game_path, checked_path(arg), self.notes, self.setup)
-            write_text_file(arg, text)
+            written = write_whole(arg, text)
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
+        if not written:
+            raise Rejected(f"{INTERRUPTED_WRITE} '{arg}': the session is not exported, and a file there is as it was")
         self.saved_moves = list(self.match.moves)
         self.say(f"exported {_moves(len(self.match.moves))} to {arg}; `ludus replay {arg}` plays them again")
+
+
+@contextlib.contextmanager
+def ctrl_c_held():
+    """Ctrl-C waits while a file is written, so that a save is either written whole or known not
+    to be: a first Ctrl-C meanwhile is taken once the file is written (the command it came
+    during is done by then, and the session goes on, or ends, as it would have); a second stops
+    the write (a stuck disk), which leaves the file as it was (write_text_file). Only the main
+    thread receives signals: elsewhere, and where Ctrl-C is not Python's own, nothing changes."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    came: list[int] = []
+
+    def held(signum, _frame) -> None:
+        if came:
+            raise KeyboardInterrupt
+        came.append(signum)
+
+    signal.signal(signal.SIGINT, held)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def write_whole(path: str | Path, text: str) -> bool:
+    """Write a file with Ctrl-C held (ctrl_c_held): True once it is written, False when Ctrl-C
+    stopped the write, which left the file as it was; FileProblem when it cannot be written."""
+    try:
+        with ctrl_c_held():
+            write_text_file(path, text)
+    except KeyboardInterrupt:
+        # a Ctrl-C taken just after the file was renamed into place: it is written all the same
+        try:
+            return read_text_file(path) == text
+        except FileProblem:
+            return False
+    return True
 
 
 def _run_to_first_refusal(script, game) -> tuple[Match, str | None]:

@@ -174,6 +174,109 @@ def test_ctrl_c_in_a_move_s_rules_leaves_the_match_as_it_was(monkeypatch):
     assert repl.match.to_json() == before
 
 
+def _ctrl_c_at_the_rename(monkeypatch, presses: int, times: int = 1) -> list[str]:
+    """Ctrl-C pressed `presses` times, as a signal, while a file is renamed into place (the last
+    step of a write), for the next `times` writes; returns the files written, in turn."""
+    import signal
+
+    from ludus.language import files
+
+    real, written, calls = files.os.replace, [], []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) <= times:
+            for _ in range(presses):
+                signal.raise_signal(signal.SIGINT)
+        real(src, dst)
+        written.append(str(dst))
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    return written
+
+
+def _leftovers(folder) -> list[str]:
+    return [p.name for p in folder.rglob("*.tmp")]
+
+
+def test_ctrl_c_while_save_writes_waits_for_the_file_and_the_match_is_saved(tmp_path, monkeypatch):
+    # the Ctrl-C came as the file was renamed into place: the file was written, yet the line
+    # said "interrupted", and the moves were taken for unsaved
+    repl, out = make_repl()
+    monkeypatch.chdir(tmp_path)
+    assert repl.handle("2")
+    written = _ctrl_c_at_the_rename(monkeypatch, presses=1)
+    assert repl.handle("save s.json") and repl.rejected == 0
+    assert out.getvalue().splitlines()[-1] == "saved to s.json (1 move)"
+    assert written == ["s.json"] and repl.saved_moves == repl.match.moves
+    assert json.loads((tmp_path / "s.json").read_text())["moves"] == repl.match.moves
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_second_ctrl_c_stops_the_save_and_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    repl, out = make_repl(keep_unsaved=True)
+    monkeypatch.chdir(tmp_path)
+    assert repl.handle("save s.json") and repl.rejected == 0
+    before = (tmp_path / "s.json").read_text()
+    assert repl.handle("2")
+    _ctrl_c_at_the_rename(monkeypatch, presses=2)
+    error = refused(repl, out, "save s.json")
+    assert error == "error: interrupted (Ctrl-C) while writing 's.json': the match is not saved, and a file there is as it was"
+    assert (tmp_path / "s.json").read_text() == before and _leftovers(tmp_path) == []
+    assert repl.saved_moves == [] and repl.match.moves  # the move is still unsaved: leaving keeps it
+    assert repl.may_leave() and len(list((tmp_path / "sessions").iterdir())) == 1
+
+
+def test_ctrl_c_while_quit_keeps_the_unsaved_moves_waits_for_them_to_be_kept(tmp_path, monkeypatch):
+    repl, out = make_repl(keep_unsaved=True)
+    assert repl.handle("2")
+    written = _ctrl_c_at_the_rename(monkeypatch, presses=1)
+    try:
+        repl.run(plain_reader(io.StringIO("quit\n"), repl.console))
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C while the moves were kept ended the session with a traceback")
+    [kept] = (tmp_path / "sessions").iterdir()
+    assert written == [str(kept)] and "interrupted" not in out.getvalue()
+    assert f"the session's unsaved moves are kept in {kept}" in out.getvalue()
+    assert _leftovers(tmp_path) == []
+    again = make_repl()[0]
+    assert again.handle(f"load {kept}") and again.rejected == 0 and again.match.to_json() == repl.match.to_json()
+
+
+@pytest.mark.parametrize("leaving", ["quit", "end of input"])
+def test_ctrl_c_that_stops_keeping_the_unsaved_moves_refuses_leaving_once(tmp_path, monkeypatch, leaving):
+    # at the end of input, the Ctrl-C ended the session with KeyboardInterrupt, the moves kept
+    # or not; at `quit`, the error said only that each move is taken whole
+    from ludus.language import files
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    repl, out = make_repl(keep_unsaved=True)
+    assert repl.handle("2")
+    monkeypatch.setattr(files.os, "replace", interrupted)
+    lines = iter([EOFError() if leaving == "end of input" else "quit", f"export {tmp_path / 'x.replay'}", EOFError()])
+
+    def read(_prompt: str) -> str:
+        line = next(lines)
+        if isinstance(line, Exception):
+            raise line
+        return line
+
+    try:
+        repl.run(read)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C while the moves were kept ended the session with a traceback")
+    text = out.getvalue()
+    assert (f"error: interrupted (Ctrl-C) before the unsaved moves were kept in {tmp_path / 'sessions'}; "
+            "`export FILE` keeps them, or `quit` again to leave without them") in text, text
+    assert "Traceback" not in text and _leftovers(tmp_path) == []
+    # the session went on: the export was tried, and refused as the disk still refuses
+    assert (f"error: interrupted (Ctrl-C) while writing '{tmp_path / 'x.replay'}': the session is not exported, "
+            "and a file there is as it was") in text, text
+    assert not (tmp_path / "sessions").exists() or not list((tmp_path / "sessions").iterdir())
+
+
 # ── the prompt history file ──
 
 
