@@ -50,10 +50,20 @@ def analyse(path: str | Path, overrides: dict[str, str] | None = None) -> tuple[
     A `force` line of the game's tests that no roll of the game can take (a die it never rolls)
     is one of them, here where every caller gets it: the language server shows what `ludus
     check` reports."""
+    _check_path(path, "analyse")
+    if overrides is not None and not (isinstance(overrides, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in overrides.items())):
+        raise ValueError(f"overrides maps resolved paths to texts, both str, not {overrides!r:.60}")
     diags, checked, sources = _analysed(path, overrides)
     if checked is None:
         return diags, checked, sources
     return sorted(diags + force_errors(checked, sources, path), key=lambda d: d.sort_key), checked, sources
+
+
+def _check_path(path, what: str) -> None:
+    """A ValueError naming the argument unless `path` is a path: a list or None failed in `open`."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"{what} takes the path of a .ludus file (text or a Path), not {path!r:.60}")
 
 
 def _analysed(path, overrides: dict[str, str] | None = None) -> tuple[list, Checked | None, Sources]:
@@ -203,6 +213,7 @@ def load(path: str | Path) -> Game:
     """Parse, check and compile a .ludus file; bad input raises LudusError with every diagnostic.
     A test's `force` line that no roll can take does not stop the game loading: the test fails
     at that line when it runs, and the game's other tests run."""
+    _check_path(path, "load")
     diags, checked, sources = _analysed(path)
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:

@@ -9,7 +9,8 @@ import pytest
 
 from ludus.bots import BadBotSpec, Budget, make_bot
 from ludus.bots.mcts import MctsBot
-from ludus.pipeline import load
+from ludus.engine.match import Match
+from ludus.pipeline import analyse, load
 from tests.helpers import EXAMPLES
 
 MARKET = EXAMPLES / "market-town.ludus"  # 2 to 4 players, seats Amber, Basil, Cobalt, Dune
@@ -144,3 +145,89 @@ def test_budgets_in_range_still_make_bots(market):
     assert Budget(iterations=10_000_000).iterations == 10_000_000 and Budget(seconds=3600).seconds == 3600
     assert Budget() == Budget(None, None)  # a kind's default
     assert MctsBot(market, 0, 1, Budget(iterations=3)).budget.iterations == 3
+
+
+# ── the arguments of a match, and of load and analyse: a wrong kind is a ValueError naming it ──
+
+
+@pytest.mark.parametrize("seed, shown", [("3", "'3'"), (3.5, "3.5"), (None, "None"), (True, "True"), ([3], "[3]")])
+def test_a_seed_that_is_not_a_whole_number_is_refused_by_name(market, seed, shown):
+    # "3" was an OverflowError (the text repeated 0x9E37... times), 3.5 and None a TypeError of
+    # an operator, and True passed for seed 1
+    with pytest.raises(ValueError, match=f"^seed is a whole number, not {re.escape(shown)}$"):
+        market.new_match(2, seed=seed)
+
+
+def test_a_seed_no_save_holds_is_refused_and_a_numpy_seed_is_taken(market):
+    # a seed of 10**30 started a match whose save was refused as damaged when read back
+    with pytest.raises(ValueError, match=r"^seed is a whole number between -2\*\*64 and 2\*\*64 \(what a saved"):
+        market.new_match(2, seed=10**30)
+    np = pytest.importorskip("numpy")
+    match = market.new_match(2, seed=np.int64(3))  # an OverflowError, then a save JSON could not write
+    assert type(match.seed) is int
+    assert Match.from_json(market, match.to_json()).to_json() == market.new_match(2, seed=3).to_json()
+
+
+@pytest.mark.parametrize("forced, message", [
+    ({"die": 6}, "forced is a list of forced outcomes, not {'die': 6}"),
+    ("d6=3", "forced is a list of forced outcomes, not 'd6=3'"),
+    ([3], "a forced outcome is ['die', sides, value] or ['order', zone, names], not 3"),
+    ([["die", "6", 3]], "forced: a forced outcome is damaged (['die', '6', 3])"),
+    ([["order", "nowhere", ["Farm"]]], "forced: a forced order is for no zone 'nowhere' of the game"),
+])
+def test_forced_outcomes_of_the_wrong_kind_are_refused_by_name(market, forced, message):
+    # a dict or a text was split into letters and queued, in a save that would not load
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        market.new_match(2, forced=forced)
+
+
+@pytest.mark.parametrize("action", [None, 1.0, ["buy Farm"], True])
+def test_an_action_that_is_neither_a_label_nor_an_index_is_refused(market, action):
+    # an AttributeError ('float' object has no attribute 'lower'), from the search for close labels
+    match = market.new_match(2, seed=1)
+    before = match.to_json()
+    with pytest.raises(ValueError, match="^an action is a legal action's label \\(text\\) or its index \\(a whole "
+                                         f"number\\), not {re.escape(repr(action))}$"):
+        match.apply(action)
+    assert match.to_json() == before
+    np = pytest.importorskip("numpy")
+    match.apply(np.int64(0))  # NumPy's integers are indices
+    assert match.moves == [market.new_match(2, seed=1).legal_actions()[0]]
+
+
+def test_why_not_force_and_force_order_refuse_arguments_of_the_wrong_kind(market):
+    match = market.new_match(2, seed=1)
+    with pytest.raises(ValueError, match=r"^why_not takes a move's label \(text\), not None$"):
+        match.why_not(None)
+    with pytest.raises(ValueError, match=r"^sides is the die's number of faces, a whole number \(0: any die\), not 'd6=3'$"):
+        match.force("d6=3")  # nothing was forced, and nothing said
+    with pytest.raises(ValueError, match=r"^a forced value is a face of the die, a whole number, not '3'$"):
+        match.force(6, "3")
+    with pytest.raises(ValueError, match="^names is a list of card names, not 'Farm'$"):
+        match.force_order("supply", "Farm")  # forced the cards 'F', 'a', 'r', 'm'
+    with pytest.raises(ValueError, match="^a forced order is for no zone 'nowhere' of the game$"):
+        match.force_order("nowhere", ["Farm"])  # queued for ever, and the save would not load
+    assert match.to_json() == market.new_match(2, seed=1).to_json()
+
+
+def test_a_match_or_a_save_of_something_that_is_not_a_game_is_refused(market):
+    with pytest.raises(ValueError, match=r"^a match is of a loaded game \(ludus.load\(path\)\), not 'x.ludus'$"):
+        Match.new("x.ludus", 2)
+    with pytest.raises(ValueError, match=r"^a saved match is of a loaded game \(ludus.load\(path\)\), not 'x.ludus'$"):
+        Match.from_json("x.ludus", market.new_match(2).to_json())
+    with pytest.raises(ValueError, match=r"^from_json reads a saved match's JSON text, not \{\}$"):
+        Match.from_json(market, {})
+
+
+@pytest.mark.parametrize("path", [None, 3, [str(MARKET)]])
+def test_load_and_analyse_name_a_path_that_is_not_one(path):
+    for function in (load, analyse):
+        with pytest.raises(ValueError, match=f"^{function.__name__} takes the path of a .ludus file \\(text or a Path\\)"):
+            function(path)
+
+
+@pytest.mark.parametrize("overrides", [[str(MARKET)], {str(MARKET): 3}])
+def test_analyse_names_overrides_that_are_not_texts_by_path(overrides):
+    # a list was an AttributeError in the loader; a text that is not one failed in the parser
+    with pytest.raises(ValueError, match="^overrides maps resolved paths to texts, both str, not "):
+        analyse(MARKET, overrides=overrides)

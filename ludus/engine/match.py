@@ -18,12 +18,14 @@ from . import vm
 from .dice import forcing_problem
 from .display import display
 from .runtime import RuleError, Runtime, box_cards, copy_state
-from .saved import Damaged, validate_state
+from .saved import Damaged, forced_problem, validate_state
 from .view import view_state
 
 CHANCE = "chance"
 TERMINAL = "terminal"
 FORMAT = 1
+# the seeds a match takes: those its saved file holds (saved matches of larger ones are refused)
+SEED_LIMIT = 1 << 64
 # Moves between two whole copies of the state kept for undo. A copy costs about what a few moves
 # do, so one every 32 moves costs a move a few percent; an undo plays at most 31 moves again.
 CHECKPOINT_EVERY = 32
@@ -96,16 +98,24 @@ class Match:
     @classmethod
     def new(cls, game, players: int | None = None, seed: int = 0, chance: str = "auto",
             forced: list | None = None) -> Match:
-        """A new match; `forced` outcomes (see `force`) are used by setup before the generator."""
+        """A new match; `forced` outcomes are used by setup before the generator: a list of
+        ["die", sides, value] (see `force`) and ["order", zone, names] (see `force_order`).
+        An argument of the wrong kind is a ValueError that names it."""
+        _check_game(game, "a match")
         n = players if players is not None else game.min_players
         problem = game.players_problem(n)
         if problem is not None:
             raise ValueError(problem)
+        seed = _whole(seed, "seed")
+        if not -SEED_LIMIT < seed < SEED_LIMIT:
+            raise ValueError(f"seed is a whole number between -2**64 and 2**64 (what a saved match holds), "
+                             f"not {shown_value(seed)}")
         if chance not in ("auto", "manual"):
-            raise ValueError("chance is 'auto' or 'manual'")
+            raise ValueError(f"chance is 'auto' or 'manual', not {shown_value(chance)}")
+        queued = _forced_list(game, forced, n)
         state = {
             "nseats": n, "vars": {}, "tokens": {}, "places": {}, "ents": [], "stack": [], "pending": None,
-            "scopes": [], "alts": [], "result": None, "forced": [list(f) for f in forced or ()], "chance": chance,
+            "scopes": [], "alts": [], "result": None, "forced": queued, "chance": chance,
             "rng": (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & ((1 << 64) - 1),
             "tracks": {name: {"pos": t.start, "start": t.start} for name, t in game.tracks.items()},
         }
@@ -174,7 +184,11 @@ class Match:
     def apply(self, action: str | int) -> None:
         """Take one legal action (its label, or its index); raises IllegalAction or RuleError."""
         options = self._offered()
-        if isinstance(action, int) and not isinstance(action, bool):
+        if not isinstance(action, str):
+            if isinstance(action, bool) or not hasattr(action, "__index__"):
+                raise ValueError(f"an action is a legal action's label (text) or its index (a whole number), "
+                                 f"not {shown_value(action)}")
+            action = action.__index__()
             if not 0 <= action < len(options):
                 raise IllegalAction(str(action), list(options), [])
             index = action
@@ -221,6 +235,8 @@ class Match:
         """Why a move that is not legal now is refused, when an offered action would have that
         label: "its requirement 'c.cost <= coins' does not hold", "it needs 6 coins, and Amber
         has 3". None when no offered action has such a move."""
+        if not isinstance(label, str):
+            raise ValueError(f"why_not takes a move's label (text), not {shown_value(label)}")
         pending = self._state["pending"]
         if pending is None or pending.get("kind") != "offer" or not self._state["stack"]:
             return None
@@ -271,14 +287,24 @@ class Match:
         """The next rolls of a d`sides` (0: of any die) come out as `values`, in order. A value
         no such die can show, or a die the game never rolls (dice.die_problem), is a ValueError,
         and nothing is forced."""
+        sides = _whole(sides, "sides", "the die's number of faces, a whole number (0: any die)")
+        values = tuple(_whole(v, "a forced value", "a face of the die, a whole number") for v in values)
         problem = forcing_problem(self.game, sides, values)
         if problem is not None:
             raise ValueError(problem)
         self._state["forced"].extend(["die", sides, v] for v in values)
 
     def force_order(self, zone: str, names: list[str]) -> None:
-        """The next shuffle of `zone` puts these cards on top, in this order (top first)."""
-        self._state["forced"].append(["order", zone, list(names)])
+        """The next shuffle of `zone` ("supply", or "deck@0" for a seat's) puts these cards on
+        top, in this order (top first). A zone or a card the game does not have is a ValueError,
+        and nothing is forced: the order would wait for ever, and the match's save not load."""
+        if isinstance(names, str) or not isinstance(names, (list, tuple)):
+            raise ValueError(f"names is a list of card names, not {shown_value(names)}")
+        entry = ["order", zone, list(names)]
+        problem = forced_problem(self.game, entry, self._state["nseats"])
+        if problem is not None:
+            raise ValueError(problem)
+        self._state["forced"].append(entry)
 
     def view(self, seat=None) -> dict:
         """The state as `seat` may see it (None: everything, for a designer). Any other seat is
@@ -341,6 +367,9 @@ class Match:
     @classmethod
     def from_json(cls, game, text: str) -> Match:
         """A saved match, checked whole; anything damaged is a MatchError that says what."""
+        _check_game(game, "a saved match")
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise ValueError(f"from_json reads a saved match's JSON text, not {shown_value(text)}")
         if len(text) > MAX_FILE_BYTES:
             raise MatchError(f"not a saved match: {len(text):,} characters, more than the limit of {MAX_FILE_BYTES:,}")
         try:
@@ -423,6 +452,42 @@ def _asked_again(game, state) -> None:
     for key in sorted(set(shown) | set(pending)):
         if json.dumps(shown.get(key)) != json.dumps(pending.get(key)):
             raise Damaged(f"the pending decision's {key!r} is not what the rules ask in this state")
+
+
+def _check_game(game, what: str) -> None:
+    """A ValueError unless `game` is a loaded game (a Game: compiled rules to play)."""
+    if not (hasattr(game, "players_problem") and hasattr(game, "codes")):
+        raise ValueError(f"{what} is of a loaded game (ludus.load(path)), not {shown_value(game)}")
+
+
+def _whole(value, name: str, meaning: str = "a whole number") -> int:
+    """`value` as an int when it is a whole number (NumPy's too, which learning code hands out),
+    or a ValueError naming the argument. A bool is refused: True would pass for 1."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"{name} is {meaning}, not {shown_value(value)}")
+    return value.__index__()
+
+
+def _forced_list(game, forced, n: int) -> list:
+    """The outcomes given to Match.new to force, as the state keeps them, each checked as a saved
+    match's are (saved.forced_problem): one that could never be used would wait for ever."""
+    if forced is None:
+        return []
+    if not isinstance(forced, (list, tuple)):
+        raise ValueError(f"forced is a list of forced outcomes, not {shown_value(forced)}")
+    out = []
+    for entry in forced:
+        if not isinstance(entry, (list, tuple)):
+            raise ValueError(f"a forced outcome is ['die', sides, value] or ['order', zone, names], "
+                             f"not {shown_value(entry)}")
+        entry = list(entry)
+        if len(entry) == 3 and isinstance(entry[2], tuple):
+            entry[2] = list(entry[2])
+        problem = forced_problem(game, entry, n)
+        if problem is not None:
+            raise ValueError(f"forced: {problem}")
+        out.append(entry)
+    return out
 
 
 def shown_value(value) -> str:

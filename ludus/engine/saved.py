@@ -400,29 +400,39 @@ def _scopes(game, state, n: int, blocks: dict, opened: list) -> None:
 
 
 def _forced(game, state, n: int) -> None:
-    """Outcomes forced ahead (Match.force, force_order, a replay's or the REPL's `force`), with the
-    limits a `force` line has (force_problem): a face of the die, or of any die (1 to the most
-    faces a die has), or a zone of the game and cards of the game for the order of its next
-    shuffle."""
+    """Outcomes forced ahead (Match.force, force_order, a replay's or the REPL's `force`), each
+    one `forced_problem` takes."""
     for entry in _list(state["forced"], "forced"):
-        _need(isinstance(entry, list) and len(entry) == 3 and entry[0] in ("die", "order"),
-              f"a forced outcome is damaged ({_short(entry)})")
-        if entry[0] == "die":
-            _, sides, value = entry
-            _need(_is_int(sides) and _is_int(value), f"a forced outcome is damaged ({_short(entry)})")
-            problem = force_problem(sides, value)
-            _need(problem is None, f"a forced outcome cannot be used: {problem}")
-            continue
-        _, zone, names = entry
-        _need(isinstance(zone, str) and isinstance(names, list) and all(isinstance(x, str) for x in names),
-              f"a forced outcome is damaged ({_short(entry)})")
-        name, at, owner = zone.partition("@")
-        spec = game.zones.get(name)
-        _need(spec is not None and (spec.per == "seat") == bool(at)
-              and (not at or (owner.isascii() and owner.isdigit() and int(owner) < n and str(int(owner)) == owner)),
-              f"a forced order is for no zone {zone[:40]!r} of the game")
-        for card in names:
-            _need(card in game.defs, f"a forced order names no card {card[:40]!r} of the game")
+        problem = forced_problem(game, entry, n)
+        _need(problem is None, problem or "")
+
+
+def forced_problem(game, entry, n: int) -> str | None:
+    """Why an outcome forced ahead is not one a match of `n` seats can keep, or None: a roll is
+    ["die", sides, value], a face of the die or of any die (the limits a `force` line has,
+    force_problem); an order is ["order", zone, names], a zone of the game ("deck@0" for a seat's)
+    and cards of the game for the order of its next shuffle. What a saved match is checked
+    against, and what Match.new and Match.force_order take."""
+    if not (isinstance(entry, list) and len(entry) == 3 and entry[0] in ("die", "order")):
+        return f"a forced outcome is damaged ({_short(entry)})"
+    if entry[0] == "die":
+        _, sides, value = entry
+        if not (_is_int(sides) and _is_int(value)):
+            return f"a forced outcome is damaged ({_short(entry)})"
+        problem = force_problem(sides, value)
+        return None if problem is None else f"a forced outcome cannot be used: {problem}"
+    _, zone, names = entry
+    if not (isinstance(zone, str) and isinstance(names, list) and all(isinstance(x, str) for x in names)):
+        return f"a forced outcome is damaged ({_short(entry)})"
+    name, at, owner = zone.partition("@")
+    spec = game.zones.get(name)
+    if not (spec is not None and (spec.per == "seat") == bool(at)
+            and (not at or (owner.isascii() and owner.isdigit() and int(owner) < n and str(int(owner)) == owner))):
+        return f"a forced order is for no zone {zone[:40]!r} of the game"
+    for card in names:
+        if card not in game.defs:
+            return f"a forced order names no card {card[:40]!r} of the game"
+    return None
 
 
 def force_problem(sides: int, value: int) -> str | None:

@@ -142,6 +142,9 @@ def _chunks(jobs: list[Job], seeds: list[int], size: int):
             yield j, job.path, job.fingerprint, job.players, job.bots, seeds[start:start + size]
 
 
+BACKENDS = ("local", "dask")
+
+
 def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str = "local",
         scheduler: str | None = None, progress: Callable[[int], None] | None = None,
         note: Callable[[str], None] | None = None, preload: dict | None = None,
@@ -153,8 +156,16 @@ def run(jobs: list[Job], games: int, seed: int, workers: int = 1, backend: str =
     the run: this process and a pool's forked workers keep that game, other workers check that
     the file still means it (GameUnavailable when it does not)."""
     seeds = match_seeds(seed, games)
-    if not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"a run plays on 1 worker or more, not {workers!r}")
+    if not isinstance(workers, int) or isinstance(workers, bool):
+        raise ValueError(f"workers is a whole number, not {workers!r:.60}")
+    if workers < 1:
+        raise ValueError(f"a run plays on 1 worker or more, not {workers}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend is {' or '.join(map(repr, BACKENDS))}, not {backend!r:.60}")
+    if not isinstance(jobs, (list, tuple)) or not all(isinstance(job, Job) for job in jobs):
+        raise ValueError(f"jobs is a list of Job(path, players, bots), not {jobs!r:.60}")
+    if preload is not None and not isinstance(preload, dict):
+        raise ValueError(f"preload maps paths to loaded games (ludus.load(path)), not {preload!r:.60}")
     for job in jobs:
         check_bots(job.bots, job.players)
     result = RunResult([[] for _ in jobs], games)

@@ -8,7 +8,7 @@ from collections import Counter
 
 from attrs import define, field
 
-from .records import MAX_DECISIONS, check_bots, check_players, chooser, match_seeds, play_match
+from .records import MAX_DECISIONS, check_bots, check_game, check_players, chooser, match_seeds, play_match
 
 
 @define
@@ -86,6 +86,7 @@ def random_playout(game, players: int, seed: int, rng: random.Random, limit: int
 
 def simulate(game, games: int, seed: int = 0, players: int | None = None, bots: dict[int, str] | None = None) -> SimReport:
     """`games` matches from seeds seed*1_000_003 + i; `bots` maps seats to bot specs (the rest play randomly)."""
+    check_game(game)
     players = players or game.min_players
     check_players(game, players)
     check_bots(bots, players)

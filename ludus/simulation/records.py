@@ -57,6 +57,17 @@ def chooser(game, seed: int, rng: random.Random, bots: dict[int, str] | None = N
     return pick
 
 
+def _whole(value) -> bool:
+    """Whether `value` is an int and not a bool (True would pass for 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_game(game, what: str = "a simulation") -> None:
+    """A ValueError unless `game` is a loaded game: a path given instead failed deep inside."""
+    if not (hasattr(game, "players_problem") and hasattr(game, "codes")):
+        raise ValueError(f"{what} plays a loaded game (ludus.load(path)), not {game!r:.60}")
+
+
 def check_players(game, players: int) -> None:
     """A ValueError for a player count the game does not allow, before any match is dealt."""
     problem = game.players_problem(players)
@@ -67,6 +78,8 @@ def check_players(game, players: int) -> None:
 def check_bots(bots: dict[int, str] | None, players: int) -> None:
     """A ValueError for a bot given to a seat the matches do not have: it would never play, and
     the report would still name it (seat -1 as the last seat), or fail on its name at the end."""
+    if bots is not None and not isinstance(bots, dict):
+        raise ValueError(f"bots maps seats to bots, as {{1: 'greedy'}}, not {bots!r:.60}")
     for seat in bots or {}:
         if not (isinstance(seat, int) and 0 <= seat < players):
             raise ValueError(f"a bot for seat {seat!r}, but the seats of a {players}-player match are 0 to {players - 1}")
@@ -76,6 +89,9 @@ def play_match(game, players: int, seed: int, bots: dict[int, str] | None = None
                limit: int = MAX_DECISIONS) -> MatchRecord:
     """Play the match of `seed`, its moves picked by `chooser` with random.Random(seed). The
     same arguments give the same record, in any process."""
+    check_game(game, "a match")
+    check_players(game, players)
+    check_bots(bots, players)
     actions = [Counter() for _ in range(players)]
     cards = [Counter() for _ in range(players)]
     first = None
@@ -121,8 +137,12 @@ def match_seeds(seed: int, games: int) -> list[int]:
     """The seeds of a run: seed * 1_000_003 + i for the i-th match. Each is a seed that a replay,
     a saved match and `ludus play --seed` take (see MAX_NUMBER), so any match of a run can be
     dealt again: a run whose seeds would leave that range is a ValueError."""
+    if not _whole(games):
+        raise ValueError(f"games, the matches a run plays, is a whole number, not {games!r:.60}")
     if games < 0:
         raise ValueError(f"a run plays 0 matches or more, not {games}")
+    if not _whole(seed):
+        raise ValueError(f"seed, a run's seed, is a whole number, not {seed!r:.60}")
     first, last = seed * 1_000_003, seed * 1_000_003 + games - 1
     if games > 0 and not (number_in_range(first) and number_in_range(last)):
         raise ValueError(f"the seed {seed} gives match seeds (seed * 1000003 + i, i below {games}) outside "

@@ -104,7 +104,10 @@ class Position:
 
     def next_order(self, zone: str, names: list[str]) -> None:
         """The next shuffle of `zone` ("deck@0" or "supply") puts these cards on top, in order."""
-        self.match.force_order(zone, names)
+        try:
+            self.match.force_order(zone, names)
+        except ValueError as exc:
+            raise TestError(str(exc)) from None
 
     # ── steps ──
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ludus.pipeline import load
-from ludus.simulation import parallel, simulate
+from ludus.simulation import parallel, play_match, simulate
 from ludus.simulation.analysis import report_data
 from ludus.simulation.parallel import Job, run
 from ludus.simulation.playout import fold
@@ -257,6 +257,17 @@ def test_a_scheduler_address_that_is_not_one_says_so(address):
     (lambda game: run([Job(MARKET, 2, {})], 3, 0, workers=0), "a run plays on 1 worker or more, not 0"),
     (lambda game: run([Job(MARKET, 2, {2: "random"})], 3, 0), "a bot for seat 2"),
     (lambda game: run([Job(MARKET, 9, {})], 3, 0), "Market Town is for 2 to 4 players, not 9"),
+    # each of these failed deep inside: an AttributeError, a TypeError of an operator, or none
+    (lambda game: simulate(MARKET, 3), "^a simulation plays a loaded game \\(ludus.load\\(path\\)\\), not '"),
+    (lambda game: simulate(game, "3"), "^games, the matches a run plays, is a whole number, not '3'$"),
+    (lambda game: simulate(game, 3, seed="1"), "^seed, a run's seed, is a whole number, not '1'$"),
+    (lambda game: simulate(game, 3, bots=["greedy"]), "^bots maps seats to bots, as {1: 'greedy'}, not \\['greedy'\\]$"),
+    (lambda game: play_match(game, 2, 1, bots=["greedy"]), "^bots maps seats to bots"),
+    (lambda game: play_match(game, "2", 1), "^Market Town is for 2 to 4 players, not '2'$"),
+    (lambda game: run([Job(MARKET, 2, {})], 3, 0, workers=True), "^workers is a whole number, not True$"),
+    (lambda game: run([Job(MARKET, 2, {})], 3, 0, backend="dusk"), "^backend is 'local' or 'dask', not 'dusk'$"),
+    (lambda game: run(Job(MARKET, 2, {}), 3, 0), "^jobs is a list of Job\\(path, players, bots\\), not Job\\("),
+    (lambda game: run([Job(MARKET, 2, {})], 3, 0, preload=[game]), "^preload maps paths to loaded games"),
 ])
 def test_bad_arguments_from_python_are_value_errors_before_a_match_is_played(call, message):
     with pytest.raises(ValueError, match=message):
