@@ -318,3 +318,29 @@ flow:
     facts = match.view()["counters"]
     assert match.state["vars"]["visits"] == 2  # P1 and P3: P3 was 0 when the loop started
     assert facts["coins"] == {"P1": 6, "P2": 5, "P3": 9}
+
+
+def test_card_by_name_is_always_the_first_copy_and_another_is_picked_by_where_it_is(tmp_path):
+    # as docs/language.md says: `card("Guard")` is the same copy each time, wherever it is
+    game = game_from_text(tmp_path, '''game "Copies"
+players 2
+zone deck hidden
+zone pile public
+zone hand per seat hidden
+card "Guard":
+    copies 3
+flow:
+    move box to deck
+    shuffle deck
+    move card("Guard") to pile
+    move card("Guard") to pile
+    log "after card twice: pile {size(pile)}"
+    move top(deck, 2) to hand of P1
+    move item([c for c in hand of P1 where c.name == "Guard"], 1) to pile
+    log "after one from the hand: pile {size(pile)}"
+    win P1
+''')
+    match = game.new_match(2, seed=5)
+    assert [e["text"] for e in match.log if e["t"] == "log"] == ["after card twice: pile 1",
+                                                               "after one from the hand: pile 2"]
+    assert [e["l"] for e in match.state["ents"]] == ["pile", "pile", "hand@0"]  # the first made, then one from the hand
