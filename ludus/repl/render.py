@@ -4,8 +4,6 @@ what a seat may not see never reaches the screen."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -38,8 +36,17 @@ def pieces_text(entry: dict) -> list[str]:
 
 
 def grouped(names: list[str]) -> str:
-    counts = Counter(names)
-    return ", ".join(f"{n} ×{counts[n]}" if counts[n] > 1 else n for n in dict.fromkeys(names))
+    """Cards in their zone's order (top first), copies side by side counted: `Farm ×2, Mill`. Only
+    copies next to each other: [Farm, Mill, Farm] is `Farm, Mill, Farm`, as counting them all
+    at the first would put Mill second where it is not, and a game's positions (a market row
+    priced by slot, `top`, `choose` of a position) would read wrong."""
+    runs: list[list] = []
+    for name in names:
+        if runs and runs[-1][0] == name:
+            runs[-1][1] += 1
+        else:
+            runs.append([name, 1])
+    return ", ".join(f"{name} ×{count}" if count > 1 else name for name, count in runs)
 
 
 TRACK_WIDTH = 41  # positions drawn of a longer track

@@ -80,3 +80,45 @@ def test_short_names_still_work(tmp_path, monkeypatch):
     repl, out = repl_of(path, tmp_path, monkeypatch)
     repl.handle("NY")
     assert repl.match.moves == ["NY"]
+
+
+ROW = '''
+game "Row"
+players 2
+zone deck hidden
+zone row public
+zone hand per seat
+card "Farm":
+    copies 2
+card "Mill"
+
+flow:
+    move box to deck
+    shuffle deck
+    move top(deck, 3) to row
+    turn P1:
+        choose slot from 1 to 3 "Which slot of the row do you take? (1 is the first)"
+        move item(row, slot) to hand of P1
+    win P1
+'''
+
+
+def test_a_zone_is_drawn_in_its_order_with_only_neighbouring_copies_counted(tmp_path, monkeypatch):
+    # [Farm, Mill, Farm] was drawn "Farm ×2, Mill": Mill read as the third slot, and taking
+    # slot 3 for it took a Farm
+    path = tmp_path / "row.ludus"
+    path.write_text(ROW, encoding="utf-8")
+    repl, out = repl_of(path, tmp_path, monkeypatch)
+    seed = next(s for s in range(50) if repl.game.new_match(2, seed=s).view(0)["zones"]["row"] == ["Farm", "Mill", "Farm"])
+    repl.match = repl.game.new_match(2, seed=seed)
+    repl.show_state()
+    assert "\nrow   Farm, Mill, Farm" in out.getvalue(), out.getvalue()
+    assert repl.handle("2") and repl.rejected == 0  # the second slot, as the screen shows it
+    assert repl.match.view(0)["zones"]["hand of P1"] == ["Mill"]
+
+
+def test_copies_side_by_side_are_still_counted_once():
+    from ludus.repl.render import cards_text
+
+    assert cards_text(["Farm", "Farm", "Mill", "Farm", "Farm", "Farm"]) == "Farm ×2, Mill, Farm ×3"
+    assert cards_text({"count": 3, "revealed": ["Mill", "Farm", "Mill"]}) == "3 cards; revealed: Mill, Farm, Mill"
