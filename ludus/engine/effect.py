@@ -51,6 +51,10 @@ def _cards(names: list) -> str:
     return ", ".join(out)
 
 
+def _count(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _zone_change(before: list, after: list) -> str:
     if len(before) <= BIG_ZONE and len(after) <= BIG_ZONE:
         return f"{_cards(before)} -> {_cards(after)}"
@@ -60,7 +64,7 @@ def _zone_change(before: list, after: list) -> str:
             gone.remove(name)
         else:
             came.append(name)
-    parts = [f"{len(before)} cards -> {len(after)} cards"]
+    parts = [f"{_count(len(before))} -> {_count(len(after))}"]
     if came:
         parts.append("+ " + _cards(sorted(came)))
     if gone:

@@ -115,6 +115,13 @@ def test_big_zones_report_what_came_and_went():
         "zone supply: 13 cards -> 12 cards; - B", "zone hand: C x2, D -> C x2"]
 
 
+def test_a_big_zone_emptied_to_one_card_says_card():
+    before = {"zone hand": [f"K{i}" for i in range(13)]}
+    after = {"zone hand": ["K0"]}
+    assert changes(before, after) == ["zone hand: 13 cards -> 1 card; - K1, K10, K11, K12, K2, K3, K4, K5, K6, K7, K8, K9"]
+    assert changes(after, before)[0].startswith("zone hand: 1 card -> 13 cards; + ")
+
+
 def test_an_empty_effect_says_so():
     assert Effect("X").report() == "X\nchanges:\n  (nothing changed)\n"
 
