@@ -403,12 +403,16 @@ def _unclosed_bracket(text: str, line: int, column: int) -> tuple[str, int, int]
 
 
 def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
-    """A hint for the slips people bring from other languages: `else if`, `=` to compare, `+=`."""
+    """A hint for the slips people bring from other languages: `else if`, `=` to compare, `+=`,
+    and the statement's `elif` inside an `if ... then ... else` expression."""
     lines = split_lines(text)
     source = lines[line - 1] if 0 < line <= len(lines) else ""
     before, after = source[: column - 1].rstrip(), source[column - 1 + len(str(tok.value)):]
     if tok.value == "if" and before.endswith("else"):
         return "write 'elif' for 'else if'"
+    if tok.value == "elif" and re.search(r"\bthen\b", before):
+        # the statement's `elif` has no place in an `if ... then ... else ...` expression
+        return "an expression chains with 'else if': 'if A then X else if B then Y else Z'"
     if tok.value == "=":
         return "compare with '=='; to change a value, write 'set NAME to VALUE'"
     if tok.value in ("+", "-", "*", "/") and after.startswith("="):

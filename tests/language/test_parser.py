@@ -129,16 +129,27 @@ SLIPS = [
     ("set n to False", "the word is 'false', in lower case"),
     ("set n to 1\n    n += 1", "'+=' is not in the language: write 'increase NAME by ...'"),
     ("\tset n to 1", "this file indents with tabs"),
+    ("set n to if n == 1 then 2 elif n == 2 then 3 else 0",
+     "an expression chains with 'else if': 'if A then X else if B then Y else Z'"),
 ]
 
 
-@pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs"])
+@pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs", "elif-in-expression"])
 def test_common_slips_get_a_hint(tmp_path, body, hint):
     path = tmp_path / "slip.ludus"
     path.write_text(f'game "T"\nplayers 2\ncounter n\nflow:\n    {body}\n    end game\n', encoding="utf-8")
     diags, _checked, _sources = ludus.analyse(path)
     assert [d.severity for d in diags] == ["error"]
     assert diags[0].hint is not None and hint in diags[0].hint
+
+
+def test_a_stray_elif_among_statements_gets_no_expression_hint(tmp_path):
+    path = tmp_path / "slip.ludus"
+    path.write_text('game "T"\nplayers 2\ncounter n\nflow:\n    set n to 1\n    elif n == 1:\n        set n to 2\n    end game\n',
+                    encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    assert [d.severity for d in diags] == ["error"]
+    assert diags[0].hint is None or "else if" not in diags[0].hint
 
 
 def test_a_byte_order_mark_is_accepted_and_a_misspelt_include_gets_the_near_name(tmp_path):
