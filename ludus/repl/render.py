@@ -4,11 +4,50 @@ what a seat may not see never reaches the screen."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Group
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from ..engine.view import HIDDEN
+
+
+class Items:
+    """Names joined by commas, wrapped between two names and never inside one: a hand of
+    "Ace of Diamonds, 10 of Clubs, ..." breaks after a comma, so no card's name is split over two
+    lines (a single name wider than the screen still wraps, as any text does)."""
+
+    def __init__(self, text: str, items: list[str], style: str = "") -> None:
+        self.text = text  # the items joined by ", "
+        self.items = items
+        self.style = style
+
+    def __rich_measure__(self, console, options) -> Measurement:
+        widest = max((cell_len(item) + 1 for item in self.items), default=0)
+        return Measurement(min(widest, options.max_width), min(cell_len(self.text), options.max_width))
+
+    def __rich_console__(self, console, options):
+        width = options.max_width
+        lines, line = [], ""
+        for i, item in enumerate(self.items):
+            piece = item + ("," if i < len(self.items) - 1 else "")
+            if line and cell_len(line) + 1 + cell_len(piece) > width:
+                lines.append(line)
+                line = piece
+            else:
+                line = f"{line} {piece}" if line else piece
+        lines.append(line)
+        yield Text("\n".join(lines), style=self.style)
+
+
+def items_renderable(text: str, style: str = ""):
+    """`text`, a list written with `, ` between its items, as a renderable that wraps between
+    items (see Items); text with no list in it stays plain text."""
+    items = text.split(", ")
+    if len(items) > 1:
+        return Items(text, items, style)
+    return Text(text, style=style) if style else text
 
 
 def cards_text(cards) -> str:
@@ -159,11 +198,11 @@ def view_renderable(view: dict, seats: list[str], compact: bool = False):
         if compact and (cards == [] or (isinstance(cards, dict) and cards.get("count") == 0 and not cards.get("revealed"))):
             empty.append(name)
             continue
-        zones.add_row(name, cards_text(cards))
+        zones.add_row(name, items_renderable(cards_text(cards)))
     if zones.row_count:
         parts.append(zones)
     if empty:
-        parts.append(Text(f"empty: {', '.join(empty)}", style="dim"))
+        parts.append(items_renderable(f"empty: {', '.join(empty)}", style="dim"))
     board = [(space, entry) for space, entry in view["board"].items()]
     if compact:
         bare = sum(1 for _, entry in board if not entry.get("tokens") and not entry.get("pieces"))
@@ -175,7 +214,7 @@ def view_renderable(view: dict, seats: list[str], compact: bool = False):
         for space, entry in board:
             bits = [f"{t} ×{n}" if n != 1 else t for t, n in entry.get("tokens", {}).items()]
             bits += pieces_text(entry)
-            table.add_row(space, ", ".join(bits) or "·")
+            table.add_row(space, items_renderable(", ".join(bits) or "·"))
         parts.append(table)
     if compact and bare:
         parts.append(Text(f"{bare} empty space{'s' if bare != 1 else ''} not drawn (`show` draws the whole state)", style="dim"))
