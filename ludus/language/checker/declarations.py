@@ -30,6 +30,7 @@ from ..symbols import (
     listlike,
     per_keys,
     plural,
+    type_name,
 )
 from .base import BASIC_TYPES, Checked, Scope, _always_ends, _children
 
@@ -197,6 +198,7 @@ class DeclarationChecks:
                 info.fields[f.name] = (t, f.default)
                 if f.default is not None:
                     self.expr(f.default, Scope())
+        self.check_kind_parents()
         self.infer_define_types()
         for item in self.items:
             self.check_item(item)
@@ -206,6 +208,38 @@ class DeclarationChecks:
             self.report_no_flow()
         self.report_unused()
         return self.out
+
+    def check_kind_parents(self) -> None:
+        """A kind that `is` another: its chain of parents may not lead back to it, and a
+        property it declares again keeps the type its parent gives it. It may add a default
+        (`kind Club is Card` with `suit: text = "clubs"`), so that a rule reading `c.suit` of any
+        Card reads a text, whichever kind of Card it is."""
+        sym = self.sym
+        reported: set = set()
+        for info in sym.kinds.values():
+            decl = info.decl
+            if not decl.parent or decl.parent not in sym.kinds:
+                continue
+            chain, kind = [info.name], decl.parent
+            while kind in sym.kinds and kind not in chain:
+                chain.append(kind)
+                kind = sym.kinds[kind].parent
+            if kind == info.name:
+                if info.name not in reported:
+                    reported.update(chain)
+                    self.error(f"kind '{info.name}' is a kind of itself: {' is '.join(chain + [info.name])}",
+                               self.at(decl.span, decl.parent))
+                continue
+            for f in decl.fields:
+                inherited = sym.fields_of(decl.parent).get(f.name)
+                if inherited is None or inherited[0] == info.fields[f.name][0]:
+                    continue
+                owner = next(k for k in chain[1:] if f.name in sym.kinds[k].fields)
+                self.error(f"'{f.name}' is {a_type(inherited[0])} in kind '{owner}', so kind '{info.name}' "
+                           f"cannot make it {a_type(info.fields[f.name][0])}",
+                           self.at(f.span, f.name),
+                           hint=f"a kind may give its parent's property a default: "
+                                f"'{f.name}: {type_name(inherited[0])} = ...'")
 
     def report_no_flow(self) -> None:
         """A game-wide error has no line of its own: it goes in the file the user checked (the
