@@ -148,6 +148,8 @@ def _result(r: dict) -> str:
 
 
 def _plain(v) -> str:
+    if v == "":
+        return '""'  # an empty text, which would otherwise show as nothing at all
     if isinstance(v, bool):
         return "true" if v else "false"
     if v is None:

@@ -138,6 +138,8 @@ def value_text(value) -> str:
         return "yes" if value else "no"
     if value is None:
         return "none"
+    if value == "":
+        return '""'  # an empty text, which would otherwise show as nothing at all
     if isinstance(value, list):
         return ", ".join(map(value_text, value)) or "nothing"
     return str(value)

@@ -733,7 +733,7 @@ class Repl:
 
     def cmd_eval(self, arg: str) -> None:
         value, typ = self._expression(arg, "eval")
-        self.say(self.match.show(value, typ))
+        self.say('""' if value == "" else self.match.show(value, typ))  # an empty text is not a blank line
 
     def cmd_expect(self, arg: str) -> None:
         if re.fullmatch(r"winners?\s+.+", arg):  # `expect winner Amber`, checked as a replay checks it

@@ -95,3 +95,35 @@ def test_the_folded_list_of_empty_zones_breaks_between_names(tmp_path):
     assert len(folded) > 1
     assert zones == ["hand of P2", "passing of P1", "passing of P2", "played of P1", "played of P2",
                      "taken of P1", "taken of P2"]
+
+
+NOTE = '''game "Note"
+players 2
+var note: text start ""
+flow:
+    turn P1:
+        choose n from 0 to 1 "Go?"
+    set note to "gone"
+    end game
+'''
+
+
+def test_an_empty_text_shows_as_two_quotes_not_as_nothing(tmp_path):
+    from ludus.engine.effect import changes, facts
+    from ludus.repl import Repl
+
+    path = tmp_path / "note.ludus"
+    path.write_text(NOTE, encoding="utf-8")
+    m = ludus.load(path).new_match(2)
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None).print(view_renderable(m.view(None), list(m.seat_names())))
+    assert ["note", '""'] in [line.split() for line in out.getvalue().splitlines()]
+    # `eval` says so too, where a blank line would look like no answer
+    console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False, markup=False)
+    repl = Repl(m, path, console)
+    assert repl.handle("? note")
+    assert console.file.getvalue().splitlines()[-1] == '""'
+    # and so does a snapshot's list of changes
+    before = facts(m)
+    m.apply("1")
+    assert 'counter note: "" -> gone' in changes(before, facts(m))
