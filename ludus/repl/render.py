@@ -296,12 +296,37 @@ def view_changes(before: dict, after: dict, starts: dict | None = None) -> list[
     for zone, cards in after.get("zones", {}).items():
         old = before.get("zones", {}).get(zone, [])
         if old != cards:
-            lines.append(f"{zone}: {cards_text(old)} → {cards_text(cards)}")
+            lines.append(f"{zone}: {zone_change_text(old, cards)}")
     for space, things in after.get("board", {}).items():
         old = before.get("board", {}).get(space, {})
         if old != things:
             lines.append(f"{space}: {_things(old)} → {_things(things)}")
     return lines
+
+
+BIG_ZONE = 10  # a zone longer than this is said by the cards that came and went, as snapshots say it
+
+
+def zone_change_text(old, new) -> str:
+    """`hand of Basil: empty → Copper Coin ×3`; for a big zone (a pile of tricks taken), its
+    sizes and the cards that came and went, `20 cards → 24 cards; + 2 of Hearts, ...`, rather
+    than every card twice over."""
+    if not (isinstance(old, list) and isinstance(new, list)) or max(len(old), len(new)) <= BIG_ZONE:
+        return f"{cards_text(old)} → {cards_text(new)}"
+    gone, came = list(old), []
+    for name in new:
+        if name in gone:
+            gone.remove(name)
+        else:
+            came.append(name)
+    parts = [f"{cards_text({'count': len(old)})} → {cards_text({'count': len(new)})}"]
+    if came:
+        parts.append("+ " + grouped(came))
+    if gone:
+        parts.append("- " + grouped(gone))
+    if not came and not gone:
+        parts.append("same cards, new order")
+    return "; ".join(parts)
 
 
 def _things(things) -> str:

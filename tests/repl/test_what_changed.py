@@ -138,3 +138,19 @@ def test_a_first_change_of_a_per_space_counter_is_told_from_its_start(tmp_path):
     text = out.getvalue()
     assert "changed: height of High: 2 → 3" in text
     assert "changed: holder of High: none → P1" in text  # a var with no start did hold none
+
+
+def test_a_big_zone_that_changed_is_said_by_what_came_and_went():
+    from ludus.repl.render import view_changes
+
+    pile = [f"{n} of Clubs" for n in range(2, 13)]  # 11 cards: more than a line can show twice
+    before = {"zones": {"taken of East": pile, "hand of East": ["Ace of Clubs", "2 of Hearts"]}}
+    after = {"zones": {"taken of East": ["King of Hearts", "2 of Hearts"] + pile, "hand of East": ["Ace of Clubs"]}}
+    assert view_changes(before, after) == [
+        "taken of East: 11 cards → 13 cards; + King of Hearts, 2 of Hearts",
+        "hand of East: Ace of Clubs, 2 of Hearts → Ace of Clubs",
+    ]
+    shuffled = {"zones": {"taken of East": list(reversed(pile)), "hand of East": ["Ace of Clubs", "2 of Hearts"]}}
+    assert view_changes(before, shuffled) == ["taken of East: 11 cards → 11 cards; same cards, new order"]
+    emptied = {"zones": {"taken of East": [], "hand of East": ["Ace of Clubs", "2 of Hearts"]}}
+    assert view_changes(before, emptied) == ["taken of East: 11 cards → 0 cards; - " + ", ".join(pile)]
