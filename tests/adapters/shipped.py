@@ -23,6 +23,7 @@ SHIPPED = [
     "examples/cant-stop.ludus",
     "examples/for-sale.ludus",
     "examples/sushi-go.ludus",
+    "examples/hearts.ludus",
     "examples/uprising-great-country.ludus",
 ]
 

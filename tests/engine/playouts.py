@@ -37,6 +37,8 @@ GAMES = [  # (path, players, seeds)
     ("examples/for-sale.ludus", 6, 40),
     ("examples/sushi-go.ludus", 2, 100),
     ("examples/sushi-go.ludus", 5, 40),
+    ("examples/hearts.ludus", 3, 40),
+    ("examples/hearts.ludus", 4, 60),
     ("examples/uprising-great-country.ludus", 2, 40),
     ("examples/uprising-great-country.ludus", 6, 10),
     ("games/uprising.ludus", 2, 200),
