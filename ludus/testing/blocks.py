@@ -64,9 +64,28 @@ def check_line(pos, kind: str, value, span) -> None:
 
 def run_test_decl(game, decl, compare) -> None:
     """Run one `test` block; `compare(effect, name, span)` handles its `snapshot` lines.
-    A failing line raises TestError located at the line."""
-    players, seed, pos = None, 0, None
+    A failing line raises TestError located at the line. A failed expectation does not stop
+    the test, so every one is reported: the first failure raised carries the others, in the
+    order of their lines (`TestError.also`), up to the line that stopped the test, if one did."""
     failed_expects: list[TestError] = []
+    try:
+        _run_lines(game, decl, compare, failed_expects)
+    except TestError as err:
+        if not failed_expects:
+            raise
+        raise _together([*failed_expects, err]) from None
+    if failed_expects:
+        raise _together(failed_expects)
+
+
+def _together(errors: list[TestError]) -> TestError:
+    first = errors[0]
+    first.also = [*first.also, *errors[1:]]
+    return first
+
+
+def _run_lines(game, decl, compare, failed_expects: list) -> None:
+    players, seed, pos = None, 0, None
     for i, line in enumerate(decl.lines):
         kind, value, span = line.kind, line.value, line.span
         if kind in ("players", "seed"):
@@ -121,8 +140,6 @@ def run_test_decl(game, decl, compare) -> None:
             raise TestError(f"unknown test line '{kind}'", span)
     if pos is None:
         Position(game, players, seed)
-    if failed_expects:
-        raise failed_expects[0]
 
 
 # ───────────────────────── `ludus test`: test blocks without pytest ─────────────────────────

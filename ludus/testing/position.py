@@ -25,6 +25,7 @@ class TestError(Exception):
 
     def __init__(self, message: str, span: Span | None = None, detail: str | None = None) -> None:
         self.message, self.span, self.detail = message, span, detail
+        self.also: list[TestError] = []  # the test's later failures, reported with this one
         super().__init__(message)
 
     def render(self, sources: Sources | None = None) -> str:
@@ -32,7 +33,8 @@ class TestError(Exception):
             out = f"error: {self.message}"
         else:
             out = render(Diagnostic("error", self.message, self.span), sources)
-        return out + (f"\n{self.detail}" if self.detail else "")
+        out += f"\n{self.detail}" if self.detail else ""
+        return "\n".join([out, *(e.render(sources) for e in self.also)])
 
     def __str__(self) -> str:
         return self.render()

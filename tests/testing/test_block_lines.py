@@ -111,3 +111,19 @@ def test_a_force_of_a_die_the_game_never_rolls_fails_at_its_line(tmp_path):
     with pytest.raises(TestError, match="Market Town never rolls a d20; it rolls a d6") as info:
         run(tmp_path, '    players 2\n    force d20 = 3\n    do "buy nothing"\n')
     assert info.value.span.line == 5
+
+
+def test_every_failed_expectation_of_a_test_is_reported_not_only_the_first(tmp_path):
+    with pytest.raises(TestError) as info:
+        run(tmp_path, "    expect coins of Amber == 4\n    expect coins of Basil == 5\n"
+                      "    expect coins of Amber == 3\n    expect legal \"buy Guild Charter\"\n")
+    text = info.value.render()
+    assert "expected coins of Amber == 4" in text
+    assert "expected coins of Basil == 5" in text
+    assert "expected 'buy Guild Charter' to be a legal move" in text
+    assert [e.span.line for e in [info.value, *info.value.also]] == [4, 5, 7]
+    # a line that stops the test is reported after the expectations that failed before it
+    with pytest.raises(TestError) as info:
+        run(tmp_path, "    expect coins of Amber == 4\n    do \"buy a castle\"\n    expect coins of Basil == 5\n")
+    assert [e.span.line for e in [info.value, *info.value.also]] == [4, 5]
+    assert "'buy a castle' is not a legal move now" in info.value.render()
