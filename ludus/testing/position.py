@@ -263,9 +263,11 @@ class Position:
         detail = []
         for part in _comparison_sides(text):
             try:
-                detail.append(f"    {part} is {self.show(part, span)}")
+                shown = self.show(part, span)
             except TestError:
-                pass
+                continue
+            if shown != part:  # a seat's name, say, is itself: "West is West" says nothing
+                detail.append(f"    {part} is {shown}")
         raise TestError(f"expected {text}", span, "\n".join(detail) or f"    it is {_plain(value)}")
 
     # ── the report ──
@@ -428,7 +430,7 @@ def _comparison_sides(text: str) -> list[str]:
         if s.line != s.end_line or s.line < 1:
             continue
         part = lines[s.line - 1][s.column - 1:s.end_column - 1].strip()
-        if part and not part.lstrip("-").isdigit() and not part.startswith('"'):
+        if part and not part.lstrip("-").isdigit() and not part.startswith('"') and part not in ("true", "false", "none"):
             out.append(part)
     return out
 

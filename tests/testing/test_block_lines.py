@@ -127,3 +127,12 @@ def test_every_failed_expectation_of_a_test_is_reported_not_only_the_first(tmp_p
         run(tmp_path, "    expect coins of Amber == 4\n    do \"buy a castle\"\n    expect coins of Basil == 5\n")
     assert [e.span.line for e in [info.value, *info.value.also]] == [4, 5]
     assert "'buy a castle' is not a legal move now" in info.value.render()
+
+
+def test_a_failed_expectation_shows_the_values_of_its_sides_but_not_of_constants(tmp_path):
+    with pytest.raises(TestError) as info:
+        run(tmp_path, "    expect current == Basil\n")
+    assert info.value.detail == "    current is Amber"
+    with pytest.raises(TestError) as info:
+        run(tmp_path, "    expect (coins of Amber > 5) == true\n")
+    assert info.value.detail == "    coins of Amber > 5 is no"
