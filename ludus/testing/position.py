@@ -176,7 +176,7 @@ class Position:
             seat = self.match.seat_name(pending["seat"])
             # the flow's offer of every legal move is summed up, so a new action elsewhere in the
             # game does not change every action's snapshot; decisions inside effects list their options
-            offered = (f"one of {len(options)} options" if self._outer is None and pending["kind"] == "offer"
+            offered = (_offered(len(options)) if self._outer is None and pending["kind"] == "offer"
                        else f"options: {_options_text(options)}")
             self._decisions.append(f"{seat}: {_prompt(seat, pending['prompt'])} -> {label}  ({offered})")
         if self._outer is None and pending["kind"] == "offer":
@@ -436,6 +436,11 @@ def _comparison_sides(text: str) -> list[str]:
 
 
 __all__ = ["Effect", "Position", "TestError", "changes", "facts"]
+
+
+def _offered(count: int) -> str:
+    """How many moves the flow offered, for a snapshot's list of decisions."""
+    return "the only option" if count == 1 else f"one of {count} options"
 
 
 def _options_text(options: list[str]) -> str:

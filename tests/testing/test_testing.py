@@ -142,6 +142,15 @@ def test_first_offers_reaches_every_action_and_do_replays_to_it():
     assert eff.decisions == [f"Amber: take an action -> {label}  (one of 4 options)"]
 
 
+def test_a_flow_offer_of_a_single_move_is_the_only_option():
+    pos = position()
+    pos.do("buy nothing")
+    pos.given("set coins of Amber to 0")  # too poor to build: not building is all there is
+    pos.effect()  # the report starts at Amber's second offer
+    pos.do("build nothing")
+    assert pos.effect().decisions == ["Amber: take an action -> build nothing  (the only option)"]
+
+
 WORN = '''game "Worn"
 players 2
 zone hand per seat
