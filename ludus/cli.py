@@ -296,6 +296,18 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     sys.exit(1 if failed or (check_only and changed) else 0)
 
 
+def _note_greedy_without_score(game, chosen: dict[int, str]) -> None:
+    """A greedy bot in a game without `define score(s)` plays at random but for a win in one
+    move: say so (on stderr) when one is asked for, rather than leave its play unexplained."""
+    from .bots import parse_spec
+    from .bots.evaluate import no_score_note
+
+    if any(parse_spec(spec)[0] == "greedy" for spec in chosen.values()):
+        note = no_score_note(game)
+        if note is not None:
+            click.echo(f"note: {note}", err=True)
+
+
 def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
     """`--bot SEAT=KIND[:BUDGET]` values -> {seat index: spec}; a bad one is a usage error."""
     from .bots import BadBotSpec, parse_spec
@@ -377,6 +389,7 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
         raise click.ClickException(str(exc)) from None
     names = list(match.seat_names())
     chosen = _bot_options(bots, names)
+    _note_greedy_without_score(game, chosen)
     view: str | int = "all" if all_seats else "auto"
     if seat is not None:
         if seat not in names:

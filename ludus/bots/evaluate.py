@@ -14,6 +14,26 @@ from ..engine.runtime import Runtime
 SCORE = "score"
 
 
+def no_score_note(game) -> str | None:
+    """What a designer handing a seat to a greedy bot should know when the game has no
+    `define score(s)`: the bot then judges a move only by a win it reaches at once, which in
+    most games is a random move. When 'score' already names something else (a counter, say,
+    in a game whose points are its score), that thing is not read, and it takes the name a
+    define would need. None when the game has a `define score`."""
+    if SCORE in game.defines:
+        return None
+    sym = game.checked.symbols
+    taken = ""
+    if SCORE in sym.vars:
+        taken = f" ('score' is its {sym.vars[SCORE].kind}, which bots do not read: give it another name to free 'score' for a define)"
+    elif SCORE in sym.values:
+        taken = " ('score' is its value, which bots do not read: give it another name to free 'score' for a define)"
+    elif SCORE in sym.rules:
+        taken = " ('score' is its rule, which bots do not call: give it another name to free 'score' for a define)"
+    return (f"{game.title} has no `define score(s)`{taken}: a greedy bot judges a move only by a win "
+            "it reaches at once, and otherwise moves at random (see docs/simulation.md)")
+
+
 class NotAScore(ValueError):
     """A game's `define score` that does not take exactly one seat."""
 

@@ -77,3 +77,51 @@ def test_the_summary_names_random_seats_only_when_some_are_left():
     every = simulate(game, 2, seed=1, bots={0: "random", 1: "random:3"})
     assert "(the other seats: random)" in some.summary()
     assert "bots: Amber=random, Basil=random:3\n" in every.summary()
+
+
+SCORED = '''game "Scored"
+players 2
+counter points per seat
+define score(s) = points of s
+action Take:
+    gain 1 points
+flow:
+    repeat 3 times:
+        for each s in seats:
+            turn s:
+                offer Take else "rest"
+    win most(points of s for s in seats)
+'''
+
+
+def test_a_greedy_bot_in_a_game_without_a_score_is_explained(tmp_path):
+    from ludus.bots.evaluate import no_score_note
+
+    scored = tmp_path / "scored.ludus"
+    scored.write_text(SCORED, encoding="utf-8")
+    assert no_score_note(load(scored)) is None
+    # the game's points named `score`: the counter is not read, and takes the define's name
+    counted = tmp_path / "counted.ludus"
+    counted.write_text(SCORED.replace("define score(s) = points of s\n", "").replace("points", "score"), encoding="utf-8")
+    note = no_score_note(load(counted))
+    assert note.startswith("Scored has no `define score(s)` ('score' is its counter, which bots do not read")
+    assert no_score_note(load(MARKET)).startswith("Market Town has no `define score(s)`: a greedy bot")
+    for command in (["simulate", str(counted), "-n", "1", "-w", "1", "--bot", "P1=greedy"],
+                    ["play", str(counted), "--bot", "P1=greedy:3"]):
+        result = CliRunner().invoke(main, command, input="quit\n")
+        assert f"note: {note}" in result.output, command
+    # a random bot, or a game with a score, gets no note
+    for command in (["simulate", str(counted), "-n", "1", "-w", "1", "--bot", "P1=random"],
+                    ["simulate", str(scored), "-n", "1", "-w", "1", "--bot", "P1=greedy"]):
+        assert "note:" not in CliRunner().invoke(main, command).output, command
+    # and so does the REPL's `bot` command
+    import io
+
+    from rich.console import Console
+
+    from ludus.repl import Repl
+
+    console = Console(file=io.StringIO(), width=400, color_system=None, highlight=False, markup=False)
+    repl = Repl(load(counted).new_match(2), counted, console)
+    assert repl.handle("bot P2 greedy")
+    assert f"note: {note}" in console.file.getvalue()
