@@ -8,7 +8,7 @@ from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, as_track, entity_attr, in_range, pair_key, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.symbols import elem_type
-from .pysource import define_value
+from .pysource import _ordered, define_value
 from .specs import _MISSING, ActionSpec, Code
 
 
@@ -456,6 +456,19 @@ class ExpressionCompiler:
                 top = pick(v for _, v in pairs)
                 return [x for x, v in pairs if v == top]
             return best
+        if agg == "sorted":
+            def ordered(rt, env):
+                items, saved = begin(rt, env)
+                pairs = []
+                try:
+                    for x in items:
+                        env[var] = x
+                        if cond is None or cond(rt, env):
+                            pairs.append((x, as_int(elem(rt, env), "sorted value")))
+                finally:
+                    end(env, saved)
+                return _ordered(pairs)
+            return ordered
         raise AssertionError(agg)
 
     def binop(self, node: n.BinOp):

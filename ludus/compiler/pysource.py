@@ -239,7 +239,7 @@ HELPERS = {
 _NO_LOCALS = types.MappingProxyType({})  # read only: a scope that holds no Python locals
 
 _PLAIN_TYPES = frozenset({"space", "seat", "entity", "zone", "text"})  # see SourceGen.plain_key
-_AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least")
+_AGGREGATES = ("list", "count", "sum", "any", "all", "first", "max", "min", "most", "least", "sorted")
 
 
 class SourceGen:
@@ -1174,7 +1174,7 @@ class SourceGen:
         outer_pre = self.pre, self.varying, self.ents, self.fixed_locals, self.looping
         self.pre, self.varying, self.ents, self.fixed_locals = {}, (xv,), None, frozenset(outer.values())
         res = self.comp.c.res.get(id(comp.source))
-        nested = res is not None and res[0] == "value" and agg not in ("most", "least") and self.only_looped(comp)
+        nested = res is not None and res[0] == "value" and agg not in ("most", "least", "sorted") and self.only_looped(comp)
         self.looping = False  # its list is made once a call
         src = self.listed(comp.source, nested)
         self.looping = True
@@ -1223,6 +1223,7 @@ class SourceGen:
             "min": ("values = []", f"values.append({elem})", "return min(values, default=0)"),
             "most": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, max)"),
             "least": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, min)"),
+            "sorted": ("pairs = []", f"pairs.append(({xv}, as_int({elem}, 'sorted value')))", "return _ordered(pairs)"),
         }[agg]
         if agg in ("any", "all") and inline is not None:  # its element a loop written in
             lines, found = inline
@@ -1504,7 +1505,12 @@ def _best(pairs, pick):
     return [x for x, v in pairs if v == top]
 
 
-HELPERS.update(_best=_best, _line=_line, grid_step=grid_step)
+def _ordered(pairs):
+    """sorted(...): the elements by their numbers, lowest first; equal numbers keep the list's order."""
+    return [x for x, _ in sorted(pairs, key=lambda pair: pair[1])]
+
+
+HELPERS.update(_best=_best, _ordered=_ordered, _line=_line, grid_step=grid_step)
 
 
 # ── the cache of compiled modules ──

@@ -38,6 +38,7 @@ BUILTIN_FUNCTIONS = {
     "all": (1, 1, "bool"),
     "most": (1, 1, "list:*"),
     "least": (1, 1, "list:*"),
+    "sorted": (1, 1, "list:*"),  # only as an aggregate: sorted(c.rank for c in hand)
     "share": (2, 2, "number"),
     "space": (2, 2, "space"),
     "zone_of": (1, 2, "text"),
@@ -59,7 +60,7 @@ BUILTIN_FUNCTIONS = {
 }
 
 # Comprehension aggregates: what each returns, "*" meaning the element or iterated type.
-AGGREGATES = {"sum", "count", "max", "min", "any", "all", "most", "least", "first"}
+AGGREGATES = {"sum", "count", "max", "min", "any", "all", "most", "least", "first", "sorted"}
 
 ENTITY_ATTRS = {"owner": "seat", "loc": "any", "name": "text", "kind": "text", "zone": "text"}
 SPACE_ATTRS = {"name": "text", "label": "text", "kind": "text", "parent": "space"}

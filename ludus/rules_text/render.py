@@ -542,6 +542,8 @@ class RulesText:
             return f"{elem} for every {c.var} in {source}{where}"
         if func in ("most", "least"):
             return f"each {c.var} in {source}{where} with {self.most(func, c)}"
+        if func == "sorted":
+            return f"each {c.var} in {source}{where} in order of {elem} (lowest first)"
         if func == "first":
             return f"the first {c.var} in {source}{where}" if plain else \
                 f"the first {elem} for {c.var} in {source}{where}"

@@ -466,3 +466,26 @@ Alms (Card)
   When played:
     For each s in the seats where coins of s is 0, s gains 1 coin.
     For each p in the seats where coins of p is more than 5, p gains 1 coin."""
+
+
+SORTING = """game "Sorting"
+players 2
+kind Thing:
+    worth: number
+zone table
+card "Abacus" is Thing:
+    worth 1
+    on play:
+        move sorted(-c.worth for c in table where c.worth > 0) to the bottom of table
+flow:
+    win P1
+"""
+
+
+def test_sorted_reads_as_an_order(tmp_path):
+    path = tmp_path / "sorting.ludus"
+    path.write_text(SORTING, encoding="utf-8")
+    result, sources = checked(path)
+    text = card_text(result.symbols.entities["Abacus"], result.symbols, result.types, sources).text()
+    assert "Move each c in the table where c's worth is more than 0 in order of -c's worth (lowest first) " \
+           "to the bottom of the table." in text, text

@@ -367,6 +367,10 @@ class ExpressionChecks:
                 return et
             if name in ("most", "least"):
                 return "list:" + src
+            if name == "sorted":
+                if et not in ("number", "any", "none"):
+                    self.error(f"'sorted' orders by a number, not by {a_type(et)}", node.comp.elem.span)
+                return "list:" + src
             if name == "first":
                 return et
             return lt
@@ -381,6 +385,12 @@ class ExpressionChecks:
             if d.params and "any" in result and len(types) == want:
                 result = self.define_at_call(d, types, result)
             return self.resolve(node, ("define", name), result)
+        if name == "sorted":
+            self.error("'sorted' orders a list by a number worked out for each element: "
+                       "'sorted(c.rank for c in hand)'", node.span)
+            for a in node.args:
+                self.expr(a, scope)
+            return "any"
         if name in BUILTIN_FUNCTIONS:
             lo, hi, result = BUILTIN_FUNCTIONS[name]
             if not lo <= len(node.args) <= hi:

@@ -1,0 +1,73 @@
+"""`sorted(NUMBER for X in LIST where COND)`: the elements of LIST by a number, lowest first, ties
+kept in LIST's order; in the rules (compiled to Python source) and in a test's expectations
+(compiled to closures) alike (docs/language.md, Expressions)."""
+
+from __future__ import annotations
+
+import pytest
+
+import ludus
+from ludus.compiler.probe import compile_expression
+from ludus.engine.runtime import RuleError
+
+SOURCE = '''game "Sorted"
+players 3
+counter bid per seat
+zone hand per seat
+kind Card:
+    rank: number
+card "Nine":
+    rank 9
+card "Two":
+    rank 2
+card "Five":
+    rank 5
+card "Other Five":
+    rank 5
+var order: list of seat start []
+define odd(c) = if c.rank == 9 then "nine" else c.rank
+setup:
+    move Cards to the bottom of hand of P1
+flow:
+    for each s in seats:
+        turn s:
+            choose b from 0 to 3 "Bid?"
+            set bid of s to b
+    # the lowest bid acts first; a tie keeps seat order
+    set order to sorted(bid of s for s in seats)
+    move sorted(-c.rank for c in hand of P1 where c.rank > 2) to the bottom of hand of P1
+    win first(order)
+'''
+
+
+@pytest.fixture
+def game(tmp_path):
+    path = tmp_path / "sorted.ludus"
+    path.write_text(SOURCE, encoding="utf-8")
+    return ludus.load(path)
+
+
+def value(game, match, text):
+    return compile_expression(game, text)(match)[0]
+
+
+def test_sorted_orders_by_a_number_and_keeps_ties_in_the_list_s_order(game):
+    m = game.new_match(3)
+    for bid in ("2", "0", "2"):
+        m.apply(bid)
+    assert m.result["winners"] == ["P2"]
+    assert m.view(None)["counters"]["order"] == ["P2", "P1", "P3"]
+    # the rules moved the cards over 2 to the bottom, highest first: Five before Other Five, as
+    # the hand held them
+    assert list(m.view(None)["zones"]["hand of P1"]) == ["Two", "Nine", "Five", "Other Five"]
+    names = "[c.name for c in sorted(c.rank for c in Cards)]"
+    assert value(game, m, names) == ["Two", "Five", "Other Five", "Nine"]
+    assert value(game, m, "[c.name for c in sorted(-c.rank for c in Cards where c.rank >= 5)]") == [
+        "Nine", "Five", "Other Five"]
+    assert value(game, m, "sorted(c.rank for c in Cards where c.rank > 100)") == []
+
+
+def test_sorting_by_what_is_not_a_number_stops_the_rule_with_an_error(game):
+    m = game.new_match(3)
+    with pytest.raises(RuleError, match="the sorted value should be a number, and it is 'nine'"):
+        value(game, m, "sorted(odd(c) for c in Cards)")
