@@ -2,6 +2,7 @@
 
 Diagnostics are those of `ludus check`, for the whole game a file belongs to, computed from the
 open buffers' text; hover, definition, completion and the outline answer from the last analysis.
+Formatting is `ludus fmt` applied to the buffer's text, sent back as the lines it changes.
 Only this module imports pygls and lsprotocol (the `lsp` extra).
 
 The editor's messages are read here (stdio.py cuts them out of the bytes), not by pygls's own
@@ -33,6 +34,7 @@ from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageS
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..language.source import Diagnostic, Span
+from .edits import line_edits
 from .stdio import Problem, Reader
 from .text import Text
 from .workspace import Analysis, OutlineItem, Workspace, resolved
@@ -253,6 +255,14 @@ class LudusServer(LanguageServer):
     def text_of(self, path: str) -> Text:
         """A file's text as the editor has it (its buffer, else the file on disk)."""
         return Text(self.ludus.text(path) or "", self.encoding)
+
+    def buffer(self, uri: str, path: str) -> str | None:
+        """A document's text as the editor has it now: pygls's copy, which each change updates
+        as it is read (the Workspace's is updated by a handler that may not have run yet)."""
+        with contextlib.suppress(RuntimeError):  # pygls has no workspace before initialize
+            if unquote(uri) in self.workspace.text_documents:
+                return self.workspace.get_text_document(uri).source
+        return self.ludus.text(path)
 
     def place(self, path: str, position: t.Position) -> tuple[int, int]:
         """An editor's position in a file as the Workspace takes it (ludus's line and column,
@@ -511,6 +521,24 @@ def make_server() -> LudusServer:
     def document_symbol(ls: LudusServer, params: t.DocumentSymbolParams, path: str) -> list[t.DocumentSymbol]:
         doc = ls.text_of(path)
         return [to_document_symbol(i, doc) for i in ls.ludus.outline(path)]
+
+    @server.feature(t.TEXT_DOCUMENT_FORMATTING)
+    @ludus_only(list)
+    async def formatting(ls: LudusServer, params: t.DocumentFormattingParams, path: str) -> list[t.TextEdit]:
+        """The edits `ludus fmt` would make to the buffer: none to a buffer that does not parse
+        (its diagnostics say why), nor where the formatter refuses to change what the file
+        means. The text is taken now, formatted on a worker thread."""
+        text = ls.buffer(params.text_document.uri, path)
+        if text is None:
+            return []
+        loop = asyncio.get_running_loop()
+        new = await loop.run_in_executor(ls.thread_pool, ls.ludus.formatted, text, path)
+        if new is None:
+            return []
+        doc = Text(text, ls.encoding)
+        return [t.TextEdit(range=t.Range(t.Position(*doc.position(start)), t.Position(*doc.position(end))),
+                           new_text=replacement)
+                for start, end, replacement in line_edits(text, new)]
 
     return server
 

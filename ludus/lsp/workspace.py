@@ -8,6 +8,7 @@ an editor's positions to these (text.py) and these answers to LSP types.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
@@ -25,6 +26,9 @@ from ..language.source import LINE_END, Diagnostic, LudusError, Sources, Span
 from ..language.symbols import BUILTIN_FUNCTIONS, BUILTIN_NAMES, per_keys, type_name
 from ..pipeline import analyse
 from ..rules_text import RulesText
+from ..tools.fmt import FormatError, format_text
+
+log = logging.getLogger("ludus.lsp")
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 STRING = re.compile(r'"([^"\\\n]*)"')
@@ -380,6 +384,23 @@ class Workspace:
                 seen.add(item[0])
                 unique.append(item)
         return unique
+
+    def formatted(self, text: str, path: str) -> str | None:
+        """What `ludus fmt` makes of a text, or None where it makes nothing: a text that does
+        not parse, one over the size limit, or one the formatter refuses because its result
+        would mean something else (a fault of ludus, said on stderr)."""
+        if too_big(text):
+            return None
+        try:
+            return format_text(text, resolved(path))
+        except (LudusError, RecursionError):
+            return None
+        except FormatError as exc:
+            log.warning("%s", exc)
+            return None
+        except Exception as exc:  # a fault of ludus: the buffer is left as it is
+            log.error("could not format %s: %s: %s", path, type(exc).__name__, exc)
+            return None
 
     def outline(self, path: str) -> list[OutlineItem]:
         """The file's top-level declarations (a board's spaces and a card's effects inside them)."""
