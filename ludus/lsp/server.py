@@ -2,7 +2,8 @@
 
 Diagnostics are those of `ludus check`, for the whole game a file belongs to, computed from the
 open buffers' text; hover, definition, completion and the outline answer from the last analysis.
-Formatting is `ludus fmt` applied to the buffer's text, sent back as the lines it changes.
+Formatting is `ludus fmt` applied to the buffer's text, sent back as the lines it changes;
+references and rename answer from the names of the analysed game (names.py).
 Only this module imports pygls and lsprotocol (the `lsp` extra).
 
 The editor's messages are read here (stdio.py cuts them out of the bytes), not by pygls's own
@@ -29,6 +30,7 @@ from urllib.parse import unquote
 from cattrs import Converter, transform_error
 from cattrs.errors import ClassValidationError
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
@@ -37,7 +39,7 @@ from ..language.source import Diagnostic, Span
 from .edits import line_edits
 from .stdio import Problem, Reader
 from .text import Text
-from .workspace import Analysis, OutlineItem, Workspace, resolved
+from .workspace import Analysis, OutlineItem, Refused, Workspace, resolved
 
 log = logging.getLogger("ludus.lsp")
 
@@ -540,6 +542,39 @@ def make_server() -> LudusServer:
                            new_text=replacement)
                 for start, end, replacement in line_edits(text, new)]
 
+    @server.feature(t.TEXT_DOCUMENT_REFERENCES)
+    @server.thread()  # it may analyse the game afresh: off the event loop
+    @ludus_only(list)
+    def references(ls: LudusServer, params: t.ReferenceParams, path: str) -> list[t.Location]:
+        found = ls.ludus.references(path, *ls.place(path, params.position), params.context.include_declaration)
+        return [t.Location(uri=ls.uri_of(where), range=to_range(span, ls.text_of(where))) for where, span in found]
+
+    @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
+    @server.thread()
+    @ludus_only()
+    def prepare_rename(ls: LudusServer, params: t.PrepareRenameParams, path: str) -> t.PrepareRenamePlaceholder:
+        """The name that would be renamed (inside its quotes, for a card's), or the reason why
+        none can be, which the editor shows."""
+        try:
+            here = ls.ludus.renamable(path, *ls.place(path, params.position))
+        except Refused as exc:
+            raise JsonRpcException(code=t.LSPErrorCodes.RequestFailed, message=f"cannot rename: {exc}") from None
+        return t.PrepareRenamePlaceholder(range=to_range(here.span, ls.text_of(path)), placeholder=here.word)
+
+    @server.feature(t.TEXT_DOCUMENT_RENAME)
+    @server.thread()
+    @ludus_only()
+    def rename(ls: LudusServer, params: t.RenameParams, path: str) -> t.WorkspaceEdit:
+        try:
+            edits = ls.ludus.rename(path, *ls.place(path, params.position), params.new_name)
+        except Refused as exc:
+            raise JsonRpcException(code=t.LSPErrorCodes.RequestFailed, message=f"cannot rename: {exc}") from None
+        changes = {}
+        for where, spans in edits.items():
+            doc = ls.text_of(where)
+            changes[ls.uri_of(where)] = [t.TextEdit(range=to_range(span, doc), new_text=new) for span, new in spans]
+        return t.WorkspaceEdit(changes=changes)
+
     return server
 
 
@@ -560,7 +595,10 @@ class OneLine(logging.Formatter):
 def routine(record: logging.LogRecord) -> bool:
     """Whether pygls warns of something that is no problem: a cancel for a request already
     answered, which editors send all the time (a hover called off as the cursor moves on, when
-    the answer has come already)."""
+    the answer has come already); a rename refused, whose reason the editor shows."""
+    exc = record.exc_info[1] if record.exc_info else None
+    if isinstance(exc, JsonRpcException) and exc.code == t.LSPErrorCodes.RequestFailed:
+        return True
     return str(record.msg).startswith("Cancel notification for unknown message id")
 
 

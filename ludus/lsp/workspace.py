@@ -23,7 +23,7 @@ from ..language.files import FileProblem, read_text_file
 from ..language.limits import MAX_FILE_BYTES
 from ..language.parser import keywords
 from ..language.source import LINE_END, Diagnostic, LudusError, Sources, Span
-from ..language.symbols import BUILTIN_FUNCTIONS, BUILTIN_NAMES, per_keys, type_name
+from ..language.symbols import BUILTIN_FUNCTIONS, BUILTIN_NAMES, ENTITY_ATTRS, SPACE_ATTRS, per_keys, type_name
 from ..pipeline import analyse
 from ..rules_text import RulesText
 from ..tools.fmt import FormatError, format_text
@@ -31,6 +31,10 @@ from ..tools.fmt import FormatError, format_text
 log = logging.getLogger("ludus.lsp")
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# zones the language itself reads by name, where a statement says none
+ROLE_ZONES = {"deck": "`draw` takes cards from it", "hand": "`draw` puts cards into it",
+              "discard": "`discard` puts cards into it", "box": "every card starts in it",
+              "removed": "`exile` puts cards into it"}
 STRING = re.compile(r'"([^"\\\n]*)"')
 
 
@@ -57,6 +61,11 @@ class Analysis:
     checked: object = None  # Checked, or the last one that checked (while a syntax error is typed)
     sources: Sources | None = None
     stale: bool = False  # checked comes from an earlier version of the text
+    index: object = None  # names.Index, made by the first question that needs it
+
+
+class Refused(Exception):
+    """A rename that cannot be made, and why, in words for the designer."""
 
 
 @define
@@ -231,15 +240,20 @@ class Workspace:
         return self.lookup(analysis, word, quoted, path, line + 1, start + 1)
 
     def lookup(self, analysis: Analysis, word: str, quoted: bool, path: str, line: int, column: int) -> Symbol | None:
-        checked = analysis.checked
-        sym = checked.symbols
         local = None if quoted else self._local(analysis, word, path, line, column)
         if local is not None:  # a name bound in a block hides a game's name
             return local
+        return self.named(analysis, word, quoted)
+
+    def named(self, analysis: Analysis, word: str, quoted: bool, texts: bool = True) -> Symbol | None:
+        """What a name of the game is (not one bound in a block); a card's rules text only with
+        `texts`."""
+        checked = analysis.checked
+        sym = checked.symbols
         if word in sym.entities:
             decl = sym.entities[word]
             text = None
-            if decl.word == "card":
+            if decl.word == "card" and texts:
                 text = RulesText(sym, checked.types, analysis.sources).card(decl).text()
             return Symbol(word, decl.word, decl.kind, decl.span, text)
         if quoted:
@@ -402,6 +416,112 @@ class Workspace:
             log.error("could not format %s: %s: %s", path, type(exc).__name__, exc)
             return None
 
+    def index(self, path: str):
+        """The names of the file's game and where each is used (names.Index), made once per
+        analysis; None while the game does not parse or check as it is now (the last good
+        analysis's places may no longer be those of the text)."""
+        analysis = self.analyse(path)
+        if analysis.checked is None or analysis.stale or analysis.sources is None:
+            return None
+        if analysis.index is None:
+            from .names import Index
+
+            index = Index(self, analysis)
+            with self._lock:
+                if analysis.index is None:
+                    analysis.index = index
+        return analysis.index
+
+    def references(self, path: str, line: int, column: int, declaration: bool) -> list[tuple[str, Span]]:
+        """The file and span of every use of the name at a position, in every file of the game;
+        its declarations too with `declaration`."""
+        index = self.index(path)
+        here = index.at(path, line + 1, column + 1) if index is not None else None
+        if here is None:
+            return []
+        return [(o.path, o.span) for o in index.of(here.key) if declaration or not o.declares]
+
+    def renamable(self, path: str, line: int, column: int):
+        """The occurrence of a name the game declares at a position (names.Occurrence), or
+        Refused saying why the name there cannot be renamed."""
+        index = self.index(path)
+        if index is None:
+            raise Refused("the game has errors that stop it being read (a syntax error?): "
+                          "rename once it checks")
+        here = index.at(path, line + 1, column + 1)
+        if here is None:
+            found = self.word_at(path, line, column)
+            if found is None:
+                raise Refused("there is no name here to rename")
+            word, quoted = found[0], found[1]
+            symbol = self.symbol_at(path, line, column)
+            if not quoted and (symbol is not None and symbol.kind == "local"
+                               or symbol is None and word in index.local_names):
+                raise Refused(f"'{word}' is bound in a block (by let, for each, a parameter...): "
+                              "only the game's own declared names can be renamed")
+            if symbol is not None and symbol.kind.startswith("built-in"):
+                raise Refused(f"'{word}' is built in, not declared by the game: it cannot be renamed")
+            if not quoted and word in keywords():
+                raise Refused(f"'{word}' is a keyword of the language")
+            raise Refused(f"'{word}' is not a name the game declares")
+        if not index.declared(here.key):
+            raise Refused(f"'{here.word}' is built in, not declared by the game: it cannot be renamed")
+        return here
+
+    def rename(self, path: str, line: int, column: int, new: str) -> dict[str, list[tuple[Span, str]]]:
+        """The edits, by file, that rename the name at a position everywhere the game uses it;
+        Refused when the name or the new one will not do."""
+        here = self.renamable(path, line, column)
+        index = self.index(path)
+        kind, old = here.key
+        uses = index.of(here.key)
+        if new == old:
+            return {}
+        if any(not o.quoted for o in uses) or kind != "card" and kind != "piece":
+            if not WORD.fullmatch(new):
+                raise Refused(f"'{new}' is not a name: a name is letters, digits and '_', "
+                              "and does not start with a digit")
+        elif not new.strip() or any(c in new for c in '"\\{}\r\n'):
+            raise Refused(f"'{new}' cannot be a {kind}'s name: it must not be empty, nor hold a quote, "
+                          "a backslash, a brace or a line break")
+        if kind == "zone" and (old in ROLE_ZONES or new in ROLE_ZONES):
+            role = old if old in ROLE_ZONES else new
+            raise Refused(f"a zone named '{role}' is one the language reads by that name ({ROLE_ZONES[role]} "
+                          "where no zone is said): the rename would change what the game does")
+        clash = self._clash(index, kind, new)
+        if clash:
+            raise Refused(f"'{new}' is already {clash}: pick another name")
+        edits: dict[str, list[tuple[Span, str]]] = {}
+        for o in uses:
+            edits.setdefault(o.path, []).append((o.span, new))
+        for where, spans in edits.items():  # a keyword in a place that wants a name
+            text = index.analysis.sources.texts.get(where) or self.text(where) or ""
+            try:
+                build(edited(text, spans), where)
+            except (LudusError, RecursionError):
+                raise Refused(f"'{new}' cannot be a name where '{old}' is used: "
+                              f"{Path(where).name} would no longer read") from None
+        return edits
+
+    def _clash(self, index, kind: str, new: str) -> str | None:
+        """What the game already calls `new`, that a `kind` renamed to it would be confused with."""
+        sym = index.analysis.checked.symbols
+        if kind == "property":
+            if new in ENTITY_ATTRS or new == "copies":
+                return "a property every card and piece has"
+            owner = next((k for k, info in sym.kinds.items() if new in info.fields), None)
+            return f"a property of {owner}" if owner else None
+        if kind == "space property":
+            if new in SPACE_ATTRS:
+                return "a property every space has"
+            return "a space property" if any(key == ("space property", new) for key in _keys(index)) else None
+        taken = self.named(index.analysis, new, kind in ("card", "piece") and not WORD.fullmatch(new), texts=False)
+        if taken is not None:
+            return f"a {taken.kind}" if taken.kind.startswith("built-in") else f"the name of a {taken.kind}"
+        if new in index.local_names:
+            return "a name bound in a block of the game, which would hide it there"
+        return None
+
     def outline(self, path: str) -> list[OutlineItem]:
         """The file's top-level declarations (a board's spaces and a card's effects inside them)."""
         text = self.text(path)
@@ -412,6 +532,20 @@ class Workspace:
         except (LudusError, RecursionError):
             return []
         return [item for item in (outline_item(i) for i in program.items) if item is not None]
+
+
+def _keys(index) -> set:
+    return {o.key for occs in index.by_file.values() for o in occs}
+
+
+def edited(text: str, spans: list[tuple[Span, str]]) -> str:
+    """A file's text with spans of one line each (as names are) replaced."""
+    rows = LINE_END.split(text)
+    ends = [m.group() for m in LINE_END.finditer(text)] + [""]
+    for span, new in sorted(spans, key=lambda e: (e[0].line, e[0].column), reverse=True):
+        row = rows[span.line - 1]
+        rows[span.line - 1] = row[:span.column - 1] + new + row[span.end_column - 1:]
+    return "".join(r + e for r, e in zip(rows, ends, strict=True))
 
 
 @define

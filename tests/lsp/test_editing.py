@@ -98,3 +98,241 @@ def test_a_format_that_would_change_the_meaning_is_not_sent(server, tmp_path, mo
 def test_a_document_that_is_not_ludus_is_not_formatted(server, tmp_path):
     path = tmp_path / "notes.txt"
     assert format_buffer(server, path, "a   b\n") == []
+
+
+# ── references ──
+
+GAME = '''game "Parts"
+players 2
+counter coins per seat
+zone hand per seat
+include "cards.ludus"
+rule pay_out(s: seat):
+    gain 2 coins for s
+flow:
+    for each s in seats:
+        pay_out(s)
+        resolve play of card("Lamp")
+        log "{coins of s} coins"
+    win P1
+'''
+CARDS = '''kind Lit:
+    coins: number
+card "Lamp" is Lit:
+    coins 2
+    on play:
+        gain 1 coins
+        pay_out(actor)
+'''
+
+
+@pytest.fixture
+def parts(tmp_path):
+    (tmp_path / "game.ludus").write_text(GAME, encoding="utf-8")
+    (tmp_path / "cards.ludus").write_text(CARDS, encoding="utf-8")
+    return tmp_path
+
+
+def where(locations) -> list[tuple[str, int, int, int]]:
+    return sorted((loc.uri.rsplit("/", 1)[-1], loc.range.start.line, loc.range.start.character, loc.range.end.character)
+                  for loc in locations)
+
+
+def references(server, path, line, character, declaration=True):
+    return handler(server, t.TEXT_DOCUMENT_REFERENCES)(t.ReferenceParams(
+        context=t.ReferenceContext(declaration), text_document=t.TextDocumentIdentifier(uri=path.as_uri()),
+        position=t.Position(line, character)))
+
+
+def test_references_of_a_counter_in_every_file_of_the_game_holes_too_and_not_the_property(server, parts):
+    game = parts / "game.ludus"
+    expected = [("cards.ludus", 5, 15, 20), ("game.ludus", 2, 8, 13), ("game.ludus", 6, 11, 16), ("game.ludus", 11, 14, 19)]
+    assert where(references(server, game, 6, 13)) == expected
+    # asked from the part, without the declaration
+    assert where(references(server, parts / "cards.ludus", 5, 16, declaration=False)) == [
+        e for e in expected if e[:2] != ("game.ludus", 2)]
+    # the property of the same name is another thing
+    assert where(references(server, parts / "cards.ludus", 3, 5)) == [("cards.ludus", 1, 4, 9), ("cards.ludus", 3, 4, 9)]
+
+
+def test_references_of_a_rule_and_of_a_quoted_card(server, parts):
+    game = parts / "game.ludus"
+    assert where(references(server, game, 9, 9)) == [
+        ("cards.ludus", 6, 8, 15), ("game.ludus", 5, 5, 12), ("game.ludus", 9, 8, 15)]
+    lamp = [("cards.ludus", 2, 6, 10), ("game.ludus", 10, 30, 34)]
+    assert where(references(server, game, 10, 29)) == lamp                 # on the opening quote
+    assert where(references(server, parts / "cards.ludus", 2, 8, declaration=False)) == lamp[1:]
+
+
+def test_no_references_for_a_local_a_built_in_or_a_keyword(server, parts):
+    game = parts / "game.ludus"
+    assert references(server, game, 8, 13) == []       # s, bound by `for each`
+    assert references(server, game, 8, 20) == []       # seats, built in
+    assert references(server, game, 6, 5) == []        # gain
+    assert where(references(server, game, 12, 8)) == [("game.ludus", 12, 8, 10)]    # a seat, if not declared
+
+
+# ── rename ──
+
+def rename(server, path, line, character, new):
+    return handler(server, t.TEXT_DOCUMENT_RENAME)(t.RenameParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri()), position=t.Position(line, character), new_name=new))
+
+
+def prepare(server, path, line, character):
+    return handler(server, t.TEXT_DOCUMENT_PREPARE_RENAME)(t.PrepareRenameParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri()), position=t.Position(line, character)))
+
+
+def apply_edit(edit: t.WorkspaceEdit) -> None:
+    """A rename's edits made to the files on disk, as an editor saves them."""
+    from pygls.uris import to_fs_path
+
+    for uri, edits in edit.changes.items():
+        path = to_fs_path(uri)
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(applied(text, edits))
+
+
+def diagnostics(path) -> list[tuple]:
+    from ludus.lsp.workspace import Workspace
+
+    analysis = Workspace().analyse(str(path))
+    return [(d.severity, d.span.line, d.span.column, d.message, d.hint)
+            for ds in analysis.diagnostics.values() for d in ds]
+
+
+def test_renames_in_a_copy_of_market_town_leave_it_checking_as_before(tmp_path):
+    from tests.helpers import EXAMPLES
+
+    path = tmp_path / "market-town.ludus"
+    text = (EXAMPLES / "market-town.ludus").read_text(encoding="utf-8")
+    # a warning, so that "as before" says something: a counter no rule uses
+    text = text.replace("counter round_number start 1\n", "counter round_number start 1\ncounter spare per seat\n")
+    path.write_text(text, encoding="utf-8")
+    before = diagnostics(path)
+    assert [d[3] for d in before] == ["counter 'spare' is never used"]
+    lines = text.split("\n")
+    renames = [  # (the line, a word on it) -> the new name
+        (("counter coins per seat", "coins"), "money"),              # a counter and a property share the name
+        (('card "Copper Coin" is Good:', "Copper"), "Copper Penny"),  # in quotes, in three places
+        (("    cost: number", "cost"), "price"),                     # a property: `cost 0` lines and `c.cost`
+        (("rule refill_market:", "refill_market"), "restock"),
+        (("    quarter Docks adjacent to Square with fame 2", "fame"), "renown"),   # a space's, not the card's
+        (("seats Amber, Basil, Cobalt, Dune", "Amber"), "Ash"),
+        (("kind Good:", "Good"), "Goods"),
+        (("zone market", "market"), "row"),
+        (("value rounds = 8", "rounds"), "match_rounds"),
+    ]
+    for (line_text, word), new in renames:
+        line = next(i for i, row in enumerate(lines) if row.startswith(line_text))
+        server = make_server()
+        edit = rename(server, path, line, line_text.index(word) + 1, new)
+        apply_edit(edit)
+        lines = path.read_text(encoding="utf-8").split("\n")
+    after = path.read_text(encoding="utf-8")
+    assert diagnostics(path) == before
+    assert after.count('"Copper Penny"') == 3 and "Copper Coin" not in after.replace("Copper Coins", "")
+    assert "gain c.coins money" in after and "require c.price <= money" in after
+    assert "quarter Docks adjacent to Square with renown 2" in after and "gain q.renown fame" in after
+    assert "gain c.fame fame" in after                              # the card's fame is not the space's
+    assert "seats Ash, Basil" in after and "kind Goods:" in after and "restock()" in after
+    assert "for round in 1 to match_rounds:" in after and "move top(supply) to row" in after
+
+
+def test_a_rename_reaches_every_file_of_the_game(server, parts):
+    edit = rename(server, parts / "cards.ludus", 6, 10, "reward")
+    assert sorted((uri.rsplit("/", 1)[-1], [(e.range.start.line, e.range.start.character, e.new_text) for e in edits])
+                  for uri, edits in edit.changes.items()) == [
+        ("cards.ludus", [(6, 8, "reward")]), ("game.ludus", [(5, 5, "reward"), (9, 8, "reward")])]
+    placeholder = prepare(server, parts / "game.ludus", 10, 31)
+    assert placeholder.placeholder == "Lamp" and (placeholder.range.start.character, placeholder.range.end.character) == (30, 34)
+
+
+@pytest.mark.parametrize(("line", "character", "new", "why"), [
+    (8, 13, "t", "'s' is bound in a block"),
+    (8, 20, "places", "'seats' is built in"),
+    (11, 9, "say", "'log' is a keyword of the language"),
+    (0, 2, "match", "'game' is a keyword of the language"),
+    (12, 8, "P9", "'P1' is built in, not declared by the game"),
+    (6, 5, "earn", "'gain' is a keyword of the language"),
+    (2, 9, "2coins", "'2coins' is not a name"),
+    (2, 9, "gold coins", "'gold coins' is not a name"),
+    (2, 9, "hand", "'hand' is already the name of a zone"),
+    (2, 9, "size", "'size' is already a built-in function"),
+    (2, 9, "s", "'s' is already a name bound in a block of the game"),
+    (2, 9, "from", "'from' cannot be a name where 'coins' is used"),
+    (10, 31, 'Lamp "2"', "cannot be a card's name"),
+    (5, 6, "coins", "'coins' is already the name of a counter"),
+    (3, 6, "held", "a zone named 'hand' is one the language reads by that name"),
+])
+def test_a_rename_that_cannot_be_made_says_why(server, parts, line, character, new, why):
+    from pygls.exceptions import JsonRpcException
+
+    with pytest.raises(JsonRpcException) as caught:
+        rename(server, parts / "game.ludus", line, character, new)
+    assert why in caught.value.message and caught.value.code == t.LSPErrorCodes.RequestFailed
+
+
+def test_formatting_references_and_rename_over_stdio(tmp_path):
+    from tests.lsp.jsonrpc import Client
+    from tests.lsp.test_stdio import ludus_argv
+
+    path = tmp_path / "g.ludus"
+    text = 'game "G"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1    coins\n    win P1\n'
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+    try:
+        init = client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {
+            "textDocument": {"rename": {"prepareSupport": True}}}})
+        caps = init["result"]["capabilities"]
+        assert caps["documentFormattingProvider"] and caps["referencesProvider"]
+        assert caps["renameProvider"] == {"prepareProvider": True}
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1, "text": text}})
+        doc = {"textDocument": {"uri": uri}}
+        formatted = client.request("textDocument/formatting", {**doc, "options": {"tabSize": 2, "insertSpaces": True}})
+        assert [e["newText"] for e in formatted["result"]] == ["\n", "    gain 1 coins\n"]
+        refs = client.request("textDocument/references", {**doc, "position": {"line": 4, "character": 15},
+                                                          "context": {"includeDeclaration": False}})
+        assert [r["range"]["start"] for r in refs["result"]] == [{"line": 4, "character": 14}]
+        refused = client.request("textDocument/prepareRename", {**doc, "position": {"line": 5, "character": 9}})
+        assert refused["error"]["code"] == -32803
+        assert refused["error"]["message"] == "cannot rename: 'P1' is built in, not declared by the game: it cannot be renamed"
+        ready = client.request("textDocument/prepareRename", {**doc, "position": {"line": 2, "character": 9}})
+        assert ready["result"]["placeholder"] == "coins"
+        renamed = client.request("textDocument/rename", {**doc, "position": {"line": 2, "character": 9}, "newName": "gold"})
+        assert sorted((e["range"]["start"]["line"], e["newText"]) for e in renamed["result"]["changes"][uri]) == [
+            (2, "gold"), (4, "gold")]
+        assert client.request("shutdown", None)["result"] is None
+        client.notify("exit", None)
+        assert client.proc.wait(timeout=20) == 0
+        assert client.proc.stderr.read() == b""           # a refusal is an answer, not a problem to log
+    finally:
+        client.close()
+
+
+def test_references_and_rename_read_the_game_once_per_analysis(server, parts, monkeypatch):
+    import ludus.lsp.names as names
+
+    made = []
+
+    class Counted(names.Index):
+        def __init__(self, *args) -> None:
+            made.append(1)
+            super().__init__(*args)
+
+    monkeypatch.setattr(names, "Index", Counted)
+    game = parts / "game.ludus"
+    references(server, game, 6, 13)
+    references(server, game, 9, 9)
+    prepare(server, game, 2, 9)
+    rename(server, game, 2, 9, "gold")
+    assert len(made) == 1
+    server.ludus.open(str(game), GAME.replace("win P1", "win P2"))    # an edit: the next question reads it afresh
+    assert where(references(server, game, 6, 13))[1:] == [("game.ludus", 2, 8, 13), ("game.ludus", 6, 11, 16),
+                                                           ("game.ludus", 11, 14, 19)]
+    assert len(made) == 2

@@ -1,0 +1,202 @@
+"""Every use of every name of a game, for references and rename.
+
+Each file the game read is parsed once per analysis (the index is kept with the analysis, so
+the requests that follow reuse it), and each name in its syntax tree (a NAME token, a quoted
+name, a name inside a text's `{hole}`) is told apart by what the checker made of it:
+
+- a name bound in a block (`let`, `for each`, a parameter) is none of the game's names: the
+  checker resolved it as one, or the token binds it;
+- a property is told by its place (`cost: number` in a kind, `cost 3` in a card, `c.cost`),
+  and after a '.' by what the checker resolved it to (a card's property, a space's, or a
+  built-in attribute such as `.name`);
+- any other name is what hover says it is (Workspace.named): a counter, a card, a rule...
+
+A name is keyed by what it is and its spelling, `("counter", "coins")`; two names with one key
+are the same thing. A name that the game itself declares has at least one occurrence that
+`declares` it (the NAME of `counter coins`, of `seats Amber, Basil`, of `cost: number`).
+"""
+
+from __future__ import annotations
+
+from attrs import define
+from lark import Token, Tree
+
+from ..language import nodes as n
+from ..language.parser import parse
+from ..language.source import LudusError, Span
+from .workspace import resolved
+
+# rules whose own NAME binds a name in a block: never one of the game's names
+BINDERS = {"let_stmt", "create_stmt", "roll_stmt", "choose_stmt", "choose_range_stmt", "ask_stmt",
+           "distribute_stmt", "offer_stmt", "for_stmt", "for_where_stmt", "alternate_stmt", "comp_args",
+           "list_comp", "when_becomes", "param", "action_param"}
+# rules whose NAME is a card's handler (`on play:`, `resolve play of c`): not looked up
+HANDLERS = {"handler", "resolve_stmt"}
+# rule -> which of its NAMEs (counting NAMEs only) it declares
+DECLARES = {"value_decl": 0, "var_decl": 0, "zone_decl": 0, "group_decl": 0, "kind_decl": 0, "field_decl": 0,
+            "board_decl": 0, "grid_decl": 0, "track_decl": 0, "end_zone": 0, "define_decl": 0, "rule_decl": 0,
+            "space_decl": 1, "prop_pair": 0}
+LISTS_DECLARED = {"token_decl", "seats_decl", "sides_decl"}  # every name of their name_list
+NAMED_DECLS = {"entity_decl", "action_decl"}  # their def_name
+# quoted texts that are no card's name even when they spell one
+NOT_NAMES = {"test_decl", "game_decl", "include_decl", "extends_decl", "log_stmt"}
+# what a property after '.' is, by the checker's resolution
+ATTR_KEYS = {"field": "property", "dynamic_attr": "property", "space_prop": "space property"}
+NOT_RENAMED = {"local", "built-in name", "built-in function"}
+
+
+@define
+class Occurrence:
+    path: str  # resolved
+    line: int  # 1-based, as spans
+    column: int  # of the name itself (inside the quotes of a quoted one)
+    end_column: int
+    word: str
+    quoted: bool
+    key: tuple | None  # (what it is, its name); None: none of the game's names
+    declares: bool = False
+
+    @property
+    def span(self) -> Span:
+        return Span(self.path, self.line, self.column, self.line, self.end_column)
+
+    def covers(self, line: int, column: int) -> bool:
+        """Whether a place (1-based) is on the name, its quotes, or just after it."""
+        edge = 1 if self.quoted else 0
+        return line == self.line and self.column - edge <= column <= self.end_column + edge
+
+
+def _tokens(tree: Tree):
+    """(token, its rule, the rule above, how many NAMEs of its rule come before it)."""
+    stack: list[tuple[Tree, str | None]] = [(tree, None)]
+    while stack:
+        node, above = stack.pop()
+        names = 0
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, node.data))
+            elif isinstance(child, Token) and child.type in ("NAME", "STRING"):
+                yield child, node.data, above, names
+                names += child.type == "NAME"
+
+
+def _holes(raw: str):
+    """(offset in the string token, text) of each `{hole}` of a quoted text, as the builder
+    splits them (build/base.py, template)."""
+    pos = 1
+    while pos < len(raw) - 1:
+        ch = raw[pos]
+        if ch == "\\":
+            pos += 2
+            continue
+        if ch == "{":
+            end = raw.find("}", pos)
+            if end < 0:
+                return
+            yield pos + 1, raw[pos + 1:end]
+            pos = end + 1
+            continue
+        pos += 1
+
+
+class Index:
+    """The occurrences of the names of one analysed game."""
+
+    def __init__(self, workspace, analysis) -> None:
+        self.workspace, self.analysis = workspace, analysis
+        self._paths: dict[str, str] = {}
+        checked = analysis.checked
+        self.locals: set[tuple[str, int, int]] = set()
+        self.local_names: set[str] = set()
+        self.attrs: dict[tuple[str, int, int], str] = {}
+        for node in checked.keep:
+            res = checked.res.get(id(node))
+            if not res:
+                continue
+            where = self._resolved(node.span.path)
+            if isinstance(node, n.Name) and res[0] == "local":
+                self.locals.add((where, node.span.line, node.span.column))
+                self.local_names.add(node.name)
+            elif isinstance(node, n.Attr):
+                self.attrs[(where, node.span.end_line, node.span.end_column)] = res[0]
+        self._named: dict[tuple[str, bool], tuple | None] = {}
+        self.by_file: dict[str, list[Occurrence]] = {}
+        for path, text in analysis.sources.texts.items():
+            self.by_file[self._resolved(path)] = self._file(self._resolved(path), text)
+
+    def key_of(self, word: str, quoted: bool) -> tuple | None:
+        """The key of a name of the game (not one bound in a block), as hover tells it."""
+        if (word, quoted) not in self._named:
+            symbol = self.workspace.named(self.analysis, word, quoted, texts=False)
+            key = None
+            if symbol is not None and symbol.kind not in NOT_RENAMED:
+                kind = "property" if symbol.kind.startswith("property of") else symbol.kind
+                key = (kind, word)
+            self._named[word, quoted] = key
+        return self._named[word, quoted]
+
+    def _file(self, path: str, text: str) -> list[Occurrence]:
+        try:
+            tree = parse(text, path)
+        except (LudusError, RecursionError):
+            return []
+        out: list[Occurrence] = []
+        self._scan(tree, path, 0, 0, out)
+        return sorted(out, key=lambda o: (o.line, o.column))
+
+    def _scan(self, tree: Tree, path: str, dline: int, dcol: int, out: list) -> None:
+        for tok, rule, above, index in _tokens(tree):
+            line, column = tok.line + dline, tok.column + dcol
+            if tok.type == "STRING":
+                raw = str(tok)
+                for offset, hole in _holes(raw):
+                    try:
+                        sub = parse(hole, path, start="expr")
+                    except (LudusError, RecursionError):
+                        continue
+                    self._scan(sub, path, line - 1, column + offset - 1, out)
+                word = raw[1:-1]
+                if rule in NOT_NAMES or not word or any(c in word for c in '\\{}"'):
+                    continue
+                key = self.key_of(word, True)
+                if key is not None:
+                    declares = rule == "def_name" and above in NAMED_DECLS
+                    out.append(Occurrence(path, line, column + 1, column + 1 + len(word), word, True, key, declares))
+                continue
+            word = str(tok)
+            if rule in BINDERS or rule in HANDLERS or (path, line, column) in self.locals:
+                continue
+            if rule in ("field_decl", "prop") and index == 0:
+                key = ("property", word)
+            elif rule == "prop_pair" and index == 0:
+                key = ("space property", word)
+            elif rule == "attr":
+                res = self.attrs.get((path, tok.end_line + dline, tok.end_column + dcol), "field")
+                key = (ATTR_KEYS[res], word) if res in ATTR_KEYS else None
+            else:
+                key = self.key_of(word, False)
+            if key is None:
+                continue
+            declares = (DECLARES.get(rule) == index or (rule == "name_list" and above in LISTS_DECLARED)
+                        or (rule == "def_name" and above in NAMED_DECLS))
+            out.append(Occurrence(path, line, column, column + len(word), word, False, key, declares))
+
+    def _resolved(self, path: str) -> str:
+        if path not in self._paths:
+            self._paths[path] = resolved(path)
+        return self._paths[path]
+
+    # ── questions ──
+
+    def at(self, path: str, line: int, column: int) -> Occurrence | None:
+        """The occurrence at a place (1-based) of a file, if a name of the game is there."""
+        for o in self.by_file.get(resolved(path), ()):
+            if o.covers(line, column):
+                return o
+        return None
+
+    def of(self, key: tuple) -> list[Occurrence]:
+        return [o for occs in self.by_file.values() for o in occs if o.key == key]
+
+    def declared(self, key: tuple) -> bool:
+        return any(o.declares for o in self.of(key))
