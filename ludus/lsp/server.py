@@ -3,7 +3,8 @@
 Diagnostics are those of `ludus check`, for the whole game a file belongs to, computed from the
 open buffers' text; hover, definition, completion and the outline answer from the last analysis.
 Formatting is `ludus fmt` applied to the buffer's text, sent back as the lines it changes;
-references and rename answer from the names of the analysed game (names.py).
+references and rename answer from the names of the analysed game (names.py); a diagnostic that
+says "did you mean 'x'?" comes with a quick fix that puts x in place.
 Only this module imports pygls and lsprotocol (the `lsp` extra).
 
 The editor's messages are read here (stdio.py cuts them out of the bytes), not by pygls's own
@@ -54,6 +55,10 @@ SYMBOL_KINDS = {
     "flow": t.SymbolKind.Module, "payoff": t.SymbolKind.Module, "when": t.SymbolKind.Event,
     "test": t.SymbolKind.Method, "include": t.SymbolKind.Package, "remove": t.SymbolKind.Null,
 }
+# the hint of a diagnostic that names the name meant (source.suggest)
+MEANT = re.compile(r"did you mean '([^'\n]+)'\?")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+NAME_CHAR = re.compile(r"[A-Za-z0-9_]")
 # typing pauses this long (seconds) before the game is analysed again: a big game takes a few
 # tenths of a second, which would otherwise be spent on every keystroke
 PAUSE = 0.25
@@ -575,7 +580,48 @@ def make_server() -> LudusServer:
             changes[ls.uri_of(where)] = [t.TextEdit(range=to_range(span, doc), new_text=new) for span, new in spans]
         return t.WorkspaceEdit(changes=changes)
 
+    @server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]))
+    @ludus_only(list)
+    def code_action(ls: LudusServer, params: t.CodeActionParams, path: str) -> list[t.CodeAction]:
+        wanted = params.context.only
+        if wanted and not any(t.CodeActionKind.QuickFix.value.startswith(k) for k in wanted):
+            return []
+        text = ls.buffer(params.text_document.uri, path)
+        if text is None:
+            return []
+        return [a for d in params.context.diagnostics
+                if (a := did_you_mean(d, Text(text, ls.encoding), params.text_document.uri)) is not None]
+
     return server
+
+
+def did_you_mean(diagnostic: t.Diagnostic, doc: Text, uri: str) -> t.CodeAction | None:
+    """The quick fix of a ludus diagnostic whose hint names the name meant: the misspelt name
+    (at the diagnostic's range, a name or a quoted one, and named in its message) replaced by
+    it. None for another diagnostic, or one whose range no longer holds the name it spoke of
+    (the text changed since)."""
+    if diagnostic.source != "ludus":
+        return None
+    said, _, hint = diagnostic.message.partition("\n")
+    found = MEANT.search(hint)
+    if found is None:
+        return None
+    meant = found.group(1)
+    r = diagnostic.range
+    start, end = doc.offset(r.start.line, r.start.character), doc.offset(r.end.line, r.end.character)
+    here = doc.text[start:end]
+    whole = not NAME_CHAR.match(doc.text[end:end + 1]) and not NAME_CHAR.match(doc.text[max(start - 1, 0):start])
+    if NAME.fullmatch(here) and NAME.fullmatch(meant) and whole:
+        wrong, new = here, meant
+    elif len(here) > 2 and here[0] == here[-1] == '"' and not any(c in meant for c in '"\\{}'):
+        wrong, new = here[1:-1], f'"{meant}"'
+    else:
+        return None
+    if f"'{wrong}'" not in said and f'"{wrong}"' not in said or wrong == meant:
+        return None
+    return t.CodeAction(title=f"Change '{wrong}' to '{meant}'", kind=t.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic], is_preferred=True,
+                        edit=t.WorkspaceEdit(changes={uri: [t.TextEdit(range=r, new_text=new)]}))
 
 
 class OneLine(logging.Formatter):

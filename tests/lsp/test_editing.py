@@ -291,6 +291,7 @@ def test_formatting_references_and_rename_over_stdio(tmp_path):
         caps = init["result"]["capabilities"]
         assert caps["documentFormattingProvider"] and caps["referencesProvider"]
         assert caps["renameProvider"] == {"prepareProvider": True}
+        assert caps["codeActionProvider"] == {"codeActionKinds": ["quickfix"]}
         client.notify("initialized", {})
         client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1, "text": text}})
         doc = {"textDocument": {"uri": uri}}
@@ -336,3 +337,63 @@ def test_references_and_rename_read_the_game_once_per_analysis(server, parts, mo
     assert where(references(server, game, 6, 13))[1:] == [("game.ludus", 2, 8, 13), ("game.ludus", 6, 11, 16),
                                                            ("game.ludus", 11, 14, 19)]
     assert len(made) == 2
+
+
+# ── quick fixes ──
+
+TYPOS = '''game "G"
+players 2
+counter coins per seat
+zone hand per seat
+card "Lamp":
+    on play:
+        gain 1 coins
+rule pay_out(s: seat):
+    gain 2 coinz for s
+flow:
+    for each s in seats:
+        pay_ou(s)
+        resolve play of card("Lamq")
+        move card("Lamp") to hnd of s
+    log "{coinz of P1} 😀 {coinz of P2}"
+    win P1
+'''
+
+
+def test_each_did_you_mean_comes_with_a_quick_fix_that_makes_the_game_check(server, tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text(TYPOS, encoding="utf-8")
+    uri = path.as_uri()
+    asyncio.run(handler(server, t.TEXT_DOCUMENT_DID_OPEN)(t.DidOpenTextDocumentParams(
+        t.TextDocumentItem(uri=uri, language_id="ludus", version=1, text=TYPOS))))
+    diags = server.published_messages[-1].diagnostics
+    assert sum(d.severity == t.DiagnosticSeverity.Error for d in diags) == 6
+    whole = t.Range(t.Position(0, 0), t.Position(16, 0))
+    actions = handler(server, t.TEXT_DOCUMENT_CODE_ACTION)(t.CodeActionParams(
+        t.TextDocumentIdentifier(uri=uri), whole, t.CodeActionContext(diagnostics=diags)))
+    assert sorted(a.title for a in actions) == [
+        "Change 'Lamq' to 'Lamp'", "Change 'coinz' to 'coins'", "Change 'coinz' to 'coins'",
+        "Change 'coinz' to 'coins'", "Change 'hnd' to 'hand'", "Change 'pay_ou' to 'pay_out'"]
+    assert all(a.kind == t.CodeActionKind.QuickFix and len(a.diagnostics) == 1 for a in actions)
+    edits = sorted((e for a in actions for e in a.edit.changes[uri]), key=lambda e: (e.range.start.line, e.range.start.character))
+    fixed = applied(TYPOS, edits)
+    assert 'resolve play of card("Lamp")' in fixed and 'log "{coins of P1} 😀 {coins of P2}"' in fixed
+    path.write_text(fixed, encoding="utf-8")
+    assert [d for d in diagnostics(path) if d[0] == "error"] == []
+
+
+def test_no_quick_fix_where_the_text_changed_or_none_is_asked_for(server, tmp_path):
+    path = tmp_path / "g.ludus"
+    uri = path.as_uri()
+    server.ludus.open(str(path), TYPOS.replace("pay_ou(s)", "pay_out(s)"))
+    said = t.Diagnostic(range=t.Range(t.Position(11, 8), t.Position(11, 14)), source="ludus",
+                        message="unknown rule 'pay_ou'\ndid you mean 'pay_out'?")
+    ask = handler(server, t.TEXT_DOCUMENT_CODE_ACTION)
+    assert ask(t.CodeActionParams(t.TextDocumentIdentifier(uri=uri), said.range,
+                                  t.CodeActionContext(diagnostics=[said]))) == []     # fixed already
+    typo = t.Diagnostic(range=t.Range(t.Position(8, 11), t.Position(8, 16)), source="ludus",
+                        message="unknown counter 'coinz'\ndid you mean 'coins'?")
+    assert ask(t.CodeActionParams(t.TextDocumentIdentifier(uri=uri), typo.range, t.CodeActionContext(
+        diagnostics=[typo], only=[t.CodeActionKind.Refactor]))) == []
+    assert [a.title for a in ask(t.CodeActionParams(t.TextDocumentIdentifier(uri=uri), typo.range, t.CodeActionContext(
+        diagnostics=[typo], only=[t.CodeActionKind.QuickFix])))] == ["Change 'coinz' to 'coins'"]
