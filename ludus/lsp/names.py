@@ -36,12 +36,16 @@ HANDLERS = {"handler", "resolve_stmt"}
 DECLARES = {"value_decl": 0, "var_decl": 0, "zone_decl": 0, "group_decl": 0, "kind_decl": 0, "field_decl": 0,
             "board_decl": 0, "grid_decl": 0, "track_decl": 0, "end_zone": 0, "define_decl": 0, "rule_decl": 0,
             "space_decl": 1, "prop_pair": 0}
+SPACE_KIND_DECLARED = ("space_decl", 0)  # `quarter Docks ...` declares the kind of space `quarter`
 LISTS_DECLARED = {"token_decl", "seats_decl", "sides_decl"}  # every name of their name_list
 NAMED_DECLS = {"entity_decl", "action_decl"}  # their def_name
 # quoted texts that are no card's name even when they spell one
 NOT_NAMES = {"test_decl", "game_decl", "include_decl", "extends_decl", "log_stmt"}
 # what a property after '.' is, by the checker's resolution
-ATTR_KEYS = {"field": "property", "dynamic_attr": "property", "space_prop": "space property"}
+ATTR_KEYS = {"field": "property", "space_prop": "space property"}
+# a property after '.' on something of no known type, that both a kind and a space declare
+EITHER = "property or space property"
+TYPES = {"kind", "spaces"}  # what a name in a type (`: region`, `list of Card`) may be
 NOT_RENAMED = {"local", "built-in name", "built-in function"}
 
 
@@ -55,6 +59,7 @@ class Occurrence:
     quoted: bool
     key: tuple | None  # (what it is, its name); None: none of the game's names
     declares: bool = False
+    plural: bool = False  # the plural alias of a kind (`Properties`, `regions`): key holds the singular
 
     @property
     def span(self) -> Span:
@@ -124,16 +129,35 @@ class Index:
         for path, text in analysis.sources.texts.items():
             self.by_file[self._resolved(path)] = self._file(self._resolved(path), text)
 
-    def key_of(self, word: str, quoted: bool) -> tuple | None:
-        """The key of a name of the game (not one bound in a block), as hover tells it."""
+    def key_of(self, word: str, quoted: bool) -> tuple[tuple | None, bool]:
+        """The key of a name of the game (not one bound in a block), as hover tells it, and
+        whether the word is the plural alias of the kind the key names."""
         if (word, quoted) not in self._named:
+            sym = self.analysis.checked.symbols
             symbol = self.workspace.named(self.analysis, word, quoted, texts=False)
-            key = None
-            if symbol is not None and symbol.kind not in NOT_RENAMED:
+            key, plural = None, False
+            if symbol is not None and symbol.kind == "spaces":
+                singular = sym.kind_of_space_collection(word)
+                key, plural = ("spaces", singular), singular != word
+            elif symbol is not None and symbol.kind not in NOT_RENAMED:
                 kind = "property" if symbol.kind.startswith("property of") else symbol.kind
                 key = (kind, word)
-            self._named[word, quoted] = key
+            elif symbol is None and not quoted and sym.plurals.get(word) in sym.kinds:
+                key, plural = ("kind", sym.plurals[word]), True
+            self._named[word, quoted] = (key, plural)
         return self._named[word, quoted]
+
+    def _attr_key(self, res: str, word: str) -> tuple | None:
+        if res in ATTR_KEYS:
+            return (ATTR_KEYS[res], word)
+        if res != "dynamic_attr":
+            return None  # a built-in: `.name`, `.owner`, a track's `.start`
+        sym = self.analysis.checked.symbols
+        of_kind = any(word in sym.fields_of(k) for k in sym.kinds)
+        of_space = any(p.name == word for sp in sym.spaces.values() for p in sp.props)
+        if of_kind and of_space:
+            return (EITHER, word)
+        return ("space property", word) if of_space else ("property", word)
 
     def _file(self, path: str, text: str) -> list[Occurrence]:
         try:
@@ -158,7 +182,7 @@ class Index:
                 word = raw[1:-1]
                 if rule in NOT_NAMES or not word or any(c in word for c in '\\{}"'):
                     continue
-                key = self.key_of(word, True)
+                key, _ = self.key_of(word, True)
                 if key is not None:
                     declares = rule == "def_name" and above in NAMED_DECLS
                     out.append(Occurrence(path, line, column + 1, column + 1 + len(word), word, True, key, declares))
@@ -166,20 +190,24 @@ class Index:
             word = str(tok)
             if rule in BINDERS or rule in HANDLERS or (path, line, column) in self.locals:
                 continue
+            plural = False
             if rule in ("field_decl", "prop") and index == 0:
                 key = ("property", word)
             elif rule == "prop_pair" and index == 0:
                 key = ("space property", word)
             elif rule == "attr":
-                res = self.attrs.get((path, tok.end_line + dline, tok.end_column + dcol), "field")
-                key = (ATTR_KEYS[res], word) if res in ATTR_KEYS else None
+                key = self._attr_key(self.attrs.get((path, tok.end_line + dline, tok.end_column + dcol), "field"), word)
             else:
-                key = self.key_of(word, False)
+                key, plural = self.key_of(word, False)
+                if rule == "type" and key is not None and key[0] not in TYPES:
+                    key = None  # `number: number`: the property, then the type
             if key is None:
                 continue
-            declares = (DECLARES.get(rule) == index or (rule == "name_list" and above in LISTS_DECLARED)
+            declares = (DECLARES.get(rule) == index or (rule, index) == SPACE_KIND_DECLARED
+                        or (rule == "name_list" and above in LISTS_DECLARED)
                         or (rule == "def_name" and above in NAMED_DECLS))
-            out.append(Occurrence(path, line, column, column + len(word), word, False, key, declares))
+            out.append(Occurrence(path, line, column, column + len(word), word, False, key, declares and not plural,
+                                  plural))
 
     def _resolved(self, path: str) -> str:
         if path not in self._paths:
@@ -196,7 +224,10 @@ class Index:
         return None
 
     def of(self, key: tuple) -> list[Occurrence]:
-        return [o for occs in self.by_file.values() for o in occs if o.key == key]
+        """The occurrences of a name; a card's property and a space's take in the uses that
+        may be either."""
+        keys = {key, (EITHER, key[1])} if key[0] in ("property", "space property") else {key}
+        return [o for occs in self.by_file.values() for o in occs if o.key in keys]
 
     def declared(self, key: tuple) -> bool:
         return any(o.declares for o in self.of(key))

@@ -23,7 +23,15 @@ from ..language.files import FileProblem, read_text_file
 from ..language.limits import MAX_FILE_BYTES
 from ..language.parser import keywords
 from ..language.source import LINE_END, Diagnostic, LudusError, Sources, Span
-from ..language.symbols import BUILTIN_FUNCTIONS, BUILTIN_NAMES, ENTITY_ATTRS, SPACE_ATTRS, per_keys, type_name
+from ..language.symbols import (
+    BUILTIN_FUNCTIONS,
+    BUILTIN_NAMES,
+    ENTITY_ATTRS,
+    SPACE_ATTRS,
+    per_keys,
+    plural,
+    type_name,
+)
 from ..pipeline import analyse
 from ..rules_text import RulesText
 from ..tools.fmt import FormatError, format_text
@@ -35,6 +43,7 @@ WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 ROLE_ZONES = {"deck": "`draw` takes cards from it", "hand": "`draw` puts cards into it",
               "discard": "`discard` puts cards into it", "box": "every card starts in it",
               "removed": "`exile` puts cards into it"}
+ROLE_KINDS = {"Card": "a card declared without `is`", "Piece": "a piece declared without `is`"}
 STRING = re.compile(r'"([^"\\\n]*)"')
 
 
@@ -62,6 +71,9 @@ class Analysis:
     sources: Sources | None = None
     stale: bool = False  # checked comes from an earlier version of the text
     index: object = None  # names.Index, made by the first question that needs it
+
+
+EITHER = "property or space property"  # names.EITHER
 
 
 class Refused(Exception):
@@ -424,8 +436,7 @@ class Workspace:
         if analysis.checked is None or analysis.stale or analysis.sources is None:
             return None
         if analysis.index is None:
-            from .names import Index
-
+            from .names import Index  # it reads this module
             index = Index(self, analysis)
             with self._lock:
                 if analysis.index is None:
@@ -439,7 +450,48 @@ class Workspace:
         here = index.at(path, line + 1, column + 1) if index is not None else None
         if here is None:
             return []
-        return [(o.path, o.span) for o in index.of(here.key) if declaration or not o.declares]
+        try:
+            uses = self._uses(index, here.key)[0]
+        except Refused:  # another game that reads the declaration does not check: this one's uses
+            uses = index.of(here.key)
+        return [(o.path, o.span) for o in uses if declaration or not o.declares]
+
+    def _uses(self, index, key: tuple) -> tuple[list, list]:
+        """Every occurrence of a name in its own game and in every other game that reads a file
+        where it occurs (a part that several games include, a game that a variant or a tests
+        file extends), with the occurrences of the name in the rest of that game (where it may
+        have a declaration of its own: a value each game sets): one rename must reach them all.
+        Refused when one of those games does not check as it is. Also the indexes of those
+        games, the name's own first."""
+        uses = {(o.path, o.line, o.column): o for o in index.of(key)}
+        touched = {o.path for o in uses.values()}
+        family, seen = [index], {index.analysis.game}
+        readers = sorted(touched)  # files that other games may read, the games found among them
+        while readers:
+            where = readers.pop(0)
+            try:
+                games = [resolved(g) for g in games_including(Path(where))]
+            except (OSError, ValueError):
+                games = []
+            for game in games:
+                if game in seen:
+                    continue
+                seen.add(game)
+                readers.append(game)  # a variant of it reads it all
+                other = self.index(game)
+                if other is None:
+                    raise Refused(f"{Path(game).name}, which also reads {Path(where).name}, does not check "
+                                  "as it is: it could not be renamed there")
+                found = other.of(key)
+                if not any(o.path in touched for o in found):
+                    continue  # another thing of the same name, in files of that game alone
+                family.append(other)
+                for o in found:
+                    uses[o.path, o.line, o.column] = o
+                    if o.path not in touched:
+                        touched.add(o.path)
+                        readers.append(o.path)
+        return sorted(uses.values(), key=lambda o: (o.path, o.line, o.column)), family
 
     def renamable(self, path: str, line: int, column: int):
         """The occurrence of a name the game declares at a position (names.Occurrence), or
@@ -464,6 +516,9 @@ class Workspace:
             if not quoted and word in keywords():
                 raise Refused(f"'{word}' is a keyword of the language")
             raise Refused(f"'{word}' is not a name the game declares")
+        if here.key[0] == EITHER:
+            raise Refused(f"'.{here.word}' here may be a card's property or a space's: rename it where "
+                          "it is declared")
         if not index.declared(here.key):
             raise Refused(f"'{here.word}' is built in, not declared by the game: it cannot be renamed")
         return here
@@ -474,7 +529,7 @@ class Workspace:
         here = self.renamable(path, line, column)
         index = self.index(path)
         kind, old = here.key
-        uses = index.of(here.key)
+        uses, family = self._uses(index, here.key)
         if new == old:
             return {}
         if any(not o.quoted for o in uses) or kind != "card" and kind != "piece":
@@ -488,14 +543,30 @@ class Workspace:
             role = old if old in ROLE_ZONES else new
             raise Refused(f"a zone named '{role}' is one the language reads by that name ({ROLE_ZONES[role]} "
                           "where no zone is said): the rename would change what the game does")
-        clash = self._clash(index, kind, new)
+        if kind == "kind" and (old in ROLE_KINDS or new in ROLE_KINDS):
+            role = old if old in ROLE_KINDS else new
+            raise Refused(f"the kind '{role}' is the one the language gives {ROLE_KINDS[role]}: "
+                          "the rename would change what the game does")
+        either = next((o for o in uses if o.key[0] != kind), None)
+        if either is not None:
+            raise Refused(f"'.{old}' on line {either.line} of {Path(either.path).name} may be a card's property "
+                          "or a space's, and the rename would keep only one of them")
+        plurals = any(o.plural for o in uses)
+        for each in family:  # every game the rename reaches
+            clash = self._clash(each, kind, new)
+            if not clash and plurals:
+                taken = self.named(each.analysis, plural(new), False, texts=False)
+                clash = f"'{plural(new)}', the plural of '{new}', names a {taken.kind} already" if taken else None
+            if clash:
+                break
         if clash:
-            raise Refused(f"'{new}' is already {clash}: pick another name")
+            raise Refused(f"'{new}' is already {clash}: pick another name" if not clash.startswith("'")
+                          else f"{clash}: pick another name")
         edits: dict[str, list[tuple[Span, str]]] = {}
         for o in uses:
-            edits.setdefault(o.path, []).append((o.span, new))
+            edits.setdefault(o.path, []).append((o.span, plural(new) if o.plural else new))
         for where, spans in edits.items():  # a keyword in a place that wants a name
-            text = index.analysis.sources.texts.get(where) or self.text(where) or ""
+            text = self.text(where) or ""
             try:
                 build(edited(text, spans), where)
             except (LudusError, RecursionError):

@@ -397,3 +397,105 @@ def test_no_quick_fix_where_the_text_changed_or_none_is_asked_for(server, tmp_pa
         diagnostics=[typo], only=[t.CodeActionKind.Refactor]))) == []
     assert [a.title for a in ask(t.CodeActionParams(t.TextDocumentIdentifier(uri=uri), typo.range, t.CodeActionContext(
         diagnostics=[typo], only=[t.CodeActionKind.QuickFix])))] == ["Change 'coinz' to 'coins'"]
+
+
+KINDS = '''game "Kinds"
+players 2
+zone pile
+zone sold
+kind Property:
+    number: number
+    height: number
+board town:
+    quarter Docks with height 2
+    quarter Hill with height 3
+define tallest = first(most(q.height for q in quarters))
+define higher(x, y) = x.height > y.height
+define top_number = first(most(p.number for p in Properties))
+card "House" is Property:
+    number 1
+    height 4
+setup:
+    move Properties to pile
+    for each q in quarters:
+        log "{q} {tallest} {higher(q, q)} {top_number}"
+flow:
+    win P1
+'''
+
+
+@pytest.fixture
+def kinds(tmp_path):
+    path = tmp_path / "kinds.ludus"
+    path.write_text(KINDS, encoding="utf-8")
+    return path
+
+
+def test_a_kind_renamed_takes_its_plural_along_and_a_type_is_not_a_property(server, kinds):
+    before = diagnostics(kinds)
+    assert [d for d in before if d[0] == "error"] == []
+    apply_edit(rename(server, kinds, 4, 6, "Holding"))                       # kind Property
+    text = kinds.read_text(encoding="utf-8")
+    assert "move Holdings to pile" in text and "for p in Holdings" in text and 'card "House" is Holding:' in text
+    apply_edit(rename(make_server(), kinds, 5, 5, "rank"))                   # number: number
+    text = kinds.read_text(encoding="utf-8")
+    assert "    rank: number\n" in text and "p.rank for p" in text and "    rank 1\n" in text
+    apply_edit(rename(make_server(), kinds, 8, 5, "district"))               # a kind of space, and `quarters`
+    text = kinds.read_text(encoding="utf-8")
+    assert "    district Docks with height 2" in text and "for q in districts" in text
+    assert diagnostics(kinds) == before
+
+
+def test_a_property_that_both_a_kind_and_a_space_declare_is_not_renamed_where_it_may_be_either(server, kinds):
+    from pygls.exceptions import JsonRpcException
+
+    # `x.height` on parameters of no known type: a card's height or a space's
+    assert where(references(server, kinds, 6, 6)) == [
+        ("kinds.ludus", 6, 4, 10), ("kinds.ludus", 11, 24, 30), ("kinds.ludus", 11, 35, 41), ("kinds.ludus", 15, 4, 10)]
+    for line, character in ((6, 6), (8, 24), (11, 25)):
+        with pytest.raises(JsonRpcException) as caught:
+            rename(server, kinds, line, character, "tallness")
+        assert "may be a card's property or a space's" in caught.value.message
+
+
+@pytest.mark.parametrize(("line", "character", "new", "why"), [
+    (4, 6, "Card", "the kind 'Card' is the one the language gives a card declared without `is`"),
+    (2, 6, "discard", "a zone named 'discard' is one the language reads by that name"),
+    (4, 6, "Pile", "'Piles', the plural of 'Pile', names a"),
+])
+def test_renames_that_would_change_what_the_language_reads_are_refused(server, kinds, line, character, new, why):
+    from pygls.exceptions import JsonRpcException
+
+    text = KINDS.replace("zone sold\n", "zone sold\nzone Piles\n") if new == "Pile" else KINDS
+    kinds.write_text(text, encoding="utf-8")
+    line += text[:text.index("kind Property")].count("\n") - 4 if line == 4 else 0
+    with pytest.raises(JsonRpcException) as caught:
+        rename(server, kinds, line, character, new)
+    assert why in caught.value.message
+
+
+def test_a_rename_in_a_part_reaches_every_game_that_reads_it_and_the_files_that_extend_them(server, tmp_path):
+    (tmp_path / "rules.ludus").write_text("counter coins per seat\nrule collect:\n    gain 1 coins\n"
+                                          "    if solo:\n        gain 1 coins\n", encoding="utf-8")
+    (tmp_path / "a-solo.ludus").write_text('game "Solo"\nplayers 1\ninclude "rules.ludus"\nflow:\n    collect()\n'
+                                           '    win P1\nvalue solo = true\n', encoding="utf-8")
+    (tmp_path / "big.ludus").write_text('game "Big"\nplayers 2\ninclude "rules.ludus"\ninclude "cards.ludus"\n'
+                                        'flow:\n    collect()\n    win P1\nvalue solo = false\n', encoding="utf-8")
+    (tmp_path / "cards.ludus").write_text('card "Lamp":\n    on play:\n        collect()\n', encoding="utf-8")
+    (tmp_path / "big.tests.ludus").write_text('extends "big.ludus"\ntest "paid":\n    resolve "Lamp" for P1\n'
+                                              '    expect coins of P1 == 1\n', encoding="utf-8")
+    before = {g: diagnostics(tmp_path / g) for g in ("a-solo.ludus", "big.ludus", "big.tests.ludus")}
+    edit = rename(server, tmp_path / "rules.ludus", 0, 9, "gold")      # the part's own game is a-solo
+    assert sorted(uri.rsplit("/", 1)[-1] for uri in edit.changes) == ["big.tests.ludus", "rules.ludus"]
+    assert where(references(server, tmp_path / "rules.ludus", 1, 6, declaration=False)) == [
+        ("a-solo.ludus", 4, 4, 11), ("big.ludus", 5, 4, 11), ("cards.ludus", 2, 8, 15)]
+    apply_edit(edit)
+    apply_edit(rename(make_server(), tmp_path / "rules.ludus", 1, 6, "payday"))
+    # each game sets its own value, which the part they share reads: both are renamed
+    edit = rename(make_server(), tmp_path / "big.ludus", 7, 7, "alone")
+    assert sorted(uri.rsplit("/", 1)[-1] for uri in edit.changes) == ["a-solo.ludus", "big.ludus", "rules.ludus"]
+    apply_edit(edit)
+    assert "    payday()\n" in (tmp_path / "a-solo.ludus").read_text(encoding="utf-8")
+    assert "        payday()\n" in (tmp_path / "cards.ludus").read_text(encoding="utf-8")
+    assert "expect gold of P1 == 1" in (tmp_path / "big.tests.ludus").read_text(encoding="utf-8")
+    assert {g: diagnostics(tmp_path / g) for g in before} == before

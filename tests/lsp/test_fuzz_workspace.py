@@ -8,7 +8,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ludus.lsp.workspace import Workspace
+from ludus.lsp.workspace import Refused, Workspace
 from tests.helpers import EXAMPLES, GAMES
 
 FUZZ = settings(max_examples=int(os.environ.get("LUDUS_FUZZ_EXAMPLES", "30")), derandomize=True, deadline=None,
@@ -42,4 +42,10 @@ def test_any_buffer_gets_answers_not_exceptions(tmp_path, text, spots):
         ws.hover(path, line, column)
         ws.definition(path, line, column)
         ws.completions(path, line, column)
+        ws.references(path, line, column, True)
+        try:
+            ws.rename(path, line, column, "renamed")
+        except Refused:
+            pass
     ws.outline(path)
+    ws.formatted(text, path)
