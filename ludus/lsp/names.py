@@ -24,7 +24,6 @@ from lark import Token, Tree
 from ..language import nodes as n
 from ..language.parser import parse
 from ..language.source import LudusError, Span
-from .workspace import resolved
 
 # rules whose own NAME binds a name in a block: never one of the game's names
 BINDERS = {"let_stmt", "create_stmt", "roll_stmt", "choose_stmt", "choose_range_stmt", "ask_stmt",
@@ -107,8 +106,10 @@ def _holes(raw: str):
 class Index:
     """The occurrences of the names of one analysed game."""
 
-    def __init__(self, workspace, analysis) -> None:
-        self.workspace, self.analysis = workspace, analysis
+    def __init__(self, workspace, analysis, resolve) -> None:
+        """`workspace` answers what a name is (Workspace.named); `resolve` spells a path as the
+        workspace's keys do."""
+        self.workspace, self.analysis, self.resolve = workspace, analysis, resolve
         self._paths: dict[str, str] = {}
         checked = analysis.checked
         self.locals: set[tuple[str, int, int]] = set()
@@ -211,14 +212,14 @@ class Index:
 
     def _resolved(self, path: str) -> str:
         if path not in self._paths:
-            self._paths[path] = resolved(path)
+            self._paths[path] = self.resolve(path)
         return self._paths[path]
 
     # ── questions ──
 
     def at(self, path: str, line: int, column: int) -> Occurrence | None:
         """The occurrence at a place (1-based) of a file, if a name of the game is there."""
-        for o in self.by_file.get(resolved(path), ()):
+        for o in self.by_file.get(self.resolve(path), ()):
             if o.covers(line, column):
                 return o
         return None

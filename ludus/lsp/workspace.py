@@ -35,6 +35,7 @@ from ..language.symbols import (
 from ..pipeline import analyse
 from ..rules_text import RulesText
 from ..tools.fmt import FormatError, format_text
+from .names import EITHER, Index
 
 log = logging.getLogger("ludus.lsp")
 
@@ -71,9 +72,6 @@ class Analysis:
     sources: Sources | None = None
     stale: bool = False  # checked comes from an earlier version of the text
     index: object = None  # names.Index, made by the first question that needs it
-
-
-EITHER = "property or space property"  # names.EITHER
 
 
 class Refused(Exception):
@@ -436,8 +434,7 @@ class Workspace:
         if analysis.checked is None or analysis.stale or analysis.sources is None:
             return None
         if analysis.index is None:
-            from .names import Index  # it reads this module
-            index = Index(self, analysis)
+            index = Index(self, analysis, resolved)
             with self._lock:
                 if analysis.index is None:
                     analysis.index = index

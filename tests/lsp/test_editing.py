@@ -318,16 +318,16 @@ def test_formatting_references_and_rename_over_stdio(tmp_path):
 
 
 def test_references_and_rename_read_the_game_once_per_analysis(server, parts, monkeypatch):
-    import ludus.lsp.names as names
+    import ludus.lsp.workspace as workspace
 
     made = []
 
-    class Counted(names.Index):
+    class Counted(workspace.Index):
         def __init__(self, *args) -> None:
             made.append(1)
             super().__init__(*args)
 
-    monkeypatch.setattr(names, "Index", Counted)
+    monkeypatch.setattr(workspace, "Index", Counted)
     game = parts / "game.ludus"
     references(server, game, 6, 13)
     references(server, game, 9, 9)
