@@ -155,3 +155,15 @@ def describe_entry(match, entry: dict, actions: bool = False, viewer=None) -> st
 def zone_text(match, key: str) -> str:
     name, _, seat = key.partition("@")
     return f"{name} of {match.seat_name(int(seat))}" if seat else name
+
+
+def came_and_gone(before: list, after: list) -> tuple[list, list]:
+    """What a zone's change brought in and took out, by name, each copy counted: the names of
+    `after` not matched in `before`, and those of `before` left unmatched, in their orders."""
+    gone, came = list(before), []
+    for name in after:
+        if name in gone:
+            gone.remove(name)
+        else:
+            came.append(name)
+    return came, gone

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from attrs import define, field
 
+from .display import came_and_gone
+
 BIG_ZONE = 10  # zones longer than this are reported by what entered and left, not card by card
 
 @define
@@ -58,12 +60,7 @@ def _count(n: int) -> str:
 def _zone_change(before: list, after: list) -> str:
     if len(before) <= BIG_ZONE and len(after) <= BIG_ZONE:
         return f"{_cards(before)} -> {_cards(after)}"
-    gone, came = list(before), []
-    for name in after:
-        if name in gone:
-            gone.remove(name)
-        else:
-            came.append(name)
+    came, gone = came_and_gone(before, after)
     parts = [f"{_count(len(before))} -> {_count(len(after))}"]
     if came:
         parts.append("+ " + _cards(sorted(came)))

@@ -10,6 +10,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from ..engine.display import came_and_gone
 from ..engine.view import HIDDEN
 
 
@@ -313,12 +314,7 @@ def zone_change_text(old, new) -> str:
     than every card twice over."""
     if not (isinstance(old, list) and isinstance(new, list)) or max(len(old), len(new)) <= BIG_ZONE:
         return f"{cards_text(old)} → {cards_text(new)}"
-    gone, came = list(old), []
-    for name in new:
-        if name in gone:
-            gone.remove(name)
-        else:
-            came.append(name)
+    came, gone = came_and_gone(old, new)
     parts = [f"{cards_text({'count': len(old)})} → {cards_text({'count': len(new)})}"]
     if came:
         parts.append("+ " + grouped(came))
