@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, as_seat, as_size, as_track, number_range, show_value
+from ..engine.values import as_int, as_list, as_seat, as_size, as_track, number_range, pick_extreme, show_value
 
 DIRECTIONS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0),
               "northeast": (1, 1), "northwest": (-1, 1), "southeast": (1, -1), "southwest": (-1, -1)}
@@ -139,7 +139,7 @@ def compile_builtin(comp, node, name: str):
             items = as_list(rt, a0(rt, env))
             if not items:
                 return []
-            top = f(items)
+            top = pick_extreme(f, items, name)
             return [x for x in items if x == top]
         return best
     if name == "share":

@@ -5,10 +5,20 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, as_track, entity_attr, in_range, pair_key, space_attr, text_in_range
+from ..engine.values import (
+    as_int,
+    as_list,
+    as_track,
+    entity_attr,
+    in_range,
+    pair_key,
+    pick_extreme,
+    space_attr,
+    text_in_range,
+)
 from ..language import nodes as n
 from ..language.symbols import elem_type
-from .pysource import _ordered, define_value
+from .pysource import _best, _ordered, define_value
 from .specs import _MISSING, ActionSpec, Code
 
 
@@ -436,7 +446,7 @@ class ExpressionCompiler:
                             values.append(elem(rt, env))
                 finally:
                     end(env, saved)
-                return pick(values, default=0)
+                return pick_extreme(pick, values, agg)
             return extreme
         if agg in ("most", "least"):
             pick = max if agg == "most" else min
@@ -451,10 +461,7 @@ class ExpressionCompiler:
                             pairs.append((x, elem(rt, env)))
                 finally:
                     end(env, saved)
-                if not pairs:
-                    return []
-                top = pick(v for _, v in pairs)
-                return [x for x, v in pairs if v == top]
+                return _best(pairs, pick, agg)
             return best
         if agg == "sorted":
             def ordered(rt, env):

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from ..engine.display import display, entity_label
 from ..engine.runtime import READ, READS, RuleError, index_places, index_reads, seen, seen_all
-from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, space_attr, text_in_range
+from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, pick_extreme, space_attr, text_in_range
 from ..language import nodes as n
 from ..language.limits import MAX_LIST, MAX_TEXT, MAX_WORK
 from ..language.symbols import elem_type
@@ -1219,10 +1219,10 @@ class SourceGen:
             "any": ("pass", f"if {elem}:\n    return True", "return False"),
             "all": ("pass", f"if not {elem}:\n    return False", "return True"),
             "first": ("pass", f"return {elem}", "return None"),
-            "max": ("values = []", f"values.append({elem})", "return max(values, default=0)"),
-            "min": ("values = []", f"values.append({elem})", "return min(values, default=0)"),
-            "most": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, max)"),
-            "least": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, min)"),
+            "max": ("values = []", f"values.append({elem})", "return _extreme(max, values, 'max')"),
+            "min": ("values = []", f"values.append({elem})", "return _extreme(min, values, 'min')"),
+            "most": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, max, 'most')"),
+            "least": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, min, 'least')"),
             "sorted": ("pairs = []", f"pairs.append(({xv}, as_int({elem}, 'sorted value')))", "return _ordered(pairs)"),
         }[agg]
         if agg in ("any", "all") and inline is not None:  # its element a loop written in
@@ -1498,10 +1498,11 @@ def grid_rays(grid: dict, grid_at: dict) -> dict:
     return rays
 
 
-def _best(pairs, pick):
+def _best(pairs, pick, agg):
+    """most(...) and least(...): each element whose value is the highest (or lowest) of all."""
     if not pairs:
         return []
-    top = pick(v for _, v in pairs)
+    top = pick_extreme(pick, [v for _, v in pairs], agg)
     return [x for x, v in pairs if v == top]
 
 
@@ -1510,7 +1511,7 @@ def _ordered(pairs):
     return [x for x, _ in sorted(pairs, key=lambda pair: pair[1])]
 
 
-HELPERS.update(_best=_best, _ordered=_ordered, _line=_line, grid_step=grid_step)
+HELPERS.update(_extreme=pick_extreme, _best=_best, _ordered=_ordered, _line=_line, grid_step=grid_step)
 
 
 # ── the cache of compiled modules ──

@@ -142,3 +142,27 @@ def number_range(rt: Runtime, lo, hi) -> list:
                         f"at most {MAX_LIST:,} can be built at once")
     rt.charge(max(hi - lo + 1, 0))
     return list(range(lo, hi + 1))
+
+
+def pick_extreme(pick, values: list, agg: str, default=0):
+    """max or min (`pick`) of `values` for the aggregate `agg`: numbers are compared with numbers
+    and texts with texts; values that cannot be compared stop the rule with an error naming both."""
+    try:
+        return pick(values, default=default)
+    except TypeError:
+        a, b = _incomparable(values)
+        raise RuleError(f"'{agg}' compares numbers with numbers and texts with texts, "
+                        f"and cannot compare {show_value(a)} with {show_value(b)}") from None
+
+
+def _incomparable(values: list):
+    """Two of `values` that cannot be ordered against each other: the first against each other
+    one, then each against the next (a list of lists may differ deeper down)."""
+    pairs = [(values[0], b) for b in values[1:]] + list(zip(values, values[1:], strict=False))
+    for a, b in pairs:
+        try:
+            a < b  # noqa: B015 - only whether the two can be compared matters
+            b < a  # noqa: B015
+        except TypeError:
+            return a, b
+    return values[0], values[-1]
