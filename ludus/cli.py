@@ -380,7 +380,7 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
     """Play a game: moves by number or label, commands (type `help`), from any seat."""
     from rich.console import Console
 
-    from .repl import Repl, history_path, plain_reader, prompt_reader
+    from .repl import Repl, TrimmedLines, history_path, plain_reader, prompt_reader
 
     game = _load_or_exit(file)
     try:
@@ -398,6 +398,9 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
     stdin = sys.stdin  # click's test runner swaps these, so tests see the same streams
     interactive = script is None and stdin.isatty()
     out = sys.stdout
+    isatty = getattr(out, "isatty", None)
+    if not (isatty is not None and isatty()):  # piped or saved: no blanks padding lines' ends
+        out = TrimmedLines(out)
     console = Console(file=out, highlight=False, markup=False,
                       **({} if interactive else {"width": 100, "color_system": None, "force_terminal": False}))
     # a session typed at the keyboard keeps its unsaved moves on quitting; a script can be run again

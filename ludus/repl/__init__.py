@@ -1,5 +1,5 @@
 """The REPL: play or step through a match from any seat (`ludus play`)."""
 
-from .session import Repl, ReplCompleter, history_path, plain_reader, prompt_reader
+from .session import Repl, ReplCompleter, TrimmedLines, history_path, plain_reader, prompt_reader
 
-__all__ = ["Repl", "ReplCompleter", "history_path", "plain_reader", "prompt_reader"]
+__all__ = ["Repl", "ReplCompleter", "TrimmedLines", "history_path", "plain_reader", "prompt_reader"]

@@ -1238,3 +1238,28 @@ def plain_reader(stream, console: Console):
         console.print(Text(prompt + line.rstrip("\n")), soft_wrap=True)
         return line
     return read
+
+
+class TrimmedLines:
+    """A text stream that writes each line without the spaces at its end. Tables pad each cell
+    to its column's width, and the padding of a line's last cell shows once the output is piped
+    or saved to a file. The blanks after the last line break written so far are held back until
+    something follows them on the same line."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.held = ""
+
+    def write(self, text: str) -> int:
+        lines = (self.held + text).split("\n")
+        last = lines.pop()
+        kept = last.rstrip(" \t")
+        self.held = last[len(kept):]
+        self.stream.write("".join(line.rstrip(" \t") + "\n" for line in lines) + kept)
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def __getattr__(self, name: str):  # encoding, isatty, fileno: the stream's own
+        return getattr(self.stream, name)

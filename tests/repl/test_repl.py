@@ -18,7 +18,7 @@ from rich.console import Console
 
 import ludus
 from ludus.cli import main
-from ludus.repl import Repl, ReplCompleter, history_path, prompt_reader
+from ludus.repl import Repl, ReplCompleter, TrimmedLines, history_path, prompt_reader
 from ludus.replay import load_replay
 from tests.helpers import EXAMPLES
 
@@ -129,6 +129,29 @@ def test_piped_session_echoes_every_line_after_its_prompt():
     assert "Amber> build nothing" in lines
     assert "Basil> moves" in lines
     assert "Traceback" not in result.output
+
+
+def test_piped_session_lines_carry_no_blanks_at_their_ends():
+    # the tables pad each cell to its column's width; the padding at a line's end is not written
+    result = play("2", "build nothing", "show", "moves", "log", "help", args=("--all-seats",))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line for line in lines if line != line.rstrip()] == []
+    # what the cells hold stays, blanks between the columns included
+    assert "round_number  1" in lines
+    assert re.search(r"^coins +\d+ +\d+$", result.output, re.M)
+    assert "Amber> build nothing" in lines
+
+
+def test_trimmed_lines_drop_only_the_blanks_a_line_ends_with():
+    out = io.StringIO()
+    trimmed = TrimmedLines(out)
+    for piece in ["a  b   ", "  c ", "\n  ", "\n", "d\t \n e", "  "]:
+        assert trimmed.write(piece) == len(piece)
+    # blanks written last stay held back until the line goes on or ends
+    assert out.getvalue() == "a  b     c\n\nd\n e"
+    trimmed.write("f\n")
+    assert out.getvalue() == "a  b     c\n\nd\n e  f\n"
 
 
 def test_piped_session_shows_only_the_acting_seats_hidden_cards():
