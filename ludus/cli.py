@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -436,7 +437,7 @@ def replay(file: str, quiet: bool) -> None:
 @click.option("--update", is_flag=True, help="Write new and changed snapshots (never deletes one).")
 def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> None:
     """Run the `test` blocks of game files or folders; snapshots compare with the stored ones."""
-    from .testing.blocks import run_file
+    from .testing.blocks import run_file, unused_snapshot_folders
 
     passed = failed = 0
     targets = _games_to_check(files)
@@ -448,6 +449,11 @@ def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> Non
             failed += 1
             continue
         passed, failed = passed + ok, failed + bad
+    if keyword is None:  # a folder named runs every game in it: a snapshot folder no game has is named
+        folders = dict.fromkeys(name for name in files if Path(name).is_dir())
+        for folder in sorted({f for name in folders for f in unused_snapshot_folders(name, targets.games)}):
+            game = folder.parent.parent / f"{folder.name}.ludus"
+            click.echo(f"     unused {folder}{os.sep}: no game file {game} stores snapshots there (delete the folder)")
     click.echo(f"{passed} passed, {failed} failed")
     if keyword is not None and not passed + failed:
         # as pytest's exit code 5: a misspelt -k in CI would otherwise pass, having run nothing

@@ -225,6 +225,41 @@ def unused_snapshots(path, tests) -> list[Path]:
     return _stored_snapshots(game.parent / "__snapshots__" / game.stem, tests)[0]
 
 
+def unused_snapshot_folders(folder, games) -> list[Path]:
+    """The folders in the `__snapshots__` folders under `folder` (walked as `ludus test FOLDER`
+    walks it, past names that start with '.') that no game file of `games`, every game found
+    there, keeps its snapshots in: left by a game renamed, moved or removed, in path order. A
+    game's folder is `__snapshots__/STEM/` beside it (found as the very folder, whatever case a
+    file system gives its name); one named after a Python module beside it is that module's
+    (syrupy's), not unused."""
+    def key(path: Path):
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            return None
+        return info.st_dev, info.st_ino
+
+    owned = {key(Path(game).parent / "__snapshots__" / Path(game).stem) for game in games}
+    unused: list[Path] = []
+    for top, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        if "__snapshots__" not in folders:
+            continue
+        stored = Path(top) / "__snapshots__"
+        modules = {key(stored / name[:-3]) for name in files if name.endswith(".py")}
+        try:
+            entries = sorted(stored.iterdir())
+        except OSError:  # a folder that cannot be listed is passed over
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") or entry.is_symlink() or not entry.is_dir():
+                continue
+            here = key(entry)
+            if here is not None and here not in owned and here not in modules:
+                unused.append(entry)
+    return sorted(unused)
+
+
 def snapshots_by_other_names(folder: Path, tests) -> list[Path]:
     """The files in `folder`, the snapshot folder of a game file, that a `snapshot` line of
     `tests` is stored in, listed by another name than the one the test gives: on a file system

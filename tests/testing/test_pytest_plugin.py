@@ -3,6 +3,7 @@ compared and failing readably; and `ludus test`, which runs the same blocks with
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -632,3 +633,35 @@ def test_an_update_keeps_a_snapshot_a_test_reads_by_another_name_than_its_own(tm
     run = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus")])
     assert [line.split(": ")[0] for line in run.output.splitlines() if "unused" in line] == [
         f"     unused {folder / 'Tax Collector angers.txt'}"], run.output
+
+
+def test_ludus_test_of_a_folder_names_the_snapshot_folders_no_game_keeps_and_deletes_none(tmp_path):
+    where = market_town_copy(tmp_path)
+    snapshots = where / "__snapshots__"
+    for name in ("old", "test_helpers", ".drafts", "sub/__snapshots__/gone", "sub/__snapshots__/kept"):
+        folder = where / name if name.startswith("sub") else snapshots / name
+        folder.mkdir(parents=True)
+        if not name.endswith("kept"):  # the folder of sub/kept.ludus, which has no tests
+            (folder / "A test.txt").write_text("old effect\n", encoding="utf-8")
+    (where / "test_helpers.py").write_text("", encoding="utf-8")  # syrupy keeps its snapshots in test_helpers/
+    (where / "sub" / "kept.ludus").write_text('game "Kept"\nplayers 1\nflow:\n    win P1\n', encoding="utf-8")
+    (snapshots / "notes.txt").write_text("a file, not a game's folder\n", encoding="utf-8")
+    expected = [f"     unused {snapshots / 'old'}{os.sep}: no game file {where / 'old.ludus'} stores snapshots there "
+                "(delete the folder)",
+                f"     unused {where / 'sub' / '__snapshots__' / 'gone'}{os.sep}: no game file "
+                f"{where / 'sub' / 'gone.ludus'} stores snapshots there (delete the folder)"]
+    for update in ([], ["--update"]):
+        run = CliRunner().invoke(main, ["test", str(where), *update])
+        assert [line for line in run.output.splitlines() if "unused" in line] == expected, run.output
+        assert run.exit_code == 0 and run.output.endswith("10 passed, 0 failed\n"), run.output
+        assert (snapshots / "old" / "A test.txt").exists()
+    # a run of some of the games, or of some of the tests, is not a run of the whole folder
+    for args in ([str(where / "market-town.tests.ludus")], [str(where), "-k", "fortune"]):
+        run = CliRunner().invoke(main, ["test", *args])
+        assert run.exit_code == 0 and "unused" not in run.output, run.output
+    # the game file back in place owns its folder again, and the folder's file is named as unused
+    (where / "old.ludus").write_text('game "Old"\nplayers 1\nflow:\n    win P1\n', encoding="utf-8")
+    run = CliRunner().invoke(main, ["test", str(where)])
+    assert [line for line in run.output.splitlines() if "unused" in line] == [
+        f"     unused {snapshots / 'old' / 'A test.txt'}: no test of old.ludus stores a snapshot there (delete it, "
+        "or run `pytest --snapshot-update`)", expected[1]], run.output
