@@ -453,7 +453,8 @@ def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> Non
         folders = dict.fromkeys(name for name in files if Path(name).is_dir())
         for folder in sorted({f for name in folders for f in unused_snapshot_folders(name, targets.games)}):
             game = folder.parent.parent / f"{folder.name}.ludus"
-            click.echo(f"     unused {folder}{os.sep}: no game file {game} stores snapshots there (delete the folder)")
+            click.echo(f"     unused {folder}{os.sep}: no game file {game} stores snapshots there "
+                       "(delete it, or run `pytest --snapshot-update`)")
     click.echo(f"{passed} passed, {failed} failed")
     if keyword is not None and not passed + failed:
         # as pytest's exit code 5: a misspelt -k in CI would otherwise pass, having run nothing

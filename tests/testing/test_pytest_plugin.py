@@ -647,14 +647,17 @@ def test_ludus_test_of_a_folder_names_the_snapshot_folders_no_game_keeps_and_del
     (where / "sub" / "kept.ludus").write_text('game "Kept"\nplayers 1\nflow:\n    win P1\n', encoding="utf-8")
     (snapshots / "notes.txt").write_text("a file, not a game's folder\n", encoding="utf-8")
     expected = [f"     unused {snapshots / 'old'}{os.sep}: no game file {where / 'old.ludus'} stores snapshots there "
-                "(delete the folder)",
+                "(delete it, or run `pytest --snapshot-update`)",
                 f"     unused {where / 'sub' / '__snapshots__' / 'gone'}{os.sep}: no game file "
-                f"{where / 'sub' / 'gone.ludus'} stores snapshots there (delete the folder)"]
+                f"{where / 'sub' / 'gone.ludus'} stores snapshots there (delete it, or run `pytest --snapshot-update`)"]
     for update in ([], ["--update"]):
         run = CliRunner().invoke(main, ["test", str(where), *update])
         assert [line for line in run.output.splitlines() if "unused" in line] == expected, run.output
         assert run.exit_code == 0 and run.output.endswith("10 passed, 0 failed\n"), run.output
         assert (snapshots / "old" / "A test.txt").exists()
+    # pytest run on the folder reports the files of the folder of a game that is gone too
+    by_pytest = pytest_in(where, "--snapshot-details")
+    assert "Unused A test (__snapshots__/old/A test.txt)" in by_pytest.stdout, by_pytest.stdout
     # a run of some of the games, or of some of the tests, is not a run of the whole folder
     for args in ([str(where / "market-town.tests.ludus")], [str(where), "-k", "fortune"]):
         run = CliRunner().invoke(main, ["test", *args])
