@@ -3,7 +3,7 @@
 A bot never holds the match. It is given an `Observation`: its seat, `match.view(seat)`, the
 legal actions, and `sample(rng)`, which returns a copy of the match whose hidden parts (cards the
 seat has not seen, the dice to come) are drawn anew consistently with that view; a bot that
-searches plays its simulations on such samples. Bots are named by a spec, `KIND[:BUDGET]`, as
+searches plays its simulations on such samples. Bots are named by a spec, `KIND[:BUDGET][:OPTION=N]`, as
 on the command line (`--bot Red=mcts:400`, `--bot Red=mcts:2s`), and built by `make_bot`.
 
 The kinds: `random`; `greedy` (`ludus.bots.greedy`: one move ahead, judged by the game's
@@ -11,6 +11,8 @@ The kinds: `random`; `greedy` (`ludus.bots.greedy`: one move ahead, judged by th
 search, or information-set MCTS on determinizations when the game has hidden cards or chance).
 A budget is a number of iterations (`mcts:400`; for greedy, samples per move) or a time per
 decision (`mcts:2s`, `mcts:500ms`); without one, each kind has its default (`DEFAULT_BUDGETS`).
+Options follow the budget as NAME=VALUE (`OPTIONS`): `mcts:400:depth=40` stops each playout after
+40 random moves and judges the position there, `mcts:depth=40` does so at the default budget.
 """
 
 from __future__ import annotations
@@ -21,10 +23,21 @@ from collections.abc import Callable
 from ..compiler import Game
 from ..engine.match import shown_value
 from ..language.limits import player_range
-from .base import BUDGET_RULE, DEFAULT_BUDGETS, MAX_ITERATIONS, MAX_SECONDS, BadBotSpec, Bot, Budget, Observation
+from .base import (
+    BUDGET_RULE,
+    DEFAULT_BUDGETS,
+    DEPTH_RULE,
+    MAX_DEPTH,
+    MAX_ITERATIONS,
+    MAX_SECONDS,
+    BadBotSpec,
+    Bot,
+    Budget,
+    Observation,
+)
 
-__all__ = ["BOTS", "DEFAULT_BUDGETS", "MAX_ITERATIONS", "MAX_SECONDS", "BadBotSpec", "Bot", "Budget", "Observation",
-           "RandomBot", "make_bot", "observe", "parse_budget", "parse_spec"]
+__all__ = ["BOTS", "DEFAULT_BUDGETS", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS", "OPTIONS", "BadBotSpec", "Bot",
+           "Budget", "Observation", "RandomBot", "make_bot", "observe", "parse_budget", "parse_options", "parse_spec"]
 
 
 class RandomBot:
@@ -44,14 +57,16 @@ def _greedy(game, seat: int, seed: int, budget: Budget | None = None) -> Bot:
     return GreedyBot(game, seat, seed, budget)
 
 
-def _mcts(game, seat: int, seed: int, budget: Budget | None = None) -> Bot:
+def _mcts(game, seat: int, seed: int, budget: Budget | None = None, depth: int | None = None) -> Bot:
     from .mcts import MctsBot
 
-    return MctsBot(game, seat, seed, budget)
+    return MctsBot(game, seat, seed, budget, depth=depth)
 
 
-# kind -> factory(game, seat, seed, budget)
+# kind -> factory(game, seat, seed, budget, **options)
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": _greedy, "mcts": _mcts}
+# kind -> the options its spec may give after the budget (each a whole number; see _parse)
+OPTIONS: dict[str, tuple[str, ...]] = {"mcts": ("depth",)}
 
 def parse_budget(text: str) -> Budget:
     """'400' -> 400 iterations; '2s', '1.5s', '500ms' -> seconds per decision. Raises BadBotSpec."""
@@ -80,14 +95,63 @@ def parse_budget(text: str) -> Budget:
 
 def parse_spec(spec: str) -> tuple[str, Budget | None]:
     """'mcts:400' -> ('mcts', Budget(400)); 'mcts:2s' -> ('mcts', Budget(seconds=2.0));
-    'random' -> ('random', None). Raises BadBotSpec."""
-    kind, sep, budget = spec.strip().partition(":")
+    'random' -> ('random', None). The spec's options (`mcts:400:depth=40`) are checked too; see
+    `parse_options`. Raises BadBotSpec."""
+    kind, budget, _ = _parse(spec)
+    return kind, budget
+
+
+def parse_options(spec: str) -> dict[str, int]:
+    """The options after the budget: 'mcts:400:depth=40' -> {'depth': 40}; {} when there are
+    none. Raises BadBotSpec, as parse_spec does."""
+    return _parse(spec)[2]
+
+
+def _parse(spec: str) -> tuple[str, Budget | None, dict[str, int]]:
+    kind, sep, rest = spec.strip().partition(":")
     kind = kind.strip().lower() or "random"
     if kind not in BOTS:
         raise BadBotSpec(f"no bot '{kind}'; the bots are {', '.join(BOTS)}")
     if not sep:
-        return kind, None
-    return kind, parse_budget(budget)
+        return kind, None, {}
+    parts = rest.split(":")
+    budget = None
+    if "=" not in parts[0]:  # the budget comes first, and may be left out: `mcts:depth=40`
+        budget = parse_budget(parts.pop(0))
+    options: dict[str, int] = {}
+    for part in parts:
+        name, eq, value = part.partition("=")
+        name = name.strip().lower()
+        if not eq:
+            raise BadBotSpec(f"in the bot '{_shown(spec)}': '{_shown(part)}' is neither the budget (which comes "
+                             f"first, once) nor an option NAME=VALUE; {_options_rule(kind)}")
+        if name not in OPTIONS.get(kind, ()):
+            raise BadBotSpec(f"in the bot '{_shown(spec)}': no option '{_shown(name)}' for {kind}; "
+                             f"{_options_rule(kind)}")
+        if name in options:
+            raise BadBotSpec(f"in the bot '{_shown(spec)}': the option '{name}' is given twice; give it once")
+        options[name] = _parse_depth(value, spec)
+    return kind, budget, options
+
+
+def _parse_depth(text: str, spec: str) -> int:
+    raw = text.strip()
+    # ASCII digits only, and no more than the largest depth has, as parse_budget reads a count
+    if (raw.isascii() and raw.isdigit() and len(raw.lstrip("0")) <= len(str(MAX_DEPTH))
+            and 0 < int(raw) <= MAX_DEPTH):
+        return int(raw)
+    raise BadBotSpec(f"in the bot '{_shown(spec)}': {DEPTH_RULE}, not '{_shown(raw)}'")
+
+
+def _options_rule(kind: str) -> str:
+    if kind in OPTIONS:
+        return f"{kind} takes {', '.join(f'{name}=N' for name in OPTIONS[kind])} (as in '{kind}:400:depth=40')"
+    return f"{kind} takes no options (mcts takes depth=N, as in 'mcts:400:depth=40')"
+
+
+def _shown(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
 
 
 def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
@@ -98,7 +162,7 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
     if not isinstance(spec, str):
         raise BadBotSpec(f"a bot is named by text, KIND[:BUDGET] such as 'mcts:400', not {shown_value(spec)}; "
                          f"the bots are {', '.join(BOTS)}")
-    kind, budget = parse_spec(spec)
+    kind, budget, options = _parse(spec)
     if not isinstance(game, Game):
         raise ValueError(f"a bot plays a loaded game (ludus.load(path)), not {shown_value(game)}")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.max_players:
@@ -107,7 +171,7 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
                          "and seat 0 is the first")
     if isinstance(seed, bool) or not hasattr(seed, "__index__"):
         raise ValueError(f"a bot's seed is a whole number, not {shown_value(seed)}")
-    bot = BOTS[kind](game, seat, seed.__index__(), budget)
+    bot = BOTS[kind](game, seat, seed.__index__(), budget, **options)
     bot.spec = spec.strip()
     return bot
 

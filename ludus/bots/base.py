@@ -14,9 +14,13 @@ MAX_SECONDS = 3600.0
 BUDGET_RULE = (f"a bot's budget is a whole number of iterations from 1 to {MAX_ITERATIONS:,} or a time per "
                f"decision such as 2s or 500ms (at most {MAX_SECONDS:g}s)")
 
+MAX_DEPTH = 1_000_000
+DEPTH_RULE = f"a playout depth is a whole number of moves from 1 to {MAX_DEPTH:,}, as in depth=40"
+
 
 class BadBotSpec(ValueError):
-    """A `--bot` value that names no bot, or a budget that is neither a count nor a time."""
+    """A `--bot` value that names no bot, a budget that is neither a count nor a time, or an
+    option the bot does not take or with a value it cannot have."""
 
 
 @frozen

@@ -1,8 +1,10 @@
 """Monte Carlo tree search: UCT, or information-set MCTS for hidden cards and chance.
 
 Each iteration takes a world to play in, walks down the tree choosing moves by UCB1, adds one new
-move, plays on at random to the end of the match (or to the rollout cap, where the game's
-`define score(s)` judges the position), and credits the result to every move on the way.
+move, plays on at random to the end of the match, and credits the result to every move on the
+way. A playout that has not ended after `depth` random moves (the spec's `depth=N`; 1,000 when
+not given) stops there and is judged by `Evaluator.rewards`: each seat's share of the seats the
+game's `define score(s)` puts it above, or 1/n each, as a match no one won, without a score.
 
 - In a game of perfect information without dice or shuffles (Connect Four), the world is the
   one true position every time: this is plain UCT. Before searching, the bot plays a move that
@@ -26,11 +28,11 @@ import time
 from ..engine.determinize import has_hidden_information
 from ..engine.match import Match
 from ..engine.runtime import RuleError, copy_state
-from .base import DEFAULT_BUDGETS, Budget, Observation
+from .base import DEFAULT_BUDGETS, DEPTH_RULE, MAX_DEPTH, BadBotSpec, Budget, Observation
 from .evaluate import Evaluator
 
 EXPLORATION = 0.7  # UCB1's constant, for rewards between 0 and 1
-ROLLOUT_CAP = 1_000  # random moves in one rollout before the position is judged by `score`
+ROLLOUT_CAP = 1_000  # random moves in one rollout, without a depth, before the position is judged by `score`
 DECISIVE_REPLIES = 400  # most replies tried when looking for a move that loses at once (UCT only)
 
 
@@ -47,7 +49,7 @@ class Node:
 
 class MctsBot:
     def __init__(self, game, seat: int, seed: int, budget: Budget | None = None,
-                 rollout_cap: int = ROLLOUT_CAP) -> None:
+                 rollout_cap: int = ROLLOUT_CAP, *, depth: int | None = None) -> None:
         self.spec = "mcts"
         self.game = game
         self.seat = seat
@@ -56,11 +58,20 @@ class MctsBot:
         self.evaluator = Evaluator(game)
         self.information_sets = has_hidden_information(game)
         self.variant = "ISMCTS" if self.information_sets else "UCT"
-        self.rollout_cap = rollout_cap
-        self.iterations = 0  # of the last decision, for benchmarks
-        self.failed = 0  # iterations of the last decision whose sample broke a rule
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or not 0 < depth <= MAX_DEPTH):
+            raise BadBotSpec(f"{DEPTH_RULE}, not {depth!r}")
+        self.depth = depth
+        self.rollout_cap = rollout_cap if depth is None else depth
+        if depth is not None:
+            self.spec = f"mcts:depth={depth}"
+        # of the last decision, for benchmarks and tests:
+        self.iterations = 0
+        self.failed = 0  # iterations whose sample broke a rule
+        self.playout_moves = 0  # random moves played in all its playouts
+        self.cut = 0  # playouts stopped at the depth (or the rollout cap) before the match ended
 
     def choose(self, obs: Observation) -> int:
+        self.playout_moves = self.cut = 0
         if len(obs.legal) == 1:
             self.iterations = 0
             return 0
@@ -170,11 +181,14 @@ class MctsBot:
             world.apply_fast(best_i)
             path.append(node)
         # rollout
-        steps = 0
-        while state["result"] is None and state["pending"] is not None and steps < self.rollout_cap:
+        steps, cap = 0, self.rollout_cap
+        while state["result"] is None and state["pending"] is not None and steps < cap:
             world.apply_fast(rng.randrange(len(state["pending"]["options"])))
             state = world._state
             steps += 1
+        self.playout_moves += steps
+        if steps == cap and state["result"] is None and state["pending"] is not None:
+            self.cut += 1
         rewards = self.evaluator.rewards(world._state)
         for n in path:
             n.visits += 1
