@@ -22,16 +22,44 @@ def no_score_note(game) -> str | None:
     define would need. None when the game has a `define score`."""
     if SCORE in game.defines:
         return None
-    sym = game.checked.symbols
-    taken = ""
-    if SCORE in sym.vars:
-        taken = f" ('score' is its {sym.vars[SCORE].kind}, which bots do not read: give it another name to free 'score' for a define)"
-    elif SCORE in sym.values:
-        taken = " ('score' is its value, which bots do not read: give it another name to free 'score' for a define)"
-    elif SCORE in sym.rules:
-        taken = " ('score' is its rule, which bots do not call: give it another name to free 'score' for a define)"
-    return (f"{game.title} has no `define score(s)`{taken}: a greedy bot judges a move only by a win "
+    return (f"{game.title} has no `define score(s)`{_taken(game)}: a greedy bot judges a move only by a win "
             "it reaches at once, and otherwise moves at random (see docs/simulation.md)")
+
+
+def no_depth_score_note(game) -> str | None:
+    """What a designer giving an mcts bot a playout depth should know when the game has no
+    `define score(s)`: a playout cut at the depth counts as even for every seat, so the search
+    learns only from the playouts that end within it. None when the game has a `define score`."""
+    if SCORE in game.defines:
+        return None
+    return (f"{game.title} has no `define score(s)`{_taken(game)}: an mcts bot with a playout depth counts a "
+            "playout cut at the depth as even for every seat, and learns only from the playouts that end "
+            "within it (see docs/simulation.md)")
+
+
+def spec_note(game, spec: str) -> str | None:
+    """The note a bot spec calls for in this game (see no_score_note and no_depth_score_note), or
+    None. The spec is one parse_spec accepts."""
+    from . import parse_options, parse_spec
+
+    kind = parse_spec(spec)[0]
+    if kind == "greedy":
+        return no_score_note(game)
+    if kind == "mcts" and "depth" in parse_options(spec):
+        return no_depth_score_note(game)
+    return None
+
+
+def _taken(game) -> str:
+    """Why 'score' is not read when the game uses the name for something other than a define."""
+    sym = game.checked.symbols
+    if SCORE in sym.vars:
+        return f" ('score' is its {sym.vars[SCORE].kind}, which bots do not read: give it another name to free 'score' for a define)"
+    if SCORE in sym.values:
+        return " ('score' is its value, which bots do not read: give it another name to free 'score' for a define)"
+    if SCORE in sym.rules:
+        return " ('score' is its rule, which bots do not call: give it another name to free 'score' for a define)"
+    return ""
 
 
 class NotAScore(ValueError):

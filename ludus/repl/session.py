@@ -779,12 +779,11 @@ class Repl:
             raise Rejected(str(exc)) from None
         self.bots[names.index(seat)] = kind
         self.say(f"{seat} is played by the {kind} bot")
-        if parse_spec(kind)[0] == "greedy":
-            from ..bots.evaluate import no_score_note
+        from ..bots.evaluate import spec_note
 
-            note = no_score_note(self.game)
-            if note is not None:
-                self.say(f"note: {note}")
+        note = spec_note(self.game, kind)
+        if note is not None:
+            self.say(f"note: {note}")
         if self.match.current == names.index(seat):
             self.after_move()
 

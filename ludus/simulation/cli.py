@@ -15,8 +15,8 @@ from pathlib import Path
 
 import click
 
-from ..bots import make_bot, parse_spec
-from ..bots.evaluate import no_score_note
+from ..bots import make_bot
+from ..bots.evaluate import spec_note
 from ..language.files import FileProblem, checked_path, same_file, write_text_file
 from .analysis import compare_data, report_data
 from .parallel import BackendError, GameUnavailable, Job, MatchFailed, RunResult, ctrl_c_guard, default_workers, run
@@ -54,10 +54,9 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
                 make_bot(spec, game, seat, seed)
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--bot") from None
-    if any(parse_spec(spec)[0] == "greedy" for spec in chosen.values()):
-        for note in dict.fromkeys(no_score_note(game) for game in loaded):
-            if note is not None:
-                click.echo(f"note: {note}", err=True)
+    for note in dict.fromkeys(spec_note(game, spec) for game in loaded for spec in chosen.values()):
+        if note is not None:
+            click.echo(f"note: {note}", err=True)
     _check_outputs(json_path, report_dir, _game_files(files, loaded))
     workers = workers or default_workers()
     jobs = [Job(str(Path(f).resolve()), count, chosen) for f in files]  # a cluster's workers have other folders

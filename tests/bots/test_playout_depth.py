@@ -198,3 +198,31 @@ def test_simulate_reports_and_replays_a_depth_limited_bot():
     two = simulate(game, 3, seed=1, bots={0: "mcts:6:depth=10"})
     assert one.lengths == two.lengths and one.wins == two.wins and not one.errors
     assert "bots: Amber=mcts:6:depth=10" in one.summary()
+
+
+def test_a_depth_in_a_game_without_a_score_is_explained(trap, tmp_path):
+    from ludus.bots.evaluate import no_depth_score_note, spec_note
+
+    path = tmp_path / "unscored.ludus"
+    path.write_text(TRAP.replace("define score(s) = points of s\n", ""), encoding="utf-8")
+    unscored = load(path)
+    note = no_depth_score_note(unscored)
+    assert note.startswith("Trap has no `define score(s)`: an mcts bot with a playout depth counts a playout cut")
+    assert spec_note(unscored, "mcts:5:depth=3") == note and no_depth_score_note(trap) is None
+    assert spec_note(unscored, "mcts:5") is None and spec_note(trap, "mcts:depth=3") is None
+    for command in (["simulate", str(path), "-n", "1", "-w", "1", "--bot", "P1=mcts:2:depth=3"],
+                    ["play", str(path), "--bot", "P2=mcts:depth=3"]):
+        assert f"note: {note}" in CliRunner().invoke(main, command, input="quit\n").output, command
+    for command in (["simulate", str(path), "-n", "1", "-w", "1", "--bot", "P1=mcts:2"],
+                    ["simulate", str(tmp_path / "trap.ludus"), "-n", "1", "-w", "1", "--bot", "P1=mcts:2:depth=3"]):
+        assert "note:" not in CliRunner().invoke(main, command).output, command
+    import io
+
+    from rich.console import Console
+
+    from ludus.repl import Repl
+
+    console = Console(file=io.StringIO(), width=400, color_system=None, highlight=False, markup=False)
+    repl = Repl(unscored.new_match(2), path, console)
+    assert repl.handle("bot P2 mcts:3:depth=4")
+    assert f"note: {note}" in console.file.getvalue()
