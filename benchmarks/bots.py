@@ -2,6 +2,7 @@
 
     python benchmarks/bots.py [--matches N] [--bot SPEC] [--game NAME ...] [--seed S]
                               [--only GAME=SPEC ...] [--matches-for GAME=N ...] [--timing K]
+    python benchmarks/bots.py --compare SPEC --compare SPEC ... [--game NAME ...] [--timing K]
 
 For each game, N seeded matches with MCTS in the first seat and random play in the others, and
 N with MCTS in the second seat; then, for comparison, the same seat's win rate when every seat
@@ -15,6 +16,13 @@ some 240 Suffragist decisions a match, seconds each at the default budget) can b
 matches (`--matches-for votes-for-women=2`) or a smaller budget for the matches
 (`--only votes-for-women=mcts:20`); `--timing K` then still times the first K decisions of each
 seat at the `--bot` spec, so the seconds per decision are always those of that budget.
+
+`--compare` times several specs on the same positions instead (and plays no matches): one match
+per game played at random, and at each of the first K decisions (`--timing`, default 20) of the
+first seat every spec chooses a move there; printed per spec: seconds per decision, the random
+moves its playouts played, and how many playouts stopped at a depth. Hearts (4 players, some 700
+decisions a match) is run only when named: `--game hearts --compare mcts:10 --compare
+mcts:10:depth=40`.
 """
 
 from __future__ import annotations
@@ -38,7 +46,9 @@ GAMES = {  # name -> (path, players)
     "market-town": ("examples/market-town.ludus", 2),
     "uprising": ("games/uprising.ludus", 2),
     "votes-for-women": ("games/votes-for-women/votes-for-women.ludus", 2),
+    "hearts": ("examples/hearts.ludus", 4),
 }
+DEFAULT_GAMES = ["connect-four", "market-town", "uprising", "votes-for-women"]
 MAX_DECISIONS = 20_000
 
 
@@ -99,6 +109,35 @@ def time_decisions(game, players: int, seat: int, spec: str, k: int, seed: int) 
     return done, cpu, wall
 
 
+def compare_specs(game, players: int, specs: list[str], k: int, seed: int) -> None:
+    """Every spec chooses at the same first `k` decisions of seat 0 of one random match."""
+    match = game.new_match(players, seed=seed)
+    bots = [make_bot(spec, game, 0, seed) for spec in specs]
+    cpu = [0.0] * len(specs)
+    moves = [0] * len(specs)
+    cut = [0] * len(specs)
+    searched = [0] * len(specs)
+    rng = random.Random(seed)
+    done = 0
+    while not match.is_over and done < k:
+        legal = match.state["pending"]["options"]
+        if match.current == 0 and len(legal) > 1:
+            obs = observe(match, 0)
+            for i, bot in enumerate(bots):
+                c0 = time.process_time()
+                bot.choose(obs)
+                cpu[i] += time.process_time() - c0
+                moves[i] += bot.playout_moves
+                cut[i] += bot.cut
+                searched[i] += bot.iterations
+            done += 1
+        match.apply_fast(rng.randrange(len(legal)))
+    for i, spec in enumerate(specs):
+        print(f"  {spec}: {done} decisions, {cpu[i] / max(done, 1):.3f}s CPU per decision, "
+              f"{moves[i] / max(searched[i], 1):.1f} random moves per playout, "
+              f"{cut[i]} of {searched[i]} playouts stopped at the depth", flush=True)
+
+
 def pairs(values: list[str] | None, flag: str, cast) -> dict:
     out = {}
     for value in values or ():
@@ -121,12 +160,21 @@ def main() -> None:
     parser.add_argument("--seat", type=int, action="append", help="only these seats, by number from 0 (repeatable)")
     parser.add_argument("--timing", type=int, default=0, metavar="K",
                         help="also time the first K decisions per seat at the --bot spec (default: no)")
+    parser.add_argument("--compare", action="append", metavar="SPEC",
+                        help="only time these mcts specs on the same positions (repeatable; see above)")
     args = parser.parse_args()
+    if args.compare:
+        for name in args.game or DEFAULT_GAMES:
+            path, players = GAMES[name]
+            game = load(ROOT / path)
+            print(f"\n{game.title} ({path}, {players} players), seat {game.seat_names(players)[0]}:")
+            compare_specs(game, players, args.compare, args.timing or 20, args.seed + 7)
+        return
     specs = pairs(args.only, "--only", str)
     counts = pairs(args.matches_for, "--matches-for", int)
     print(f"{args.bot} against random play, {args.matches} matches per seat per game unless said; "
           f"baseline: {args.baseline} matches of random play; 95% Wilson intervals")
-    for name in args.game or list(GAMES):
+    for name in args.game or DEFAULT_GAMES:
         path, players = GAMES[name]
         spec = specs.get(name, args.bot)
         n = counts.get(name, args.matches)
