@@ -301,7 +301,7 @@ def _note_bots_without_score(game, chosen: dict[int, str]) -> None:
     """A greedy bot in a game without `define score(s)` plays at random but for a win in one
     move, and an mcts bot with a playout depth learns little there: say so (on stderr) when one
     is asked for, rather than leave its play unexplained."""
-    from .bots.evaluate import spec_note
+    from .bots import spec_note
 
     for note in dict.fromkeys(spec_note(game, spec) for spec in chosen.values()):
         if note is not None:

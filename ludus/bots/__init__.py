@@ -37,7 +37,8 @@ from .base import (
 )
 
 __all__ = ["BOTS", "DEFAULT_BUDGETS", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS", "OPTIONS", "BadBotSpec", "Bot",
-           "Budget", "Observation", "RandomBot", "make_bot", "observe", "parse_budget", "parse_options", "parse_spec"]
+           "Budget", "Observation", "RandomBot", "make_bot", "observe", "parse_budget", "parse_options", "parse_spec",
+           "spec_note"]
 
 
 class RandomBot:
@@ -174,6 +175,20 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
     bot = BOTS[kind](game, seat, seed.__index__(), budget, **options)
     bot.spec = spec.strip()
     return bot
+
+
+def spec_note(game, spec: str) -> str | None:
+    """The note a bot spec calls for in this game, or None: a greedy bot, or an mcts bot with a
+    playout depth, in a game without `define score(s)` (see ludus.bots.evaluate). The spec is
+    one parse_spec accepts."""
+    from .evaluate import no_depth_score_note, no_score_note
+
+    kind, _, options = _parse(spec)
+    if kind == "greedy":
+        return no_score_note(game)
+    if kind == "mcts" and "depth" in options:
+        return no_depth_score_note(game)
+    return None
 
 
 def observe(match, seat: int, sampler: Callable[[random.Random], object] | None = None) -> Observation:

@@ -37,19 +37,6 @@ def no_depth_score_note(game) -> str | None:
             "within it (see docs/simulation.md)")
 
 
-def spec_note(game, spec: str) -> str | None:
-    """The note a bot spec calls for in this game (see no_score_note and no_depth_score_note), or
-    None. The spec is one parse_spec accepts."""
-    from . import parse_options, parse_spec
-
-    kind = parse_spec(spec)[0]
-    if kind == "greedy":
-        return no_score_note(game)
-    if kind == "mcts" and "depth" in parse_options(spec):
-        return no_depth_score_note(game)
-    return None
-
-
 def _taken(game) -> str:
     """Why 'score' is not read when the game uses the name for something other than a define."""
     sym = game.checked.symbols

@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots import BOTS as BOT_KINDS
-from ..bots import BadBotSpec, make_bot, observe, parse_spec
+from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
 from ..engine.display import describe_entry
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
@@ -779,8 +779,6 @@ class Repl:
             raise Rejected(str(exc)) from None
         self.bots[names.index(seat)] = kind
         self.say(f"{seat} is played by the {kind} bot")
-        from ..bots.evaluate import spec_note
-
         note = spec_note(self.game, kind)
         if note is not None:
             self.say(f"note: {note}")

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import click
 
-from ..bots import make_bot
-from ..bots.evaluate import spec_note
+from ..bots import make_bot, spec_note
 from ..language.files import FileProblem, checked_path, same_file, write_text_file
 from .analysis import compare_data, report_data
 from .parallel import BackendError, GameUnavailable, Job, MatchFailed, RunResult, ctrl_c_guard, default_workers, run

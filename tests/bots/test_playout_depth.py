@@ -201,7 +201,8 @@ def test_simulate_reports_and_replays_a_depth_limited_bot():
 
 
 def test_a_depth_in_a_game_without_a_score_is_explained(trap, tmp_path):
-    from ludus.bots.evaluate import no_depth_score_note, spec_note
+    from ludus.bots import spec_note
+    from ludus.bots.evaluate import no_depth_score_note
 
     path = tmp_path / "unscored.ludus"
     path.write_text(TRAP.replace("define score(s) = points of s\n", ""), encoding="utf-8")
