@@ -309,7 +309,7 @@ def _note_bots_without_score(game, chosen: dict[int, str]) -> None:
 
 
 def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
-    """`--bot SEAT=KIND[:BUDGET]` values -> {seat index: spec}; a bad one is a usage error."""
+    """`--bot SEAT=KIND[:BUDGET][:OPTION=N]` values -> {seat index: spec}; a bad one is a usage error."""
     from .bots import BadBotSpec, parse_spec
 
     chosen: dict[int, str] = {}
@@ -336,7 +336,7 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
 @click.option("--seed", type=RUN_SEED, default=0, show_default=True,
               help=f"The run's seed, from {-MAX_RUN_SEED} to {MAX_RUN_SEED}; match i has the seed SEED * 1000003 + i.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
-@click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
+@click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET][:OPTION=N]",
               help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400, "
                    "Red=mcts:2s or Red=mcts:400:depth=40; seats not named play at random.")
 @click.option("--workers", "-w", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
@@ -367,7 +367,7 @@ def simulate(files: tuple[str, ...], games: int, seed: int, players: int | None,
 @click.option("--seed", type=MATCH_SEED, default=0, show_default=True,
               help="Seed of the match's dice and shuffles: a whole number of at most 15 digits.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
-@click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET]",
+@click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET][:OPTION=N]",
               help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400, Red=mcts:2s "
                    "or Red=mcts:400:depth=40.")
 @click.option("--all-seats", is_flag=True, help="Designer view: show every seat's hidden information.")

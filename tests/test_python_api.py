@@ -98,7 +98,7 @@ def test_the_seats_a_match_has_still_have_names_and_views(market):
 
 @pytest.mark.parametrize("spec", [5, None, b"mcts", ("mcts", 400)])
 def test_a_bot_spec_that_is_not_text_is_a_bad_bot_spec(market, spec):
-    with pytest.raises(BadBotSpec, match=r"KIND\[:BUDGET\] such as 'mcts:400'.*the bots are random, greedy, mcts"):
+    with pytest.raises(BadBotSpec, match=r"KIND\[:BUDGET\]\[:OPTION=N\] such as 'mcts:400'.*the bots are random, greedy, mcts"):
         make_bot(spec, market, 0, 1)
 
 

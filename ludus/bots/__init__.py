@@ -161,7 +161,7 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
     seat no match of the game has, or from a seed that is not a number, would play on quietly
     and wrongly (judging positions for a seat that is not there, or unreproducibly)."""
     if not isinstance(spec, str):
-        raise BadBotSpec(f"a bot is named by text, KIND[:BUDGET] such as 'mcts:400', not {shown_value(spec)}; "
+        raise BadBotSpec(f"a bot is named by text, KIND[:BUDGET][:OPTION=N] such as 'mcts:400' or 'mcts:400:depth=40', not {shown_value(spec)}; "
                          f"the bots are {', '.join(BOTS)}")
     kind, budget, options = _parse(spec)
     if not isinstance(game, Game):

@@ -1,4 +1,4 @@
-"""Bot specs as `--bot SEAT=KIND[:BUDGET]` takes them, and bots in `simulate`."""
+"""Bot specs as `--bot SEAT=KIND[:BUDGET][:OPTION=N]` takes them, and bots in `simulate`."""
 
 import pytest
 from click.testing import CliRunner

@@ -79,7 +79,7 @@ def test_log_0_is_refused_rather_than_listing_everything():
 def test_bot_without_a_seat_says_what_it_takes():
     repl, out = make_repl()
     assert refused(repl, out, "bot") == \
-        "error: `bot` needs a seat: bot SEAT KIND[:BUDGET]|off; the seats are Amber, Basil"
+        "error: `bot` needs a seat: bot SEAT KIND[:BUDGET][:OPTION=N]|off; the seats are Amber, Basil"
 
 
 def test_a_replay_that_does_not_read_is_named_once_at_its_place(tmp_path):
