@@ -51,11 +51,17 @@ def _default_sigint() -> None:  # a shell's background job may have been started
 def interrupted_while_loading(tmp_path, target: str, args: list[str]) -> tuple[int, str, str]:
     """The exit status, stdout and stderr of the command, sent SIGINT once it is loading."""
     flag = tmp_path / "loading"
-    proc = subprocess.Popen([sys.executable, "-c", LOADING_FOR_EVER, str(flag), target, *args],
+    return _interrupted(tmp_path, flag, [LOADING_FOR_EVER, str(flag), target, *args])
+
+
+def _interrupted(tmp_path, flag, script_and_argv: list[str]) -> tuple[int, str, str]:
+    """Run `python -c SCRIPT ARGV...`, wait (bounded) until it writes `flag`, send it SIGINT:
+    its exit status, stdout and stderr."""
+    proc = subprocess.Popen([sys.executable, "-c", *script_and_argv],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=str(tmp_path), preexec_fn=_default_sigint)
     try:
-        for _ in range(6000):                   # until it is loading (bounded)
+        for _ in range(6000):                   # until it is there (bounded)
             if flag.exists() or proc.poll() is not None:
                 break
             time.sleep(0.01)
@@ -118,22 +124,7 @@ main(args, prog_name="ludus")
 def interrupted_while_running(tmp_path, target: str, args: list[str]) -> tuple[int, str, str]:
     """The exit status, stdout and stderr of the command, sent SIGINT at the third call of target."""
     flag = tmp_path / "running"
-    proc = subprocess.Popen([sys.executable, "-c", WAITING_AT_CALL, str(flag), target, "3", *args],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=str(tmp_path), preexec_fn=_default_sigint)
-    try:
-        for _ in range(6000):                   # until it is at that call (bounded)
-            if flag.exists() or proc.poll() is not None:
-                break
-            time.sleep(0.01)
-        assert flag.exists(), proc.communicate(timeout=30)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    return proc.returncode, out, err
+    return _interrupted(tmp_path, flag, [WAITING_AT_CALL, str(flag), target, "3", *args])
 
 
 def test_ctrl_c_while_tests_run_keeps_their_results_and_exits_130(tmp_path):
