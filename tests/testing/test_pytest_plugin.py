@@ -431,6 +431,25 @@ def test_a_read_only_snapshot_is_never_replaced(tmp_path):
     assert locked.read_text(encoding="utf-8") == before
 
 
+def updated_both_ways(where):
+    """Change what Market Town's Fortune Teller pays, then update its snapshot: once with
+    `ludus test --update`, once with `pytest --snapshot-update`. Each time the test's `expect`
+    fails and its snapshot is updated all the same; yields the `N` of `gain omen - N coins` for
+    the caller to check the files, then puts the game back."""
+    game = where / "market-town.ludus"
+    for one, update in (("1", ["test", str(where / "market-town.tests.ludus"), "--update"]),
+                        ("0", ["market-town.tests.ludus", "--snapshot-update"])):
+        game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", f"gain omen - {one} coins"),
+                        encoding="utf-8")
+        if update[0] == "test":
+            assert "updated" in CliRunner().invoke(main, update).output
+        else:
+            assert "1 snapshot updated" in pytest_in(where, *update).stdout
+        yield one
+        game.write_text(game.read_text(encoding="utf-8").replace(f"gain omen - {one} coins", "gain omen - 2 coins"),
+                        encoding="utf-8")
+
+
 def test_an_update_writes_the_shared_file_a_linked_snapshot_leads_to_and_keeps_the_link(tmp_path):
     where = market_town_copy(tmp_path)
     shared = tmp_path / "shared"
@@ -439,20 +458,9 @@ def test_an_update_writes_the_shared_file_a_linked_snapshot_leads_to_and_keeps_t
     link = where / "__snapshots__" / "market-town.tests" / name
     link.rename(shared / name)
     link.symlink_to(shared / name)
-    game = where / "market-town.ludus"
-    for one, update in (("1", ["test", str(where / "market-town.tests.ludus"), "--update"]),
-                        ("0", ["market-town.tests.ludus", "--snapshot-update"])):
-        game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", f"gain omen - {one} coins"),
-                        encoding="utf-8")
-        # the test's `expect` fails, and its snapshot is updated all the same
-        if update[0] == "test":
-            assert "updated" in CliRunner().invoke(main, update).output
-        else:
-            assert "1 snapshot updated" in pytest_in(where, *update).stdout
+    for one in updated_both_ways(where):
         assert link.is_symlink() and link.resolve() == (shared / name).resolve()
         assert f"counter coins of Amber: 0 -> {5 - int(one)}\n" in (shared / name).read_text(encoding="utf-8")
-        game.write_text(game.read_text(encoding="utf-8").replace(f"gain omen - {one} coins", "gain omen - 2 coins"),
-                        encoding="utf-8")
     assert sorted(p.name for p in shared.iterdir()) == [name]
 
 
@@ -465,19 +473,9 @@ def test_an_update_writes_a_snapshot_with_two_names_in_place_and_both_names_read
     name = "Fortune Teller pays on a 5.txt"
     snapshot = where / "__snapshots__" / "market-town.tests" / name
     (shared / name).hardlink_to(snapshot)
-    game = where / "market-town.ludus"
-    for one, update in (("1", ["test", str(where / "market-town.tests.ludus"), "--update"]),
-                        ("0", ["market-town.tests.ludus", "--snapshot-update"])):
-        game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", f"gain omen - {one} coins"),
-                        encoding="utf-8")
-        if update[0] == "test":
-            assert "updated" in CliRunner().invoke(main, update).output
-        else:
-            assert "1 snapshot updated" in pytest_in(where, *update).stdout
+    for one in updated_both_ways(where):
         assert snapshot.stat().st_ino == (shared / name).stat().st_ino and snapshot.stat().st_nlink == 2
         assert f"counter coins of Amber: 0 -> {5 - int(one)}\n" in (shared / name).read_text(encoding="utf-8")
-        game.write_text(game.read_text(encoding="utf-8").replace(f"gain omen - {one} coins", "gain omen - 2 coins"),
-                        encoding="utf-8")
     assert sorted(p.name for p in snapshot.parent.iterdir() if p.name.startswith(".")) == []  # no stray file
 
 
