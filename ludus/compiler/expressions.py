@@ -448,34 +448,26 @@ class ExpressionCompiler:
                     end(env, saved)
                 return pick_extreme(pick, values, agg)
             return extreme
-        if agg in ("most", "least"):
-            pick = max if agg == "most" else min
+        if agg in ("most", "least", "sorted"):
+            # (element, its value) for each element kept: most and least pick among them, sorted
+            # orders them by a value that must be a number
+            value = elem if agg != "sorted" else (lambda rt, env: as_int(elem(rt, env), "sorted value"))
 
-            def best(rt, env):
+            def pairs_of(rt, env):
                 items, saved = begin(rt, env)
                 pairs = []
                 try:
                     for x in items:
                         env[var] = x
                         if cond is None or cond(rt, env):
-                            pairs.append((x, elem(rt, env)))
+                            pairs.append((x, value(rt, env)))
                 finally:
                     end(env, saved)
-                return _best(pairs, pick, agg)
-            return best
-        if agg == "sorted":
-            def ordered(rt, env):
-                items, saved = begin(rt, env)
-                pairs = []
-                try:
-                    for x in items:
-                        env[var] = x
-                        if cond is None or cond(rt, env):
-                            pairs.append((x, as_int(elem(rt, env), "sorted value")))
-                finally:
-                    end(env, saved)
-                return _ordered(pairs)
-            return ordered
+                return pairs
+            if agg == "sorted":
+                return lambda rt, env: _ordered(pairs_of(rt, env))
+            pick = max if agg == "most" else min
+            return lambda rt, env: _best(pairs_of(rt, env), pick, agg)
         raise AssertionError(agg)
 
     def binop(self, node: n.BinOp):
