@@ -383,8 +383,7 @@ flow:
 def test_names_read_as_the_game_shows_them(tmp_path):
     path = tmp_path / "small.ludus"
     path.write_text(SMALL, encoding="utf-8")
-    result, sources = checked(path)
-    text = card_text(result.symbols.entities["Bailiff"], result.symbols, result.types, sources).text()
+    text = _text(path, "Bailiff")
     assert text == """\
 Bailiff (Card)
   When played:
@@ -428,8 +427,7 @@ def test_phrases_read_as_english_whatever_the_names(tmp_path):
     someone says it of them, except where it is set; `most` ranks by a property or a counter."""
     path = tmp_path / "words.ludus"
     path.write_text(WORDS, encoding="utf-8")
-    result, sources = checked(path)
-    text = card_text(result.symbols.entities["Mirror"], result.symbols, result.types, sources).text()
+    text = _text(path, "Mirror")
     assert text == """\
 Mirror (Thing)
   Worth: 3.
@@ -459,8 +457,7 @@ def test_a_loop_over_the_elements_that_pass_reads_as_one_list(tmp_path):
     """`for each s in seats where ...`, or the same list written out, names the list once."""
     path = tmp_path / "loops.ludus"
     path.write_text(LOOPS, encoding="utf-8")
-    result, sources = checked(path)
-    text = card_text(result.symbols.entities["Alms"], result.symbols, result.types, sources).text()
+    text = _text(path, "Alms")
     assert text == """\
 Alms (Card)
   When played:
@@ -485,7 +482,6 @@ flow:
 def test_sorted_reads_as_an_order(tmp_path):
     path = tmp_path / "sorting.ludus"
     path.write_text(SORTING, encoding="utf-8")
-    result, sources = checked(path)
-    text = card_text(result.symbols.entities["Abacus"], result.symbols, result.types, sources).text()
+    text = _text(path, "Abacus")
     assert "Move each c in the table where c's worth is more than 0 in order of -c's worth (lowest first) " \
            "to the bottom of the table." in text, text
