@@ -43,3 +43,25 @@ def work_charges(monkeypatch) -> Counter:
         slot.__set__(self, value)
     monkeypatch.setattr(Runtime, "work", property(slot.__get__, set_work))
     return count
+
+
+def bounded(call, seconds: float = 60, waiting: str = "the run still waits"):
+    """What `call` returned, or what it raised, run in a thread given `seconds`: a call that
+    would wait for ever fails the test (`waiting` says what waited) instead of hanging it."""
+    import threading
+
+    out = {}
+
+    def target():
+        try:
+            out["result"] = call()
+        except BaseException as exc:
+            out["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), waiting
+    if "error" in out:
+        raise out["error"]
+    return out["result"]

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 
 import pytest
 
@@ -18,7 +17,7 @@ from ludus.pipeline import load
 from ludus.simulation import parallel
 from ludus.simulation.parallel import Job, run
 from ludus.simulation.records import play_match
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, bounded
 
 distributed = pytest.importorskip("distributed")
 
@@ -28,23 +27,7 @@ GAMES = 4000  # 63 chunks on one worker: the run is far from its end when the wo
 
 
 def _bounded(call):
-    """What `call` returned or raised, given a minute: a run that waits for ever fails the test
-    instead of hanging it."""
-    out = {}
-
-    def target():
-        try:
-            out["result"] = call()
-        except BaseException as exc:
-            out["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(60)
-    assert not thread.is_alive(), "the run still waits, with no worker left"
-    if "error" in out:
-        raise out["error"]
-    return out["result"]
+    return bounded(call, waiting="the run still waits, with no worker left")
 
 
 @pytest.fixture

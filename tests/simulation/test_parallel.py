@@ -10,7 +10,7 @@ from ludus.simulation import parallel, play_match, simulate
 from ludus.simulation.analysis import report_data
 from ludus.simulation.parallel import Job, run
 from ludus.simulation.playout import fold
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, bounded
 
 MARKET = str(EXAMPLES / "market-town.ludus")
 BOTS = {1: "random:3"}
@@ -201,23 +201,11 @@ def test_the_command_reports_a_game_a_worker_cannot_play_without_a_traceback(mon
 
 
 def _run_bounded(*args, **kwargs):
-    """`run` in a thread, given a minute: a run that would wait for ever fails the test instead
-    of hanging it. What the run raised, or its result."""
-    import threading
-
-    out = {}
-
-    def target():
-        try:
-            out["result"] = run(*args, **kwargs)
-        except Exception as exc:
-            out["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(60)
-    assert not thread.is_alive(), "the run still waits"
-    return out.get("error", out.get("result"))
+    """`run`, given a minute (tests.helpers.bounded): what it raised, or its result."""
+    try:
+        return bounded(lambda: run(*args, **kwargs))
+    except Exception as exc:
+        return exc
 
 
 def test_a_server_that_never_answers_is_a_backend_error_not_a_hang():
