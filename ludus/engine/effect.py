@@ -72,15 +72,18 @@ def _zone_change(before: list, after: list) -> str:
 
 
 def facts(match) -> dict:
-    """The whole state as `description -> plain value`, in the game's declaration order."""
+    """The whole state as `description -> plain value`, in the game's declaration order. Each
+    thing is named by the word that declares it (`counter coins of Amber`, `flag succeeded`,
+    `var leader`, `track mood`, `zone supply`), so a report says what kind of thing changed."""
     view = match.view(None)
     out: dict = {}
     for name, value in view["counters"].items():
+        word = match.game.vars[name].kind  # counter, flag or var, as the game declares it
         if isinstance(value, dict):
             for key, v in value.items():
-                out[f"counter {name} of {key}"] = v
+                out[f"{word} {name} of {key}"] = v
         else:
-            out[f"counter {name}"] = value
+            out[f"{word} {name}"] = value
     for name, t in view["tracks"].items():
         out[f"track {name}"] = t["pos"]
         for pos, tokens in t["tokens"].items():
@@ -119,14 +122,14 @@ def set_properties(match) -> dict:
 def unset_values(match, before: dict) -> dict:
     """For each fact now that `before` does not list: the value it read while unset, so a first
     `set` is reported from that. A property: written on the card, or its kind's default; a key
-    of a counter kept per space, card or pair: its start (view.counter_starts)."""
+    of a counter, flag or var kept per space, card or pair: its start (view.counter_starts)."""
     from .runtime import RuleError, Runtime
     from .view import counter_starts
 
     rt = Runtime(match.game, match._state, [])
     out = {}
     for (name, key), start in counter_starts(match).items():
-        fact = f"counter {name} of {key}"
+        fact = f"{match.game.vars[name].kind} {name} of {key}"  # as `facts` names it
         if fact not in before:
             out[fact] = start
     for key, (eid, fname) in set_properties(match).items():

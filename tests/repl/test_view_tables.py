@@ -126,4 +126,4 @@ def test_an_empty_text_shows_as_two_quotes_not_as_nothing(tmp_path):
     # and so does a snapshot's list of changes
     before = facts(m)
     m.apply("1")
-    assert 'counter note: "" -> gone' in changes(before, facts(m))
+    assert 'var note: "" -> gone' in changes(before, facts(m))
