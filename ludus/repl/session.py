@@ -52,7 +52,7 @@ SESSIONS_ENV = "LUDUS_SESSIONS"
 COMMANDS = {
     "help": ("help [command]", "list the commands, or explain one"),
     "moves": ("moves [WORDS]", "the legal moves, numbered; with words, only those that hold them"),
-    "show": ("show [zone|track|region|card|seat|counter NAME] | show CARD source",
+    "show": ("show [zone|track|region|card|seat|counter|flag|var NAME] | show CARD source",
              "draw the state again, or one part of it; a card's rules text, or its declaration"),
     "log": ("log [N]", "the last N things that happened (default 15)"),
     "undo": ("undo", "take back your last move (and the bots' moves after it)"),
@@ -71,6 +71,8 @@ COMMANDS = {
     "restart": ("restart [SEED]", "start the match again from setup (with the same seed, or another)"),
     "quit": ("quit", "leave (also: exit, or Ctrl-D)"),
 }
+# the words `show` takes before a name, saying what kind of thing it names (`show flag ready`)
+SHOW_KINDS = ("zone", "track", "region", "card", "seat", "counter", "flag", "var")
 ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
 # commands that take nothing after them: `reload extra` is refused, not read as `reload`
 NO_ARGUMENT = ("undo", "redo", "reload", "quit")
@@ -512,56 +514,65 @@ class Repl:
         if not arg:
             self.show_state(compact=False)
             return
-        from .render import track_text
-
         view = self.view()
+        # `show flag ready`: a word saying what kind of thing is named may come first. The whole
+        # text is tried first, so a card named "Flag Bearer" is still found by its name.
         kind, _, rest = arg.partition(" ")
-        if kind in ("zone", "track", "region", "card", "seat", "counter") and rest:
-            arg = rest.strip()
+        if self._show_named(arg, view):
+            return
+        if kind.lower() in SHOW_KINDS and rest.strip():
+            arg = rest.strip()  # and a name not found is the one said after the kind
+            if self._show_named(arg, view):
+                return
+        cards = [d for d, spec in self.game.defs.items() if spec.word == "card"]
+        names = [*view["zones"], *view["tracks"], *view["board"], *cards, *self.match.seat_names(),
+                 *view["counters"]]
+        near = closest(arg, names)
+        raise Rejected(f"nothing called '{arg}' to show" + (f"; closest: {', '.join(near)}" if near else ""))
+
+    def _show_named(self, arg: str, view: dict) -> bool:
+        """Print the part of the state called `arg` (any case), if there is one."""
+        from .render import track_text, value_text
+
         low = arg.lower()
         zones = {k.lower(): k for k in view["zones"]}
         if low in zones:
             self.say(zone_detail(zones[low], view["zones"][zones[low]]))
-            return
+            return True
         family = [k for k in view["zones"] if k.lower().split(" of ")[0] == low]
         if family:
             for k in family:
                 self.say(zone_detail(k, view["zones"][k]))
-            return
+            return True
         for name, track in view["tracks"].items():
             if name.lower() == low:
                 self.console.print(track_text(name, track))
-                return
+                return True
         for space, entry in view["board"].items():
             if space.lower() == low:
                 bits = [f"{t} ×{n}" for t, n in entry.get("tokens", {}).items()] + pieces_text(entry)
                 spec = self.game.spaces[space]
                 near = f"; next to {', '.join(spec.adjacent)}" if spec.adjacent else ""
                 self.say(f"{space} ({spec.kind}{near}): {', '.join(bits) or 'nothing here'}")
-                return
+                return True
         cards = {d.lower(): d for d, spec in self.game.defs.items() if spec.word == "card"}
         if low in cards:
             self.show_card(cards[low])
-            return
+            return True
         if low.endswith(" source") and low[:-len(" source")].strip() in cards:
             self.show_card_source(cards[low[:-len(" source")].strip()])
-            return
+            return True
         seats = {s.lower(): i for i, s in enumerate(self.match.seat_names())}
         if low in seats:
             self.show_seat(seats[low], view)
-            return
+            return True
         for name, value in view["counters"].items():
             if name.lower() == low:
-                from .render import value_text
-
                 text = value_text(value) if not isinstance(value, dict) else \
                     ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
                 self.say(f"{name}: {text}")
-                return
-        names = [*view["zones"], *view["tracks"], *view["board"], *cards.values(), *self.match.seat_names(),
-                 *view["counters"]]
-        near = closest(arg, names)
-        raise Rejected(f"nothing called '{arg}' to show" + (f"; closest: {', '.join(near)}" if near else ""))
+                return True
+        return False
 
     def show_card(self, name: str) -> None:
         spec = self.game.defs[name]
@@ -608,7 +619,7 @@ class Repl:
 
         name = self.match.seat_names()[seat]
         parts = [f"{c} {value_text(v[name])}" for c, v in view["counters"].items() if isinstance(v, dict) and name in v]
-        self.say(f"{name}: " + (", ".join(parts) or "no counters"))
+        self.say(f"{name}: " + (", ".join(parts) or "no counter, flag or var kept per seat"))
         for zone, cards in view["zones"].items():
             if zone.endswith(f" of {name}"):
                 self.say(f"  {zone}: {cards_text(cards)}")
