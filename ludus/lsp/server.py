@@ -65,7 +65,8 @@ PAUSE = 0.25
 
 COMPLETION_KINDS = {
     "keyword": t.CompletionItemKind.Keyword, "value": t.CompletionItemKind.Constant,
-    "counter": t.CompletionItemKind.Variable, "zone": t.CompletionItemKind.Variable,
+    "counter": t.CompletionItemKind.Variable, "flag": t.CompletionItemKind.Variable,
+    "var": t.CompletionItemKind.Variable, "zone": t.CompletionItemKind.Variable,
     "token": t.CompletionItemKind.EnumMember, "group": t.CompletionItemKind.Enum,
     "kind": t.CompletionItemKind.Struct, "space": t.CompletionItemKind.Value,
     "spaces": t.CompletionItemKind.Value, "track": t.CompletionItemKind.Variable,

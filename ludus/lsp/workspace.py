@@ -390,12 +390,15 @@ class Workspace:
             return [(name, "card", d.kind) for name, d in sym.entities.items()] if sym else []
         out.extend((k, "keyword", None) for k in keywords())
         if sym is not None:
-            groups = [("value", sym.values), ("counter", sym.vars), ("zone", sym.zones), ("token", sym.tokens),
+            groups = [("value", sym.values), ("var", sym.vars), ("zone", sym.zones), ("token", sym.tokens),
                       ("group", sym.groups), ("kind", sym.kinds), ("space", sym.spaces), ("track", sym.tracks),
                       ("define", sym.defines), ("rule", sym.rules), ("action", sym.actions),
                       ("spaces", sym.space_kinds), ("spaces", sym.plurals)]
             for kind, table in groups:
-                out.extend((name, kind, None) for name in table)
+                if table is sym.vars:  # a counter, flag or var, by the word that declares it
+                    out.extend((name, d.kind, None) for name, d in table.items())
+                else:
+                    out.extend((name, kind, None) for name in table)
             out.extend((name, "seat", None) for name in sym.seat_constants())
             out.extend((name, sym.entities[name].word, sym.entities[name].kind)
                        for name in sym.entities if name.isidentifier())

@@ -129,3 +129,33 @@ def test_closing_a_buffer_shows_its_game_as_saved(server, tmp_path, on_disk):
     asyncio.run(type_then_close())
     assert [(p.uri, [d.message for d in p.diagnostics if d.severity == t.DiagnosticSeverity.Error])
             for p in server.published_messages] == [(uri, [])]
+
+
+KINDS = '''game "Kinds"
+players 2
+counter turns
+flag ready
+var leader: seat start P2
+flow:
+    turn P1:
+        choose n from 0 to 1 "Go?"
+    set turns to 1
+    set ready to true
+    set leader to P1
+    win P1
+'''
+
+
+def test_a_counter_a_flag_and_a_var_are_each_offered_and_hovered_by_their_own_word(server, tmp_path):
+    path = tmp_path / "kinds.ludus"
+    path.write_text(KINDS, encoding="utf-8")
+    ident = t.TextDocumentIdentifier(uri=path.as_uri())
+    items = handler(server, t.TEXT_DOCUMENT_COMPLETION)(t.CompletionParams(ident, t.Position(9, 4))).items
+    offered = {i.label: (i.detail, i.kind) for i in items}
+    assert offered["turns"] == ("counter", t.CompletionItemKind.Variable)
+    assert offered["ready"] == ("flag", t.CompletionItemKind.Variable)
+    assert offered["leader"] == ("var", t.CompletionItemKind.Variable)
+    hover = handler(server, t.TEXT_DOCUMENT_HOVER)
+    assert hover(t.HoverParams(ident, t.Position(9, 9))).contents.value.startswith("**ready**: flag (bool)")
+    assert hover(t.HoverParams(ident, t.Position(10, 9))).contents.value.startswith("**leader**: var (seat)")
+    assert hover(t.HoverParams(ident, t.Position(8, 9))).contents.value.startswith("**turns**: counter (number)")
