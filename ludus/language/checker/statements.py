@@ -75,7 +75,7 @@ class StatementChecks:
                     self.expect(s.seat, scope, "seat")
                     decl = self.sym.vars.get(s.target)
                     if decl is not None and decl.per is None:
-                        self.error(f"'{s.target}' is one counter for the whole game, so it has no 'for' seat",
+                        self.error(f"'{s.target}' is one {decl.kind} for the whole game, so it has no 'for' seat",
                                    s.seat.span)
             self.expect(s.amount, scope, "number")
         elif isinstance(s, (n.AddTokens, n.RemoveTokens, n.MoveTokens)):
