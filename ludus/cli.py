@@ -120,11 +120,15 @@ def check(files: tuple[str, ...], strict: bool, quiet: bool, output_format: str)
 
 
 def _diagnostic_json(d, game: str) -> dict:
-    """One diagnostic for tools: lines and columns 1-based, the end column exclusive, as in the text output."""
+    """One diagnostic for tools: lines and columns 1-based, the end column exclusive, as in the text output;
+    `suggestion`, where the hint says "did you mean ...?", the name written and the names meant."""
     span = d.span
+    said = d.suggestion
     return {"file": span.path, "line": span.line, "column": span.column, "end_line": span.end_line,
             "end_column": span.end_column, "severity": d.severity, "code": d.code,
-            "message": d.message, "hint": d.hint, "game": str(game)}
+            "message": d.message, "hint": d.hint,
+            "suggestion": {"name": said.name, "meant": list(said.meant)} if said is not None else None,
+            "game": str(game)}
 
 
 class _Targets:

@@ -12,7 +12,7 @@ from . import nodes as n
 from .build import build
 from .files import FileProblem, checked_path, read_text_file
 from .snapshot_names import code_points, written_apart
-from .source import Diagnostic, LudusError, Sources, Span, declared_at, suggest
+from .source import Diagnostic, LudusError, Sources, Span, Suggestion, declared_at, suggest
 
 # declarations that exist once per game, keyed by their class alone
 SINGLETONS = {
@@ -59,14 +59,21 @@ class Loader:
                 text = read_text_file(path, shown=written)
         except FileProblem as exc:
             where = self.sources.locate(span, written) if span and written else (span or Span(_safe(path), 1, 1, 1, 1))
-            hint = None
+            hint, suggestion = None, None
             if exc.missing and written:
                 try:
                     near = [p.name for p in path.parent.glob("*.ludus")]
                 except OSError:
                     near = []
                 hint = _name_hint(Path(written).name, near)
-            self.diagnostics.append(Diagnostic("error", str(exc), where, hint))
+                if isinstance(hint, Suggestion):
+                    # the hint names a file; what is meant in place of the path written is
+                    # that path with the file's name
+                    if written.endswith(hint.name):
+                        folder = written[:len(written) - len(hint.name)]
+                        suggestion = Suggestion(written, tuple(folder + m for m in hint.meant))
+                    hint = hint.hint
+            self.diagnostics.append(Diagnostic("error", str(exc), where, hint, suggestion=suggestion))
             return None
         shown = _display(path)
         self.sources.add(shown, text)
@@ -214,7 +221,7 @@ class _Merged:
         self._put(len(out) if home is None else home, item)
 
 
-def _name_hint(name: str, names: list[str]) -> str | None:
+def _name_hint(name: str, names: list[str]) -> str | Suggestion | None:
     """A hint for an include of a file that is not there, from the names of the files beside it:
     one that differs only in how Unicode writes a letter looks the same as the name written, and
     "did you mean" it said nothing of what differs."""

@@ -53,6 +53,20 @@ class Span:
 NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
+@frozen
+class Suggestion:
+    """A name written that is not known, and the known names nearest to it, nearest first: what
+    a hint "did you mean ...?" says, as data, so that a tool (the language server's quick fix,
+    `ludus check --format json`) never reads it out of the hint's words."""
+
+    name: str  # as written, at the diagnostic's span (inside the quotes of a quoted one)
+    meant: tuple[str, ...]
+
+    @property
+    def hint(self) -> str:
+        return f"did you mean '{self.meant[0]}'?"
+
+
 @frozen(order=False)
 class Diagnostic:
     """One message about a program: an error or a warning, with its place."""
@@ -64,6 +78,8 @@ class Diagnostic:
     # a name for the kind of diagnostic, for tools that act on it (`ludus check --format json`,
     # the language server) without reading its words; None for most
     code: str | None = field(default=None)
+    # the name the hint suggests in place of the one at the span, as data; None for most
+    suggestion: Suggestion | None = field(default=None)
 
     @property
     def sort_key(self) -> tuple:
@@ -164,10 +180,19 @@ def declared_at(previous: Span, here: Span) -> str:
     return f"in {previous.path.replace(chr(92), '/').rsplit('/', 1)[-1]} on line {previous.line}"
 
 
-def suggest(name: str, candidates: Iterable[str]) -> str | None:
-    """The nearest candidate to a misspelt name, as a hint, or None."""
+def suggest(name: str, candidates: Iterable[str]) -> Suggestion | None:
+    """The nearest candidate to a misspelt name (its hint says "did you mean 'x'?"), or None."""
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
+    return Suggestion(name, (close[0],)) if close else None
+
+
+def diagnostic(severity: str, message: str, span: Span, hint: str | Suggestion | None = None,
+               code: str | None = None) -> Diagnostic:
+    """A diagnostic whose hint may be a Suggestion: its words are the hint, and it is kept whole
+    beside them."""
+    if isinstance(hint, Suggestion):
+        return Diagnostic(severity, message, span, hint.hint, code, hint)
+    return Diagnostic(severity, message, span, hint, code)
 
 
 class LudusError(Exception):

@@ -4,7 +4,8 @@ Diagnostics are those of `ludus check`, for the whole game a file belongs to, co
 open buffers' text; hover, definition, completion and the outline answer from the last analysis.
 Formatting is `ludus fmt` applied to the buffer's text, sent back as the lines it changes;
 references and rename answer from the names of the analysed game (names.py); a diagnostic that
-says "did you mean 'x'?" comes with a quick fix that puts x in place.
+says "did you mean 'x'?" carries the name meant in its `data`, and comes back with it for the
+quick fix that puts x in place (never read from the hint's words).
 Only this module imports pygls and lsprotocol (the `lsp` extra).
 
 The editor's messages are read here (stdio.py cuts them out of the bytes), not by pygls's own
@@ -36,7 +37,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from ..language.source import Diagnostic, Span
+from ..language.source import Diagnostic, Span, Suggestion
 from .edits import line_edits
 from .stdio import Problem, Reader
 from .text import Text
@@ -55,8 +56,6 @@ SYMBOL_KINDS = {
     "flow": t.SymbolKind.Module, "payoff": t.SymbolKind.Module, "when": t.SymbolKind.Event,
     "test": t.SymbolKind.Method, "include": t.SymbolKind.Package, "remove": t.SymbolKind.Null,
 }
-# the hint of a diagnostic that names the name meant (source.suggest)
-MEANT = re.compile(r"did you mean '([^'\n]+)'\?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NAME_CHAR = re.compile(r"[A-Za-z0-9_]")
 # typing pauses this long (seconds) before the game is analysed again: a big game takes a few
@@ -93,7 +92,29 @@ def to_range(span: Span, doc: Text) -> t.Range:
 def to_lsp_diagnostic(d: Diagnostic, doc: Text) -> t.Diagnostic:
     severity = t.DiagnosticSeverity.Error if d.severity == "error" else t.DiagnosticSeverity.Warning
     message = d.message + (f"\n{d.hint}" if d.hint else "")
-    return t.Diagnostic(range=to_range(d.span, doc), message=message, severity=severity, source="ludus", code=d.code)
+    return t.Diagnostic(range=to_range(d.span, doc), message=message, severity=severity, source="ludus", code=d.code,
+                        data=suggestion_data(d.suggestion))
+
+
+def suggestion_data(suggestion: Suggestion | None) -> dict | None:
+    """What a diagnostic's `data` holds of the name its hint suggests: the editor sends it back
+    with the diagnostic in a code action request (LSP 3.16), for the quick fix."""
+    if suggestion is None:
+        return None
+    return {"suggestion": {"name": suggestion.name, "meant": list(suggestion.meant)}}
+
+
+def suggestion_of(data: object) -> Suggestion | None:
+    """The suggestion in a diagnostic's `data` as the editor sent it back, or None where it holds
+    none (another diagnostic, or data an editor changed: it is the editor's to send)."""
+    said = data.get("suggestion") if isinstance(data, dict) else None
+    if not isinstance(said, dict):
+        return None
+    name, meant = said.get("name"), said.get("meant")
+    if not isinstance(name, str) or not name or not isinstance(meant, list) or not meant \
+            or not all(isinstance(m, str) and m for m in meant):
+        return None
+    return Suggestion(name, tuple(meant))
 
 
 def to_document_symbol(item: OutlineItem, doc: Text) -> t.DocumentSymbol:
@@ -590,39 +611,42 @@ def make_server() -> LudusServer:
         text = ls.buffer(params.text_document.uri, path)
         if text is None:
             return []
-        return [a for d in params.context.diagnostics
-                if (a := did_you_mean(d, Text(text, ls.encoding), params.text_document.uri)) is not None]
+        doc = Text(text, ls.encoding)
+        return [a for d in params.context.diagnostics for a in did_you_mean(d, doc, params.text_document.uri)]
 
     return server
 
 
-def did_you_mean(diagnostic: t.Diagnostic, doc: Text, uri: str) -> t.CodeAction | None:
-    """The quick fix of a ludus diagnostic whose hint names the name meant: the misspelt name
-    (at the diagnostic's range, a name or a quoted one, and named in its message) replaced by
-    it. None for another diagnostic, or one whose range no longer holds the name it spoke of
-    (the text changed since)."""
+def did_you_mean(diagnostic: t.Diagnostic, doc: Text, uri: str) -> list[t.CodeAction]:
+    """The quick fixes of a ludus diagnostic whose data holds a suggestion (suggestion_of): the
+    misspelt name replaced by each name meant, the nearest preferred. The name is the quoted
+    one that is the whole of the diagnostic's range, or the one place in the range where it
+    stands as a whole name (a call `cheapp(c)` is underlined whole). None for another
+    diagnostic, or one whose range no longer holds the name (the text changed since): the text
+    is compared with the name the suggestion says was written, never with the diagnostic's
+    words."""
     if diagnostic.source != "ludus":
-        return None
-    said, _, hint = diagnostic.message.partition("\n")
-    found = MEANT.search(hint)
-    if found is None:
-        return None
-    meant = found.group(1)
-    r = diagnostic.range
+        return []
+    suggestion = suggestion_of(diagnostic.data)
+    if suggestion is None:
+        return []
+    wrong, r = suggestion.name, diagnostic.range
     start, end = doc.offset(r.start.line, r.start.character), doc.offset(r.end.line, r.end.character)
-    here = doc.text[start:end]
-    whole = not NAME_CHAR.match(doc.text[end:end + 1]) and not NAME_CHAR.match(doc.text[max(start - 1, 0):start])
-    if NAME.fullmatch(here) and NAME.fullmatch(meant) and whole:
-        wrong, new = here, meant
-    elif len(here) > 2 and here[0] == here[-1] == '"' and not any(c in meant for c in '"\\{}'):
-        wrong, new = here[1:-1], f'"{meant}"'
+    if doc.text[start:end] == f'"{wrong}"':
+        new = [f'"{meant}"' for meant in suggestion.meant if not any(c in meant for c in '"\\{}\r\n')]
     else:
-        return None
-    if f"'{wrong}'" not in said and f'"{wrong}"' not in said or wrong == meant:
-        return None
-    return t.CodeAction(title=f"Change '{wrong}' to '{meant}'", kind=t.CodeActionKind.QuickFix,
-                        diagnostics=[diagnostic], is_preferred=True,
-                        edit=t.WorkspaceEdit(changes={uri: [t.TextEdit(range=r, new_text=new)]}))
+        places = [m for m in NAME.finditer(doc.text, start, end) if m.group() == wrong
+                  and not NAME_CHAR.match(doc.text[m.end():m.end() + 1])
+                  and not NAME_CHAR.match(doc.text[max(m.start() - 1, 0):m.start()])]
+        if len(places) != 1:
+            return []
+        start, end = places[0].span()
+        r = t.Range(t.Position(*doc.position(start)), t.Position(*doc.position(end)))
+        new = [meant for meant in suggestion.meant if NAME.fullmatch(meant)]
+    return [t.CodeAction(title=f"Change '{wrong}' to '{text.strip(chr(34))}'", kind=t.CodeActionKind.QuickFix,
+                         diagnostics=[diagnostic], is_preferred=not i,
+                         edit=t.WorkspaceEdit(changes={uri: [t.TextEdit(range=r, new_text=text)]}))
+            for i, text in enumerate(n for n in new if n.strip('"') != wrong)]
 
 
 class OneLine(logging.Formatter):

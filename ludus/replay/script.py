@@ -335,8 +335,8 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
         if name not in game.defs:
             from ..language.source import suggest
 
-            hint = suggest(name, game.defs)
-            raise ReplayError(path, step.line, f"no card '{name}'" + (f"; {hint}" if hint else ""), step.column)
+            near = suggest(name, game.defs)
+            raise ReplayError(path, step.line, f"no card '{name}'" + (f"; {near.hint}" if near else ""), step.column)
     return [["order", key, list(f.values)]]
 
 

@@ -76,9 +76,9 @@ class Position:
                 return name
             raise TestError(f"there is no seat {name} in a {len(names)}-player match", span)
         if name not in names:
-            hint = suggest(name, names)
+            near = suggest(name, names)
             raise TestError(f"unknown seat '{name}' (the seats are {', '.join(names)})"
-                            + (f"; {hint}" if hint else ""), span)
+                            + (f"; {near.hint}" if near else ""), span)
         return names.index(name)
 
     def given(self, text: str, span: Span | None = None, ask_again: bool = True) -> None:
@@ -123,8 +123,8 @@ class Position:
         d = self.game.defs.get(card)
         if d is None:
             names = [x.name for x in self.game.defs.values()]
-            hint = suggest(card, names)
-            raise TestError(f"unknown card '{card}'" + (f"; {hint}" if hint else ""), span)
+            near = suggest(card, names)
+            raise TestError(f"unknown card '{card}'" + (f"; {near.hint}" if near else ""), span)
         if handler is None:
             handler = "play" if "play" in d.handlers or len(d.handlers) != 1 else next(iter(d.handlers))
         cid = d.handlers.get(handler)

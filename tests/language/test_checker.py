@@ -7,7 +7,7 @@ import pytest
 from ludus.language import nodes as n
 from ludus.language.build import build
 from ludus.language.checker import check
-from ludus.language.source import Sources
+from ludus.language.source import Sources, Suggestion
 
 HEAD = 'game "T"\nplayers 2\n'
 
@@ -94,13 +94,14 @@ def test_unknown_names_suggest_the_nearest_and_point_at_the_name():
     [d] = result.diagnostics
     assert d.message == "unknown zone or space 'dicsard'"
     assert d.hint == "did you mean 'discard'?"
+    assert d.suggestion == Suggestion("dicsard", ("discard",))     # the same, as data for tools
     assert (d.span.line, d.span.column, d.span.end_column) == (6, 19, 26)
 
 
 def test_no_suggestion_when_nothing_is_near():
     result, _ = checked("counter money per seat\nflow:\n    gain 1 xyzzy\n    gain 1 money\n    win P1\n")
     [d] = result.diagnostics
-    assert d.message == "unknown counter 'xyzzy'" and d.hint is None
+    assert d.message == "unknown counter 'xyzzy'" and d.hint is None and d.suggestion is None
 
 
 def test_names_inside_a_line_are_located_without_sources_too():

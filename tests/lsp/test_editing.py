@@ -388,16 +388,151 @@ def test_no_quick_fix_where_the_text_changed_or_none_is_asked_for(server, tmp_pa
     uri = path.as_uri()
     server.ludus.open(str(path), TYPOS.replace("pay_ou(s)", "pay_out(s)"))
     said = t.Diagnostic(range=t.Range(t.Position(11, 8), t.Position(11, 14)), source="ludus",
-                        message="unknown rule 'pay_ou'\ndid you mean 'pay_out'?")
+                        message="unknown rule 'pay_ou'\ndid you mean 'pay_out'?",
+                        data={"suggestion": {"name": "pay_ou", "meant": ["pay_out"]}})
     ask = handler(server, t.TEXT_DOCUMENT_CODE_ACTION)
     assert ask(t.CodeActionParams(t.TextDocumentIdentifier(uri=uri), said.range,
                                   t.CodeActionContext(diagnostics=[said]))) == []     # fixed already
     typo = t.Diagnostic(range=t.Range(t.Position(8, 11), t.Position(8, 16)), source="ludus",
-                        message="unknown counter 'coinz'\ndid you mean 'coins'?")
+                        message="unknown counter 'coinz'\ndid you mean 'coins'?",
+                        data={"suggestion": {"name": "coinz", "meant": ["coins"]}})
     assert ask(t.CodeActionParams(t.TextDocumentIdentifier(uri=uri), typo.range, t.CodeActionContext(
         diagnostics=[typo], only=[t.CodeActionKind.Refactor]))) == []
     assert [a.title for a in ask(t.CodeActionParams(t.TextDocumentIdentifier(uri=uri), typo.range, t.CodeActionContext(
         diagnostics=[typo], only=[t.CodeActionKind.QuickFix])))] == ["Change 'coinz' to 'coins'"]
+
+
+PLACES = """game "G"
+players 2
+counter coins per seat
+zone hand per seat
+zone market
+kind Good:
+    price: number
+card "Lamp" is Goood:
+    price 2
+define cheap(c) = c.price < 3
+action Buy(c in markt):
+    if cheapp(c):
+        gain 1 coinz
+flow:
+    offer Biy
+    move card("Lamp") to hnd of P1
+    win P1
+"""
+
+
+def quick_fixes(server, path, text: str) -> tuple[list[t.Diagnostic], list[t.CodeAction]]:
+    """The diagnostics published for a document opened with `text`, and the quick fixes asked
+    for them all."""
+    uri = path.as_uri()
+    asyncio.run(handler(server, t.TEXT_DOCUMENT_DID_OPEN)(t.DidOpenTextDocumentParams(
+        t.TextDocumentItem(uri=uri, language_id="ludus", version=1, text=text))))
+    diags = [p for p in server.published_messages if p.uri == uri][-1].diagnostics
+    whole = t.Range(t.Position(0, 0), t.Position(len(text.splitlines()), 0))
+    return diags, handler(server, t.TEXT_DOCUMENT_CODE_ACTION)(t.CodeActionParams(
+        t.TextDocumentIdentifier(uri=uri), whole, t.CodeActionContext(diagnostics=diags)))
+
+
+def test_a_quick_fix_for_a_typo_in_each_kind_of_place(server, tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text(PLACES, encoding="utf-8")
+    diags, actions = quick_fixes(server, path, PLACES)
+    assert sorted(a.title for a in actions) == [
+        "Change 'Biy' to 'Buy'",            # an action
+        "Change 'Goood' to 'Good'",         # a kind
+        "Change 'cheapp' to 'cheap'",       # a define, called: the call is underlined whole
+        "Change 'coinz' to 'coins'",        # a counter
+        "Change 'hnd' to 'hand'",           # a zone
+        "Change 'markt' to 'market'"]       # a zone, as a name
+    # each diagnostic says what it suggests as data, beside its words
+    assert sorted(d.data["suggestion"]["name"] for d in diags if d.data) == [
+        "Biy", "Goood", "cheapp", "coinz", "hnd", "markt"]
+    call = next(a for a in actions if "cheapp" in a.title).edit.changes[path.as_uri()][0]
+    assert (call.range.start.line, call.range.start.character, call.range.end.character) == (11, 7, 13)
+    edits = sorted((e for a in actions for e in a.edit.changes[path.as_uri()]),
+                   key=lambda e: (e.range.start.line, e.range.start.character))
+    path.write_text(applied(PLACES, edits), encoding="utf-8")
+    assert [d for d in diagnostics(path) if d[0] == "error"] == []
+
+
+def test_a_quick_fix_for_an_include_keeps_the_folder_written(server, tmp_path):
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "rules.ludus").write_text("counter coins per seat\n", encoding="utf-8")
+    text = 'game "G"\nplayers 2\ninclude "parts/rulse.ludus"\nflow:\n    gain 1 coins\n    win P1\n'
+    path = tmp_path / "g.ludus"
+    path.write_text(text, encoding="utf-8")
+    diags, actions = quick_fixes(server, path, text)
+    assert [d.message.partition("\n")[2] for d in diags if d.data] == ["did you mean 'rules.ludus'?"]  # words unchanged
+    [fix] = actions
+    assert fix.title == "Change 'parts/rulse.ludus' to 'parts/rules.ludus'"
+    path.write_text(applied(text, fix.edit.changes[path.as_uri()]), encoding="utf-8")
+    assert [d for d in diagnostics(path) if d[0] == "error"] == []
+
+
+def test_the_quick_fix_reads_the_suggestion_in_the_data_never_the_words(server, tmp_path):
+    path = tmp_path / "g.ludus"
+    uri = path.as_uri()
+    server.ludus.open(str(path), TYPOS)
+    at = t.Range(t.Position(8, 11), t.Position(8, 16))      # coinz, on `gain 2 coinz for s`
+    ask = handler(server, t.TEXT_DOCUMENT_CODE_ACTION)
+
+    def fixes(message: str, data=None) -> list[tuple[str, str]]:
+        said = t.Diagnostic(range=at, source="ludus", message=message, data=data)
+        return [(a.title, a.edit.changes[uri][0].new_text)
+                for a in ask(t.CodeActionParams(t.TextDocumentIdentifier(uri=uri), at, t.CodeActionContext(diagnostics=[said])))]
+
+    meant = {"suggestion": {"name": "coinz", "meant": ["coins", "coin"]}}
+    # other words, or none at all: the data says what is meant, the nearest preferred
+    assert fixes("no such counter\nperhaps 'gold' was meant", meant) == [
+        ("Change 'coinz' to 'coins'", "coins"), ("Change 'coinz' to 'coin'", "coin")]
+    assert fixes("", meant)[0] == ("Change 'coinz' to 'coins'", "coins")
+    # the words of a suggestion without its data: nothing
+    assert fixes("unknown counter 'coinz'\ndid you mean 'coins'?") == []
+    # data that does not fit, as an editor might send back: nothing, and no error
+    for broken in ("coins", [], {"suggestion": None}, {"suggestion": {"name": "coinz"}},
+                   {"suggestion": {"name": "coinz", "meant": []}}, {"suggestion": {"name": 3, "meant": ["coins"]}},
+                   {"suggestion": {"name": "coinz", "meant": ["coins", 4]}}):
+        assert fixes("unknown counter 'coinz'\ndid you mean 'coins'?", broken) == []
+    # a name meant that is no name (nor fits in quotes) is not put in place
+    assert fixes("", {"suggestion": {"name": "coinz", "meant": ["two words"]}}) == []
+    # the range no longer holds the name the data speaks of
+    assert fixes("", {"suggestion": {"name": "coins", "meant": ["gold"]}}) == []
+
+
+def test_a_quick_fix_over_stdio_from_the_data_the_editor_sends_back(tmp_path):
+    from tests.lsp.jsonrpc import Client
+    from tests.lsp.test_stdio import ludus_argv
+
+    path = tmp_path / "g.ludus"
+    text = 'game "G"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1 coinz\n    win P1\n'
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client = Client(ludus_argv(), cwd=str(tmp_path))
+    try:
+        client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1, "text": text}})
+        published = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
+        [typo] = [d for d in published["params"]["diagnostics"] if d["severity"] == 1]
+        assert typo["data"] == {"suggestion": {"name": "coinz", "meant": ["coins"]}}
+        assert typo["message"] == "unknown counter 'coinz'\ndid you mean 'coins'?"
+
+        def actions(diagnostic: dict) -> list:
+            return client.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": typo["range"],
+                                                              "context": {"diagnostics": [diagnostic]}})["result"]
+
+        [fix] = actions(typo)
+        assert fix["title"] == "Change 'coinz' to 'coins'" and fix["isPreferred"] is True
+        assert fix["edit"]["changes"][uri] == [{"range": typo["range"], "newText": "coins"}]
+        # an editor that drops the data (older than LSP 3.16) gets no quick fix, whatever the words say
+        assert actions({k: v for k, v in typo.items() if k != "data"}) == []
+        assert client.request("shutdown", None)["result"] is None
+        client.notify("exit", None)
+        assert client.proc.wait(timeout=20) == 0
+        assert client.proc.stderr.read() == b""
+    finally:
+        client.close()
 
 
 KINDS = '''game "Kinds"

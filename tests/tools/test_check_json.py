@@ -24,10 +24,18 @@ def test_each_diagnostic_is_an_object_with_its_place(tmp_path):
     found = json.loads(result.stdout)  # stdout is the JSON and nothing else
     assert found == [
         {"file": str(path), "line": 4, "column": 9, "end_line": 4, "end_column": 10, "severity": "warning",
-         "code": None, "message": "counter 'c' is never used", "hint": None, "game": str(path)},
+         "code": None, "message": "counter 'c' is never used", "hint": None, "suggestion": None, "game": str(path)},
         {"file": str(path), "line": 6, "column": 12, "end_line": 6, "end_column": 17, "severity": "error",
-         "code": None, "message": "unknown counter 'coins'", "hint": None, "game": str(path)},
+         "code": None, "message": "unknown counter 'coins'", "hint": None, "suggestion": None, "game": str(path)},
     ]
+
+
+def test_a_did_you_mean_names_the_name_meant_as_data(tmp_path):
+    path = tmp_path / "g.ludus"
+    path.write_text(BROKEN.replace("counter c per seat", "counter coin per seat"), encoding="utf-8")
+    [found] = [d for d in json.loads(run(path).stdout) if d["severity"] == "error"]
+    assert (found["message"], found["hint"]) == ("unknown counter 'coins'", "did you mean 'coin'?")
+    assert found["suggestion"] == {"name": "coins", "meant": ["coin"]}
 
 
 def test_quiet_and_strict_work_as_in_text(tmp_path):

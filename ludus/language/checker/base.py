@@ -5,7 +5,7 @@ from __future__ import annotations
 from attrs import define, field
 
 from .. import nodes as n
-from ..source import Diagnostic, Sources, Span
+from ..source import Sources, Span, Suggestion, diagnostic
 from ..symbols import (
     Symbols,
 )
@@ -81,11 +81,12 @@ class CheckerBase:
 
     # ── reporting ──
 
-    def error(self, message: str, span: Span, hint: str | None = None, code: str | None = None) -> None:
-        self.out.diagnostics.append(Diagnostic("error", message, span, hint, code))
+    # a hint may be a Suggestion (source.suggest): the diagnostic carries the name it suggests
+    def error(self, message: str, span: Span, hint: str | Suggestion | None = None, code: str | None = None) -> None:
+        self.out.diagnostics.append(diagnostic("error", message, span, hint, code))
 
-    def warn(self, message: str, span: Span, hint: str | None = None) -> None:
-        self.out.diagnostics.append(Diagnostic("warning", message, span, hint))
+    def warn(self, message: str, span: Span, hint: str | Suggestion | None = None) -> None:
+        self.out.diagnostics.append(diagnostic("warning", message, span, hint))
 
     def at(self, span: Span, word: str) -> Span:
         """Point at the name `word` inside a declaration's or statement's span, when the text is known."""
