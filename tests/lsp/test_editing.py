@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import pytest
@@ -277,24 +278,37 @@ def test_a_rename_that_cannot_be_made_says_why(server, parts, line, character, n
     assert why in caught.value.message and caught.value.code == t.LSPErrorCodes.RequestFailed
 
 
-def test_formatting_references_and_rename_over_stdio(tmp_path):
+@contextlib.contextmanager
+def over_stdio(tmp_path, text: str, capabilities: dict):
+    """`ludus lsp` in a process, initialized, with g.ludus open holding `text`: the client, the
+    document's URI and the server's capabilities. Shut down after, cleanly, having logged
+    nothing (a refusal is an answer, not a problem to log)."""
     from tests.lsp.jsonrpc import Client
     from tests.lsp.test_stdio import ludus_argv
 
     path = tmp_path / "g.ludus"
-    text = 'game "G"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1    coins\n    win P1\n'
     path.write_text(text, encoding="utf-8")
     uri = path.as_uri()
     client = Client(ludus_argv(), cwd=str(tmp_path))
     try:
-        init = client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {
-            "textDocument": {"rename": {"prepareSupport": True}}}})
-        caps = init["result"]["capabilities"]
+        init = client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": capabilities})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1, "text": text}})
+        yield client, uri, init["result"]["capabilities"]
+        assert client.request("shutdown", None)["result"] is None
+        client.notify("exit", None)
+        assert client.proc.wait(timeout=20) == 0
+        assert client.proc.stderr.read() == b""
+    finally:
+        client.close()
+
+
+def test_formatting_references_and_rename_over_stdio(tmp_path):
+    text = 'game "G"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1    coins\n    win P1\n'
+    with over_stdio(tmp_path, text, {"textDocument": {"rename": {"prepareSupport": True}}}) as (client, uri, caps):
         assert caps["documentFormattingProvider"] and caps["referencesProvider"]
         assert caps["renameProvider"] == {"prepareProvider": True}
         assert caps["codeActionProvider"] == {"codeActionKinds": ["quickfix"]}
-        client.notify("initialized", {})
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1, "text": text}})
         doc = {"textDocument": {"uri": uri}}
         formatted = client.request("textDocument/formatting", {**doc, "options": {"tabSize": 2, "insertSpaces": True}})
         assert [e["newText"] for e in formatted["result"]] == ["\n", "    gain 1 coins\n"]
@@ -309,12 +323,6 @@ def test_formatting_references_and_rename_over_stdio(tmp_path):
         renamed = client.request("textDocument/rename", {**doc, "position": {"line": 2, "character": 9}, "newName": "gold"})
         assert sorted((e["range"]["start"]["line"], e["newText"]) for e in renamed["result"]["changes"][uri]) == [
             (2, "gold"), (4, "gold")]
-        assert client.request("shutdown", None)["result"] is None
-        client.notify("exit", None)
-        assert client.proc.wait(timeout=20) == 0
-        assert client.proc.stderr.read() == b""           # a refusal is an answer, not a problem to log
-    finally:
-        client.close()
 
 
 def test_references_and_rename_read_the_game_once_per_analysis(server, parts, monkeypatch):
@@ -501,18 +509,8 @@ def test_the_quick_fix_reads_the_suggestion_in_the_data_never_the_words(server, 
 
 
 def test_a_quick_fix_over_stdio_from_the_data_the_editor_sends_back(tmp_path):
-    from tests.lsp.jsonrpc import Client
-    from tests.lsp.test_stdio import ludus_argv
-
-    path = tmp_path / "g.ludus"
     text = 'game "G"\nplayers 2\ncounter coins per seat\nflow:\n    gain 1 coinz\n    win P1\n'
-    path.write_text(text, encoding="utf-8")
-    uri = path.as_uri()
-    client = Client(ludus_argv(), cwd=str(tmp_path))
-    try:
-        client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}})
-        client.notify("initialized", {})
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ludus", "version": 1, "text": text}})
+    with over_stdio(tmp_path, text, {}) as (client, uri, _caps):
         published = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
         [typo] = [d for d in published["params"]["diagnostics"] if d["severity"] == 1]
         assert typo["data"] == {"suggestion": {"name": "coinz", "meant": ["coins"]}}
@@ -527,12 +525,6 @@ def test_a_quick_fix_over_stdio_from_the_data_the_editor_sends_back(tmp_path):
         assert fix["edit"]["changes"][uri] == [{"range": typo["range"], "newText": "coins"}]
         # an editor that drops the data (older than LSP 3.16) gets no quick fix, whatever the words say
         assert actions({k: v for k, v in typo.items() if k != "data"}) == []
-        assert client.request("shutdown", None)["result"] is None
-        client.notify("exit", None)
-        assert client.proc.wait(timeout=20) == 0
-        assert client.proc.stderr.read() == b""
-    finally:
-        client.close()
 
 
 KINDS = '''game "Kinds"
