@@ -106,22 +106,28 @@ class Workspace:
 
     def open(self, path: str, text: str) -> None:
         """A file opened or changed in the editor: its text now stands in for the file on disk."""
-        self.buffers[resolved(path)] = text
-        self.version += 1
-        self.changed_at[resolved(path)] = self.version
+        key = resolved(path)
+        self.buffers[key] = text
+        self._changed([key])
 
     def close(self, path: str) -> None:
-        self.buffers.pop(resolved(path), None)
-        self.version += 1
-        self.changed_at[resolved(path)] = self.version
+        """A file closed in the editor: the file on disk counts again."""
+        key = resolved(path)
+        self.buffers.pop(key, None)
+        self._changed([key])
 
     def disk_changed(self, paths: list[str]) -> None:
-        """Files changed on disk, not in the editor (another program, a `git checkout`): the
-        edit count moves on, as for an edit, so no analysis made before is reused, and one
-        that read them and is still running is not published."""
+        """Files changed on disk, not in the editor (another program, a `git checkout`): as
+        for an edit, no analysis made before is reused, and one that read them and is still
+        running is not published."""
+        self._changed([resolved(path) for path in paths])
+
+    def _changed(self, keys: list[str]) -> None:
+        """What every change of a file's text does, in the editor or on disk: the edit count
+        moves on, once, and each file (a resolved path) is marked changed at it."""
         self.version += 1
-        for path in paths:
-            self.changed_at[resolved(path)] = self.version
+        for key in keys:
+            self.changed_at[key] = self.version
 
     def depends_on(self, path: str, changed: str, created: bool) -> bool:
         """Whether the analysis of an open file may change with the file (or folder) `changed`
