@@ -61,6 +61,8 @@ NAME_CHAR = re.compile(r"[A-Za-z0-9_]")
 # typing pauses this long (seconds) before the game is analysed again: a big game takes a few
 # tenths of a second, which would otherwise be spent on every keystroke
 PAUSE = 0.25
+# how long (seconds) a request waits at most for the event loop to take in the edits read before it
+CATCH_UP = 5.0
 
 COMPLETION_KINDS = {
     "keyword": t.CompletionItemKind.Keyword, "value": t.CompletionItemKind.Constant,
@@ -210,6 +212,29 @@ class LudusServer(LanguageServer):
         self.wanted: dict[str, None] = {}  # URIs to analyse once the analysis under way ends, each once
         self.analyser: asyncio.Task | None = None  # the one task that analyses them, in turn
         self.analysing: set[asyncio.Task] = set()  # held here: the loop keeps only weak references to tasks
+        self.reading: asyncio.AbstractEventLoop | None = None  # the loop messages are handed to pygls on
+
+    def caught_up(self) -> None:
+        """On a worker thread, before a request is answered: wait for the event loop to have
+        run the handlers of the messages read before the request. pygls starts a request's
+        worker at once, and the handler of an edit (or an open) read just before it at the
+        loop's next turn: a hover right after typing was answered from the text before the
+        edit, at places that no longer matched it. Costs one turn of the loop, which is idle
+        but for handing messages on; nothing where no loop reads messages (a handler called
+        directly) or on the loop itself."""
+        loop = self.reading
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # no loop runs on this thread: the usual case
+            if asyncio.get_running_loop() is loop:
+                return
+        turned = threading.Event()
+        try:
+            loop.call_soon_threadsafe(turned.set)
+        except RuntimeError:  # the loop closed meanwhile: the session is ending
+            return
+        # bounded: a loop that has stopped turning (the session ending) must not hold a worker
+        turned.wait(CATCH_UP)
 
     def refresh_soon(self, uri: str) -> None:
         """Analyse after a pause in typing; each edit pushes the analysis back."""
@@ -355,6 +380,8 @@ class LudusServer(LanguageServer):
         message too broken to tell what it was; a notification or a response is not (JSON-RPC
         answers neither); either way stderr says why, in one line. After `exit`, the exit code:
         0 when `shutdown` came first, else 1 (LSP's rule, by which an editor tells a crash)."""
+        with contextlib.suppress(RuntimeError):  # no loop: called directly, as a test may
+            self.reading = asyncio.get_running_loop()
         try:
             checked = self._checked(message)
             if checked is EXIT:
@@ -459,6 +486,18 @@ def ludus_only(nothing=None):
     return decorate
 
 
+def after_the_edits(handler):
+    """For a request answered on a worker thread: answered once the messages read before it
+    have been taken in (LudusServer.caught_up), so from the text the editor asked about."""
+
+    @functools.wraps(handler)
+    def caught_up(ls: LudusServer, params):
+        ls.caught_up()
+        return handler(ls, params)
+
+    return caught_up
+
+
 def make_server() -> LudusServer:
     server = LudusServer()
 
@@ -517,6 +556,7 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_HOVER)
     @server.thread()  # it may analyse the game afresh: off the event loop
+    @after_the_edits
     @ludus_only()
     def hover(ls: LudusServer, params: t.HoverParams, path: str) -> t.Hover | None:
         text = ls.ludus.hover(path, *ls.place(path, params.position))
@@ -526,6 +566,7 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_DEFINITION)
     @server.thread()  # it may analyse the game afresh: off the event loop
+    @after_the_edits
     @ludus_only()
     def definition(ls: LudusServer, params: t.DefinitionParams, path: str) -> t.Location | None:
         found = ls.ludus.definition(path, *ls.place(path, params.position))
@@ -536,6 +577,7 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=['"']))
     @server.thread()  # it may analyse the game afresh: off the event loop
+    @after_the_edits
     @ludus_only(lambda: t.CompletionList(is_incomplete=False, items=[]))
     def completion(ls: LudusServer, params: t.CompletionParams, path: str) -> t.CompletionList:
         items = ls.ludus.completions(path, *ls.place(path, params.position))
@@ -546,6 +588,7 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @server.thread()  # it may analyse the game afresh: off the event loop
+    @after_the_edits
     @ludus_only(list)
     def document_symbol(ls: LudusServer, params: t.DocumentSymbolParams, path: str) -> list[t.DocumentSymbol]:
         doc = ls.text_of(path)
@@ -571,6 +614,7 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_REFERENCES)
     @server.thread()  # it may analyse the game afresh: off the event loop
+    @after_the_edits
     @ludus_only(list)
     def references(ls: LudusServer, params: t.ReferenceParams, path: str) -> list[t.Location]:
         found = ls.ludus.references(path, *ls.place(path, params.position), params.context.include_declaration)
@@ -578,6 +622,7 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
     @server.thread()
+    @after_the_edits
     @ludus_only()
     def prepare_rename(ls: LudusServer, params: t.PrepareRenameParams, path: str) -> t.PrepareRenamePlaceholder:
         """The name that would be renamed (inside its quotes, for a card's), or the reason why
@@ -590,6 +635,7 @@ def make_server() -> LudusServer:
 
     @server.feature(t.TEXT_DOCUMENT_RENAME)
     @server.thread()
+    @after_the_edits
     @ludus_only()
     def rename(ls: LudusServer, params: t.RenameParams, path: str) -> t.WorkspaceEdit:
         try:
