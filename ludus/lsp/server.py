@@ -1,7 +1,8 @@
 """The language server: pygls wiring around the Workspace (workspace.py), on stdio.
 
 Diagnostics are those of `ludus check`, for the whole game a file belongs to, computed from the
-open buffers' text; hover, definition, completion and the outline answer from the last analysis.
+open buffers' text; hover, definition, completion and the outline answer from an analysis of
+the text as it is when they are asked, the edits read before them taken in first (caught_up).
 Formatting is `ludus fmt` applied to the buffer's text, sent back as the lines it changes;
 references and rename answer from the names of the analysed game (names.py); a diagnostic that
 says "did you mean 'x'?" carries the name meant in its `data`, and comes back with it for the
@@ -679,7 +680,7 @@ def did_you_mean(diagnostic: t.Diagnostic, doc: Text, uri: str) -> list[t.CodeAc
     wrong, r = suggestion.name, diagnostic.range
     start, end = doc.offset(r.start.line, r.start.character), doc.offset(r.end.line, r.end.character)
     if doc.text[start:end] == f'"{wrong}"':
-        new = [f'"{meant}"' for meant in suggestion.meant if not any(c in meant for c in '"\\{}\r\n')]
+        new = [(meant, f'"{meant}"') for meant in suggestion.meant if not any(c in meant for c in '"\\{}\r\n')]
     else:
         places = [m for m in NAME.finditer(doc.text, start, end) if m.group() == wrong
                   and not NAME_CHAR.match(doc.text[m.end():m.end() + 1])
@@ -688,11 +689,11 @@ def did_you_mean(diagnostic: t.Diagnostic, doc: Text, uri: str) -> list[t.CodeAc
             return []
         start, end = places[0].span()
         r = t.Range(t.Position(*doc.position(start)), t.Position(*doc.position(end)))
-        new = [meant for meant in suggestion.meant if NAME.fullmatch(meant)]
-    return [t.CodeAction(title=f"Change '{wrong}' to '{text.strip(chr(34))}'", kind=t.CodeActionKind.QuickFix,
+        new = [(meant, meant) for meant in suggestion.meant if NAME.fullmatch(meant)]
+    return [t.CodeAction(title=f"Change '{wrong}' to '{meant}'", kind=t.CodeActionKind.QuickFix,
                          diagnostics=[diagnostic], is_preferred=not i,
                          edit=t.WorkspaceEdit(changes={uri: [t.TextEdit(range=r, new_text=text)]}))
-            for i, text in enumerate(n for n in new if n.strip('"') != wrong)]
+            for i, (meant, text) in enumerate((meant, text) for meant, text in new if meant != wrong)]
 
 
 class OneLine(logging.Formatter):
