@@ -24,6 +24,7 @@ SHIPPED = [
     "examples/for-sale.ludus",
     "examples/sushi-go.ludus",
     "examples/hearts.ludus",
+    "examples/coup.ludus",
     "examples/uprising-great-country.ludus",
 ]
 
