@@ -16,8 +16,8 @@ from pathlib import Path
 from attrs import define, field
 
 from ..engine.dice import die_problem
-from ..engine.display import describe_entry, zone_text
-from ..engine.match import IllegalAction, Match
+from ..engine.display import describe_entry
+from ..engine.match import IllegalAction, Match, order_problem, zone_key
 from ..engine.runtime import RuleError
 from ..engine.saved import force_problem
 from ..language.files import FileProblem, checked_path, read_text_file
@@ -338,47 +338,6 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
             near = suggest(name, game.defs)
             raise ReplayError(path, step.line, f"no card '{name}'" + (f"; {near.hint}" if near else ""), step.column)
     return [["order", key, list(f.values)]]
-
-
-def order_problem(match, entry) -> str | None:
-    """Why a forced order cannot apply to the match as it is now: a named card is neither in the
-    zone nor in the zone its `refill from` shuffles in. None when it can."""
-    if entry[0] != "order":
-        return None
-    key, names = entry[1], entry[2]
-    game, state = match.game, match._state
-    shown = zone_text(match, key)
-    spec = game.zones.get(key.split("@", 1)[0])
-    sources = [key]
-    if spec is not None and spec.refill:
-        owner = key.partition("@")[2]
-        sources.append(f"{spec.refill}@{owner}" if owner else spec.refill)
-    available = [state["ents"][e]["d"] for place in sources for e in state["places"].get(place, [])]
-    for name in dict.fromkeys(names):
-        wanted, held = names.count(name), available.count(name)
-        if held >= wanted:
-            continue
-        if held:
-            return f"{shown} holds {held} '{name}', and the order names it {wanted} times"
-        where = next((e["l"] for e in state["ents"] if e is not None and e["d"] == name and e["l"]), None)
-        found = f"; a copy is in {zone_text(match, where)}" if where and not where.startswith("#") else ""
-        return f"'{name}' is not in {shown}{found}"
-    return None
-
-
-def zone_key(game, nseats: int, text: str) -> str | None:
-    """`deck of Amber` -> `deck@0`, `supply` -> `supply`; None when there is no such zone."""
-    name, sep, seat = text.partition(" of ")
-    name, seat = name.strip(), seat.strip()
-    spec = game.zones.get(name)
-    if spec is None:
-        return None
-    if spec.per == "seat":
-        names = list(game.seat_names(nseats))
-        if not sep or seat not in names:
-            return None
-        return f"{name}@{names.index(seat)}"
-    return None if sep else name
 
 
 # ───────────────────────── parsing ─────────────────────────

@@ -6,6 +6,7 @@ import os
 import stat
 from pathlib import Path
 
+from ..engine.match import order_problem, zone_key
 from ..language.snapshot_names import EXTENSION, same_file, snapshot_lines, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
 from .position import Position, TestError
@@ -111,6 +112,8 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
         elif kind == "force_die":
             sides, *faces = value
             pos.next_roll(sides, *faces, span=span)
+        elif kind == "force_order":
+            force_order(pos, value, span)
         elif kind in ("do", "answer"):
             pos.do(value, span)
         elif kind == "until":
@@ -141,6 +144,20 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
     if pos is None:
         Position(game, players, seed)
 
+
+def force_order(pos, value, span) -> None:
+    """`force order ZONE [of SEAT] = "A", "B"`: the next shuffle of that zone puts A on top, then
+    B, as the same line does in replays and the REPL; and as there, the cards must be in the zone
+    (or in the one it refills from) when the line is read."""
+    zone, seat, names = value
+    match = pos.match
+    key = zone_key(pos.game, match._state["nseats"], zone if seat is None else f"{zone} of {seat}")
+    if key is None:  # the checker has made sure of the zone: the seat is not at this table
+        raise TestError(f"no seat '{seat}' in this match (its seats are {', '.join(match.seat_names())})", span)
+    problem = order_problem(match, ["order", key, list(names)])
+    if problem is not None:
+        raise TestError(f"cannot force this order: {problem}", span)
+    pos.next_order(key, list(names), span=span)
 
 # ───────────────────────── `ludus test`: test blocks without pytest ─────────────────────────
 

@@ -104,12 +104,12 @@ class Position:
         except ValueError as exc:
             raise TestError(str(exc), span) from None
 
-    def next_order(self, zone: str, names: list[str]) -> None:
+    def next_order(self, zone: str, names: list[str], span: Span | None = None) -> None:
         """The next shuffle of `zone` ("deck@0" or "supply") puts these cards on top, in order."""
         try:
             self.match.force_order(zone, names)
         except ValueError as exc:
-            raise TestError(str(exc)) from None
+            raise TestError(str(exc), span) from None
 
     # ── steps ──
 

@@ -136,3 +136,64 @@ def test_a_failed_expectation_shows_the_values_of_its_sides_but_not_of_constants
     with pytest.raises(TestError) as info:
         run(tmp_path, "    expect (coins of Amber > 5) == true\n")
     assert info.value.detail == "    coins of Amber > 5 is no"
+
+
+SHUFFLES = '''game "Shuffles"
+players 2 to 3
+zone deck count only
+zone pile per seat
+zone hand per seat
+card "Ace"
+card "King"
+card "Queen"
+card "Jack"
+setup:
+    move [card("Ace"), card("King")] to pile of P2
+    move [card("Queen"), card("Jack")] to deck
+flow:
+    turn P1:
+        choose go from [1] "Go on?"
+        shuffle deck
+        draw 1 from deck into hand of P1
+        shuffle pile of P2
+    end game
+
+test "t":
+'''
+
+
+def run_shuffles(tmp_path, body: str):
+    path = tmp_path / "shuffles.ludus"
+    path.write_text(SHUFFLES + body, encoding="utf-8")
+    game = ludus.load(path)
+    run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
+def test_force_order_puts_the_named_cards_on_top_of_the_next_shuffle(tmp_path):
+    # both pass: the card drawn is the one forced, whatever the seed would have put on top
+    for card in ("Queen", "Jack"):
+        run_shuffles(tmp_path, f'    force order deck = "{card}"\n    do "1"\n'
+                               f'    expect first(hand of P1).name == "{card}"\n')
+    with pytest.raises(TestError, match='expected first'):
+        run_shuffles(tmp_path, '    force order deck = "Queen"\n    do "1"\n    expect first(hand of P1).name == "Jack"\n')
+
+
+def test_force_order_of_a_seat_s_zone_names_the_seat(tmp_path):
+    for first, second in (("Ace", "King"), ("King", "Ace")):
+        run_shuffles(tmp_path, f'    force order pile of P2 = "{first}", "{second}"\n    do "1"\n'
+                               f'    expect top(pile of P2).name == "{first}"\n')
+
+
+def test_force_order_of_a_card_not_in_the_zone_fails_at_its_line(tmp_path):
+    # as in replays and at the REPL: an order that cannot apply would fail the shuffle later,
+    # at a line that did not cause it
+    with pytest.raises(TestError, match="cannot force this order: 'Ace' is not in deck; a copy is in pile of P2") as info:
+        run_shuffles(tmp_path, '    force order deck = "Ace"\n')
+    assert info.value.span.line == 22
+
+
+def test_force_order_of_a_seat_not_at_the_table_fails_at_its_line(tmp_path):
+    # P3 is a seat of the game (3 players), but not of this match of 2
+    with pytest.raises(TestError, match=r"no seat 'P3' in this match \(its seats are P1, P2\)") as info:
+        run_shuffles(tmp_path, '    force order pile of P3 = "Ace"\n')
+    assert info.value.span.line == 22

@@ -638,6 +638,8 @@ class DeclarationChecks:
                 seats = set(sym.seat_constants())
                 if seat is not None and seat not in seats:
                     self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+            elif line.kind == "force_order":
+                self.check_force_order(line)
             elif line.kind in ("do", "until", "answer") and not self.could_be_move(line.value):
                 self.warn(f"no action's label and no decision's option can read '{line.value}'",
                           self.at(line.span, f'"{line.value}"'), suggest(line.value, self.move_shapes()[1]))
@@ -648,6 +650,27 @@ class DeclarationChecks:
                 counts = player_range(sym.min_players, sym.max_players)
                 self.error(f"{sym.title or 'this game'} is for {counts} players, not {line.value}", line.span)
 
+    def check_force_order(self, line: n.TestLine) -> None:
+        """`force order ZONE [of SEAT] = "Card", ...`: a zone the game has, named with a seat when
+        it is kept per seat (and only then), and cards the game has; found now, not when the
+        test runs, as a `resolve` line's card is."""
+        sym = self.sym
+        zone, seat, names = line.value
+        spec = sym.zones.get(zone)
+        if spec is None:
+            self.error(f"unknown zone '{zone}'", self.at(line.span, zone), suggest(zone, sym.zones))
+        elif spec.per == "seat" and seat is None:
+            self.error(f"zone '{zone}' is kept per seat: name the seat, as in 'force order {zone} of "
+                       f"{sym.seat_constants()[0]} = ...'", self.at(line.span, zone))
+        elif spec.per != "seat" and seat is not None:
+            self.error(f"zone '{zone}' is the game's own, not a seat's: write 'force order {zone} = ...'",
+                       self.at(line.span, seat))
+        elif seat is not None and seat not in sym.seat_constants():
+            seats = set(sym.seat_constants())
+            self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+        for card in dict.fromkeys(names):
+            if card not in sym.entities:
+                self.error(f"unknown card '{card}'", self.at(line.span, f'"{card}"'), suggest(card, sym.entities))
 
     def check_snapshot_files(self) -> None:
         """Two snapshot lines stored in one file would overwrite each other on every update, so
