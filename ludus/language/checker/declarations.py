@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -448,6 +449,12 @@ class DeclarationChecks:
         elif isinstance(item, n.DefineDecl):
             self.define_types[item.name] = self.define_body(item)
         elif isinstance(item, n.RuleDecl):
+            if not _callable(item.name):
+                # `rule lose(s: seat)` is declared, but `lose(Red)` is the `lose` statement,
+                # which ends the game: the rule would never run, and nothing would say so
+                self.error(f"a rule cannot be named '{item.name}': '{item.name}(...)' reads as the "
+                           f"'{item.name}' statement, so no line could call the rule",
+                           self.at(item.span, item.name), "give the rule another name")
             scope = top.child(in_rule=True)
             for p in item.params:
                 scope.names[p.name] = self.type_ref(p.type) if p.type else "any"
@@ -900,3 +907,18 @@ def shortest_way_round(start, graph: dict, within: set) -> list:
                     following.append(nxt)
         frontier = following
     raise ValueError(f"{start} is on no cycle inside the part given")
+
+
+@functools.cache
+def _callable(name: str) -> bool:
+    """Whether `name(...)` on a line of its own is a call of a rule of that name, not a statement
+    that starts with the same word (`lose`, `move`, `pass`): asked of the grammar itself, so a
+    statement added to it is never missed."""
+    from ..parser import parse
+    from ..source import LudusError
+
+    try:
+        tree = parse(f"{name}(x)\n", start="statements")
+    except LudusError:
+        return False
+    return any(t.data == "call_stmt" for t in tree.iter_subtrees())
