@@ -8,9 +8,11 @@ from ..engine.runtime import RuleError
 from ..engine.values import (
     as_int,
     as_list,
+    as_order,
     as_track,
     entity_attr,
     in_range,
+    ordered,
     pair_key,
     pick_extreme,
     space_attr,
@@ -18,7 +20,7 @@ from ..engine.values import (
 )
 from ..language import nodes as n
 from ..language.symbols import elem_type
-from .pysource import _best, _ordered, define_value
+from .pysource import _best, define_value
 from .specs import _MISSING, ActionSpec, Code
 
 
@@ -450,8 +452,8 @@ class ExpressionCompiler:
             return extreme
         if agg in ("most", "least", "sorted"):
             # (element, its value) for each element kept: most and least pick among them, sorted
-            # orders them by a value that must be a number
-            value = elem if agg != "sorted" else (lambda rt, env: as_int(elem(rt, env), "sorted value"))
+            # orders them by a value that must be a number or a text
+            value = elem if agg != "sorted" else (lambda rt, env: as_order(elem(rt, env), "sorted value"))
 
             def pairs_of(rt, env):
                 items, saved = begin(rt, env)
@@ -465,7 +467,7 @@ class ExpressionCompiler:
                     end(env, saved)
                 return pairs
             if agg == "sorted":
-                return lambda rt, env: _ordered(pairs_of(rt, env))
+                return lambda rt, env: ordered(pairs_of(rt, env))
             pick = max if agg == "most" else min
             return lambda rt, env: _best(pairs_of(rt, env), pick, agg)
         raise AssertionError(agg)

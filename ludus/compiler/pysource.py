@@ -41,7 +41,18 @@ from pathlib import Path
 
 from ..engine.display import display, entity_label
 from ..engine.runtime import READ, READS, RuleError, index_places, index_reads, seen, seen_all
-from ..engine.values import as_int, as_list, as_size, entity_attr, in_range, pick_extreme, space_attr, text_in_range
+from ..engine.values import (
+    as_int,
+    as_list,
+    as_order,
+    as_size,
+    entity_attr,
+    in_range,
+    ordered,
+    pick_extreme,
+    space_attr,
+    text_in_range,
+)
 from ..language import nodes as n
 from ..language.limits import MAX_LIST, MAX_TEXT, MAX_WORK
 from ..language.symbols import elem_type
@@ -230,7 +241,7 @@ class _Missing:
 _MISSING = _Missing()
 
 HELPERS = {
-    "RuleError": RuleError, "MAX_WORK": MAX_WORK, "MAX_TEXT": MAX_TEXT, "as_int": as_int, "as_list": as_list, "entity_attr": entity_attr,
+    "RuleError": RuleError, "MAX_WORK": MAX_WORK, "MAX_TEXT": MAX_TEXT, "as_int": as_int, "as_list": as_list, "as_order": as_order, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
     "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_group": _group, "_table": _table, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
     "adjacent": adjacent, "_cost_refusal": _cost_refusal,
@@ -1223,7 +1234,7 @@ class SourceGen:
             "min": ("values = []", f"values.append({elem})", "return _extreme(min, values, 'min')"),
             "most": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, max, 'most')"),
             "least": ("pairs = []", f"pairs.append(({xv}, {elem}))", "return _best(pairs, min, 'least')"),
-            "sorted": ("pairs = []", f"pairs.append(({xv}, as_int({elem}, 'sorted value')))", "return _ordered(pairs)"),
+            "sorted": ("pairs = []", f"pairs.append(({xv}, as_order({elem}, 'sorted value')))", "return _ordered(pairs)"),
         }[agg]
         if agg in ("any", "all") and inline is not None:  # its element a loop written in
             lines, found = inline
@@ -1506,12 +1517,7 @@ def _best(pairs, pick, agg):
     return [x for x, v in pairs if v == top]
 
 
-def _ordered(pairs):
-    """sorted(...): the elements by their numbers, lowest first; equal numbers keep the list's order."""
-    return [x for x, _ in sorted(pairs, key=lambda pair: pair[1])]
-
-
-HELPERS.update(_extreme=pick_extreme, _best=_best, _ordered=_ordered, _line=_line, grid_step=grid_step)
+HELPERS.update(_extreme=pick_extreme, _best=_best, _ordered=ordered, _line=_line, grid_step=grid_step)
 
 
 # ── the cache of compiled modules ──

@@ -12,6 +12,29 @@ def as_int(v, what: str) -> int:
     raise RuleError(f"the {what} should be a number, and it is {show_value(v)}")
 
 
+def as_order(v, what: str):
+    """A value `sorted` orders by: a number or a text (bool and none are neither)."""
+    if type(v) is int or type(v) is str:
+        return v
+    raise RuleError(f"the {what} should be a number or a text, and it is {show_value(v)}")
+
+
+def ordered(pairs: list) -> list:
+    """sorted(...): the elements of (element, value) pairs by their values, lowest first (texts
+    in character order), equal values keeping the list's order; numbers and texts mixed stop the
+    rule with an error naming two that cannot be compared."""
+    try:
+        return [x for x, _ in sorted(pairs, key=_second)]
+    except TypeError:
+        a, b = _incomparable([v for _, v in pairs])
+        raise RuleError(f"'sorted' orders numbers with numbers and texts with texts, "
+                        f"and cannot compare {show_value(a)} with {show_value(b)}") from None
+
+
+def _second(pair):
+    return pair[1]
+
+
 def show_value(v) -> str:
     if v is None:
         return "none"

@@ -53,7 +53,8 @@ def test_numbers_and_texts_each_still_have_their_extremes(tmp_path, monkeypatch,
                                                       "and cannot compare 2 with none"),
     ("set winners to most([mixed(s) for s in seats])", "'most' compares numbers with numbers and texts with texts, "
                                                        "and cannot compare 1 with 'x'"),
-    ("set winners to sorted(mixed(s) for s in seats)", "the sorted value should be a number, and it is 'x'"),
+    ("set winners to sorted(mixed(s) for s in seats)", "'sorted' orders numbers with numbers and texts with texts, "
+                                                       "and cannot compare 1 with 'x'"),
 ])
 def test_values_that_cannot_be_compared_stop_the_rule_with_a_located_error(tmp_path, monkeypatch, hole, message,
                                                                            generated):

@@ -1,5 +1,5 @@
-"""`sorted(NUMBER for X in LIST where COND)`: the elements of LIST by a number, lowest first, ties
-kept in LIST's order; in the rules (compiled to Python source) and in a test's expectations
+"""`sorted(KEY for X in LIST where COND)`: the elements of LIST by a number or a text, lowest first,
+ties kept in LIST's order; in the rules (compiled to Python source) and in a test's expectations
 (compiled to closures) alike (docs/language.md, Expressions)."""
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ card "Other Five":
     rank 5
 var order: list of seat start []
 define odd(c) = if c.rank == 9 then "nine" else c.rank
+define nine(c) = if c.rank == 9 then true else c.rank
 setup:
     move Cards to the bottom of hand of P1
 flow:
@@ -36,6 +37,8 @@ flow:
     # the lowest bid acts first; a tie keeps seat order
     set order to sorted(bid of s for s in seats)
     move sorted(-c.rank for c in hand of P1 where c.rank > 2) to the bottom of hand of P1
+    # by name: texts in character order
+    move sorted(c.name for c in hand of P1 where c.rank == 5) to the bottom of hand of P1
     win first(order)
 '''
 
@@ -57,8 +60,8 @@ def test_sorted_orders_by_a_number_and_keeps_ties_in_the_list_s_order(game):
         m.apply(bid)
     assert m.result["winners"] == ["P2"]
     assert m.view(None)["counters"]["order"] == ["P2", "P1", "P3"]
-    # the rules moved the cards over 2 to the bottom, highest first: Five before Other Five, as
-    # the hand held them
+    # the rules moved the cards over 2 to the bottom, highest first (Five before Other Five, as
+    # the hand held them), then the two fives by name
     assert list(m.view(None)["zones"]["hand of P1"]) == ["Two", "Nine", "Five", "Other Five"]
     names = "[c.name for c in sorted(c.rank for c in Cards)]"
     assert value(game, m, names) == ["Two", "Five", "Other Five", "Nine"]
@@ -67,7 +70,23 @@ def test_sorted_orders_by_a_number_and_keeps_ties_in_the_list_s_order(game):
     assert value(game, m, "sorted(c.rank for c in Cards where c.rank > 100)") == []
 
 
-def test_sorting_by_what_is_not_a_number_stops_the_rule_with_an_error(game):
+def test_sorted_orders_texts_by_their_characters(game):
     m = game.new_match(3)
-    with pytest.raises(RuleError, match="the sorted value should be a number, and it is 'nine'"):
+    assert value(game, m, "[c.name for c in sorted(c.name for c in Cards)]") == [
+        "Five", "Nine", "Other Five", "Two"]
+    # ties keep the list's order, as for numbers
+    assert value(game, m, '[c.name for c in sorted(if c.rank == 5 then "b" else "a" for c in Cards)]') == [
+        "Nine", "Two", "Five", "Other Five"]
+
+
+def test_sorting_numbers_with_texts_stops_the_rule_with_an_error(game):
+    m = game.new_match(3)
+    with pytest.raises(RuleError, match="'sorted' orders numbers with numbers and texts with texts, "
+                                        "and cannot compare 'nine' with 2"):
         value(game, m, "sorted(odd(c) for c in Cards)")
+
+
+def test_sorting_by_what_is_neither_a_number_nor_a_text_stops_the_rule_with_an_error(game):
+    m = game.new_match(3)
+    with pytest.raises(RuleError, match="the sorted value should be a number or a text, and it is True"):
+        value(game, m, "sorted(nine(c) for c in Cards)")

@@ -368,8 +368,8 @@ class ExpressionChecks:
             if name in ("most", "least"):
                 return "list:" + src
             if name == "sorted":
-                if et not in ("number", "any", "none"):
-                    self.error(f"'sorted' orders by a number, not by {a_type(et)}", node.comp.elem.span)
+                if et not in ("number", "text", "any", "none"):
+                    self.error(f"'sorted' orders by a number or a text, not by {a_type(et)}", node.comp.elem.span)
                 return "list:" + src
             if name == "first":
                 return et
