@@ -61,6 +61,28 @@ def compile_statements(game, text: str, path: str = "<given>", line: int = 1, co
     return run
 
 
+def compile_rule_call(game, text: str, path: str = "<resolve>", line: int = 1, column: int = 1):
+    """A test's call of a rule (`score_quarters()`, `deal(Amber, 3)`), checked as a test line's:
+    `(rule code id, bind)`, where `bind(rt, env)` works out the arguments as the rule's
+    parameters. Anything but one call of a rule raises LudusError located at path:line."""
+    from ..language import nodes as n
+    from ..language.source import Diagnostic
+
+    nodes, checker = _checked(game, path, line, column, text, "statements")
+    if len(nodes) != 1 or not isinstance(nodes[0], n.CallStmt):
+        first = nodes[0].span if nodes else Span(path, line, column, line, column)
+        raise LudusError([Diagnostic("error", "'resolve' takes one call of a rule, as the rules write it: "
+                                              "score_quarters(), deal(Amber, 3)", first)])
+    checker.test_rule_call(nodes[0], Scope(in_test=True))
+    errors = [d for d in checker.out.diagnostics if d.severity == "error"]
+    if errors:
+        raise LudusError(errors)
+    code = Compiler(checker.out, game).block_code(f"resolve {path}:{line}", "resolve", nodes)
+    del game.codes[code.id]
+    _call, rule, bind = code.ops[0]  # the one instruction before RET: CALL of the rule's code
+    return rule, bind
+
+
 def _env(match) -> dict:
     seat = match._state["pending"]["seat"] if match._state["pending"] else None
     scopes = [s for s in match._state["scopes"] if s["k"] == "turn"]

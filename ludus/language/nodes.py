@@ -683,7 +683,7 @@ class AnytimeDecl:
 
 @frozen
 class TestLine:
-    kind: str  # players | seed | given | force_die | force_order | do | answer | resolve | until | expect | snapshot
+    kind: str  # players | seed | given | force_die | force_order | do | answer | resolve | resolve_rule | until | expect | snapshot
     value: object
     span: Span = _span()
 

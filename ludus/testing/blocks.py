@@ -121,6 +121,9 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
         elif kind == "resolve":
             card, seat = value
             pos.resolve(card, seat, span=span)
+        elif kind == "resolve_rule":
+            call, seat = value
+            pos.resolve_rule(source_text(game, call.span), seat, span=call.span)
         elif kind == "expect":
             # a failed expect does not stop the test: the snapshots after it still compare, so
             # their diff is shown (and syrupy sees them used, never as unused ones to delete)

@@ -7,7 +7,7 @@ One implementation with two front ends: the pytest fixtures (`ludus.pytest_plugi
 
 from __future__ import annotations
 
-from ..compiler.probe import compile_expression, compile_statements
+from ..compiler.probe import compile_expression, compile_rule_call, compile_statements
 from ..engine import vm
 from ..engine.effect import Effect, _cards, _plain, _result, changes, facts, unset_values
 from ..engine.match import closest
@@ -149,6 +149,44 @@ class Position:
         self._outer = outer
         verb = "played" if handler == "play" else f"resolved ('on {handler}:')"
         self._effect_title = f"{card}, {verb} by {self.match.seat_name(seat)}"
+        self._settle()
+
+    def resolve_rule(self, call: str, seat=None, span: Span | None = None) -> None:
+        """Run a call of a rule (`"score_quarters()"`, `"deal(Amber, 3)"`) apart from the flow,
+        with `seat` as the current seat (None: the seat deciding now), until the rule ends or asks
+        a decision; answer those with `answer`. The flow's own decision is asked again after, as
+        after `resolve` of a card. `span` is where the call's text starts in a test file."""
+        if self._outer is not None:
+            raise TestError(f"the effect of {self._effect_title} is still waiting for "
+                            f"{self._waiting_text()}; answer it first", span)
+        seat = self.seat(seat, span)
+        path, line, column = _where(span, "<resolve>")
+        try:
+            rule, bind = compile_rule_call(self.game, call, path, line, column)
+        except LudusError as err:
+            raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span,
+                            _hints(err)) from None
+        self._start()
+        state = copy_state(self.match._state)
+        env = {"$cur": seat, "$act": seat}
+        log_len = len(self.match.log)
+        try:
+            env.update(bind(Runtime(self.game, state, self.match.log), env))
+        except RuleError as err:
+            del self.match.log[log_len:]
+            raise TestError(f"the arguments of {_one_line(call)} failed: {err.message}", err.span or span) from None
+        outer = (state["stack"], state["pending"], state["result"])
+        state["stack"] = [{"c": rule, "pc": 0, "env": env}]
+        state["pending"] = None
+        try:
+            vm.run(self.game, state, self.match.log)
+        except RuleError as err:
+            del self.match.log[log_len:]
+            raise TestError(f"the rule {_one_line(call)} failed: {err.message}", err.span or span) from None
+        self.match.state = state
+        self._outer = outer
+        # a rule is nobody's card: the title names the call as written and the seat it ran for
+        self._effect_title = f"rule {_one_line(call)}, called for {self.match.seat_name(seat)}"
         self._settle()
 
     def do(self, label: str, span: Span | None = None) -> None:
@@ -408,6 +446,19 @@ def _where(span: Span | None, default: str) -> tuple[str, int, int]:
 
 def _messages(err: LudusError) -> str:
     return "; ".join(d.message for d in err.diagnostics) or "bad test line"
+
+
+def _hints(err: LudusError) -> str | None:
+    """The hints of a bad line's diagnostics ("did you mean ..."), as a TestError's detail."""
+    hints = [d.hint for d in err.diagnostics if getattr(d, "hint", None)]
+    return "\n".join(f"    hint: {h}" for h in hints) or None
+
+
+def _one_line(text: str) -> str:
+    """A call as written, on one line: a call broken over lines inside its brackets reads whole."""
+    import re
+
+    return re.sub(r"\s*\n\s*", " ", text.strip())
 
 
 def _comparison_sides(text: str) -> list[str]:

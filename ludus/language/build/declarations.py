@@ -353,6 +353,10 @@ class DeclarationBuilder(BuilderBase):
         return n.TestLine("resolve", (unquote(c[0]), str(c[1]) if c[1] is not None else None), span=self.span(meta))
 
     @v_args(meta=True)
+    def test_resolve_rule(self, meta, c):
+        return n.TestLine("resolve_rule", (c[0], str(c[1]) if c[1] is not None else None), span=self.span(meta))
+
+    @v_args(meta=True)
     def test_until(self, meta, c):
         return n.TestLine("until", unquote(c[0]), span=self.span(meta))
 

@@ -24,6 +24,7 @@ from ..snapshot_names import (
 )
 from ..source import Span, declared_at, suggest
 from ..symbols import (
+    BUILTIN_FUNCTIONS,
     KindInfo,
     a_type,
     compatible,
@@ -647,6 +648,12 @@ class DeclarationChecks:
                     self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
             elif line.kind == "force_order":
                 self.check_force_order(line)
+            elif line.kind == "resolve_rule":
+                call, seat = line.value
+                self.test_rule_call(call, scope)
+                seats = set(sym.seat_constants())
+                if seat is not None and seat not in seats:
+                    self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
             elif line.kind in ("do", "until", "answer") and not self.could_be_move(line.value):
                 self.warn(f"no action's label and no decision's option can read '{line.value}'",
                           self.at(line.span, f'"{line.value}"'), suggest(line.value, self.move_shapes()[1]))
@@ -678,6 +685,35 @@ class DeclarationChecks:
         for card in dict.fromkeys(names):
             if card not in sym.entities:
                 self.error(f"unknown card '{card}'", self.at(line.span, f'"{card}"'), suggest(card, sym.entities))
+
+    def test_rule_call(self, call: n.CallStmt, scope: Scope) -> None:
+        """A test's `resolve RULE(ARGS)`: checked as the same call in the rules is (an unknown
+        rule with the nearest names, the number of arguments, their types), and a name that is
+        a define, an action or a built-in function is said to be one, with what a test does
+        with it instead. Position.resolve_rule checks the Python API's calls here too."""
+        sym = self.sym
+        name = call.name
+        at = Span(call.span.path, call.span.line, call.span.column, call.span.line, call.span.column + len(name))
+        if name not in sym.rules:
+            if name in sym.defines:
+                self.error(f"'{name}' is a define, not a rule: it works out a value and changes nothing, "
+                           "so there is no effect to resolve", at,
+                           f"check its value with `expect {name}(...) == ...`")
+                return
+            if name in sym.actions:
+                action = sym.actions[name]
+                shown = ("".join(p if isinstance(p, str) else "…" for p in action.label.parts) if action.label is not None
+                         else " ".join([name, *["…"] * len(action.params)]))
+                self.error(f"'{name}' is an action, not a rule: a test takes an action as a player would, "
+                           "when the rules offer it", at, f'take it with `do "{shown}"` (its label)')
+                return
+            if name in BUILTIN_FUNCTIONS:
+                self.error(f"'{name}' is a built-in function, not a rule: it works out a value and changes nothing",
+                           at)
+                return
+            self.error(f"unknown rule '{name}'", at, suggest(name, sym.rules))
+            return
+        self.block((call,), scope)
 
     def check_snapshot_files(self) -> None:
         """Two snapshot lines stored in one file would overwrite each other on every update, so
