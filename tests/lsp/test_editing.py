@@ -166,6 +166,15 @@ def test_references_of_a_rule_and_of_a_quoted_card(server, parts):
     assert where(references(server, parts / "cards.ludus", 2, 8, declaration=False)) == lamp[1:]
 
 
+def test_a_rule_resolved_by_a_test_line_is_one_of_its_references_and_renamed_with_it(server, parts):
+    game = parts / "game.ludus"
+    game.write_text(GAME + 'test "t":\n    resolve pay_out(P1) for P2\n', encoding="utf-8")
+    assert ("game.ludus", 14, 12, 19) in where(references(server, game, 5, 6))
+    edits = rename(server, game, 14, 14, "payout").changes[game.as_uri()]
+    assert [(e.range.start.line, e.range.start.character, e.new_text) for e in edits if e.range.start.line == 14] == [
+        (14, 12, "payout")]
+
+
 def test_no_references_for_a_local_a_built_in_or_a_keyword(server, parts):
     game = parts / "game.ludus"
     assert references(server, game, 8, 13) == []       # s, bound by `for each`

@@ -40,7 +40,7 @@ def test_a_changed_number_in_a_card_effect_fails_its_snapshot_with_a_readable_di
     assert "FAILED market-town.tests.ludus::Fortune Teller pays on a 5" in out
     assert "market-town.tests.ludus:46:12: error: expected coins of Amber == 3" in out  # its expect line
     assert "    coins of Amber is 4" in out
-    assert "1 failed, 9 passed" in out
+    assert "1 failed, 10 passed" in out
 
 
 def stored(where: Path) -> dict[str, str]:
@@ -51,10 +51,10 @@ def stored(where: Path) -> dict[str, str]:
 def test_deselected_test_blocks_keep_their_snapshots_on_update(tmp_path):
     where = market_town_copy(tmp_path)
     before = stored(where)
-    assert len(before) == 9
+    assert len(before) == 10
     run = pytest_in(where, ".", "-k", "Fortune", "--snapshot-update")
     assert run.returncode == 0, run.stdout
-    assert "2 passed, 8 deselected" in run.stdout
+    assert "2 passed, 9 deselected" in run.stdout
     assert "Deleted" not in run.stdout and "unused" not in run.stdout
     assert stored(where) == before
     plain = pytest_in(where, ".", "-k", "Fortune")
@@ -69,7 +69,7 @@ def test_a_snapshot_whose_test_block_is_gone_is_reported_unused(tmp_path):
     assert "1 snapshot unused" in run.stdout
     update = pytest_in(where, ".", "--snapshot-update")
     assert "1 unused snapshot deleted" in update.stdout
-    assert not (folder / "A test that was deleted.txt").exists() and len(stored(where)) == 9
+    assert not (folder / "A test that was deleted.txt").exists() and len(stored(where)) == 10
 
 
 def test_a_failed_expect_still_shows_the_effect_diff_and_update_never_deletes(tmp_path):
@@ -82,9 +82,9 @@ def test_a_failed_expect_still_shows_the_effect_diff_and_update_never_deletes(tm
     update = pytest_in(where, ".", "--snapshot-update")
     assert "deleted" not in update.stdout.lower()
     after = stored(where)
-    assert len(after) == 9  # the failing test's snapshot is still there, with the new effect accepted
+    assert len(after) == 10  # the failing test's snapshot is still there, with the new effect accepted
     assert "counter coins of Amber: 0 -> 4" in after["Fortune Teller pays on a 5.txt"]
-    assert "1 failed, 9 passed" in update.stdout  # the expect still fails until it is corrected
+    assert "1 failed, 10 passed" in update.stdout  # the expect still fails until it is corrected
 
 
 def test_a_block_that_fails_before_its_snapshot_keeps_it(tmp_path):
@@ -96,7 +96,7 @@ def test_a_block_that_fails_before_its_snapshot_keeps_it(tmp_path):
     tests.write_text(broken, encoding="utf-8")
     before = stored(where)
     update = pytest_in(where, ".", "--snapshot-update")
-    assert "1 failed, 9 passed" in update.stdout
+    assert "1 failed, 10 passed" in update.stdout
     assert stored(where) == before
     # a test file that no longer loads at all keeps every snapshot too
     tests.write_text(text + "\ntest broken\n", encoding="utf-8")
@@ -168,7 +168,7 @@ def test_ludus_test_runs_the_blocks_against_the_stored_snapshots(tmp_path):
     runner = CliRunner()
     ok = runner.invoke(main, ["test", str(where / "market-town.tests.ludus")])
     assert ok.exit_code == 0, ok.output
-    assert ok.output.endswith("10 passed, 0 failed\n")
+    assert ok.output.endswith("11 passed, 0 failed\n")
     game = where / "market-town.ludus"
     game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
     bad = runner.invoke(main, ["test", str(where / "market-town.tests.ludus")])
@@ -291,7 +291,7 @@ def test_a_snapshot_that_cannot_be_written_is_a_located_error_and_the_other_test
     run = CliRunner().invoke(main, ["test", tests, "--update"])
     assert run.exit_code == 1 and "Traceback" not in run.output
     assert error in run.output
-    assert run.output.endswith("1 passed, 9 failed\n")  # every test ran; the one without a snapshot passed
+    assert run.output.endswith("1 passed, 10 failed\n")  # every test ran; the one without a snapshot passed
     assert (where / "__snapshots__").read_text(encoding="utf-8") == "precious\n"
     pytest_run = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
     assert pytest_run.returncode == 1 and "Traceback" not in pytest_run.stdout
@@ -313,7 +313,7 @@ def test_a_snapshot_that_cannot_be_read_is_a_located_error_and_update_leaves_it(
         assert (f"market-town.tests.ludus:18:5: error: cannot read snapshot '{folder / 'Street Musician cheers the town.txt'}': "
                 "it is not UTF-8 text (byte 0xff at offset 15)") in run.output
         assert f"market-town.tests.ludus:30:5: error: cannot read snapshot '{folder / 'Tax Collector angers the town.txt'}': it is a folder" in run.output
-        assert run.output.endswith("8 passed, 2 failed\n")
+        assert run.output.endswith("9 passed, 2 failed\n")
     for update in ([], ["--snapshot-update"]):
         run = pytest_in(where, "market-town.tests.ludus", *update)
         assert run.returncode == 1 and "Traceback" not in run.stdout
@@ -321,7 +321,7 @@ def test_a_snapshot_that_cannot_be_read_is_a_located_error_and_update_leaves_it(
                 "Street Musician cheers the town.txt': it is not UTF-8 text (byte 0xff at offset 15)") in run.stdout
         assert ("market-town.tests.ludus:30:5: error: cannot read snapshot '__snapshots__/market-town.tests/"
                 "Tax Collector angers the town.txt': it is a folder") in run.stdout
-        assert "2 failed, 8 passed" in run.stdout
+        assert "2 failed, 9 passed" in run.stdout
     assert (folder / "Street Musician cheers the town.txt").read_bytes() == b"Street Musician\xff\n"
     assert (folder / "Tax Collector angers the town.txt").is_dir()
 
@@ -490,7 +490,7 @@ def test_a_snapshot_edited_by_hand_shows_what_differs_when_it_prints_as_nothing(
     cut.write_text(cut.read_text(encoding="utf-8").rstrip("\n"), encoding="utf-8")
     shown = ["-   track mood: 0 -> 1··\n", "(the last line of the stored snapshot has no new line at its end)\n"]
     run = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus")])
-    assert run.output.endswith("8 passed, 2 failed\n")
+    assert run.output.endswith("9 passed, 2 failed\n")
     assert all(part in run.output for part in shown), run.output
     by_pytest = pytest_in(where, "market-town.tests.ludus")
     assert all(part in by_pytest.stdout for part in shown), by_pytest.stdout
@@ -600,7 +600,7 @@ def test_ludus_test_names_the_snapshots_no_test_uses_as_pytest_does_and_deletes_
     for update in ([], ["--update"]):
         run = CliRunner().invoke(main, ["test", str(tests), *update])
         assert [line for line in run.output.splitlines() if "unused" in line] == unused, run.output
-        assert run.output.endswith("9 passed, 1 failed\n")
+        assert run.output.endswith("10 passed, 1 failed\n")
         assert (folder / "A test that was deleted.txt").exists()
     assert "unused" not in CliRunner().invoke(main, ["test", str(tests), "-k", "fortune"]).output
     tests.write_text(text, encoding="utf-8")
@@ -651,7 +651,7 @@ def test_ludus_test_of_a_folder_names_the_snapshot_folders_no_game_keeps_and_del
     for update in ([], ["--update"]):
         run = CliRunner().invoke(main, ["test", str(where), *update])
         assert [line for line in run.output.splitlines() if "unused" in line] == expected, run.output
-        assert run.exit_code == 0 and run.output.endswith("10 passed, 0 failed\n"), run.output
+        assert run.exit_code == 0 and run.output.endswith("11 passed, 0 failed\n"), run.output
         assert (snapshots / "old" / "A test.txt").exists()
     # pytest run on the folder reports the files of the folder of a game that is gone too
     by_pytest = pytest_in(where, "--snapshot-details")
