@@ -156,6 +156,9 @@ class Position:
         with `seat` as the current seat (None: the seat deciding now), until the rule ends or asks
         a decision; answer those with `answer`. The flow's own decision is asked again after, as
         after `resolve` of a card. `span` is where the call's text starts in a test file."""
+        if self.match.is_over:
+            # an effect that ended the match is over with it: nothing waits for an answer
+            raise TestError(f"cannot resolve {_one_line(call)}: the match is over ({_result(self.match.result)})", span)
         if self._outer is not None:
             raise TestError(f"the effect of {self._effect_title} is still waiting for "
                             f"{self._waiting_text()}; answer it first", span)

@@ -27,7 +27,11 @@ rule asks:
 rule mine:
     gain 2 coins
 
+rule finish:
+    win Basil
+
 rule bad(k: number):
+    log "dividing by {k}"
     gain 10 / k coins
 
 '''
@@ -143,6 +147,13 @@ def test_a_rule_that_fails_as_it_runs_fails_at_its_line_and_changes_nothing(tmp_
     assert pos.match._state == state and pos.match.log == log
     pos.resolve_rule("deal(Amber, 1)")  # and the position goes on from where it was
     assert pos.effect().report().endswith("changes:\n  counter coins of Amber: 3 -> 4\n  counter coins of Basil: 0 -> 1\n")
+
+
+def test_a_rule_that_ends_the_match_ends_it_and_nothing_is_resolved_after(tmp_path):
+    seen = run(tmp_path, "    resolve finish()\n    expect winner Basil\n    snapshot\n")
+    assert seen[0].startswith("rule finish(), called for Amber\nchanges:\n")
+    with pytest.raises(TestError, match=r"cannot resolve score_quarters\(\): the match is over \(Basil wins"):
+        run(tmp_path, "    resolve finish()\n    resolve score_quarters()\n")
 
 
 # ── the Python API ──
