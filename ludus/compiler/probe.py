@@ -63,8 +63,10 @@ def compile_statements(game, text: str, path: str = "<given>", line: int = 1, co
 
 def compile_rule_call(game, text: str, path: str = "<resolve>", line: int = 1, column: int = 1):
     """A test's call of a rule (`score_quarters()`, `deal(Amber, 3)`), checked as a test line's:
-    `(rule code id, bind)`, where `bind(rt, env)` works out the arguments as the rule's
-    parameters. Anything but one call of a rule raises LudusError located at path:line."""
+    `(rule code id, bind, code)`, where `bind(rt, env)` works out the arguments as the rule's
+    parameters and `code` is the call's own code (its one instruction, located at the call, is
+    where a failure of the arguments is). Anything but one call of a rule raises LudusError
+    located at path:line."""
     from ..language import nodes as n
     from ..language.source import Diagnostic
 
@@ -80,7 +82,7 @@ def compile_rule_call(game, text: str, path: str = "<resolve>", line: int = 1, c
     code = Compiler(checker.out, game).block_code(f"resolve {path}:{line}", "resolve", nodes)
     del game.codes[code.id]
     _call, rule, bind = code.ops[0]  # the one instruction before RET: CALL of the rule's code
-    return rule, bind
+    return rule, bind, code
 
 
 def _env(match) -> dict:

@@ -165,7 +165,7 @@ class Position:
         seat = self.seat(seat, span)
         path, line, column = _where(span, "<resolve>")
         try:
-            rule, bind = compile_rule_call(self.game, call, path, line, column)
+            rule, bind, code = compile_rule_call(self.game, call, path, line, column)
         except LudusError as err:
             raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span,
                             _hints(err)) from None
@@ -175,7 +175,8 @@ class Position:
         log_len = len(self.match.log)
         try:
             env.update(bind(Runtime(self.game, state, self.match.log), env))
-        except RuleError as err:
+        except vm._FAILURES as exc:  # as the rules' own call of it fails: located at the call
+            err = vm._located(exc, code, 0)
             del self.match.log[log_len:]
             raise TestError(f"the arguments of {_one_line(call)} failed: {err.message}", err.span or span) from None
         outer = (state["stack"], state["pending"], state["result"])

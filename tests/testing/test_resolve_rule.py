@@ -186,6 +186,16 @@ def test_position_resolve_rule_refuses_what_is_not_one_call_of_a_rule(call, mess
     assert str(info.value).startswith(message), str(info.value)
 
 
+def test_arguments_that_fail_as_they_are_worked_out_fail_at_the_call(tmp_path):
+    with pytest.raises(TestError, match=r"the arguments of deal\(Basil, 10 / \(size\(seats\) - 2\)\) failed: "
+                                        "division by zero") as info:
+        run(tmp_path, "    resolve deal(Basil, 10 / (size(seats) - 2))\n")
+    assert (info.value.span.line, info.value.span.column) == (LINE, 13)
+    with pytest.raises(TestError) as info:
+        Position(ludus.load(write(tmp_path, "    expect true\n")), 2).resolve_rule("deal(Basil, 1 / 0)")
+    assert str(info.value).startswith("<resolve>:1:1: error: the arguments of deal(Basil, 1 / 0) failed: division by zero")
+
+
 def test_position_resolve_rule_checks_the_types_of_the_arguments(tmp_path):
     game = ludus.load(write(tmp_path, "    expect true\n"))
     with pytest.raises(TestError, match="rule 'deal' takes a seat as 's', and this is a number") as info:
