@@ -125,9 +125,12 @@ def unique_labels(labels: list[str]) -> list[str]:
     return out
 
 
-def describe_entry(match, entry: dict, actions: bool = False, viewer=None) -> str | None:
+def describe_entry(match, entry: dict, actions: bool = False, viewer=None, index: int | None = None) -> str | None:
     """One log entry as a sentence; None for entries the caller prints itself. A card shown to
-    some seats only is named to them (and to `viewer` None, the designer), not to others."""
+    some seats only is named to them (and to `viewer` None, the designer), not to others; with
+    `actions`, an answer or action is written out, and one naming a card `viewer` may not see
+    says only what was done (`Blue chose a card`, see Match.hidden_answer). `index` is the
+    entry's place in `match.log` (found there when not given)."""
     t = entry["t"]
     if t == "roll":
         return f"rolled d{entry['die']}: {entry['value']}"
@@ -148,8 +151,21 @@ def describe_entry(match, entry: dict, actions: bool = False, viewer=None) -> st
     if t in ("action", "answer") and actions:
         seat = entry.get("seat")
         who = match.seat_name(seat) if seat is not None else "chance"
-        return f"{who}: {entry['label']}"
+        told = hidden_answer(match, entry, viewer, index)
+        return f"{who}: {entry['label']}" if told is None else f"{who} {told}"
     return None
+
+
+def hidden_answer(match, entry: dict, viewer, index: int | None = None) -> str | None:
+    """What `viewer` is told of an answer or action it may not see ("chose a card"), or None
+    when it may see it (Match.hidden_answer); `index` is the entry's place in the log."""
+    if viewer is None:
+        return None
+    if index is None or not (0 <= index < len(match.log) and match.log[index] is entry):
+        index = next((i for i, e in enumerate(match.log) if e is entry), None)
+        if index is None:  # not an entry of this match's log: nothing says who may see it
+            return None if entry.get("seat") == viewer else "answered"
+    return match.hidden_answer(index, viewer)
 
 
 def zone_text(match, key: str) -> str:

@@ -19,7 +19,7 @@ from .dice import forcing_problem
 from .display import display, zone_text
 from .runtime import RuleError, Runtime, box_cards, copy_state
 from .saved import Damaged, forced_problem, validate_state
-from .view import view_state
+from .view import blind_seats, named_cards, told_instead, view_state
 
 CHANCE = "chance"
 TERMINAL = "terminal"
@@ -67,6 +67,12 @@ class Match:
         self.history: list[tuple[bytes | None, int, str, int]] = []
         self.moves: list[str] = []
         self._since = None  # moves since the last kept copy; None: the next move keeps one
+        # Who may see the answers and actions taken by `apply`, by their place in the log:
+        # None when every seat may, else (the seats that may, what the others are told). Kept
+        # beside the log, not in its entries, so the log (and a saved match) stays as it is. An
+        # entry not found here (taken by `apply_fast`, or before a match was loaded from JSON)
+        # is shown only to the seat that took it.
+        self.sight: dict[int, tuple | None] = {}
 
     @property
     def state(self) -> dict:
@@ -206,6 +212,11 @@ class Match:
             kept, self._since = marshal.dumps(state), 1
         else:
             kept, self._since = None, since + 1
+        # the cards the answer names, and the other seats that cannot see them as it is given
+        named = named_cards(self.game, state, pending, index)
+        blind = blind_seats(self.game, state, named, [s for s in range(state["nseats"]) if s != pending["seat"]]) \
+            if named else ()
+        told = told_instead(self.game, state, pending, index, named) if blind else None
         _log_answer(self.log, pending, index)
         try:
             vm.answer(self.game, state, self.log, index)
@@ -216,6 +227,11 @@ class Match:
             vm.forget(self.game)  # remembered define values follow the state (vm.memo_for)
             del self.log[log_len:]
             raise
+        if len(self.log) > log_len and self.log[log_len]["t"] in ("answer", "action"):
+            if blind:  # a card the move shows (played face up) is seen by all once it is made
+                blind = blind_seats(self.game, state, named, blind)
+            seeing = tuple(s for s in range(state["nseats"]) if s not in blind)
+            self.sight[log_len] = (seeing, told) if blind else None
         self.history.append((kept, log_len, label, index))
         self.moves.append(label)
 
@@ -260,8 +276,22 @@ class Match:
         self._since = None
         vm.forget(self.game)
         del self.log[log_len:]
+        self.sight.pop(log_len, None)  # the last move's answer is the one logged at log_len
         self.moves.pop()
         return label
+
+    def hidden_answer(self, index: int, seat) -> str | None:
+        """What `seat` is told of the answer or action at `index` in the log when it may not see
+        what was chosen ("chose a card"), or None when it may. The designer (`seat` None) and
+        the seat that chose see every answer; an answer whose sight is not known (taken by
+        `apply_fast`, or before the match was loaded from JSON) is hidden from the others."""
+        entry = self.log[index]
+        if seat is None or entry.get("seat") == seat or entry["t"] not in ("answer", "action"):
+            return None
+        if index not in self.sight:
+            return "took an action" if entry["t"] == "action" else "answered"
+        sight = self.sight[index]
+        return None if sight is None or seat in sight[0] else sight[1]
 
     def _before(self, n: int) -> dict:
         """The state before history entry `n` (n == len(history): the state after the last
@@ -281,6 +311,7 @@ class Match:
         other.history = list(self.history)
         other.moves = list(self.moves)
         other._since = self._since
+        other.sight = dict(self.sight)
         return other
 
     def force(self, sides: int, *values: int) -> None:

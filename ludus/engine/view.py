@@ -230,3 +230,60 @@ def _tokens_at_track(rt, track: str) -> dict:
         if p.startswith(track + ":"):
             out.setdefault(p.split(":", 1)[1], {})[token] = count
     return out
+
+
+# ── answers a seat may not see ──
+# What a seat sees of the moves the others make. A move's label names what was chosen; when
+# that is a card (or piece) the seat could not see when it was chosen, and still cannot once
+# the move is made (Coup's cards put back into the court deck, a face-down pick in For Sale or
+# Sushi Go), the seat is told only that a card was chosen. A card that the move shows (a card
+# played face up, an influence lost) is named to everyone, as it is at a table.
+
+
+def named_cards(game, state: dict, pending: dict, index: int) -> list[int]:
+    """The cards and pieces that option `index` of the decision waiting names: the card a
+    `choose` among cards picks, the cards an offered action takes as its arguments."""
+    values = pending.get("values")
+    if pending["seat"] is None or not values or not 0 <= index < len(values) or values[index] is None:
+        return []
+    value, kind = values[index], pending["kind"]
+    if kind == "choose":
+        stack = state["stack"]
+        spec = game.codes[stack[-1]["c"]].ops[stack[-1]["pc"]][1] if stack else None
+        return _entities(value, getattr(spec, "elem_type", "any"))
+    if kind == "offer" and isinstance(value, list) and len(value) == 2:
+        action = game.actions.get(value[0])
+        if action is None:
+            return []
+        out: list[int] = []
+        for (_name, _source, typ), arg in zip(action.params, value[1], strict=False):
+            out.extend(_entities(arg, typ))
+        return out
+    return []
+
+
+def _entities(value, typ: str) -> list[int]:
+    if typ.startswith("list:") and isinstance(value, list):
+        return [e for v in value for e in _entities(v, typ[5:])]
+    if typ.startswith("entity") and isinstance(value, int) and not isinstance(value, bool):
+        return [value]
+    return []
+
+
+def blind_seats(game, state: dict, eids: list[int], seats) -> list[int]:
+    """The seats of `seats` that cannot see at least one of the cards `eids` where it is now."""
+    rt = Runtime(game, state, [])
+    ents = state["ents"]
+    known = [e for e in eids if 0 <= e < len(ents) and ents[e] is not None]
+    if len(known) < len(eids):  # a card gone from the match: no one sees it now
+        return list(seats)
+    return [s for s in seats if not all(_can_see(rt, e, s) for e in known)]
+
+
+def told_instead(game, state: dict, pending: dict, index: int, eids: list[int]) -> str:
+    """What a seat that may not see the answer is told of it: that a card was chosen."""
+    if pending["kind"] == "offer":
+        return f"took the action {pending['values'][index][0]}"
+    ents = state["ents"]
+    cards = all(ents[e] is not None and getattr(game.defs.get(ents[e]["d"]), "word", "card") == "card" for e in eids)
+    return "chose a card" if cards else "chose a piece"
