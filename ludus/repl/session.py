@@ -25,7 +25,7 @@ from rich.text import Text
 
 from ..bots import BOTS as BOT_KINDS
 from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
-from ..engine.display import describe_entry
+from ..engine.display import describe_entry, hidden_answer
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
 from ..engine.view import counter_starts
@@ -140,7 +140,7 @@ class Repl:
                  "`help` lists the commands, `quit` ends.", style="bold")
         try:
             # what setup did (rolls, shuffles, the game's log lines) before the first screen
-            self.print_log(0)
+            self.print_log(0, self.audience())
             self.play_bots()
             self.show_state()
         except KeyboardInterrupt:  # Ctrl-C while the bots play their first moves
@@ -361,8 +361,8 @@ class Repl:
 
     def move(self, label: str) -> None:
         log_len = len(self.match.log)
-        viewer = self.viewing()
-        before = self.match.view(viewer)
+        mover = self.viewing()
+        before = self.match.view(mover)
         try:
             self.match.apply(label)
         except IllegalAction as exc:  # pragma: no cover - legal labels are checked before
@@ -370,13 +370,54 @@ class Repl:
         except RuleError as exc:
             raise Rejected(broke_rule(label, exc)) from None
         self.redo_stack.clear()
-        self.print_log(log_len)
-        self.print_changes(before, viewer)
-        self.after_move()
+        moved = len(self.match.log)
+        changes = view_changes(before, self.match.view(mover), counter_starts(self.match))
+        errors: list[str] = []
+        try:
+            errors = self.bots_move()
+        finally:  # a Ctrl-C while a bot thinks: the moves made before it are said all the same
+            seats = self.audience(mover)
+            self.print_log(log_len, seats, end=moved)
+            self.print_changes(changes)
+            self.print_log(moved, seats, moves=True)
+        for error in errors:
+            self.say(error, style="red")
+        self.show_state()
 
-    def print_changes(self, before: dict, viewer, limit: int = 8) -> None:
+    def audience(self, mover=None) -> list[int] | None:
+        """The seats that see what is printed between two screens, none of which may be shown
+        what it may not see: the seat viewed, or with `view auto` the seat that was at the
+        screen (`mover`) and the one whose screen comes next (they differ in hot seat play).
+        None: everything (`view all`, or no seat is watching)."""
+        if self.view_mode == "all":
+            return None
+        if isinstance(self.view_mode, int):
+            return [self.view_mode]
+        seats = [s for s in dict.fromkeys([mover, self.viewing()]) if s is not None]
+        return seats or None
+
+    def describe(self, entry: dict, index: int, seats: list[int] | None, actions: bool = False) -> str | None:
+        """A log entry as every seat of `seats` may read it (None: everything): the words of
+        the one that may see least, when they read it differently."""
+        full = describe_entry(self.match, entry, actions=actions, index=index)
+        for seat in seats or ():
+            text = describe_entry(self.match, entry, actions=actions, viewer=seat, index=index)
+            if text != full:
+                return text
+        return full
+
+    def told(self, index: int, seats: list[int] | None) -> str | None:
+        """What `seats` are told of the answer or action logged at `index` instead of its
+        label ("chose a card"), or None when every one of them may see it."""
+        entry = self.match.log[index]
+        for seat in seats or ():
+            text = hidden_answer(self.match, entry, seat, index)
+            if text is not None:
+                return text
+        return None
+
+    def print_changes(self, lines: list[str], limit: int = 8) -> None:
         """What the move changed, as the seat that made it may see it: a few lines."""
-        lines = view_changes(before, self.match.view(viewer), counter_starts(self.match))
         for line in lines[:limit]:
             self.say(f"  changed: {line}", style="green")
         if len(lines) > limit:
@@ -400,33 +441,53 @@ class Repl:
             bot = players[seat] = make_bot(spec, self.game, seat, base * 31 + seat)
         return bot
 
-    def play_bots(self) -> None:
+    def play_bots(self, mover=None) -> None:
+        """Let the bots play until a person decides or the match ends, then print their moves
+        and what they logged, as the audience may see them."""
+        start, errors = len(self.match.log), []
+        try:
+            errors = self.bots_move()
+        finally:  # a Ctrl-C while a bot thinks: the moves made before it are said all the same
+            self.print_log(start, self.audience(mover), moves=True)
+        for error in errors:
+            self.say(error, style="red")
+
+    def bots_move(self) -> list[str]:
+        """Let the bots play until a person decides or the match ends; returns the errors to
+        say (a bot that cannot play hands its seat back). What they did is in the log."""
         for _ in range(100_000):
             cur = self.match.current
             if cur in (CHANCE, TERMINAL) or cur not in self.bots:
-                return
+                return []
             legal = self.match.legal_actions()
-            log_len = len(self.match.log)
             label = "?"
             try:
                 bot = self.bot_for(cur)
                 label = self.rng.choice(legal) if bot is None else legal[bot.choose(observe(self.match, cur))]
                 self.match.apply(label)
             except ValueError as exc:  # a spec the game cannot take, e.g. a 'define score' of two seats
-                self.say(f"error: the bot cannot play: {exc}; {self.match.seat_name(cur)} is yours now", style="red")
                 del self.bots[cur]
-                return
+                return [f"error: the bot cannot play: {exc}; {self.match.seat_name(cur)} is yours now"]
             except RuleError as exc:
-                self.say(f"error: the bot's move {broke_rule(label, exc)}; {self.match.seat_name(cur)} is yours now",
-                         style="red")
                 del self.bots[cur]
-                return
-            self.say(f"{self.match.seat_name(cur)} (bot): {label}")
-            self.print_log(log_len)
+                return [f"error: the bot's move {broke_rule(label, exc)}; {self.match.seat_name(cur)} is yours now"]
+        return []
 
-    def print_log(self, start: int) -> None:
-        for entry in self.match.log[start:]:
-            shown = describe_entry(self.match, entry, viewer=self.viewing())
+    def print_log(self, start: int, seats: list[int] | None = None, end: int | None = None,
+                  moves: bool = False) -> None:
+        """The log from `start` (to `end`), as `seats` may see it (None: everything). With
+        `moves`, its answers and actions are the bots' moves, and are said (a person's own move
+        is not echoed): `Blue (bot): income`, or `Blue (bot) chose a card` when one of `seats`
+        may not see what it chose."""
+        log = self.match.log
+        for index in range(start, len(log) if end is None else end):
+            entry = log[index]
+            if moves and entry["t"] in ("answer", "action"):
+                who = self.match.seat_name(entry["seat"])
+                told = self.told(index, seats)
+                self.say(f"{who} (bot): {entry['label']}" if told is None else f"{who} (bot) {told}")
+                continue
+            shown = self.describe(entry, index, seats)
             if shown:
                 self.say(f"  {shown}", style="cyan")
 
@@ -628,7 +689,10 @@ class Repl:
         n = whole_number(arg) if arg else 15
         if not n:  # 0 too: the last 0 entries would read as `shown[-0:]`, every one of them
             raise Rejected(f"`log` takes a number of entries, 1 or more, not '{arg}'")
-        shown = [s for s in (describe_entry(self.match, e, actions=True) for e in self.match.log) if s]
+        # as the screen's seat may see it: another seat's face-down pick says only that it chose
+        viewer = self.viewing()
+        seats = None if viewer is None else [viewer]
+        shown = [s for s in (self.describe(e, i, seats, actions=True) for i, e in enumerate(self.match.log)) if s]
         if not shown:
             self.say("nothing has happened yet")
         for line in shown[-n:]:
@@ -638,7 +702,10 @@ class Repl:
         if not self.match.history:
             raise Rejected("nothing to undo" + (" (a loaded match starts with no history)" if self.match.moves else ""))
         labels: list[str] = []
+        sights = []  # what each seat may read of each move taken back
+        mover = self.viewing()
         while self.match.history:
+            sights.insert(0, self.move_sight(self.match, len(self.match.history) - 1))
             labels.insert(0, self.match.undo())
             if self.match.current not in self.bots:
                 break
@@ -646,7 +713,10 @@ class Repl:
         undone_notes = [n for n in self.notes if n.position > kept]
         self.notes = [n for n in self.notes if n.position <= kept]
         self.redo_stack.append((labels, undone_notes))
-        self.say("undid: " + "; ".join(labels))
+        # the seat deciding now may be another than the one who typed `undo` (hot seat): neither
+        # is told what the other may not see
+        seats = self.audience(mover)
+        self.say("undid: " + "; ".join(said_of(sight, seats) for sight in sights))
         self.show_state()
 
     def cmd_redo(self, _arg: str) -> None:
@@ -655,6 +725,7 @@ class Repl:
         labels, notes = self.redo_stack[-1]
         log_len = len(self.match.log)
         base = len(self.match.moves)
+        mover = self.viewing()
         # all of it or nothing: moves taken back may no longer be legal (a bot has moved since)
         work = self.match.clone()
         try:
@@ -669,9 +740,25 @@ class Repl:
         self.redo_stack.pop()
         self.match = work
         self.notes.extend(n for n in notes if base < n.position <= base + len(labels))
-        self.say("redid: " + "; ".join(labels))
-        self.print_log(log_len)
+        seats = self.audience(mover)
+        said = [said_of(self.move_sight(work, len(work.history) - len(labels) + i), seats) for i in range(len(labels))]
+        self.say("redid: " + "; ".join(said))
+        self.print_log(log_len, seats)
         self.show_state()
+
+    @staticmethod
+    def move_sight(match: Match, n: int) -> tuple[str, dict]:
+        """Move `n` of the match's history: its label, and for each seat that may not see what
+        it chose, what that seat is told instead ("Blue chose a card")."""
+        _kept, index, label, _option = match.history[n]
+        told = {}
+        if index < len(match.log) and match.log[index]["t"] in ("answer", "action"):
+            who = match.seat_name(match.log[index]["seat"])
+            for seat in range(match._state["nseats"]):
+                text = match.hidden_answer(index, seat)
+                if text is not None:
+                    told[seat] = f"{who} {text}"
+        return label, told
 
     def cmd_view(self, arg: str) -> None:
         if arg in ("", "auto"):
@@ -885,6 +972,10 @@ class Repl:
             return (f"move {moves[exc.line] + 1}: " if exc.line in moves else "") + exc.message
         if json.dumps(again._state, sort_keys=True) != json.dumps(match._state, sort_keys=True):
             return "they lead to another position"
+        if again.log == match.log:
+            # played again, the moves say who may see each answer, which a saved match does not
+            # hold: without it every answer of another seat would be hidden (Match.hidden_answer)
+            match.sight = dict(again.sight)
         return None
 
     def _saved_note(self, match: Match, note) -> Note:
@@ -987,7 +1078,7 @@ class Repl:
         self.unreplayable = None
         self.saved_moves = []
         self.say(f"restarted with seed {seed}" + (f"; the old match is in {kept}" if kept else ""))
-        self.print_log(0)
+        self.print_log(0, self.audience())
         self.play_bots()
         self.show_state()
 
@@ -1120,6 +1211,12 @@ def _same_label(text: str, legal: list[str]) -> str | None:
 
 def _moves(n: int) -> str:
     return f"{n} move{'s' if n != 1 else ''}"
+
+
+def said_of(sight: tuple[str, dict], seats: list[int] | None) -> str:
+    """A move (Repl.move_sight) as every one of `seats` may read it (None: everything)."""
+    label, told = sight
+    return next((told[s] for s in seats or () if s in told), label)
 
 
 class _Line:
