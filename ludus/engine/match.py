@@ -23,6 +23,7 @@ from .view import blind_seats, named_cards, told_instead, view_state
 
 CHANCE = "chance"
 TERMINAL = "terminal"
+_UNKNOWN = object()  # Match._sight of an answer no history entry took
 FORMAT = 1
 # the seeds a match takes: those its saved file holds (saved matches of larger ones are refused)
 SEED_LIMIT = 1 << 64
@@ -68,10 +69,10 @@ class Match:
         self.moves: list[str] = []
         self._since = None  # moves since the last kept copy; None: the next move keeps one
         # Who may see the answers and actions taken by `apply`, by their place in the log:
-        # None when every seat may, else (the seats that may, what the others are told). Kept
-        # beside the log, not in its entries, so the log (and a saved match) stays as it is. An
-        # entry not found here (taken by `apply_fast`, or before a match was loaded from JSON)
-        # is shown only to the seat that took it.
+        # None when every seat may, else (the seats that may, what the others are told). Worked
+        # out when first asked (hidden_answer), from the states around the move that the history
+        # retraces, so that `apply`, which simulations call in a loop, pays nothing for it; kept
+        # beside the log, not in its entries, so the log (and a saved match) stays as it is.
         self.sight: dict[int, tuple | None] = {}
 
     @property
@@ -212,11 +213,6 @@ class Match:
             kept, self._since = marshal.dumps(state), 1
         else:
             kept, self._since = None, since + 1
-        # the cards the answer names, and the other seats that cannot see them as it is given
-        named = named_cards(self.game, state, pending, index)
-        blind = blind_seats(self.game, state, named, [s for s in range(state["nseats"]) if s != pending["seat"]]) \
-            if named else ()
-        told = told_instead(self.game, state, pending, index, named) if blind else None
         _log_answer(self.log, pending, index)
         try:
             vm.answer(self.game, state, self.log, index)
@@ -227,11 +223,6 @@ class Match:
             vm.forget(self.game)  # remembered define values follow the state (vm.memo_for)
             del self.log[log_len:]
             raise
-        if len(self.log) > log_len and self.log[log_len]["t"] in ("answer", "action"):
-            if blind:  # a card the move shows (played face up) is seen by all once it is made
-                blind = blind_seats(self.game, state, named, blind)
-            seeing = tuple(s for s in range(state["nseats"]) if s not in blind)
-            self.sight[log_len] = (seeing, told) if blind else None
         self.history.append((kept, log_len, label, index))
         self.moves.append(label)
 
@@ -276,7 +267,8 @@ class Match:
         self._since = None
         vm.forget(self.game)
         del self.log[log_len:]
-        self.sight.pop(log_len, None)  # the last move's answer is the one logged at log_len
+        for i in [i for i in self.sight if i >= log_len]:  # worked out for entries now gone
+            del self.sight[i]
         self.moves.pop()
         return label
 
@@ -284,14 +276,52 @@ class Match:
         """What `seat` is told of the answer or action at `index` in the log when it may not see
         what was chosen ("chose a card"), or None when it may. The designer (`seat` None) and
         the seat that chose see every answer; an answer whose sight is not known (taken by
-        `apply_fast`, or before the match was loaded from JSON) is hidden from the others."""
+        `apply_fast`, or before the match was loaded from JSON: no history retraces it) is
+        hidden from the others."""
         entry = self.log[index]
         if seat is None or entry.get("seat") == seat or entry["t"] not in ("answer", "action"):
             return None
-        if index not in self.sight:
+        sight = self._sight(index)
+        if sight is _UNKNOWN:
             return "took an action" if entry["t"] == "action" else "answered"
-        sight = self.sight[index]
         return None if sight is None or seat in sight[0] else sight[1]
+
+    def _sight(self, index: int):
+        """`sight` of the answer at `index` in the log, worked out the first time it is asked;
+        _UNKNOWN when no entry of the history took it."""
+        if index not in self.sight:
+            n = next((n for n in range(len(self.history) - 1, -1, -1) if self.history[n][1] == index), None)
+            if n is None:
+                return _UNKNOWN
+            self.sight[index] = self._sight_of(n)
+        return self.sight[index]
+
+    def _sight_of(self, n: int) -> tuple | None:
+        """Who may see what history entry `n` chose: None when every seat may, else (the seats
+        that may, what the others are told). A card it names that a seat could not see as the
+        answer was given, and still cannot once the move is made, is hidden from that seat (a
+        card the move shows, played face up, is seen by all)."""
+        state = self._before(n)
+        pending, index = state["pending"], self.history[n][3]
+        named = named_cards(self.game, state, pending, index)
+        if not named:
+            return None
+        blind = blind_seats(self.game, state, named, [s for s in range(state["nseats"]) if s != pending["seat"]])
+        if not blind:
+            return None
+        told = told_instead(self.game, state, pending, index, named)
+        vm.answer(self.game, state, [], index)  # the state after the move, on this copy
+        vm.forget(self.game)  # the define values remembered were this copy's
+        blind = blind_seats(self.game, state, named, blind)
+        if not blind:
+            return None
+        return tuple(s for s in range(state["nseats"]) if s not in blind), told
+
+    def sights(self) -> dict[int, tuple | None]:
+        """Who may see each move of the history (see `sight`), all worked out now."""
+        for _kept, index, _label, _option in self.history:
+            self._sight(index)
+        return dict(self.sight)
 
     def _before(self, n: int) -> dict:
         """The state before history entry `n` (n == len(history): the state after the last

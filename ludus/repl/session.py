@@ -975,7 +975,7 @@ class Repl:
         if again.log == match.log:
             # played again, the moves say who may see each answer, which a saved match does not
             # hold: without it every answer of another seat would be hidden (Match.hidden_answer)
-            match.sight = dict(again.sight)
+            match.sight = again.sights()
         return None
 
     def _saved_note(self, match: Match, note) -> Note:

@@ -149,6 +149,7 @@ def test_match_says_who_may_see_an_answer_and_forgets_it_on_undo_and_loading():
     match = game.new_match(2, seed=4)
     n = len(match.log)
     match.apply(0)  # Red keeps a card, face down
+    assert match.sight == {}  # apply works nothing out: a simulation's loop pays nothing for it
     entry = match.log[n]
     assert entry["t"] == "answer" and entry["seat"] == 0
     assert match.hidden_answer(n, 1) == "chose a card"
