@@ -2,7 +2,8 @@
 
 A bot that searches must not look at what its seat cannot see. It plays its simulations on
 samples instead: copies of the match in which every card the seat cannot see (a card in another
-seat's `owner only` hand, in a `count only` deck, in a `hidden` zone, not revealed to it) has been
+seat's `owner only` hand, in its own `others only` hand, in a `count only` deck, in a `hidden`
+zone, not revealed to it) has been
 dealt again at random among the hidden places, and the random generator reseeded so the dice and
 shuffles to come are not the real ones. What the seat sees stays exactly where it is: a sample's
 `view(seat)` is the real `view(seat)`.

@@ -95,6 +95,8 @@ def _can_see(rt, eid: int, seat) -> bool:
             return False
         if spec.visibility == "public" or (spec.visibility == "owner only" and owner and int(owner) == seat):
             return True
+        if spec.visibility == "others only" and owner and int(owner) != seat:
+            return True
         if spec.visibility == "top only" and _on_top(rt, loc, eid):
             return True
         return _shown_to(e, seat)
@@ -118,6 +120,8 @@ def _zone_view(rt, visibility: str, cards: list, seat, owner):
         return names
     if visibility == "owner only" and owner == seat:
         return names
+    if visibility == "others only" and owner != seat:
+        return names
     # `top only`: the top card is shown apart, so `revealed` lists only cards under it
     under = cards[1:] if visibility == "top only" else cards
     revealed = [ents[c]["d"] for c in under if _shown_to(ents[c], seat)]
@@ -128,6 +132,12 @@ def _zone_view(rt, visibility: str, cards: list, seat, owner):
         view["top"] = names[0]
     if revealed:
         view["revealed"] = revealed
+    if visibility == "others only":
+        # the owner holds the cards facing away: it sees their backs, in order, and what lies on
+        # them (the marks of a Hanabi clue), without seeing which cards they are
+        marks = [_tokens_at(rt, f"#{c}", rt.game.seat_names(rt.state["nseats"])) for c in cards]
+        if any(marks):
+            view["marks"] = marks
     return view
 
 
@@ -191,6 +201,8 @@ def _hidden(visibility: str, seat):
             return False
         if visibility == "owner only":
             return owner != seat
+        if visibility == "others only":
+            return owner == seat
         return True
     return hidden
 

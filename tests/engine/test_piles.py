@@ -126,7 +126,7 @@ def test_top_only_is_for_piles(tmp_path):
     messages = [(d.span.line, d.span.column, d.message) for d in err.value.diagnostics if d.severity == "error"]
     assert messages == [
         (3, 24, "'top only' is for zones and boards, whose cards lie in piles; a counter is 'public', "
-                "'owner only', 'count only' or 'hidden'"),
+                "'owner only', 'others only', 'count only' or 'hidden'"),
         (4, 14, "a board's spaces are 'public' or 'top only' (piles that show their top card), not 'hidden'"),
     ]
 

@@ -398,12 +398,18 @@ class DeclarationChecks:
                     self.expr(e, scope)
             if item.visibility == "top only":
                 self.error(f"'top only' is for zones and boards, whose cards lie in piles; a {item.kind} is "
-                           "'public', 'owner only', 'count only' or 'hidden'", self.at(item.span, "top"))
+                           "'public', 'owner only', 'others only', 'count only' or 'hidden'", self.at(item.span, "top"))
+            elif item.visibility == "others only" and item.per != "seat":
+                self.error(f"'others only' hides a {item.kind} from the seat it belongs to: it needs 'per seat'",
+                           self.at(item.span, "others"))
             if item.resets and not self.loop_label_exists(item.resets):
                 self.warn(f"'resets each {item.resets}': no loop, turn or phase is labelled '{item.resets}'", self.at(item.span, item.resets))
         elif isinstance(item, n.ZoneDecl):
             if item.per and item.per != "seat":
                 self.error(f"zones are 'per seat' or shared, not 'per {item.per}'", self.at(item.span, item.per))
+            if item.visibility == "others only" and item.per != "seat":
+                self.error("'others only' hides a zone from the seat it belongs to: it needs 'per seat'",
+                           self.at(item.span, "others"))
             if item.refill and item.refill not in sym.zones:
                 self.error(f"unknown zone '{item.refill}'", self.at(item.span, item.refill), suggest(item.refill, sym.zones))
         elif isinstance(item, n.TokenDecl):
