@@ -36,23 +36,32 @@ def source_text(game, span: Span) -> str:
     return "\n".join([first, *rest]).rstrip() + "\n"
 
 
+def _seats_text(names: list[str]) -> str:
+    """`Red`, `Red and Blue`, `Red, Blue and Green`: the seats expected to win."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def check_line(pos, kind: str, value, span) -> None:
-    """`expect legal "label"`, `expect not legal "label"`, `expect winner X`, `expect no winner`."""
+    """`expect legal "label"`, `expect not legal "label"`, `expect winner X` (or `X, Y`: exactly
+    these seats), `expect no winner`."""
     if kind == "winner":
         pos.run_on(span)
         result = pos.match.result
         if result is None:
-            raise TestError(f"expected {'no winner' if value is None else value + ' to win'}, "
+            expected = "no winner" if value is None else _seats_text([value] if isinstance(value, str) else list(value)) + " to win"
+            raise TestError(f"expected {expected}, "
                             "but the match is not over", span)
         winners = list(result["winners"])
         if value is None and winners:
             raise TestError(f"expected no winner, but {', '.join(winners)} won ({result['reason']})", span)
         if value is not None:
-            if value not in pos.match.seat_names():
-                raise TestError(f"'{value}' is not a seat of this match ({', '.join(pos.match.seat_names())})", span)
-            if winners != [value]:
+            named = [value] if isinstance(value, str) else list(value)
+            for seat in named:
+                if seat not in pos.match.seat_names():
+                    raise TestError(f"'{seat}' is not a seat of this match ({', '.join(pos.match.seat_names())})", span)
+            if sorted(winners) != sorted(named):
                 won = ", ".join(winners) or "nobody"
-                raise TestError(f"expected {value} to win, but {won} won ({result['reason']})", span)
+                raise TestError(f"expected {_seats_text(named)} to win, but {won} won ({result['reason']})", span)
         return
     pos.run_on(span)
     options = pos.match.legal_actions()

@@ -66,6 +66,46 @@ def test_an_unknown_seat_in_expect_winner_is_a_located_check_error(tmp_path):
     assert d.message == "unknown seat 'Ambr'" and d.hint == "did you mean 'Amber'?" and d.span.line == 4
 
 
+TOGETHER = '''game "Together"
+players 3
+counter lit
+flow:
+    turn P1:
+        choose n from 0 to 1 "Light the fuse?"
+        set lit to n
+    if lit == 1:
+        win [P1, P3]
+    win seats
+'''
+
+
+def run_together(tmp_path, body: str):
+    path = tmp_path / "together.ludus"
+    path.write_text(TOGETHER + f'\ntest "t":\n{body}', encoding="utf-8")
+    game = ludus.load(path)
+    run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
+def test_expect_winner_of_several_seats_names_exactly_the_seats_that_won(tmp_path):
+    run_together(tmp_path, '    do "0"\n    expect winner P1, P2, P3\n')
+    run_together(tmp_path, '    do "0"\n    expect winner P3, P1, P2\n')       # in any order
+    run_together(tmp_path, '    do "1"\n    expect winner P1, P3\n')
+    with pytest.raises(TestError, match="expected P1 and P2 to win, but P1, P3 won"):
+        run_together(tmp_path, '    do "1"\n    expect winner P1, P2\n')
+    with pytest.raises(TestError, match="expected P1 to win, but P1, P2, P3 won"):
+        run_together(tmp_path, '    do "0"\n    expect winner P1\n')
+    with pytest.raises(TestError, match="expected P1, P2 and P3 to win, but the match is not over"):
+        run_together(tmp_path, '    expect winner P1, P2, P3\n')
+
+
+def test_every_seat_of_several_in_expect_winner_is_checked(tmp_path):
+    path = tmp_path / "together.ludus"
+    path.write_text(TOGETHER + '\ntest "t":\n    do "0"\n    expect winner P1, P4, P2, P1\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    errors = [(d.span.line, d.span.column, d.message) for d in diags if d.severity == "error"]
+    assert errors == [(14, 19, "seat 'P1' is named twice"), (14, 23, "unknown seat 'P4'")]   # sorted by place
+
+
 def test_report_from_here_leaves_earlier_steps_out_of_the_snapshot(tmp_path):
     [with_all] = run(tmp_path, '    do "buy nothing"\n    do "build nothing"\n    snapshot\n')
     [later] = run(tmp_path, '    do "buy nothing"\n    report from here\n    do "build nothing"\n    snapshot\n')

@@ -366,7 +366,9 @@ class DeclarationBuilder(BuilderBase):
 
     @v_args(meta=True)
     def test_expect_winner(self, meta, c):
-        return n.TestLine("winner", str(c[0]), span=self.span(meta))
+        # one seat is its name; several (a team, a cooperative game) a tuple of names
+        names = tuple(str(t) for t in c)
+        return n.TestLine("winner", names[0] if len(names) == 1 else names, span=self.span(meta))
 
     @v_args(meta=True)
     def test_expect_no_winner(self, meta, c):

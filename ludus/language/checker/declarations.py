@@ -663,9 +663,14 @@ class DeclarationChecks:
             elif line.kind in ("do", "until", "answer") and not self.could_be_move(line.value):
                 self.warn(f"no action's label and no decision's option can read '{line.value}'",
                           self.at(line.span, f'"{line.value}"'), suggest(line.value, self.move_shapes()[1]))
-            elif line.kind == "winner" and line.value is not None and line.value not in sym.seat_constants():
+            elif line.kind == "winner" and line.value is not None:
                 seats = set(sym.seat_constants())
-                self.error(f"unknown seat '{line.value}'", self.at(line.span, line.value), suggest(line.value, seats))
+                named = (line.value,) if isinstance(line.value, str) else line.value
+                for seat in named:
+                    if seat not in seats:
+                        self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+                for seat in sorted({s for s in named if named.count(s) > 1}):
+                    self.error(f"seat '{seat}' is named twice", self.at(line.span, seat))
             elif line.kind == "players" and not sym.min_players <= line.value <= sym.max_players:
                 counts = player_range(sym.min_players, sym.max_players)
                 self.error(f"{sym.title or 'this game'} is for {counts} players, not {line.value}", line.span)
