@@ -394,32 +394,16 @@ class StatementCompiler:
         return walk(node)
 
     def dependencies(self, node, seen=None) -> frozenset | None:
-        """The names of the state an 'at any time' block reads, so it is re-checked only when one
-        of them changes; None when that cannot be told (then it is checked after every change)."""
-        seen = set() if seen is None else seen
-        deps: set = set()
-
-        def visit(res, walk) -> bool:
-            tag = res[0]
-            if tag in ("var", "var_of", "var_of2", "track", "track_attr", "zone", "zone_of"):
-                deps.add(res[1])
-            elif tag == "tokens":
-                if res[2]:
-                    return False
-                deps.add(res[1])
-            elif tag in ("pieces", "entity_kind", "field", "entity_attr", "dynamic_attr"):
-                deps.add("$ents")
-            elif tag in ("define", "value"):
-                decl = (self.sym.defines if tag == "define" else self.sym.values)[res[1]]
-                if res[1] not in seen:
-                    seen.add(res[1])
-                    if not walk(decl.value):
-                        return False
-            elif tag == "builtin_fn" and res[1] == "passed":
-                return False
-            return True
-
-        return frozenset(deps) if self.walk_names(node, visit) else None
+        """The names of the state an 'at any time' block (or a `becomes` condition) reads, so it
+        is re-checked only when one of them changes; None when that cannot be told (then it is
+        checked after every change). They are the names a define's remembered value depends on
+        (state_read, which misses nothing: the cards on a space found as the rules run, say), as
+        Runtime.changed reports them: a zone's cards and their order ("@deck") under the zone's
+        name, a property set on a card (".damage") under "$ents"."""
+        read = self.state_read(node)
+        if read is None or "$alts" in read:
+            return None  # `passed(s)`: the alternate loop is not reported as a change
+        return frozenset(name[1:] if name[0] == "@" else "$ents" if name[0] == "." else name for name in read)
 
     def define_memo_tables(self) -> None:
         """The game's tables for Runtime.touch, from every define's dependencies (vm.memo_for
