@@ -25,6 +25,7 @@ SHIPPED = [
     "examples/sushi-go.ludus",
     "examples/hearts.ludus",
     "examples/coup.ludus",
+    "examples/hanabi.ludus",
     "examples/uprising-great-country.ludus",
 ]
 

@@ -41,6 +41,8 @@ GAMES = [  # (path, players, seeds)
     ("examples/hearts.ludus", 4, 60),
     ("examples/coup.ludus", 2, 200),
     ("examples/coup.ludus", 6, 100),
+    ("examples/hanabi.ludus", 2, 200),
+    ("examples/hanabi.ludus", 5, 100),
     ("examples/uprising-great-country.ludus", 2, 40),
     ("examples/uprising-great-country.ludus", 6, 10),
     ("games/uprising.ludus", 2, 200),
