@@ -6,6 +6,7 @@ import os
 import stat
 from pathlib import Path
 
+from ..engine.effect import _result
 from ..engine.match import order_problem, zone_key
 from ..language.snapshot_names import EXTENSION, same_file, snapshot_lines, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
@@ -67,9 +68,14 @@ def check_line(pos, kind: str, value, span) -> None:
     options = pos.match.legal_actions()
     if kind == "legal" and value not in options:
         raise TestError(f"expected '{value}' to be a legal move", span,
-                        "    legal now: " + (", ".join(options) or "nothing (no decision is waiting)"))
+                        "    legal now: " + (", ".join(options) or _nothing_legal(pos.match)))
     if kind == "illegal" and value in options:
         raise TestError(f"expected '{value}' not to be a legal move, and it is", span)
+
+
+def _nothing_legal(match) -> str:
+    result = match.result
+    return "nothing (no decision is waiting)" if result is None else f"nothing (the match is over: {_result(result)})"
 
 
 def run_test_decl(game, decl, compare) -> None:
@@ -124,7 +130,7 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
         elif kind == "force_order":
             force_order(pos, value, span)
         elif kind in ("do", "answer"):
-            pos.do(value, span)
+            pos.do(value, span, verb=kind)
         elif kind == "until":
             pos.play_until(value, span)
         elif kind == "resolve":
@@ -143,6 +149,10 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
         elif kind == "snapshot":
             compare(pos.effect(), value, span)
         elif kind == "run_on":
+            # the line asks the rules to go on: after the end there is nothing to go on to, and
+            # the test is told so (the Python API's run_on() may be called to make sure, and
+            # does nothing then)
+            pos._over("run on", span)
             pos.run_on(span)
         elif kind == "report_start":
             pos.effect()   # what came before (setup decisions, say) is left out of the next report

@@ -86,6 +86,7 @@ class Position:
         Then the waiting decision is asked again, with options that follow the new position;
         `ask_again=False` leaves that to the next given, for a position set up in several lines
         (a hand emptied, then filled: asked in between, an empty hand would end the turn)."""
+        self._over("set up the position with 'given'", span)
         path, line, column = _where(span, "<given>")
         try:
             fn = compile_statements(self.game, text, path, line, column)
@@ -116,6 +117,7 @@ class Position:
     def resolve(self, card: str, seat=None, handler: str | None = None, span: Span | None = None) -> None:
         """Run a card's `on play:` (or `handler`) effect for `seat`, apart from the flow, until it ends
         or asks a decision; answer those with `answer`. The flow's own decision is asked again after."""
+        self._over(f"resolve '{card}'", span)
         if self._outer is not None:
             raise TestError(f"the effect of {self._effect_title} is still waiting for "
                             f"{self._waiting_text()}; answer it first", span)
@@ -156,9 +158,7 @@ class Position:
         with `seat` as the current seat (None: the seat deciding now), until the rule ends or asks
         a decision; answer those with `answer`. The flow's own decision is asked again after, as
         after `resolve` of a card. `span` is where the call's text starts in a test file."""
-        if self.match.is_over:
-            # an effect that ended the match is over with it: nothing waits for an answer
-            raise TestError(f"cannot resolve {_one_line(call)}: the match is over ({_result(self.match.result)})", span)
+        self._over(f"resolve {_one_line(call)}", span)
         if self._outer is not None:
             raise TestError(f"the effect of {self._effect_title} is still waiting for "
                             f"{self._waiting_text()}; answer it first", span)
@@ -193,18 +193,18 @@ class Position:
         self._effect_title = f"rule {_one_line(call)}, called for {self.match.seat_name(seat)}"
         self._settle()
 
-    def do(self, label: str, span: Span | None = None) -> None:
-        """Take a legal action or answer the decision asked now, by its label.
+    def do(self, label: str, span: Span | None = None, verb: str = "do") -> None:
+        """Take a legal action or answer the decision asked now, by its label (`verb`: the
+        test line's word for it, in its errors).
 
         An action offered by the flow runs to its end and the match stops right after it, so
         expectations and the effect report see the action alone; the next step lets the rules
         go on to the next decision."""
         self._resume(span)
+        self._over(f"{verb} '{label}'", span)
         pending = self.match.pending
-        if self.match.is_over:
-            raise TestError(f"cannot do '{label}': the match is over ({_result(self.match.result)})", span)
         if pending is None:
-            raise TestError(f"cannot do '{label}': no decision is waiting", span)
+            raise TestError(f"cannot {verb} '{label}': no decision is waiting", span)
         options = self.match.legal_actions()
         if label not in options:
             near = closest(label, options)
@@ -263,15 +263,19 @@ class Position:
             raise TestError(f"the rules failed going on from here: {err.message}", err.span or span) from None
         self.match.state = work
 
-    answer = do
+    def answer(self, label: str, span: Span | None = None) -> None:
+        """Answer the decision asked now by its label: `do`, in the words of an `answer` line."""
+        self.do(label, span, verb="answer")
 
     def run_on(self, span: Span | None = None) -> None:
-        """Let the rules go on to the next decision (or the end), as the next step would."""
+        """Let the rules go on to the next decision (or the end), as the next step would; once
+        the match is over it does nothing (a test's `run on` line there fails, saying so)."""
         self._resume(span)
 
     def play_until(self, label: str, span: Span | None = None, limit: int = PLAY_LIMIT) -> None:
         """Take the last option of every decision (usually 'pass' or the 'else' choice) until `label`
         is a legal move."""
+        self._over(f"play until '{label}'", span)
         for _ in range(limit):
             self._resume(span)
             if label in self.match.legal_actions():
@@ -349,6 +353,15 @@ class Position:
         return eff
 
     # ── inside ──
+
+    def _over(self, doing: str, span: Span | None) -> None:
+        """Refuse a step once the match is over, saying how it ended. An effect that ended the
+        match (a card's or a rule's `win`) is over with it: nothing waits for an answer, and
+        nothing is resolved, done or set up after it. (`match.is_over` is no test: the flow
+        waits, between an action and the next step, with no decision asked.)"""
+        result = self.match.result
+        if result is not None:
+            raise TestError(f"cannot {doing}: the match is over ({_result(result)})", span)
 
     def _start(self) -> None:
         if self._base is None:

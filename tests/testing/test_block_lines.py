@@ -106,6 +106,49 @@ def test_every_seat_of_several_in_expect_winner_is_checked(tmp_path):
     assert errors == [(14, 19, "seat 'P1' is named twice"), (14, 23, "unknown seat 'P4'")]   # sorted by place
 
 
+CROWN = '''
+card "Coronation" is Good:
+    cost 0
+    coins 0
+    on play:
+        win Basil
+
+'''
+OVER = "Basil wins ('on play' of Coronation, line 7)"
+
+
+def run_crowned(tmp_path, body: str):
+    """Run one test block against Market Town with a card that ends the match when played."""
+    path = tmp_path / "t.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n{CROWN}test "t":\n{body}',
+                    encoding="utf-8")
+    game = ludus.load(path)
+    seen = []
+    run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: seen.append(effect.report()))
+    return seen
+
+
+def test_every_step_after_a_card_that_ended_the_match_says_the_match_is_over(tmp_path):
+    # the card's own step is reported, and the match is over with Basil the winner
+    seen = run_crowned(tmp_path, '    resolve "Coronation"\n    expect winner Basil\n    snapshot\n')
+    assert seen == [f"Coronation, played by Amber\nchanges:\n  result: playing -> {OVER}\n"]
+    # the line after it fails plainly at that line, whatever step it is (line 11: the second line)
+    for line, column, said in [('resolve "Coronation"', 5, "resolve 'Coronation'"),
+                               ('do "buy nothing"', 5, "do 'buy nothing'"),
+                               ('answer "Hill"', 5, "answer 'Hill'"),
+                               ('play until "buy nothing"', 5, "play until 'buy nothing'"),
+                               ("run on", 5, "run on"),
+                               ("given set coins of Amber to 5", 11, "set up the position with 'given'")]:
+        with pytest.raises(TestError) as info:
+            run_crowned(tmp_path, f'    resolve "Coronation"\n    {line}\n')
+        assert info.value.message == f"cannot {said}: the match is over ({OVER})"
+        assert (info.value.span.line, info.value.span.column) == (11, column)
+    # an expectation of a legal move says why nothing is
+    with pytest.raises(TestError) as info:
+        run_crowned(tmp_path, '    resolve "Coronation"\n    expect legal "buy nothing"\n')
+    assert info.value.detail == f"    legal now: nothing (the match is over: {OVER})"
+
+
 def test_report_from_here_leaves_earlier_steps_out_of_the_snapshot(tmp_path):
     [with_all] = run(tmp_path, '    do "buy nothing"\n    do "build nothing"\n    snapshot\n')
     [later] = run(tmp_path, '    do "buy nothing"\n    report from here\n    do "build nothing"\n    snapshot\n')

@@ -156,6 +156,12 @@ def test_a_rule_that_ends_the_match_ends_it_and_nothing_is_resolved_after(tmp_pa
         run(tmp_path, "    resolve finish()\n    resolve score_quarters()\n")
 
 
+
+def test_a_rule_resolved_right_after_an_action_runs_as_the_match_is_not_over(tmp_path):
+    # after `do`, the flow waits with no decision asked until the next step: that is no end
+    seen = run(tmp_path, '    do "buy nothing"\n    report from here\n    resolve mine()\n    snapshot\n')
+    assert seen == ["rule mine(), called for Amber\nchanges:\n  counter coins of Amber: 3 -> 5\n"]
+
 # ── the Python API ──
 
 GAME = ludus.load(EXAMPLES / "market-town.ludus")
