@@ -92,7 +92,8 @@ class Position:
             fn = compile_statements(self.game, text, path, line, column)
             fn(self.match)
         except LudusError as err:
-            raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span) from None
+            raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span,
+                            _hints(err)) from None
         except RuleError as err:
             raise TestError(err.message, err.span or span) from None
         if ask_again:
@@ -293,7 +294,8 @@ class Position:
         try:
             return compile_expression(self.game, text, path, line, column)(self.match)
         except LudusError as err:
-            raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span) from None
+            raise TestError(_messages(err), err.diagnostics[0].span if err.diagnostics else span,
+                            _hints(err)) from None
         except RuleError as err:
             raise TestError(err.message, err.span or span) from None
 

@@ -88,3 +88,25 @@ def test_given_lines_in_a_row_set_up_one_position_before_the_decision_is_asked_a
     with pytest.raises(TestError, match=r"cannot set up the position with 'given': the match is over \(no one wins"):
         run_hands(tmp_path, refilled.replace("    given move card", "    expect true\n    given move card")
                   + '    expect legal "play B"\n')
+
+
+# ── the Python API ──
+
+def test_position_given_and_expect_keep_the_did_you_mean_hint_of_a_bad_line():
+    # as resolve_rule does: the hint is the error's detail, printed under it
+    from ludus.testing import Position
+
+    pos = Position(ludus.load(EXAMPLES / "market-town.ludus"), 2)
+    with pytest.raises(TestError) as info:
+        pos.given("set coins of Ambr to 3")
+    assert info.value.message == "unknown seat 'Ambr'"
+    assert info.value.detail == "    hint: did you mean 'Amber'?"
+    assert str(info.value) == "<given>:1:14: error: unknown seat 'Ambr'\n    hint: did you mean 'Amber'?"
+    with pytest.raises(TestError) as info:
+        pos.expect("coins of Basill == 0")
+    assert info.value.detail == "    hint: did you mean 'Basil'?"
+    # a line without a hint has no detail, and the position is as it was
+    with pytest.raises(TestError) as info:
+        pos.given("set coins of Amber to")
+    assert info.value.detail is None
+    pos.expect("coins of Amber == 3")

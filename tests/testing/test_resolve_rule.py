@@ -162,6 +162,7 @@ def test_a_rule_resolved_right_after_an_action_runs_as_the_match_is_not_over(tmp
     seen = run(tmp_path, '    do "buy nothing"\n    report from here\n    resolve mine()\n    snapshot\n')
     assert seen == ["rule mine(), called for Amber\nchanges:\n  counter coins of Amber: 3 -> 5\n"]
 
+
 # ── the Python API ──
 
 GAME = ludus.load(EXAMPLES / "market-town.ludus")
