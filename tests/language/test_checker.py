@@ -136,7 +136,7 @@ def test_a_type_written_wrong_is_reported_once_however_often_it_is_read():
 
 def test_a_trigger_on_an_unknown_name_does_not_cascade():
     result, _ = checked("when monye changes:\n    log \"{old} {new}\"\nflow:\n    end game\n")
-    assert messages(result) == ["unknown track or counter 'monye'"]
+    assert messages(result) == ["unknown counter, flag, var or track 'monye'"]
 
 
 def test_the_checker_never_changes_a_node():

@@ -631,10 +631,28 @@ class DeclarationChecks:
             if decl.per:
                 scope.names["key"] = "seat" if decl.per == "seat" else "any"
         else:
-            self.error(f"unknown track or counter '{item.watched}'", self.at(item.span, item.watched),
-                       suggest(item.watched, set(sym.tracks) | set(sym.vars)))
+            self.unwatchable(item)
             scope.names.update(old="any", new="any", key="any")
         self.block(item.body, scope)
+
+    def unwatchable(self, item: n.WhenDecl) -> None:
+        """A `when NAME changes:` (or `enters`) on a name that is no counter, flag, var or track:
+        say what may be watched there, and what the name is if the game has it."""
+        sym, name = self.sym, item.watched
+        if item.zone is not None:  # `enters` an end zone: only a track has them
+            watched, near = "track", suggest(name, sym.tracks)
+        else:
+            watched, near = "counter, flag, var or track", suggest(name, set(sym.tracks) | set(sym.vars))
+        what = next((kind for kind, names in (("a value, which never changes", sym.values), ("a zone", sym.zones),
+                                              ("a token", sym.tokens), ("a define", sym.defines),
+                                              ("a rule", sym.rules), ("an action", sym.actions),
+                                              ("a card", sym.entities), ("a kind", sym.kinds),
+                                              ("a space", sym.spaces)) if name in names), None)
+        if what is None:
+            self.error(f"unknown {watched} '{name}'", self.at(item.span, name), near)
+            return
+        verb = "enters" if item.zone is not None else "changes"
+        self.error(f"'{name}' is {what}: 'when ... {verb}:' watches a {watched}", self.at(item.span, name), near)
 
     def check_test(self, item: n.TestDecl) -> None:
         scope = Scope(in_test=True)
