@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..language.symbols import per_keys
-from .display import entity_label
+from .display import display_all, entity_label
+from .ops import DECIDE
 from .runtime import Runtime
 
 HIDDEN = "hidden"
@@ -31,6 +32,10 @@ def view_state(match, seat=None) -> dict:
         decision = {"seat": waiting, "prompt": pending["prompt"], "kind": pending["kind"]}
         if seat is None or pending["seat"] == seat or pending["seat"] is None:
             decision["options"] = list(pending["options"])
+            if pending.get("picked"):
+                # a choice of several asked one at a time: the picks so far, shown with the
+                # options (to the seat deciding, as the options showed them), hidden with them
+                decision["picked"] = _picked(rt, pending["picked"])
         out["decision"] = decision
     for name, spec in game.tracks.items():
         t = state["tracks"][name]
@@ -73,6 +78,19 @@ def view_state(match, seat=None) -> dict:
         label = f"{names[int(owner)]} {token}" if owner else token
         out["elsewhere"].setdefault(where, {})[label] = count
     return out
+
+
+def _picked(rt, picked: list) -> list[str]:
+    """The values a multi-part `choose` has picked so far, written as its options wrote them:
+    the choice waiting is the DECIDE instruction the top frame stands at, which knows their type."""
+    typ = "any"
+    stack = rt.state["stack"]
+    if stack:
+        frame = stack[-1]
+        op = rt.game.codes[frame["c"]].ops[frame["pc"]]
+        if op[0] == DECIDE and isinstance(getattr(op[1], "elem_type", None), str):
+            typ = op[1].elem_type
+    return display_all(rt, picked, typ)
 
 
 def _can_see(rt, eid: int, seat) -> bool:

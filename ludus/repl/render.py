@@ -241,6 +241,8 @@ def decision_renderable(view: dict, shown: list[str] | None = None):
     if decision is None:
         return Text("no decision is pending")
     lines = [Text(decision["prompt"], style="bold")]
+    if decision.get("picked"):  # a choice of several, one at a time: what this decision has taken
+        lines.append(Text(f"  picked so far: {', '.join(decision['picked'])}"))
     options = decision.get("options")
     if options is None:
         lines.append(Text(f"  ({decision['seat']} is deciding)"))

@@ -97,3 +97,35 @@ def test_repl_refuses_a_number_not_offered_and_changes_nothing(tmp_path, monkeyp
     assert "error: -1 is not among the numbers offered: 0 to 3" in out.getvalue()
     repl.handle("03")  # a leading zero is still the number 3
     assert repl.match.moves == ["3"]
+
+
+def test_the_picks_so_far_of_a_choice_of_several_are_shown_to_the_seat_deciding_only(tmp_path):
+    g, _ = game(tmp_path)
+    m = g.new_match(2, seed=1)
+    m.apply("2")
+    assert "picked" not in m.view(0)["decision"]  # nothing picked yet: no line to show
+    m.apply("Rope")
+    # the seat deciding and the designer's view see the pick, as they see the options left
+    assert m.view(0)["decision"]["picked"] == ["Rope"]
+    assert m.view(None)["decision"]["picked"] == ["Rope"]
+    assert m.view(0)["decision"]["options"] == ["Lamp", "done"]
+    # another seat sees neither the options nor what was picked from them
+    assert m.view(1)["decision"] == {"seat": "P1", "prompt": "P1: Which cards go? (1 chosen)", "kind": "choose"}
+    m.apply("done")
+    assert "picked" not in m.view(0)["decision"]  # the next decision starts with nothing picked
+
+
+def test_repl_shows_picked_so_far_under_the_prompt_and_not_to_another_seat(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    repl, out = make_repl(tmp_path)
+    repl.handle("2")
+    repl.handle("Rope")
+    screen = out.getvalue()
+    assert "P1: Which cards go? (1 chosen)\n  picked so far: Rope\n   1. Lamp\n   2. done\n" in screen
+    assert screen.count("picked so far") == 1  # not before anything was picked
+    repl.handle("view P2")
+    assert out.getvalue()[len(screen):].count("picked so far") == 0
+    repl.handle("view all")
+    shown = out.getvalue()
+    repl.handle("moves")
+    assert "  picked so far: Rope\n   1. Lamp\n   2. done\n" in out.getvalue()[len(shown):]
