@@ -438,7 +438,7 @@ def replay(file: str, quiet: bool) -> None:
 @main.command("test")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("-k", "keyword", default=None, help="Only the tests whose name contains this text (any case).")
-@click.option("--update", is_flag=True, help="Write new and changed snapshots (never deletes one).")
+@click.option("--update", is_flag=True, help="Write the new and changed snapshots of the tests that pass (never deletes one).")
 def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> None:
     """Run the `test` blocks of game files or folders; snapshots compare with the stored ones."""
     from .testing.blocks import run_file, unused_snapshot_folders

@@ -192,10 +192,12 @@ def snapshot_path(file_path, test_name: str, index) -> Path:
 
 def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tuple[int, int]:
     """Run the `test` blocks of a game file against the stored snapshots; returns (passed, failed).
-    `keyword` keeps the tests whose name contains it (any case); `update` writes new and changed
-    snapshots and deletes none. A run of all the tests names the files in the game's snapshot
-    folder that none of them uses (`unused_snapshots`), as pytest reports them, and leaves them
-    there. Bad files raise LudusError."""
+    `keyword` keeps the tests whose name contains it (any case); `update` writes the new and
+    changed snapshots of each test that passes, once it has passed, and deletes none: a test that
+    fails (an `expect`, a step that cannot run, a rule's error) writes nothing, and each snapshot
+    it would have written is named as not updated. A run of all the tests names the files in the
+    game's snapshot folder that none of them uses (`unused_snapshots`), as pytest reports them,
+    and leaves them there. Bad files raise LudusError."""
     from ..pipeline import load
     from .snapshot import effect_diff
 
@@ -206,10 +208,11 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
     for decl in tests:
         if keyword is not None and keyword.casefold() not in decl.name.casefold():
             continue
-        problems: list[str] = []
+        problems: list[str | None] = []
+        pending: list[tuple] = []  # (place in problems, line, file, stored text or None, text now)
         count = [0]
 
-        def compare(effect, name, span, decl=decl, problems=problems, count=count):
+        def compare(effect, name, span, decl=decl, problems=problems, pending=pending, count=count):
             index = name if name else count[0]  # numbered as syrupy numbers them: every snapshot line counts
             count[0] += 1
             stored_at = snapshot_path(path, decl.name, index)
@@ -221,12 +224,9 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
                 problems.append(f"{span}: error: {err}{kept}")
                 return
             if update and stored != now:
-                try:
-                    write_snapshot(stored_at, now)
-                except SnapshotFileError as err:
-                    problems.append(f"{span}: error: {err}")
-                    return
-                echo(f"     {'wrote' if stored is None else 'updated'} {stored_at}")
+                # said or written once the test is over; its place keeps the problems in line order
+                pending.append((len(problems), span, stored_at, stored, now))
+                problems.append(None)
                 return
             if stored is None:
                 problems.append(f"{span}: no stored snapshot {stored_at} (write it with `ludus test {path} --update`)")
@@ -235,11 +235,29 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
                 diff = "\n".join("    " + line for line in effect_diff(stored, now))
                 problems.append(f"{span}: the snapshot changed (accept it with `ludus test {path} --update`)\n{diff}")
 
+        error = None
         try:
             run_test_decl(game, decl, compare)
         except TestError as err:
+            error = err
+        for at, span, stored_at, stored, now in pending:
+            if error is not None:  # the effect of a test that fails is not one to accept
+                if stored is None:
+                    problems[at] = f"{span}: not written {stored_at}: the test failed"
+                else:
+                    diff = "\n".join("    " + line for line in effect_diff(stored, now))
+                    problems[at] = f"{span}: not updated {stored_at}: the test failed\n{diff}"
+                continue
+            try:
+                write_snapshot(stored_at, now)
+            except SnapshotFileError as err:
+                problems[at] = f"{span}: error: {err}"
+                continue
+            echo(f"     {'wrote' if stored is None else 'updated'} {stored_at}")
+        problems = [p for p in problems if p is not None]
+        if error is not None:
             # first, as pytest shows it: the line that failed explains the snapshots' diffs
-            problems.insert(0, err.render(game.sources))
+            problems.insert(0, error.render(game.sources))
         if problems:
             failed += 1
             echo(f"FAIL {decl.span.path}:{decl.span.line}: {decl.name}")

@@ -198,57 +198,69 @@ class LudusTestItem(pytest.Item):
             self.add_marker("syrupy_snapshot")
 
     def runtest(self) -> None:
+        if self.refusal is not None:
+            raise self.refusal
+        # the block runs to its end before any snapshot is compared: a block that fails (an
+        # `expect`, a step that cannot run, a rule's error) has an effect that is not one to
+        # accept, and `--snapshot-update` leaves its stored snapshots as they are
+        effects: list = []
+        try:
+            run_test_decl(self.game, self.decl, lambda effect, name, span: effects.append((effect, name, span)))
+        except TestError as err:
+            error = err
+        else:
+            error = None
+        failures = self._compare(effects, failed=error is not None)
+        if error is not None:
+            if not failures:
+                raise error
+            # an expect failed and a snapshot differs: show both, the expect first
+            raise LudusSnapshotMismatch("\n".join([error.render(self.game.sources), *failures]))
+        if failures:
+            raise LudusSnapshotMismatch("\n".join(failures))
+
+    def _compare(self, effects: list, failed: bool) -> list[str]:
+        """What is wrong with the block's snapshots, `effects` ((effect, name, span) of each
+        `snapshot` line, in order), one message each; an update writes those of a block that
+        has not `failed`."""
         from syrupy.assertion import SnapshotAssertion
         from syrupy.location import PyTestLocation
 
-        if self.refusal is not None:
-            raise self.refusal
         config = self.config
-        failures: list[str] = []
         if getattr(config, "_syrupy", None) is None:
             # syrupy turned off (`-p no:syrupy`): each snapshot line fails, saying why, where
             # the block failed with a traceback; its other lines still run and check
-            def compare(effect, name, span) -> None:
-                failures.append(f"{span}: error: cannot compare the snapshot: pytest runs without syrupy "
-                                "(`-p no:syrupy`)")
-
-            self._run(compare, failures)
-            return
+            return [f"{span}: error: cannot compare the snapshot: pytest runs without syrupy (`-p no:syrupy`)"
+                    for _effect, _name, span in effects]
+        update = bool(config.option.update_snapshots)
+        new_only = bool(getattr(config.option, "update_new_snapshots_only", False))
         assertion = SnapshotAssertion(
-            update_snapshots=config.option.update_snapshots,
-            update_new_snapshots_only=getattr(config.option, "update_new_snapshots_only", False),
+            update_snapshots=update and not failed,
+            update_new_snapshots_only=new_only and not failed,
             extension_class=EffectSnapshotExtension,
             test_location=PyTestLocation(self.syrupy_view),
             session=config._syrupy,
         )
-
-        def compare(effect, name, span) -> None:
+        failures: list[str] = []
+        for effect, name, span in effects:
             target = assertion(name=name) if name else assertion
-            if not (target == effect):
-                result = assertion.executions[assertion.num_executions - 1]
-                problem = _file_problem(result)
-                if problem is not None:  # syrupy's diff would be its traceback
-                    failures.append(f"{span}: error: {problem}")
-                    return
-                diff = "\n".join("    " + line for line in assertion.get_assert_diff())
-                what = f"the snapshot “{name}” of “{self.decl.name}”" if name else f"the snapshot of “{self.decl.name}”"
-                if result.recalled_data is None:
-                    failures.append(f"{span}: {what} is not stored yet (run `pytest --snapshot-update` to write it)\n{diff}")
-                else:
-                    failures.append(f"{span}: {what} changed (run `pytest --snapshot-update` to accept it)\n{diff}")
-
-        self._run(compare, failures)
-
-    def _run(self, compare, failures: list[str]) -> None:
-        try:
-            run_test_decl(self.game, self.decl, compare)
-        except TestError as err:
-            if not failures:
-                raise
-            # an expect failed and a snapshot differs: show both, the expect first
-            raise LudusSnapshotMismatch("\n".join([err.render(self.game.sources), *failures])) from None
-        if failures:
-            raise LudusSnapshotMismatch("\n".join(failures))
+            if target == effect:
+                continue
+            result = assertion.executions[assertion.num_executions - 1]
+            problem = _file_problem(result)
+            if problem is not None:  # syrupy's diff would be its traceback
+                failures.append(f"{span}: error: {problem}")
+                continue
+            diff = "\n".join("    " + line for line in assertion.get_assert_diff())
+            what = f"the snapshot “{name}” of “{self.decl.name}”" if name else f"the snapshot of “{self.decl.name}”"
+            if result.recalled_data is None:
+                how = ("not written: the test failed" if failed and (update or new_only)
+                       else "run `pytest --snapshot-update` to write it")
+                failures.append(f"{span}: {what} is not stored yet ({how})\n{diff}")
+            else:
+                how = "not updated: the test failed" if failed and update else "run `pytest --snapshot-update` to accept it"
+                failures.append(f"{span}: {what} changed ({how})\n{diff}")
+        return failures
 
     def repr_failure(self, excinfo, style=None):
         err = excinfo.value

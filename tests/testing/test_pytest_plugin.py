@@ -79,12 +79,82 @@ def test_a_failed_expect_still_shows_the_effect_diff_and_update_never_deletes(tm
     out = pytest_in(where, "market-town.tests.ludus").stdout
     assert "error: expected coins of Amber == 3" in out  # the expect that failed first
     assert "    -   counter coins of Amber: 0 -> 3\n    +   counter coins of Amber: 0 -> 4\n" in out  # and the diff
+    before = stored(where)
     update = pytest_in(where, ".", "--snapshot-update")
     assert "deleted" not in update.stdout.lower()
-    after = stored(where)
-    assert len(after) == 10  # the failing test's snapshot is still there, with the new effect accepted
-    assert "counter coins of Amber: 0 -> 4" in after["Fortune Teller pays on a 5.txt"]
+    assert stored(where) == before  # the failing test's snapshot is still there, as it was
     assert "1 failed, 10 passed" in update.stdout  # the expect still fails until it is corrected
+
+
+def failing_and_changed_copy(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """Market Town with a test that fails (its expect is wrong) and whose effect changed, a test
+    whose lines fail after its snapshot line, and two passing tests whose snapshots are out of
+    date (one edited by hand, one not stored); and the stored snapshots' bytes."""
+    where = market_town_copy(tmp_path)
+    tests = where / "market-town.tests.ludus"
+    text = tests.read_text(encoding="utf-8")
+    cheers = ('test "Street Musician cheers the town":\n    resolve "Street Musician" for Amber\n'
+              '    expect mood == 1\n')
+    riot = "    expect mood == 0\n    snapshot\n\ntest \"Fortune Teller pays on a 5\""
+    assert cheers in text and riot in text
+    text = text.replace(cheers, 'test "Street Musician cheers the town":\n    given set mood to 1\n'
+                                '    resolve "Street Musician" for Amber\n    expect mood == 5\n')
+    # a step that cannot run, after the snapshot line: the effect was taken, the test still fails
+    text = text.replace(riot, riot.replace("    snapshot\n", '    snapshot\n    do "buy the moon"\n'))
+    tests.write_text(text, encoding="utf-8")
+    folder = where / "__snapshots__" / "market-town.tests"
+    (folder / "Tax Collector starts a riot.txt").write_text("a riot of old\n", encoding="utf-8")
+    (folder / "Fortune Teller pays on a 5.txt").write_text("an old effect\n", encoding="utf-8")
+    (folder / "Town Crier builds a stall where its player chooses.txt").unlink()
+    return where, {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+def test_ludus_test_update_never_writes_the_snapshots_of_a_test_that_fails(tmp_path):
+    where, before = failing_and_changed_copy(tmp_path)
+    folder = where / "__snapshots__" / "market-town.tests"
+    (folder / "Street Musician cheers the town.txt").unlink()  # a failing test's new snapshot: not written
+    del before["Street Musician cheers the town.txt"]
+    run = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus"), "--update"])
+    assert run.exit_code == 1 and run.output.endswith("9 passed, 2 failed\n"), run.output
+    musician, riot, teller, crier = (folder / f"{name}.txt" for name in (
+        "Street Musician cheers the town", "Tax Collector starts a riot", "Fortune Teller pays on a 5",
+        "Town Crier builds a stall where its player chooses"))
+    assert f"market-town.tests.ludus:19:5: not written {musician}: the test failed" in run.output
+    assert f"market-town.tests.ludus:41:5: not updated {riot}: the test failed\n" in run.output
+    assert "      - a riot of old\n" in run.output  # with the diff that was not accepted
+    assert f"     updated {teller}\n" in run.output and f"     wrote {crier}\n" in run.output
+    after = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert not musician.exists() and after[riot.name] == before[riot.name]
+    # the tests that passed are updated, and only they
+    assert {name for name in after if after[name] != before.get(name)} == {teller.name, crier.name}
+    assert after[teller.name] == (EXAMPLES / "__snapshots__" / "market-town.tests" / teller.name).read_bytes()
+    again = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus")])
+    assert again.output.endswith("9 passed, 2 failed\n"), again.output
+
+
+def test_pytest_snapshot_update_never_writes_the_snapshots_of_a_test_that_fails(tmp_path):
+    where, before = failing_and_changed_copy(tmp_path)
+    folder = where / "__snapshots__" / "market-town.tests"
+    update = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
+    assert update.returncode == 1 and "2 failed, 9 passed" in update.stdout, update.stdout
+    after = {p.name: p.read_bytes() for p in folder.iterdir()}
+    changed = {name for name in after if after[name] != before.get(name)}
+    assert changed == {"Fortune Teller pays on a 5.txt", "Town Crier builds a stall where its player chooses.txt"}
+    for name in changed:  # as the examples store them: the passing tests' effects now
+        assert after[name] == (EXAMPLES / "__snapshots__" / "market-town.tests" / name).read_bytes()
+    assert ("market-town.tests.ludus:19:5: the snapshot of “Street Musician cheers the town” changed "
+            "(not updated: the test failed)\n") in update.stdout
+    assert ("market-town.tests.ludus:41:5: the snapshot of “Tax Collector starts a riot” changed "
+            "(not updated: the test failed)\n    (- stored snapshot, + effect now)\n    - a riot of old\n") in update.stdout
+    assert "market-town.tests.ludus:42:5: error: 'buy the moon' is not a legal move now" in update.stdout
+    # a failing test's snapshot that is not stored yet is not written either, in either mode
+    (folder / "Street Musician cheers the town.txt").unlink()
+    for flag in ("--snapshot-update", "--snapshot-update-new-only"):
+        run = pytest_in(where, "market-town.tests.ludus", flag)
+        assert ("market-town.tests.ludus:19:5: the snapshot of “Street Musician cheers the town” is not stored "
+                "yet (not written: the test failed)") in run.stdout, run.stdout
+        assert not (folder / "Street Musician cheers the town.txt").exists()
+        assert "deleted" not in run.stdout.lower()
 
 
 def test_a_block_that_fails_before_its_snapshot_keeps_it(tmp_path):
@@ -184,6 +254,9 @@ def test_ludus_test_filters_with_k_and_update_writes_without_deleting(tmp_path):
     tests = str(where / "market-town.tests.ludus")
     only = CliRunner().invoke(main, ["test", tests, "-k", "FORTUNE"])
     assert only.exit_code == 1 and "1 passed, 1 failed" in only.output  # the two Fortune Teller tests
+    # the change was meant: its test says so, and then passes with the new effect
+    file = where / "market-town.tests.ludus"
+    file.write_text(file.read_text(encoding="utf-8").replace("coins of Amber == 3", "coins of Amber == 4"), encoding="utf-8")
     before = stored(where)
     updated = CliRunner().invoke(main, ["test", tests, "-k", "fortune", "--update"])
     assert "updated" in updated.output
@@ -419,6 +492,8 @@ def test_a_read_only_snapshot_is_never_replaced(tmp_path):
     where = market_town_copy(tmp_path)
     game = where / "market-town.ludus"
     game.write_text(game.read_text(encoding="utf-8").replace("gain omen - 2 coins", "gain omen - 1 coins"), encoding="utf-8")
+    tests = where / "market-town.tests.ludus"  # a change that is meant: its test passes, its snapshot is out of date
+    tests.write_text(tests.read_text(encoding="utf-8").replace("coins of Amber == 3", "coins of Amber == 4"), encoding="utf-8")
     locked = where / "__snapshots__" / "market-town.tests" / "Fortune Teller pays on a 5.txt"
     before = locked.read_text(encoding="utf-8")
     locked.chmod(0o444)
@@ -433,9 +508,11 @@ def test_a_read_only_snapshot_is_never_replaced(tmp_path):
 
 def updated_both_ways(where):
     """Change what Market Town's Fortune Teller pays, then update its snapshot: once with
-    `ludus test --update`, once with `pytest --snapshot-update`. Each time the test's `expect`
-    fails and its snapshot is updated all the same; yields the `N` of `gain omen - N coins` for
-    the caller to check the files, then puts the game back."""
+    `ludus test --update`, once with `pytest --snapshot-update`. The test's `expect` of the
+    coins is taken out, so that it passes and its snapshot is updated; yields the `N` of
+    `gain omen - N coins` for the caller to check the files, then puts the game back."""
+    tests = where / "market-town.tests.ludus"
+    tests.write_text(tests.read_text(encoding="utf-8").replace("    expect coins of Amber == 3\n", ""), encoding="utf-8")
     game = where / "market-town.ludus"
     for one, update in (("1", ["test", str(where / "market-town.tests.ludus"), "--update"]),
                         ("0", ["market-town.tests.ludus", "--snapshot-update"])):
