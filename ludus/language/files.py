@@ -82,15 +82,24 @@ def write_text_file(path: str | os.PathLike, text: str) -> Path:
 
 
 def replace_text(path: Path, text: str) -> Path:
-    """Write text to a file whole or not at all, and return the file written. The text goes to a
-    new file beside the old one, renamed over it once written, so a failure halfway (a full
-    disk) leaves the old file as it was; the file keeps its permissions. A symbolic link (or a
-    chain of them) is written through, as opening it would be: the file at its end changes and
-    the link stays, where the rename put a new file in the link's place, cutting it from the
-    shared file it led to. A file with more than one name (a hard link) is written through too,
-    in place, and so not atomically (`_rewrite_in_place` says why): renamed over, the name written
-    would have led to a new file, and every other name kept the old text. Raises OSError
-    (UnicodeError for text that is not UTF-8)."""
+    """Write text to a file whole or not at all, and return the file written (`replace_bytes`):
+    UTF-8, each new line the system's line end, as a file opened as text writes it. Raises
+    OSError, and UnicodeError for text that is not UTF-8, before any file is touched."""
+    return replace_bytes(path, (text if os.linesep == "\n" else text.replace("\n", os.linesep)).encode("utf-8"))
+
+
+def replace_bytes(path: Path, data: bytes) -> Path:
+    """Write bytes to a file whole or not at all, and return the file written. They go to a new
+    file beside the old one, renamed over it once written, so a failure halfway (a full disk)
+    leaves the old file as it was; the file keeps its permissions. The new file is on the disk
+    (fsync'd) before the rename, and the rename is made durable by an fsync of the folder
+    (`sync_folder`), so a crash of the machine or a power cut right after the write leaves the
+    old bytes or the new, never an empty file. A symbolic link (or a chain of them) is written
+    through, as opening it would be: the file at its end changes and the link stays, where the
+    rename put a new file in the link's place, cutting it from the shared file it led to. A file
+    with more than one name (a hard link) is written through too, in place, and so not
+    atomically (`_rewrite_in_place` says why): renamed over, the name written would have led to
+    a new file, and every other name kept the old bytes. Raises OSError."""
     target = link_target(path)
     try:
         info = os.stat(target)
@@ -99,36 +108,71 @@ def replace_text(path: Path, text: str) -> Path:
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, "it is a folder")
     if info is not None and stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
-        _rewrite_in_place(target, text)
+        _rewrite_in_place(target, data)
         return target
     tmp = target.parent / f".{target.name[:40]}.{secrets.token_hex(6)}.tmp"
     try:
-        with open(tmp, "x", encoding="utf-8") as f:
-            f.write(text)
-        if info is not None:
-            os.chmod(tmp, stat.S_IMODE(info.st_mode))
+        with open(tmp, "xb", buffering=0) as f:  # unbuffered: each byte is the file's before the fsync
+            view = memoryview(data)
+            while view:
+                view = view[f.write(view):]
+            if info is not None:
+                os.chmod(tmp, stat.S_IMODE(info.st_mode))
+            os.fsync(f.fileno())  # the bytes are on the disk before their name is: never an empty file
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+    sync_folder(target.parent)
     return target
 
 
-def _rewrite_in_place(target: Path, text: str) -> None:
-    """Write text over a file with several names (hard links), so that every name reads it.
+def sync_folder(folder: Path) -> None:
+    """Make what changed in a folder's listing (a file renamed into it, made or removed) durable,
+    by an fsync of the folder. A platform that cannot open a folder or fsync one (Windows)
+    refuses with OSError, which is ignored: the change is made, only not yet sure to be on the
+    disk, as every write there is."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def make_folders(folder: Path) -> None:
+    """`folder` and the folders it is in, made where missing (as `mkdir -p`), each made durable
+    in the folder that holds it (`sync_folder`). Raises OSError."""
+    missing = []
+    for place in (folder, *folder.parents):
+        if place.is_dir():
+            break
+        missing.append(place)
+    folder.mkdir(parents=True, exist_ok=True)
+    for place in reversed(missing):
+        sync_folder(place.parent)
+
+
+def _rewrite_in_place(target: Path, data: bytes) -> None:
+    """Write bytes over a file with several names (hard links), so that every name reads them.
 
     Not atomic, by choice: no rename can change the file behind names it does not know, and the
     file's other names cannot be found without searching the disk. Text that cannot be encoded
-    is refused before the file is opened; a write that fails (a full disk, an interrupt) puts the
-    old bytes back, which fit in the room they had. Only a crash of the machine or the process
-    while the few kilobytes are written could leave the file half-written."""
-    # the bytes a file opened as text would be given: UTF-8, each \n the system's line end
-    data = (text if os.linesep == "\n" else text.replace("\n", os.linesep)).encode("utf-8")
+    is refused before the file is opened (`replace_text`); a write that fails (a full disk, an
+    interrupt) puts the old bytes back, which fit in the room they had. Only a crash of the
+    machine or the process while the few kilobytes are written could leave the file
+    half-written. The new bytes are fsync'd before this returns, so once a save is said done it
+    is on the disk."""
     with open(target, "r+b", buffering=0) as f:  # unbuffered: nothing is left to write at close
         old = f.readall()
         try:
             _write_from_start(f, data)
+            os.fsync(f.fileno())
         except BaseException:
             with contextlib.suppress(OSError):
                 _write_from_start(f, old)

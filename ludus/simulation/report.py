@@ -7,7 +7,7 @@ import html
 import json
 from pathlib import Path
 
-from ..language.files import FileProblem, read_text_file, same_file, write_text_file
+from ..language.files import FileProblem, read_text_file, replace_bytes, same_file, write_text_file
 
 
 class ReportError(Exception):
@@ -95,9 +95,14 @@ def _errorbars(items: list[dict]):
 
 
 def _save(plt, fig, path: Path) -> str:
+    """The plot written as a PNG file whole or not at all, as the report's other files are."""
+    import io
+
     fig.tight_layout()
-    fig.savefig(path, dpi=80)
+    image = io.BytesIO()
+    fig.savefig(image, format="png", dpi=80)
     plt.close(fig)
+    replace_bytes(path, image.getvalue())
     return path.name
 
 

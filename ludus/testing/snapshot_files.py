@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 
 from ..language.discover import is_game_text
-from ..language.files import read_only, replace_text
+from ..language.files import make_folders, read_only, replace_text
 from ..language.source import lone_cr_as_newline
 
 
@@ -63,7 +63,7 @@ def write_snapshot(path: Path, text: str) -> None:
         # the new file is renamed over the old, which only the folder's permissions govern
         if read_only(path):
             raise PermissionError(errno.EACCES, "it is read-only")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(path.parent)
         replace_text(path, text)
     except OSError as exc:
         raise SnapshotFileError("write", path, why_not(path, exc)) from None

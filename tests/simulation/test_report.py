@@ -334,3 +334,32 @@ def test_json_and_a_report_that_cannot_be_written_are_refused_before_the_first_m
     result = run("simulate", MARKET, "-n", "2", "-w", "1", "--report", str(folder))
     assert result.exit_code == 2, result.output
     assert f"Invalid value for --report: cannot write the report in {folder}: " in result.output
+
+
+def test_a_plot_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    # matplotlib wrote each plot in place: a full disk (or a power cut) halfway through a report
+    # written again left a broken image where the earlier report's had been
+    import errno
+    import os
+
+    from ludus.simulation import report
+
+    plt = report._pyplot()
+    plot = tmp_path / "run-wins.png"
+    plot.write_bytes(b"the earlier report's plot")
+    synced = []
+    real = os.fsync
+
+    def broken_disk(fd):
+        synced.append(os.fstat(fd).st_size)
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", broken_disk)
+    with pytest.raises(OSError, match="Input/output error"):
+        report._save(plt, plt.subplots()[0], plot)
+    assert synced and synced[0] > 0  # the whole image was written before its fsync
+    assert plot.read_bytes() == b"the earlier report's plot"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run-wins.png"]  # no stray file
+    monkeypatch.setattr(os, "fsync", real)
+    assert report._save(plt, plt.subplots()[0], plot) == "run-wins.png"
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

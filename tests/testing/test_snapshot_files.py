@@ -82,3 +82,20 @@ def test_a_link_that_leads_nowhere_is_an_error_and_is_left_as_it_is(tmp_path):
         write_snapshot(lost, "effect\n")
     assert loop.is_symlink() and lost.is_symlink() and not (tmp_path / "gone").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["loop.txt", "lost.txt"]
+
+
+def test_a_snapshot_and_the_folders_made_for_it_are_synced_to_the_disk(tmp_path, monkeypatch):
+    # an update that a power cut followed could leave a snapshot empty, or its new folder gone
+    synced = []
+    real = os.fsync
+
+    def fsync(fd):
+        synced.append(os.fstat(fd).st_ino)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    stored = tmp_path / "__snapshots__" / "g" / "t.txt"
+    write_snapshot(stored, "the effect\n")
+    assert stored.read_text(encoding="utf-8") == "the effect\n"
+    folders = [tmp_path, tmp_path / "__snapshots__", stored.parent]
+    assert sorted(synced) == sorted([os.stat(stored).st_ino, *(os.stat(f).st_ino for f in folders)])
