@@ -438,16 +438,19 @@ def replay(file: str, quiet: bool) -> None:
 @main.command("test")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("-k", "keyword", default=None, help="Only the tests whose name contains this text (any case).")
-@click.option("--update", is_flag=True, help="Write the new and changed snapshots of the tests that pass (never deletes one).")
+@click.option("--update", is_flag=True,
+              help="Write the new and changed snapshots of the tests that pass (never deletes one, and "
+                   "does not fail for unused ones).")
 def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> None:
     """Run the `test` blocks of game files or folders; snapshots compare with the stored ones."""
     from .testing.blocks import run_file, unused_snapshot_folders
 
     passed = failed = 0
+    unused: list[Path] = []
     targets = _games_to_check(files)
     for path in targets.games:
         try:
-            ok, bad = run_file(path, click.echo, keyword=keyword, update=update)
+            ok, bad = run_file(path, click.echo, keyword=keyword, update=update, unused=unused)
         except LudusError as err:
             click.echo(render_all(err.diagnostics, err.sources), err=True)
             failed += 1
@@ -459,12 +462,17 @@ def test_files(files: tuple[str, ...], keyword: str | None, update: bool) -> Non
             game = folder.parent.parent / f"{folder.name}.ludus"
             click.echo(f"     unused {folder}{os.sep}: no game file {game} stores snapshots there "
                        "(delete it, or run `pytest --snapshot-update`)")
+            unused.append(folder)
+    if unused and not update:
+        # as pytest fails for unused snapshots (syrupy), so that CI sees one left by a renamed test
+        click.echo(f"{len(unused)} unused snapshot{'' if len(unused) == 1 else 's'} (named above) fail the run: "
+                   f"delete {'it' if len(unused) == 1 else 'them'}, or run `pytest --snapshot-update`", err=True)
     click.echo(f"{passed} passed, {failed} failed")
     if keyword is not None and not passed + failed:
         # as pytest's exit code 5: a misspelt -k in CI would otherwise pass, having run nothing
         click.echo(f"no test's name contains '{keyword}'", err=True)
         sys.exit(1)
-    sys.exit(1 if failed or targets.empty else 0)
+    sys.exit(1 if failed or targets.empty or (unused and not update) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

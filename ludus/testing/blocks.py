@@ -190,14 +190,15 @@ def snapshot_path(file_path, test_name: str, index) -> Path:
     return path.parent / "__snapshots__" / path.stem / f"{snapshot_stem(test_name, index)}.{EXTENSION}"
 
 
-def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tuple[int, int]:
+def run_file(path, echo, keyword: str | None = None, update: bool = False,
+             unused: list | None = None) -> tuple[int, int]:
     """Run the `test` blocks of a game file against the stored snapshots; returns (passed, failed).
     `keyword` keeps the tests whose name contains it (any case); `update` writes the new and
     changed snapshots of each test that passes, once it has passed, and deletes none: a test that
     fails (an `expect`, a step that cannot run, a rule's error) writes nothing, and each snapshot
     it would have written is named as not updated. A run of all the tests names the files in the
     game's snapshot folder that none of them uses (`unused_snapshots`), as pytest reports them,
-    and leaves them there. Bad files raise LudusError."""
+    adds them to `unused` (if given), and leaves them there. Bad files raise LudusError."""
     from ..pipeline import load
     from .snapshot import effect_diff
 
@@ -270,6 +271,8 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False) -> tu
         for file in unused_snapshots(path, tests):
             echo(f"     unused {file}: no test of {Path(path).name} stores a snapshot there "
                  "(delete it, or run `pytest --snapshot-update`)")
+            if unused is not None:
+                unused.append(file)
     return passed, failed
 
 
@@ -279,7 +282,7 @@ def unused_snapshots(path, tests) -> list[Path]:
     removed, or by a snapshot line removed. Known from the tests' text, not from a run, so a
     test that fails before its `snapshot` line still owns its file."""
     game = Path(path)
-    return _stored_snapshots(game.parent / "__snapshots__" / game.stem, tests)[0]
+    return _unused_in(game.parent / "__snapshots__" / game.stem, tests)
 
 
 def unused_snapshot_folders(folder, games) -> list[Path]:
@@ -317,26 +320,18 @@ def unused_snapshot_folders(folder, games) -> list[Path]:
     return sorted(unused)
 
 
-def snapshots_by_other_names(folder: Path, tests) -> list[Path]:
-    """The files in `folder`, the snapshot folder of a game file, that a `snapshot` line of
-    `tests` is stored in, listed by another name than the one the test gives: on a file system
-    that ignores case, `Take.txt` is the file of `test "take"`, and on one that changes how
-    accented letters are written (macOS's HFS+), `café.txt` is listed with its `é` as `e` and a
-    combining accent. pytest (syrupy) compares the names, and took such a file for an unused
-    one, to delete."""
-    return _stored_snapshots(folder, tests)[1]
-
-
-def _stored_snapshots(folder: Path, tests) -> tuple[list[Path], list[Path]]:
-    """The files in a game's snapshot folder that no test uses, and those a test uses under
-    another name (a name with the same `snapshot_names.same_file` key, and the very file), in
-    name order. Hidden files, folders and links that lead nowhere are no snapshot's, as pytest
-    (syrupy) reads the folder."""
+def _unused_in(folder: Path, tests) -> list[Path]:
+    """The files in a game's snapshot folder that no test uses, in name order. A file a test
+    uses under another name (a name with the same `snapshot_names.same_file` key, and the very
+    file: on a file system that ignores case, `Take.txt` is the file of `test "take"`; on macOS's
+    HFS+, `café.txt` is listed with its `é` as `e` and a combining accent) is that test's.
+    Hidden files, folders and links that lead nowhere are no snapshot's, as pytest (syrupy)
+    reads the folder."""
     names = {f"{snapshot_stem(decl.name, index)}.{EXTENSION}" for decl in tests for _line, index in snapshot_lines(decl)}
     try:
         entries = sorted(folder.iterdir())
     except OSError:  # no folder, or one that cannot be listed
-        return [], []
+        return []
     stored: dict[str, set] = {}  # a name's key, as a file system that ignores case reads it -> the files
     for name in names:
         try:
@@ -344,7 +339,7 @@ def _stored_snapshots(folder: Path, tests) -> tuple[list[Path], list[Path]]:
         except (OSError, ValueError):
             continue
         stored.setdefault(same_file(name), set()).add((info.st_dev, info.st_ino))
-    unused, other_names = [], []
+    unused = []
     for entry in entries:
         if entry.name in names or entry.name.startswith("."):
             continue
@@ -354,11 +349,9 @@ def _stored_snapshots(folder: Path, tests) -> tuple[list[Path], list[Path]]:
             continue
         if not stat.S_ISREG(info.st_mode):
             continue
-        if (info.st_dev, info.st_ino) in stored.get(same_file(entry.name), ()):
-            other_names.append(entry)
-        else:
+        if (info.st_dev, info.st_ino) not in stored.get(same_file(entry.name), ()):
             unused.append(entry)
-    return unused, other_names
+    return unused
 
 
 def own_tests(game, path) -> list:

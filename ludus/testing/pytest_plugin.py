@@ -15,14 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from .blocks import own_tests, refuse_shared_folder, run_test_decl, snapshots_by_other_names
+from .blocks import own_tests, refuse_shared_folder, run_test_decl, unused_snapshots
 from .position import Position, TestError
 from .snapshot import EffectSnapshotExtension
-from .snapshot_files import SnapshotFileError, python_namesakes, runs_own_tests, why_not
+from .snapshot_files import SnapshotFileError, runs_own_tests, why_not
 
 _games: dict = {}
 # the game files whose `test` blocks syrupy is shown in this run: resolved path -> the tests
 SHOWN_GAMES = pytest.StashKey[dict]()
+# the game files all of whose `test` blocks are selected: resolved path -> (path, tests, node ids)
+WHOLE_GAMES = pytest.StashKey[dict]()
+# the node ids of the `test` blocks that ran
+RAN_BLOCKS = pytest.StashKey[set]()
+# what the run found of snapshots no block uses: (what came of each, the line to print)
+UNUSED_FOUND = pytest.StashKey[list]()
 
 
 def _load(path: Path):
@@ -334,7 +340,8 @@ def _named(name: str, module: str):
 # the test items it knows, and it knows only Python test functions. Without these hooks a run
 # that deselects `test` blocks (-k, a node id) or fails one before its `snapshot` line would
 # count their snapshots as unused and delete them. syrupy is shown each block as its
-# `_SyrupyView`, under the view's node id.
+# `_SyrupyView`, under the view's node id, and is kept away from the files in a game's snapshot
+# folder: which of them no block uses is found as `ludus test` finds it (`_unused_of_whole_games`).
 
 
 @pytest.hookimpl(tryfirst=True)  # before -k and other filters deselect any
@@ -355,25 +362,46 @@ def pytest_collection_finish(session):
         for item in session.items:
             if isinstance(item, LudusTestItem):
                 syrupy._selected_items[item.syrupy_view.nodeid] = ItemStatus.NOT_RUN
-        _keep_snapshots_of_tests_not_shown(session.config, syrupy)
+        _keep_game_snapshots_from_syrupy(session.config, syrupy)
+    _note_whole_games(session)
 
 
-def _keep_snapshots_of_tests_not_shown(config, syrupy) -> None:
+def _note_whole_games(session) -> None:
+    """Note the game files all of whose `test` blocks this run selected (no `-k`, no node id
+    that leaves one out), which load and whose snapshot folder is theirs alone: only in such a
+    run are the files no block uses told (as `ludus test` tells them in a run of all the tests)."""
+    config = session.config
+    picked: dict[str, list] = {}
+    for item in session.items:
+        if isinstance(item, LudusTestItem):
+            picked.setdefault(str(item.path.resolve()), []).append(item)
+    whole = {}
+    for key, tests in config.stash.get(SHOWN_GAMES, {}).items():
+        items = picked.get(key, [])
+        if not tests or any(item.refusal is not None for item in items):
+            continue
+        if {id(item.decl) for item in items} == {id(decl) for decl in tests}:
+            whole[key] = (items[0].path, tests, {item.nodeid for item in items})
+    config.stash[WHOLE_GAMES] = whole
+
+
+def _keep_game_snapshots_from_syrupy(config, syrupy) -> None:
     """syrupy looks through the whole `__snapshots__` folder beside each test file it collects,
     and takes any file there that no test of this run used for an unused snapshot, deleted on
     `--snapshot-update` (syrupy's default extension claims every file in the folder, of any
     extension). It cannot tell that a folder `__snapshots__/STEM/` holds the snapshots of the
     game file `STEM.ludus`, so it deleted them when that game's blocks were not in the run (not
-    named, `--ignore`d, or failing to load); and where a Python module `STEM.py` shares the
-    folder, an update of either file deleted the other's. syrupy deletes nothing that a skipped
-    test owns: each such file is given one, a stand-in that only syrupy sees. The snapshots of
-    a game whose blocks run are syrupy's to clean up, as those of a Python module are, but for
-    a file a block reads under another name than syrupy gives it (`snapshots_by_other_names`:
-    on macOS, `Take.txt` for `test "take"`), which syrupy would delete as unused; a shared
-    folder is no one's, until one of the two files is renamed (the game's blocks fail till then)."""
+    named, `--ignore`d, or failing to load); where a Python module `STEM.py` shares the folder,
+    an update of either file deleted the other's; and it relates a file to a test by the Python
+    name each starts with, so to syrupy `Buy.txt`, left by a test renamed `Buy a card`, was that
+    test's: kept while the test failed, and deleted as unused by a run of that test alone.
+    syrupy deletes nothing that a skipped test owns: each file in the snapshot folder of a game
+    file is given one, a stand-in that only syrupy sees, and the files no block uses are told
+    and deleted by this plugin (`_unused_of_whole_games`), as `ludus test` tells them. A folder
+    shared with a Python module is no one's, until one of the two files is renamed (the game's
+    blocks fail till then); one whose game file is gone is syrupy's to clean up."""
     from syrupy.session import ItemStatus
 
-    shown = config.stash.get(SHOWN_GAMES, {})
     dirname = str(getattr(config.option, "snapshot_dirname", None) or "__snapshots__")
     for site in {Path(item.path).parent for item in list(syrupy._collected_items.values())}:
         try:
@@ -384,14 +412,10 @@ def _keep_snapshots_of_tests_not_shown(config, syrupy) -> None:
             game = site / f"{folder.name}.ludus"
             if not runs_own_tests(game):
                 continue
-            tests = shown.get(str(game.resolve()))
-            if tests is not None and not python_namesakes(game):
-                files = snapshots_by_other_names(folder, tests)
-            else:
-                try:
-                    files = [p for p in folder.iterdir() if not p.name.startswith(".") and p.is_file()]
-                except OSError:
-                    continue
+            try:
+                files = [p for p in folder.iterdir() if not p.name.startswith(".") and p.is_file()]
+            except OSError:
+                continue
             for file in files:
                 owner = _SnapshotOwner(game, file)
                 syrupy._collected_items[owner.nodeid] = owner
@@ -418,6 +442,8 @@ def pytest_runtest_makereport(item, call):
     item's node id, which syrupy was not shown."""
     report = yield
     if isinstance(item, LudusTestItem):
+        if call.when == "call":
+            item.config.stash.setdefault(RAN_BLOCKS, set()).add(item.nodeid)
         if call.when == "call" and call.excinfo is not None:
             item.keep_snapshots = True
         syrupy = getattr(item.config, "_syrupy", None)
@@ -433,3 +459,73 @@ def pytest_runtest_teardown(item):
         from syrupy.session import ItemStatus
 
         syrupy._selected_items[item.syrupy_view.nodeid] = ItemStatus.SKIPPED
+
+
+def pytest_sessionfinish(session):
+    """The snapshot files of the game files whose blocks all ran that no block uses: told, and
+    deleted by `--snapshot-update` (not with `--snapshot-no-cleanup`); as syrupy does with
+    unused snapshots, a run that is no update fails for them, unless `--snapshot-warn-unused`."""
+    config = session.config
+    option = config.option
+    if (getattr(config, "_syrupy", None) is None or hasattr(config, "workerinput")
+            or getattr(option, "disable_unused_snapshots", False)):
+        return
+    found = _unused_of_whole_games(config, delete=bool(option.update_snapshots) and not option.no_cleanup)
+    config.stash[UNUSED_FOUND] = found
+    unused_fails = not option.update_snapshots and not option.warn_unused_snapshots
+    if any(kind == "error" or (kind == "unused" and unused_fails) for kind, _line in found) \
+            and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _unused_of_whole_games(config, delete: bool) -> list[tuple[str, str]]:
+    """Each file no block uses in the snapshot folder of a game file whose blocks all ran
+    (`blocks.unused_snapshots`, what `ludus test` names), deleted if `delete`, as what came of
+    it ("unused", "deleted", "error" for one that could not be deleted, or "count") and a line
+    to print."""
+    from ..language.files import sync_folder
+
+    ran = config.stash.get(RAN_BLOCKS, set())
+    found: list[tuple[str, str]] = []
+    count = deleted = 0
+    for path, tests, nodeids in config.stash.get(WHOLE_GAMES, {}).values():
+        if not nodeids <= ran:  # stopped early (-x, Ctrl-C): not a run of all its tests
+            continue
+        files = unused_snapshots(path, tests)
+        for file in files:
+            count += 1
+            shown = _shown_path(file)
+            if not delete:
+                found.append(("unused", f"unused {shown}: no test of {path.name} stores a snapshot there "
+                                        "(delete it, or run `pytest --snapshot-update`)"))
+                continue
+            try:
+                file.unlink()
+            except OSError as exc:
+                found.append(("error", f"cannot delete unused snapshot {shown}: {why_not(file, exc)}"))
+                continue
+            deleted += 1
+            found.append(("deleted", f"deleted {shown}: no test of {path.name} stores a snapshot there"))
+        if files and delete:
+            sync_folder(files[0].parent)
+    if count:
+        if delete:
+            if deleted:
+                found.append(("count", f"{deleted} unused snapshot{'' if deleted == 1 else 's'} of test blocks deleted."))
+        else:
+            found.append(("count", f"{count} snapshot{'' if count == 1 else 's'} of test blocks unused."))
+    return found
+
+
+def _shown_path(path: Path) -> Path:
+    with contextlib.suppress(ValueError):
+        return path.relative_to(Path.cwd())
+    return path
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    found = config.stash.get(UNUSED_FOUND, [])
+    if found:
+        terminalreporter.write_sep("-", "snapshots no test block uses")
+        for _kind, line in found:
+            terminalreporter.write_line(line)

@@ -55,7 +55,7 @@ def test_deselected_test_blocks_keep_their_snapshots_on_update(tmp_path):
     run = pytest_in(where, ".", "-k", "Fortune", "--snapshot-update")
     assert run.returncode == 0, run.stdout
     assert "2 passed, 9 deselected" in run.stdout
-    assert "Deleted" not in run.stdout and "unused" not in run.stdout
+    assert "deleted" not in run.stdout.lower() and "unused" not in run.stdout
     assert stored(where) == before
     plain = pytest_in(where, ".", "-k", "Fortune")
     assert "unused" not in plain.stdout  # and a plain -k run reports none as unused
@@ -66,9 +66,17 @@ def test_a_snapshot_whose_test_block_is_gone_is_reported_unused(tmp_path):
     folder = where / "__snapshots__" / "market-town.tests"
     (folder / "A test that was deleted.txt").write_text("old effect\n", encoding="utf-8")
     run = pytest_in(where, ".")
-    assert "1 snapshot unused" in run.stdout
+    assert ("unused __snapshots__/market-town.tests/A test that was deleted.txt: no test of market-town.tests.ludus "
+            "stores a snapshot there (delete it, or run `pytest --snapshot-update`)\n") in run.stdout, run.stdout
+    assert "1 snapshot of test blocks unused." in run.stdout
+    assert run.returncode == 1 and "11 passed" in run.stdout  # as syrupy fails a run for an unused snapshot
+    assert pytest_in(where, ".", "--snapshot-warn-unused").returncode == 0
+    kept = pytest_in(where, ".", "--snapshot-update", "--snapshot-no-cleanup")
+    assert kept.returncode == 0 and "1 snapshot of test blocks unused." in kept.stdout, kept.stdout
     update = pytest_in(where, ".", "--snapshot-update")
-    assert "1 unused snapshot deleted" in update.stdout
+    assert ("deleted __snapshots__/market-town.tests/A test that was deleted.txt: no test of market-town.tests.ludus "
+            "stores a snapshot there\n1 unused snapshot of test blocks deleted.\n") in update.stdout, update.stdout
+    assert update.returncode == 0
     assert not (folder / "A test that was deleted.txt").exists() and len(stored(where)) == 10
 
 
@@ -326,10 +334,11 @@ def test_odd_names_are_related_to_their_snapshots_and_a_failed_block_keeps_its_o
     for broken in ODD_NAMES:
         tests.write_text(odd_tests(broken), encoding="utf-8")
         details = pytest_in(tmp_path, "t.ludus", "--snapshot-details")
-        assert "1 failed, 2 passed" in details.stdout and "1 snapshot unused" in details.stdout, details.stdout
-        assert "Unused gone (__snapshots__/t/gone.txt)" in details.stdout
+        assert "1 failed, 2 passed" in details.stdout and "1 snapshot of test blocks unused" in details.stdout
+        assert "unused __snapshots__/t/gone.txt: no test of t.ludus stores" in details.stdout, details.stdout
         update = pytest_in(tmp_path, "t.ludus", "--snapshot-update")
-        assert "1 unused snapshot deleted" in update.stdout and "Deleted gone " in update.stdout, update.stdout
+        assert "1 unused snapshot of test blocks deleted" in update.stdout, update.stdout
+        assert "deleted __snapshots__/t/gone.txt: " in update.stdout, update.stdout
         assert sorted(p.name for p in folder.iterdir()) == files  # the failed block's snapshot is kept
         (folder / "gone.txt").write_text("old effect\n", encoding="utf-8")
 
@@ -434,7 +443,7 @@ def test_a_python_test_module_with_the_game_files_stem_is_an_error_and_deletes_n
     assert run.exit_code == 1 and error in run.output, run.output
     update = pytest_in(tmp_path, "--snapshot-update")
     assert "FAILED test_market.ludus::crier" in update.stdout and error in update.stdout, update.stdout
-    assert "Deleted" not in update.stdout and kept.read_text(encoding="utf-8") == before
+    assert "deleted" not in update.stdout.lower() and kept.read_text(encoding="utf-8") == before
 
 
 def test_an_update_of_one_of_two_files_sharing_a_snapshot_folder_deletes_neither_files_snapshots(tmp_path):
@@ -450,12 +459,12 @@ def test_an_update_of_one_of_two_files_sharing_a_snapshot_folder_deletes_neither
         "    assert pos.effect() == effect_snapshot\n", encoding="utf-8")
     folder = tmp_path / "__snapshots__" / "test_market"
     python = pytest_in(tmp_path, "test_market.py", "--snapshot-update")
-    assert python.returncode == 0 and "Deleted" not in python.stdout, python.stdout
+    assert python.returncode == 0 and "deleted" not in python.stdout.lower(), python.stdout
     assert sorted(p.name for p in folder.iterdir()) == ["crier.txt", "test_py.txt"]
     stored = {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()}
     assert "unused" not in pytest_in(tmp_path, "test_market.py").stdout
     game = pytest_in(tmp_path, "test_market.ludus", "--snapshot-update")
-    assert "FAILED test_market.ludus::crier" in game.stdout and "Deleted" not in game.stdout, game.stdout
+    assert "FAILED test_market.ludus::crier" in game.stdout and "deleted" not in game.stdout.lower(), game.stdout
     assert {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()} == stored
 
 
@@ -472,18 +481,18 @@ def test_an_update_keeps_the_snapshots_of_a_game_left_out_of_the_run_or_failing_
         "    assert 'amber' == snapshot\n", encoding="utf-8")
     for args in ([".", "--ignore=market-town.tests.ludus"], ["--ignore=market-town.tests.ludus"]):
         run = pytest_in(where, *args, "--snapshot-update")
-        assert run.returncode == 0 and "Deleted" not in run.stdout, run.stdout
+        assert run.returncode == 0 and "deleted" not in run.stdout.lower(), run.stdout
         assert stored(where) == before
     tests = where / "market-town.tests.ludus"
     text = tests.read_text(encoding="utf-8")
     tests.write_text(text + "\nbroken here\n", encoding="utf-8")
     run = pytest_in(where, ".", "--snapshot-update")
-    assert "FAILED market-town.tests.ludus::load" in run.stdout and "Deleted" not in run.stdout, run.stdout
+    assert "FAILED market-town.tests.ludus::load" in run.stdout and "deleted" not in run.stdout.lower(), run.stdout
     assert stored(where) == before
     tests.write_text(text, encoding="utf-8")  # loading again, the game's blocks clean up after themselves
     (where / "__snapshots__" / "market-town.tests" / "A test that was deleted.txt").write_text("old\n", encoding="utf-8")
     run = pytest_in(where, ".", "--snapshot-update")
-    assert "1 unused snapshot deleted" in run.stdout and stored(where) == before, run.stdout
+    assert "1 unused snapshot of test blocks deleted" in run.stdout and stored(where) == before, run.stdout
 
 
 def test_a_read_only_snapshot_is_never_replaced(tmp_path):
@@ -635,7 +644,7 @@ def test_a_game_with_a_flow_and_no_game_line_has_its_blocks_run_by_pytest_as_by_
     (tmp_path / "test_other.py").write_text("def test_other(snapshot):\n    assert 'a' == snapshot\n", encoding="utf-8")
     for args in (["test_other.py"], ["."]):
         update = pytest_in(tmp_path, *args, "--snapshot-update")
-        assert update.returncode == 0 and "Deleted" not in update.stdout, update.stdout
+        assert update.returncode == 0 and "deleted" not in update.stdout.lower(), update.stdout
         assert stored.read_text(encoding="utf-8") == report
 
 
@@ -654,7 +663,7 @@ def test_the_tests_of_a_base_with_no_game_line_run_with_the_base_not_again_with_
     assert written == ["base/base take.txt", "variant/variant take.txt"]
     update = pytest_in(tmp_path, "--snapshot-update")
     assert "2 snapshots passed" in update.stdout and "2 passed" in update.stdout, update.stdout
-    assert "unused" not in update.stdout and "Deleted" not in update.stdout, update.stdout
+    assert "unused" not in update.stdout and "deleted" not in update.stdout.lower(), update.stdout
     assert sorted(str(p.relative_to(snapshots)) for p in snapshots.rglob("*.txt")) == written
 
 
@@ -676,16 +685,25 @@ def test_ludus_test_names_the_snapshots_no_test_uses_as_pytest_does_and_deletes_
                                                                  "Fortune Teller pays on a 5.1.txt")]
     for update in ([], ["--update"]):
         run = CliRunner().invoke(main, ["test", str(tests), *update])
-        assert [line for line in run.output.splitlines() if "unused" in line] == unused, run.output
+        assert [line for line in run.output.splitlines() if line.startswith("     unused")] == unused, run.output
         assert run.output.endswith("10 passed, 1 failed\n")
         assert (folder / "A test that was deleted.txt").exists()
-    assert "unused" not in CliRunner().invoke(main, ["test", str(tests), "-k", "fortune"]).output
+    # the run fails for them, as pytest's does, but for an update (which deletes none)
     tests.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(main, ["test", str(tests)])
+    assert run.exit_code == 1 and run.output.endswith(
+        "2 unused snapshots (named above) fail the run: delete them, or run `pytest --snapshot-update`\n"
+        "11 passed, 0 failed\n"), run.output
+    assert CliRunner().invoke(main, ["test", str(tests), "--update"]).exit_code == 0
+    only = CliRunner().invoke(main, ["test", str(tests), "-k", "fortune"])
+    assert only.exit_code == 0 and "unused" not in only.output
     by_pytest = pytest_in(where, "market-town.tests.ludus", "--snapshot-details")
-    assert "2 snapshots unused" in by_pytest.stdout, by_pytest.stdout
-    assert "Unused A test that was deleted " in by_pytest.stdout and "Unused Fortune Teller pays on a 5.1 " in by_pytest.stdout
+    # the same files, in the same words
+    assert [line for line in by_pytest.stdout.splitlines() if line.startswith("unused")] == [
+        line.replace(f"{folder}", "__snapshots__/market-town.tests").strip() for line in unused], by_pytest.stdout
+    assert "2 snapshots of test blocks unused" in by_pytest.stdout and by_pytest.returncode == 1, by_pytest.stdout
     update = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
-    assert "2 unused snapshots deleted" in update.stdout, update.stdout
+    assert "2 unused snapshots of test blocks deleted" in update.stdout, update.stdout
     assert not (folder / "A test that was deleted.txt").exists() and (folder / ".draft.txt").exists()
 
 
@@ -701,12 +719,12 @@ def test_an_update_keeps_a_snapshot_a_test_reads_by_another_name_than_its_own(tm
     (folder / "Tax Collector angers.txt").write_text("old effect\n", encoding="utf-8")  # no test's
     for args in (["market-town.tests.ludus"], ["."]):
         update = pytest_in(where, *args, "--snapshot-update")
-        assert "1 unused snapshot deleted" in update.stdout, update.stdout
+        assert "1 unused snapshot of test blocks deleted" in update.stdout, update.stdout
         assert "TAX COLLECTOR" not in update.stdout and other.exists()
         assert sorted(p.name for p in folder.iterdir()) == sorted([*before, other.name])
         (folder / "Tax Collector angers.txt").write_text("old effect\n", encoding="utf-8")
     run = CliRunner().invoke(main, ["test", str(where / "market-town.tests.ludus")])
-    assert [line.split(": ")[0] for line in run.output.splitlines() if "unused" in line] == [
+    assert [line.split(": ")[0] for line in run.output.splitlines() if line.startswith("     unused")] == [
         f"     unused {folder / 'Tax Collector angers.txt'}"], run.output
 
 
@@ -727,12 +745,14 @@ def test_ludus_test_of_a_folder_names_the_snapshot_folders_no_game_keeps_and_del
                 f"{where / 'sub' / 'gone.ludus'} stores snapshots there (delete it, or run `pytest --snapshot-update`)"]
     for update in ([], ["--update"]):
         run = CliRunner().invoke(main, ["test", str(where), *update])
-        assert [line for line in run.output.splitlines() if "unused" in line] == expected, run.output
-        assert run.exit_code == 0 and run.output.endswith("11 passed, 0 failed\n"), run.output
+        assert [line for line in run.output.splitlines() if line.startswith("     unused")] == expected, run.output
+        assert run.output.endswith("11 passed, 0 failed\n"), run.output
+        assert run.exit_code == (0 if update else 1)  # as pytest's below, but for an update
         assert (snapshots / "old" / "A test.txt").exists()
     # pytest run on the folder reports the files of the folder of a game that is gone too
     by_pytest = pytest_in(where, "--snapshot-details")
     assert "Unused A test (__snapshots__/old/A test.txt)" in by_pytest.stdout, by_pytest.stdout
+    assert by_pytest.returncode == 1
     # a run of some of the games, or of some of the tests, is not a run of the whole folder
     for args in ([str(where / "market-town.tests.ludus")], [str(where), "-k", "fortune"]):
         run = CliRunner().invoke(main, ["test", *args])
@@ -740,6 +760,62 @@ def test_ludus_test_of_a_folder_names_the_snapshot_folders_no_game_keeps_and_del
     # the game file back in place owns its folder again, and the folder's file is named as unused
     (where / "old.ludus").write_text('game "Old"\nplayers 1\nflow:\n    win P1\n', encoding="utf-8")
     run = CliRunner().invoke(main, ["test", str(where)])
-    assert [line for line in run.output.splitlines() if "unused" in line] == [
+    assert [line for line in run.output.splitlines() if line.startswith("     unused")] == [
         f"     unused {snapshots / 'old' / 'A test.txt'}: no test of old.ludus stores a snapshot there (delete it, "
         "or run `pytest --snapshot-update`)", expected[1]], run.output
+
+
+RENAMED = ('extends "market-town.ludus"\n\n'
+           'test "Buy a card":\n    do "buy Copper Coin"\n{broken}    snapshot\n\n'
+           'test "Other":\n    do "buy nothing"\n    snapshot\n')
+
+
+def test_a_snapshot_left_by_a_test_renamed_to_a_longer_name_is_unused_to_both_commands(tmp_path):
+    # syrupy relates a file to a test by the Python name each starts with: `Buy.txt`, left when
+    # `test "Buy"` became `test "Buy a card"`, was that test's to it. pytest kept it unreported
+    # while the test failed, and a run of that test alone reported it and deleted it on update
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    tests = tmp_path / "t.ludus"
+    tests.write_text(RENAMED.format(broken=""), encoding="utf-8")
+    assert pytest_in(tmp_path, "t.ludus", "--snapshot-update").returncode == 0
+    folder = tmp_path / "__snapshots__" / "t"
+    stale = folder / "Buy.txt"
+    stale.write_text("the effect of the old test\n", encoding="utf-8")
+    (folder / "Buy a car.txt").write_text("another stale one\n", encoding="utf-8")
+    named = [f"unused __snapshots__/t/{name}: no test of t.ludus stores a snapshot there (delete it, or run "
+             "`pytest --snapshot-update`)" for name in ("Buy a car.txt", "Buy.txt")]
+    # a run of some of the tests names none and deletes none, as `ludus test -k` does
+    for args in (["t.ludus::Buy a card"], ["t.ludus", "-k", "Buy"]):
+        update = pytest_in(tmp_path, *args, "--snapshot-update")
+        assert "unused" not in update.stdout.lower() and "deleted" not in update.stdout.lower(), update.stdout
+        assert stale.exists() and (folder / "Buy a car.txt").exists()
+    for broken in ("", "    expect round_number == 99\n"):  # passing, then failing before its snapshot
+        tests.write_text(RENAMED.format(broken=broken), encoding="utf-8")
+        ours = CliRunner().invoke(main, ["test", str(tests)])
+        assert [line.strip().replace(f"{folder}", "__snapshots__/t") for line in ours.output.splitlines()
+                if line.startswith("     unused")] == named, ours.output
+        assert ours.exit_code == 1
+        run = pytest_in(tmp_path, "t.ludus")
+        assert [line for line in run.stdout.splitlines() if line.startswith("unused")] == named, run.stdout
+        assert run.returncode == 1
+    # a run of all of them deletes the two, and keeps the failing test's own snapshot
+    update = pytest_in(tmp_path, "t.ludus", "--snapshot-update")
+    assert "2 unused snapshots of test blocks deleted." in update.stdout and "1 failed, 1 passed" in update.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["Buy a card.txt", "Other.txt"]
+
+
+def test_an_unused_snapshot_that_cannot_be_deleted_is_said_and_fails_the_update(tmp_path):
+    where = market_town_copy(tmp_path)
+    locked = where / "__snapshots__" / "market-town.tests" / "Locked.txt"
+    locked.write_text("old effect\n", encoding="utf-8")
+    (where / "conftest.py").write_text(  # as a file the user may not delete would refuse
+        "import errno, pathlib\n\n_unlink = pathlib.Path.unlink\n\n\n"
+        "def unlink(self, missing_ok=False):\n"
+        "    if self.name == 'Locked.txt':\n"
+        "        raise PermissionError(errno.EACCES, 'Permission denied')\n"
+        "    return _unlink(self, missing_ok)\n\n\npathlib.Path.unlink = unlink\n", encoding="utf-8")
+    update = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
+    assert ("cannot delete unused snapshot __snapshots__/market-town.tests/Locked.txt: permission denied"
+            in update.stdout), update.stdout
+    assert update.returncode == 1 and "11 passed" in update.stdout and "Traceback" not in update.stdout
+    assert locked.read_text(encoding="utf-8") == "old effect\n"
