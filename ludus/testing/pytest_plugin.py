@@ -93,9 +93,24 @@ def ludus_position(ludus_game):
 
 
 @pytest.fixture
-def effect_snapshot(snapshot):
-    """syrupy's `snapshot` with the effect-report extension: `assert position.effect() == effect_snapshot`."""
-    return snapshot.use_extension(EffectSnapshotExtension)
+def effect_snapshot(snapshot, request):
+    """syrupy's `snapshot` with the effect-report extension: `assert position.effect() == effect_snapshot`.
+    An update writes the test's snapshots once the test has passed: a test that fails (an
+    `expect` after the snapshot, say) leaves them as they are (`_write_or_drop_snapshots`)."""
+    assertion = snapshot.use_extension(_HeldEffectSnapshotExtension)
+    request.node.stash.setdefault(HELD_ASSERTIONS, []).append(assertion)
+    return assertion
+
+
+class _HeldEffectSnapshotExtension(EffectSnapshotExtension):
+    """The effect extension whose updates syrupy holds until the test is over, instead of
+    writing each at its assertion."""
+
+    write_immediately = False
+
+
+# the assertions of `effect_snapshot` a Python test asked for, whose updates wait for its end
+HELD_ASSERTIONS = pytest.StashKey[list]()
 
 
 # ───────────────────────── `test` blocks in .ludus files ─────────────────────────
@@ -441,6 +456,8 @@ def pytest_runtest_makereport(item, call):
     Each outcome is recorded for the block's view too: syrupy's own hook records it under the
     item's node id, which syrupy was not shown."""
     report = yield
+    if call.when == "call" and item.stash.get(HELD_ASSERTIONS, None):
+        _write_or_drop_snapshots(item, report)
     if isinstance(item, LudusTestItem):
         if call.when == "call":
             item.config.stash.setdefault(RAN_BLOCKS, set()).add(item.nodeid)
@@ -529,3 +546,37 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_sep("-", "snapshots no test block uses")
         for _kind, line in found:
             terminalreporter.write_line(line)
+
+
+def _write_or_drop_snapshots(item, report) -> None:
+    """The snapshots a Python test's `effect_snapshot` would update, written now that it passed,
+    or dropped, and said so, when it failed: its effect is not one to accept. A snapshot that
+    cannot be written fails the test, at its file."""
+    import dataclasses
+
+    session = item.config._syrupy
+    failed = report.outcome != "passed"
+    notes, problems = [], []
+    for assertion in item.stash[HELD_ASSERTIONS]:
+        for number, result in list(assertion.executions.items()):
+            if not (result.created or result.updated):
+                continue
+            key = (type(assertion.extension), result.snapshot_location)
+            shown = _shown_path(Path(result.snapshot_location))
+            if failed:
+                session._queued_snapshot_writes.pop(key, None)
+                notes.append(f"{'not written' if result.created else 'not updated'} {shown}: the test failed")
+            else:
+                try:
+                    session._flush_snapshot_write_queue_key(key)
+                    continue
+                except (SnapshotFileError, OSError) as err:
+                    problems.append(f"cannot write snapshot '{shown}': "
+                                    f"{err.reason if isinstance(err, SnapshotFileError) else why_not(Path(shown), err)}")
+            # syrupy's summary counts it as it is: not written
+            assertion.executions[number] = dataclasses.replace(result, created=False, updated=False, success=False)
+    if notes:
+        report.sections.append(("snapshots", "\n".join(notes)))
+    if problems:
+        report.outcome = "failed"
+        report.longrepr = "\n".join(problems)

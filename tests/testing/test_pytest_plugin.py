@@ -819,3 +819,45 @@ def test_an_unused_snapshot_that_cannot_be_deleted_is_said_and_fails_the_update(
             in update.stdout), update.stdout
     assert update.returncode == 1 and "11 passed" in update.stdout and "Traceback" not in update.stdout
     assert locked.read_text(encoding="utf-8") == "old effect\n"
+
+
+PYTHON_TESTS = ("def test_crier(ludus_position, effect_snapshot):\n"
+                "    pos = ludus_position('market-town.ludus', players=2)\n"
+                "    pos.resolve('Town Crier', 'Basil')\n"
+                "    pos.answer('{crier}')\n"
+                "    assert pos.effect() == effect_snapshot\n"
+                "    pos.expect('Stall of Basil at Docks == 1')\n\n\n"
+                "def test_other(ludus_position, effect_snapshot):\n"
+                "    pos = ludus_position('market-town.ludus', players=2)\n"
+                "    pos.resolve('Town Crier', 'Basil')\n"
+                "    pos.answer('{other}')\n"
+                "    assert pos.effect() == effect_snapshot\n")
+
+
+def test_a_python_test_that_fails_never_updates_its_effect_snapshots(tmp_path):
+    # syrupy wrote each snapshot at its assertion: a line after it that failed left the
+    # snapshot holding an effect the test itself said was wrong
+    shutil.copy(EXAMPLES / "market-town.ludus", tmp_path / "market-town.ludus")
+    module = tmp_path / "test_cards.py"
+    module.write_text(PYTHON_TESTS.format(crier="Docks", other="Hill"), encoding="utf-8")
+    assert pytest_in(tmp_path, "--snapshot-update").returncode == 0
+    folder = tmp_path / "__snapshots__" / "test_cards"
+    crier, other = folder / "test_crier.txt", folder / "test_other.txt"
+    before = crier.read_bytes()
+    module.write_text(PYTHON_TESTS.format(crier="Square", other="Docks"), encoding="utf-8")
+    update = pytest_in(tmp_path, "--snapshot-update")
+    assert crier.read_bytes() == before  # the failing test's, as it was
+    assert b"token Basil Stall at Docks: 0 -> 1" in other.read_bytes()  # the passing test's, updated
+    assert "not updated __snapshots__/test_cards/test_crier.txt: the test failed" in update.stdout, update.stdout
+    assert "1 snapshot failed. 1 snapshot updated." in update.stdout and "1 failed, 1 passed" in update.stdout
+    crier.unlink()  # nor is a failing test's new snapshot written
+    update = pytest_in(tmp_path, "--snapshot-update")
+    assert "not written __snapshots__/test_cards/test_crier.txt: the test failed" in update.stdout, update.stdout
+    assert not crier.exists()
+    # a snapshot that cannot be written fails its test, saying why, and stays as it was
+    module.write_text(PYTHON_TESTS.format(crier="Docks", other="Square"), encoding="utf-8")
+    other.chmod(0o444)
+    update = pytest_in(tmp_path, "--snapshot-update")
+    assert "cannot write snapshot '__snapshots__/test_cards/test_other.txt': it is read-only\n" in update.stdout
+    assert "FAILED test_cards.py::test_other" in update.stdout, update.stdout
+    assert b"Stall at Docks" in other.read_bytes() and crier.exists()  # test_crier passed: written
