@@ -385,6 +385,72 @@ def test_players_still_tied_after_the_tie_break_share_the_win():
     assert pos.match.result["winners"] == ["Blue", "Red"] or pos.match.result["winners"] == ["Red", "Blue"]
 
 
+# ── the scoring rules alone: each resolved by itself from a written position ──
+
+
+def test_consolidate_power_pays_every_tied_leader_and_rounds_money_down():
+    """Rulebook, Scoring (Consolidate Power): 3 VP to the leader of each region, 2 VP to the
+    leader on the whole board, 1 VP per full 5$. Decision 6: a tie pays every tied player."""
+    pos = start()
+    pos.given("set money of Red to 9\nset money of Blue to 4\n"
+              "add 2 Follower of Red to North\nadd 2 Follower of Blue to North\n"
+              "add 1 Follower of Red to West\nadd 1 Follower of Blue to South")
+    pos.resolve_rule("consolidate_power()")
+    # Red: North (tied) 3 + West 3 + the board (3 each, tied) 2 + 9$ 1
+    assert value(pos, "victory_points of Red") == 9
+    # Blue: North (tied) 3 + South 3 + the board 2 + 4$ nothing
+    assert value(pos, "victory_points of Blue") == 8
+
+
+def test_consolidate_power_the_board_leader_alone_gets_the_2():
+    pos = start()
+    pos.given("set money of Red to 0\nset money of Blue to 0\n"
+              "add 1 Follower of Red to North\nadd 2 Follower of Blue to South")
+    pos.resolve_rule("consolidate_power()")
+    assert value(pos, "victory_points of Red") == 3
+    assert value(pos, "victory_points of Blue") == 5
+
+
+@pytest.mark.parametrize(("money", "points"), [(0, 0), (4, 0), (5, 1), (9, 1), (10, 2), (14, 2)])
+def test_consolidate_power_gives_1_vp_per_full_5_dollars_and_nothing_for_empty_regions(money, points):
+    """With no Follower anywhere no region and not the board pays anyone: money alone counts."""
+    pos = start()
+    pos.given(f"set money of Red to {money}\nset money of Blue to 0")
+    pos.resolve_rule("consolidate_power()")
+    assert value(pos, "victory_points of Red") == points
+    assert value(pos, "victory_points of Blue") == 0
+
+
+def test_go_to_war_skirmishes_in_every_region_for_free_in_turn_order():
+    """Rulebook, Scoring (Go to War): a mandatory Skirmish in each region. Decision 11: in
+    board order, each player in turn order from the first player, at no cost."""
+    pos = start()
+    pos.given("add 3 Follower of Blue to Northwest\n"
+              "add 2 Follower of Red to Heartland\nadd 1 Follower of Blue to Heartland\n"
+              "add 1 Follower of Red to Southeast")
+    pos.resolve_rule("go_to_war()")
+    # Northwest: Red's Warlord takes 2 (a), its Lieutenant 1 more (b); nothing left to trade.
+    # Heartland: no character; Red (first) may trade one for one (c)
+    assert pos.match.pending["prompt"].startswith("Red: Remove one of your Followers here")
+    pos.answer("yes")
+    assert value(pos, "Follower of Blue at Northwest") == 0
+    assert value(pos, "Follower of Red at Heartland") == 1 and value(pos, "Follower of Blue at Heartland") == 0
+    # Southeast: Blue's Warlord and Lieutenant remove Red's Follower
+    assert value(pos, "Follower of Red at Southeast") == 0
+    assert value(pos, "money of Red") == 3 and value(pos, "money of Blue") == 3  # no skirmish was paid for
+
+
+def test_end_of_round_pays_nobody_for_a_region_without_followers():
+    """Rulebook, End of Round: 2$ per Follower and 2$ to the most Followers in each region;
+    decision 6: the most needs at least one Follower, so empty regions pay nobody."""
+    pos = start()
+    pos.given("set money of Red to 0\nset money of Blue to 0\nadd 1 Follower of Blue to South")
+    pos.resolve_rule("end_of_round()")
+    assert value(pos, "money of Red") == 0
+    assert value(pos, "money of Blue") == 4
+    assert value(pos, "first_player") == 1  # the marker passes to the left
+
+
 # ── the variant ──
 
 VARIANT = ludus.load(ROOT / "examples" / "uprising-great-country.ludus")
