@@ -370,6 +370,61 @@ def test_an_event_boosts_the_flipping_sides_cards_on_its_track():
     pos.expect("public == 2")
 
 
+# ── the rules that decide the match, each resolved alone from a written position ──
+
+
+def test_the_side_with_more_event_tokens_flips_the_decades_event():
+    """Rulebook, Resolving the Event Track: when the track is full the player with the most
+    tokens flips an Event card of the current decade; the tokens come off and the next decade
+    begins. Here The Man holds more of them."""
+    pos = position()
+    pos.given("set event_tokens of Pride to 2")
+    pos.given("set event_tokens of TheMan to 3")
+    pos.resolve_rule("resolve_event_track()")
+    pos.expect("boost_side == TheMan")
+    pos.expect("size(event_in_effect) == 1 and first(e.decade for e in event_in_effect) == 60")
+    pos.expect("event_tokens of Pride == 0 and event_tokens of TheMan == 0 and decade == 70")
+
+
+def test_an_event_track_not_yet_full_is_left_alone():
+    pos = position()
+    pos.given("set event_tokens of Pride to 2")
+    pos.given("set event_tokens of TheMan to 2")
+    pos.resolve_rule("resolve_event_track()")
+    pos.expect("decade == 60 and size(event_in_effect) == 0")
+    pos.expect("event_tokens of Pride == 2 and event_tokens of TheMan == 2")
+    pos.expect('top(PrideA).name == "Mattachine Society"')   # the 60s market stays
+
+
+def test_end_zones_resolve_systemic_first_and_the_last_event_space_goes_to_it():
+    """Rulebook, the solo rules' order for end zones reached together (decision 2, both
+    modes): Systemic, Public, Individual. Each end zone places an event token while the track
+    has room; a full track takes no more. Each marker goes back to its S."""
+    pos = position()
+    pos.given("set event_tokens of Pride to 2")
+    pos.given("set event_tokens of TheMan to 2")
+    pos.given("set individual to -4")    # The Man's end zone, listed last
+    pos.given("set systemic to 4")       # Pride's end zone, listed first
+    pos.resolve_rule("resolve_end_zones()")
+    pos.expect("event_tokens of Pride == 3 and event_tokens of TheMan == 2")
+    pos.expect("systemic == 0 and individual == 0")
+    pos.expect("overton == 29")          # Pride's Systemic reward: the window down 1
+
+
+def test_a_first_fold_with_no_legal_push_pushes_nothing_but_still_doubles():
+    """Rulebook, Folding: the first fold pushes a cube one space toward the opponent, never
+    into an end zone; with no legal space no cube is pushed. The doubling still applies."""
+    pos = position()
+    hands(pos, ["Bar Regulars"], ["City Ordinance"])
+    for t in ("systemic", "public", "individual"):
+        pos.given(f"set {t} to 3")        # one more step would be in Pride's end zone
+    pos.do("fold")                        # no marker to choose: the fold is done at once
+    pos.expect("systemic == 3 and public == 3 and individual == 3")
+    pos.expect("folded of TheMan and doubled of Pride")
+    pos.run_on()
+    assert pos.match.pending["seat"] == 0 and "play Bar Regulars" in pos.match.legal_actions()
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_matches_end_with_a_result(seed):
     m = GAME.new_match(2, seed=seed)
