@@ -531,6 +531,71 @@ def test_everybody_loses_when_the_horde_is_in_every_district():
     assert pos.match.result is not None and pos.match.result["winners"] == []
 
 
+# ── battles and the final count, each rule resolved alone from a written position ──
+
+def test_an_attack_that_leaves_a_defender_pays_infamy_for_its_kills_and_takes_nothing():
+    """Rulebook, Attack Phase: a player who kills Guards or Horde in an attack receives their
+    Infamy; only killing all the defenders takes the district."""
+    pos = position()
+    army(pos, "Red", ["Sledge", "Sledge"])
+    no_runestones(pos, "Red", "Blue")
+    only(pos, "UpperRight", ["Drueggar Grunt", "Drueggar Brute"])
+    pos.resolve_rule("attack_district(Red, UpperRight)", "Red")
+    assert pos.match.pending["prompt"].startswith("Red: Spread 6 damage over the defenders of Upper right")
+    # the Grunt (defense 2) takes 2 and dies, the Brute 4 of its 6; the options name the card
+    # the question is about (the first defender), so the answer is picked by its number
+    first_asked = pos.value("first(horde_at(UpperRight)).name")[0]
+    amount = 2 if first_asked == "Drueggar Grunt" else 4
+    pos.answer(next(o for o in pos.match.legal_actions() if o.startswith(f"{amount} to ")))
+    pos.answer("3 to Sledge")            # Blue, on Red's left, spreads the Horde's 6
+    pos.expect("infamy of Red == 1")     # the Grunt's Infamy
+    pos.expect("controller of UpperRight == none")
+    pos.expect('[c.name for c in horde_at(UpperRight)] == ["Drueggar Brute"]')
+    pos.expect("size(army of Red) == 0")
+
+
+def test_a_player_whose_army_dies_but_kills_every_invader_keeps_the_district():
+    """Rulebook, District Rules (a card deployed into a player's district): if the Guard or
+    Horde kills the whole army but the player kills every enemy card too, the player keeps
+    the district, and Infamy is paid for every Guard or Horde card the player kills."""
+    pos = position()
+    pos.given("set controller of UpperRight to Red")
+    army(pos, "Red", ["Blunderbuss Mage"])          # attack 5, defense 3
+    no_runestones(pos, "Red", "Blue")
+    only(pos, "UpperRight", ["Drueggar Soldier"])   # attack 6, defense 4
+    pos.resolve_rule("invade(Red, [UpperRight])", "Red")
+    pos.expect("size(army of Red) == 0 and size(horde_at(UpperRight)) == 0")
+    pos.expect("controller of UpperRight == Red")
+    pos.expect("infamy of Red == 2")
+
+
+def test_a_full_tie_on_infamy_and_districts_is_a_shared_win():
+    """Rulebook, Game End and Victory: the most Infamy wins, with 1 per outer district held and
+    2 for Central City. Decision 14: a tie goes to the player holding more districts; tied
+    there too, the win is shared."""
+    pos = position()
+    no_runestones(pos, "Red", "Blue")
+    pos.given("set infamy of Red to 3")
+    pos.given("set infamy of Blue to 3")
+    pos.given("set controller of UpperRight to Red")
+    pos.given("set controller of LowerLeft to Blue")
+    pos.resolve_rule("final_scoring()", "Red")
+    pos.expect("score of Red == 4 and score of Blue == 4")
+    assert sorted(pos.match.result["winners"]) == ["Blue", "Red"]
+
+
+def test_the_most_infamy_wins_even_against_more_districts():
+    """The districts break a tie only: 2 outer districts (2 Infamy) lose to 3 Infamy tokens."""
+    pos = position()
+    no_runestones(pos, "Red", "Blue")
+    pos.given("set infamy of Blue to 3")
+    pos.given("set controller of UpperRight to Red")
+    pos.given("set controller of LowerRight to Red")
+    pos.resolve_rule("final_scoring()", "Red")
+    pos.expect("score of Red == 2 and score of Blue == 3")
+    assert pos.match.result["winners"] == ["Blue"]
+
+
 def test_hidden_runestones_keep_the_piles_tops_secret():
     shown = position(game=GAME)
     hidden = position(game=HIDDEN)
