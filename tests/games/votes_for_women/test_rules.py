@@ -260,6 +260,88 @@ def test_voting_dice_and_failed_success_roll():
     pos.expect('any(c.name == "1918 Midterm Elections" for c in discard of Suffragist)')
 
 
+# ── the rules that decide the match, each resolved alone from a written position ──
+
+
+@pytest.mark.parametrize(("answer", "suffragist", "opposition", "claimer"), [
+    ("defer", 1, 3, "Suffragist"),       # the Suffragist spends its 2 and takes a card
+    ("match", 1, 1, None),               # both spend 2; nobody takes a card
+    ("supersede", 1, 0, "Opposition"),   # the Opposition spends one more, 3, and takes it
+])
+def test_strategy_phase_defer_match_supersede(answer, suffragist, opposition, claimer):
+    """Rulebook, Strategy Phase: the Suffragist commits buttons; the Opposition defers,
+    matches or supersedes, and the one who gets a Strategy card sees it replaced."""
+    pos = position()
+    pos.given("set buttons of Suffragist to 3\nset buttons of Opposition to 3")
+    pos.resolve_rule("strategy_phase()")
+    pos.answer("2")
+    pos.answer(answer)
+    if claimer:
+        assert pos.match.pending["prompt"].startswith(f"{claimer}: ")
+        pos.answer("Reconsideration")
+        pos.expect(f'any(c.name == "Reconsideration" for c in claimed of {claimer})')
+    pos.expect(f"buttons of Suffragist == {suffragist} and buttons of Opposition == {opposition}")
+    pos.expect("size(claimed of Suffragist) + size(claimed of Opposition) == " + ("1" if claimer else "0"))
+    pos.expect("size(strategy_cards) == 3")   # three always available
+
+
+def test_final_voting_adds_the_suffragist_cubes_and_the_higher_total_wins():
+    """Rulebook, Final Voting: each side rolls a d6 and adds its cubes in the state; the
+    higher total wins the state, which takes a check or an X (and keeps no cubes)."""
+    pos = position()
+    pos.given("set sent to true\nadd 2 Purple to NY\nadd 1 Yellow to NY")
+    pos.given("set buttons of Suffragist to 0\nset buttons of Opposition to 0")
+    pos.next_roll(6, 3, 5)    # the Suffragist's 3 + 3 cubes = 6 beats the Opposition's 5 (the roll alone loses)
+    pos.resolve_rule("vote(NY)")
+    pos.expect("Check at NY == 1 and X at NY == 0")
+    pos.expect("Purple at NY + Yellow at NY == 0")
+
+
+def test_final_voting_without_cubes_the_higher_roll_wins():
+    pos = position()
+    pos.given("set sent to true")
+    pos.given("set buttons of Suffragist to 0\nset buttons of Opposition to 0")
+    pos.next_roll(6, 4, 3)
+    pos.resolve_rule("vote(CA)")
+    pos.expect("Check at CA == 1")
+
+
+def test_final_voting_the_suffragist_chooses_first_and_the_13th_x_ends_it():
+    """Rulebook, Final Voting: the players take turns choosing a state, the Suffragist first;
+    the 13th X wins for the Opposition at once (Sending the Nineteenth Amendment)."""
+    pos = position()
+    states = states_except("NY", "CA", "TX")
+    pos.given("set sent to true")
+    for st in states[:33]:
+        pos.given(f"add 1 Check to {st}")
+    for st in states[33:]:
+        pos.given(f"add 1 X to {st}")
+    pos.given("set buttons of Suffragist to 0\nset buttons of Opposition to 0")
+    pos.next_roll(6, 6, 1, 1, 6)
+    pos.resolve_rule("hold_final_voting()")
+    assert pos.match.pending["prompt"].startswith("Suffragist: ")
+    pos.answer("NY")          # 6 against 1: the 34th check
+    assert pos.match.pending["prompt"].startswith("Opposition: ")
+    pos.answer("CA")          # 1 against 6: the 13th X, and Texas is never voted on
+    pos.expect("Check at NY == 1 and X at CA == 1 and not decided(TX)")
+    assert pos.match.result["winners"] == ["Opposition"]
+
+
+def test_cleanup_keeps_one_card_per_side_and_empties_the_rest_of_the_turn_box():
+    """Rulebook, Cleanup Phase: the Rest of the Turn box is discarded; each player keeps one
+    card in hand for the next turn (decision: the player picks which)."""
+    pos = position()
+    pos.given(f"move {card('Processions for Suffrage')} to rest_of_turn")
+    pos.given("move hand of Opposition to discard of Opposition")
+    pos.given(f"move {card('Horace Greeley')} to hand of Opposition")
+    pos.resolve_rule("cleanup()")
+    pos.answer("Seneca Falls Convention")           # the Suffragist's choice among 7 cards
+    pos.expect("size(rest_of_turn) == 0")
+    pos.expect('[c.name for c in hand of Suffragist] == ["Seneca Falls Convention"]')
+    pos.expect("size(discard of Suffragist) == 7")  # the other 6 and Processions for Suffrage
+    pos.expect('[c.name for c in hand of Opposition] == ["Horace Greeley"]')  # one card: kept, no question
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_random_matches_end(seed):
     match, steps, finished = random_playout(GAME, 2, seed, random.Random(seed))
