@@ -569,6 +569,32 @@ def test_a_player_whose_army_dies_but_kills_every_invader_keeps_the_district():
     pos.expect("infamy of Red == 2")
 
 
+def test_a_defenders_wounded_insurgents_heal_at_the_end_of_the_attackers_turn():
+    """Rulebook, Attack Phase: cards that did not take lethal damage have their Defense set back
+    to full at the end of the turn. That is the attacker's turn, for the defender's army too:
+    a Claw Knight hit for 3 on Red's turn defends 6 again when Blue's turn starts."""
+    pos = position()
+    pos.given("set controller of UpperRight to Blue")
+    only(pos, "UpperRight", [])
+    only(pos, "LowerLeft", ["Elite Guard"])          # attack 3, defense 4
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Sledge"])                     # attack 3, defense 3
+    army(pos, "Blue", ["Claw Knight"])               # attack 2, defense 6
+    no_runestones(pos, "Red", "Blue")
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper right")                     # 3 on the Knight, 2 back on the Sledge
+    pos.run_on()                                     # Red's Clean-up; Blue's turn
+    assert pos.match.pending["seat"] == 1
+    pos.expect("all(c.damage == 0 for c in army of Blue)")
+    hand(pos, "Blue", [])
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Lower left")                      # the Elite Guard's 3 does not kill a whole Knight
+    pos.run_on()
+    pos.expect('[c.name for c in army of Blue] == ["Claw Knight"]')
+
+
 def test_a_full_tie_on_infamy_and_districts_is_a_shared_win():
     """Rulebook, Game End and Victory: the most Infamy wins, with 1 per outer district held and
     2 for Central City. Decision 14: a tie goes to the player holding more districts; tied
