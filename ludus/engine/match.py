@@ -369,8 +369,14 @@ class Match:
 
     def view(self, seat=None) -> dict:
         """The state as `seat` may see it (None: everything, for a designer). Any other seat is
-        a ValueError naming the seats: -1 or True would show a seat's view under another's name."""
-        return view_state(self, None if seat is None else self._seat(seat, " or None for everything"))
+        a ValueError naming the seats: -1 or True would show a seat's view under another's name.
+        A list or tuple of seats: what every one of them may see (two people at one screen)."""
+        other = " or None for everything"
+        if isinstance(seat, (list, tuple)):
+            if not seat:
+                raise ValueError("a view for several seats needs one seat at least, not none")
+            return view_state(self, tuple(dict.fromkeys(self._seat(s, other) for s in seat)))
+        return view_state(self, None if seat is None else self._seat(seat, other))
 
     @property
     def result(self) -> dict | None:

@@ -11,15 +11,21 @@ HIDDEN = "hidden"
 
 
 def view_state(match, seat=None) -> dict:
-    """Everything, or (with a seat) only what that seat may see; the basis of every rendering."""
+    """Everything, or (with a seat) only what that seat may see; the basis of every rendering.
+
+    `seat` may also be a tuple of seats: then only what every one of them may see, each thing
+    shown as the seat that sees least of it sees it (a hand its owner sees and the others count
+    is counted). The REPL says what a move changed in this view when one seat hands the screen
+    to another (hot seat play), so that neither reads what the other may not."""
     game, state = match.game, match._state
     rt = Runtime(game, state, match.log)
     names = match.seat_names()
+    looking = None if seat is None else seat if isinstance(seat, tuple) else (seat,)
     out: dict = {
         "game": game.title,
-        "seat": None if seat is None else names[seat],
+        "seat": None if looking is None else " and ".join(names[s] for s in looking),
         "where": match.scopes(),
-        "counters": _counters(rt, seat, names),
+        "counters": _counters(rt, looking, names),
         "tracks": {},
         "zones": {},
         "board": {},
@@ -30,7 +36,7 @@ def view_state(match, seat=None) -> dict:
     if state["result"] is None and pending is not None:
         waiting = "chance" if pending["seat"] is None else names[pending["seat"]]
         decision = {"seat": waiting, "prompt": pending["prompt"], "kind": pending["kind"]}
-        if seat is None or pending["seat"] == seat or pending["seat"] is None:
+        if looking is None or pending["seat"] is None or all(pending["seat"] == s for s in looking):
             decision["options"] = list(pending["options"])
             if pending.get("picked"):
                 # a choice of several asked one at a time: the picks so far, shown with the
@@ -50,13 +56,14 @@ def view_state(match, seat=None) -> dict:
             key = zname if owner is None else f"{zname}@{owner}"
             shown = zname if owner is None else f"{zname} of {names[owner]}"
             cards = state["places"].get(key, [])
-            out["zones"][shown] = _zone_view(rt, spec.visibility, cards, seat, owner)
+            out["zones"][shown] = _zone_view(rt, spec.visibility, cards, looking, owner)
     for space, sspec in game.spaces.items():
         entry: dict = {}
         pieces = shown = state["places"].get(space, [])
-        if pieces and seat is not None and sspec.visibility == "top only":
+        if pieces and looking is not None and sspec.visibility == "top only":
             # a pile: its top card, and those under it shown to this seat; the rest as a number
-            shown = [e for i, e in enumerate(pieces) if i == 0 or _shown_to(state["ents"][e], seat)]
+            shown = [e for i, e in enumerate(pieces)
+                     if i == 0 or all(_shown_to(state["ents"][e], s) for s in looking)]
         if shown:
             entry["pieces"] = [entity_label(rt, e).replace(f" in {space}", "") for e in shown]
         if len(shown) < len(pieces):
@@ -72,7 +79,7 @@ def view_state(match, seat=None) -> dict:
         where = place
         if place.startswith("#"):
             eid = int(place[1:])
-            if not _can_see(rt, eid, seat):
+            if looking is not None and not all(_can_see(rt, eid, s) for s in looking):
                 continue  # tokens on a card the seat cannot see would name and locate it
             where = entity_label(rt, eid)
         label = f"{names[int(owner)]} {token}" if owner else token
@@ -131,18 +138,19 @@ def _shown_to(e: dict, seat) -> bool:
     return bool(e.get("rev")) or (seat is not None and seat in e.get("see", ()))
 
 
-def _zone_view(rt, visibility: str, cards: list, seat, owner):
+def _zone_view(rt, visibility: str, cards: list, looking: tuple | None, owner):
+    """A zone as every seat of `looking` may see it (None: everything)."""
     ents = rt.state["ents"]
     names = [ents[c]["d"] for c in cards]
-    if seat is None or visibility == "public":
+    if looking is None or visibility == "public":
         return names
-    if visibility == "owner only" and owner == seat:
+    if visibility == "owner only" and all(owner == s for s in looking):
         return names
-    if visibility == "others only" and owner != seat:
+    if visibility == "others only" and all(owner != s for s in looking):
         return names
     # `top only`: the top card is shown apart, so `revealed` lists only cards under it
     under = cards[1:] if visibility == "top only" else cards
-    revealed = [ents[c]["d"] for c in under if _shown_to(ents[c], seat)]
+    revealed = [ents[c]["d"] for c in under if all(_shown_to(ents[c], s) for s in looking)]
     if visibility == "hidden":
         return {"count": HIDDEN, "revealed": revealed} if revealed else HIDDEN
     view = {"count": len(cards)}
@@ -159,10 +167,10 @@ def _zone_view(rt, visibility: str, cards: list, seat, owner):
     return view
 
 
-def _counters(rt, seat, names) -> dict:
+def _counters(rt, looking: tuple | None, names) -> dict:
     out = {}
     for name, spec in rt.game.vars.items():
-        hidden_from = _hidden(spec.visibility, seat)
+        hidden_from = _hidden(spec.visibility, looking)
         seats = names if spec.type in ("seat", "list:seat") else None  # a seat is shown by its name
         if spec.per == "seat":
             row = {}
@@ -213,14 +221,15 @@ def _key_shown(spec, key: str, names) -> str:
     return f"{first} {second}"
 
 
-def _hidden(visibility: str, seat):
+def _hidden(visibility: str, looking: tuple | None):
+    """Whether a value kept for `owner` is hidden from some seat of `looking` (None: everything)."""
     def hidden(owner) -> bool:
-        if seat is None or visibility == "public":
+        if looking is None or visibility == "public":
             return False
         if visibility == "owner only":
-            return owner != seat
+            return any(owner != s for s in looking)
         if visibility == "others only":
-            return owner == seat
+            return any(owner == s for s in looking)
         return True
     return hidden
 

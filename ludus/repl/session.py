@@ -118,7 +118,9 @@ class Repl:
         self.rng = random.Random(match.seed if bot_seed is None else bot_seed)
         self.notes: list[Note] = []
         self.setup: list[str] = []
-        self.redo_stack: list[tuple[list[str], list[Note]]] = []
+        # what `undo` took back: the labels, the notes typed after them, and what each seat may
+        # read of each move (move_sight), for `redo` and for its error when it cannot redo
+        self.redo_stack: list[tuple[list[str], list[Note], list[tuple[str, dict]]]] = []
         self.rejected = 0
         # the moves as last saved, exported or loaded: quitting with others keeps them in a file
         self.saved_moves: list[str] = list(match.moves)
@@ -362,7 +364,9 @@ class Repl:
     def move(self, label: str) -> None:
         log_len = len(self.match.log)
         mover = self.viewing()
-        before = self.match.view(mover)
+        # the match before and after this move alone: what it changed is worked out once the
+        # bots have played, when the seat whose screen comes next is known (changes_between)
+        before = self.match.clone()
         try:
             self.match.apply(label)
         except IllegalAction as exc:  # pragma: no cover - legal labels are checked before
@@ -371,14 +375,14 @@ class Repl:
             raise Rejected(broke_rule(label, exc)) from None
         self.redo_stack.clear()
         moved = len(self.match.log)
-        changes = view_changes(before, self.match.view(mover), counter_starts(self.match))
+        after = self.match.clone()
         errors: list[str] = []
         try:
             errors = self.bots_move()
         finally:  # a Ctrl-C while a bot thinks: the moves made before it are said all the same
             seats = self.audience(mover)
             self.print_log(log_len, seats, end=moved)
-            self.print_changes(changes)
+            self.print_changes(changes_between(before, after, seats))
             self.print_log(moved, seats, moves=True)
         for error in errors:
             self.say(error, style="red")
@@ -417,7 +421,7 @@ class Repl:
         return None
 
     def print_changes(self, lines: list[str], limit: int = 8) -> None:
-        """What the move changed, as the seat that made it may see it: a few lines."""
+        """What the move changed, as the audience may see it (changes_between): a few lines."""
         for line in lines[:limit]:
             self.say(f"  changed: {line}", style="green")
         if len(lines) > limit:
@@ -712,7 +716,7 @@ class Repl:
         kept = len(self.match.moves)
         undone_notes = [n for n in self.notes if n.position > kept]
         self.notes = [n for n in self.notes if n.position <= kept]
-        self.redo_stack.append((labels, undone_notes))
+        self.redo_stack.append((labels, undone_notes, sights))
         # the seat deciding now may be another than the one who typed `undo` (hot seat): neither
         # is told what the other may not see
         seats = self.audience(mover)
@@ -722,7 +726,7 @@ class Repl:
     def cmd_redo(self, _arg: str) -> None:
         if not self.redo_stack:
             raise Rejected("nothing to redo")
-        labels, notes = self.redo_stack[-1]
+        labels, notes, sights = self.redo_stack[-1]
         log_len = len(self.match.log)
         base = len(self.match.moves)
         mover = self.viewing()
@@ -736,7 +740,7 @@ class Repl:
                         work.state["forced"].extend(list(f) for f in note.force)
         except (IllegalAction, RuleError) as exc:
             self.redo_stack.clear()
-            raise Rejected(f"cannot redo '{label}': {exc}; the match has moved on since it was taken back") from None
+            raise Rejected(self.redo_refused(sights[i], exc, mover)) from None
         self.redo_stack.pop()
         self.match = work
         self.notes.extend(n for n in notes if base < n.position <= base + len(labels))
@@ -745,6 +749,20 @@ class Repl:
         self.say("redid: " + "; ".join(said))
         self.print_log(log_len, seats)
         self.show_state()
+
+    def redo_refused(self, sight: tuple[str, dict], exc: Exception, mover) -> str:
+        """Why `redo` cannot play a move again (`sight`: move_sight of it), worded for the seats
+        at the screen: a pick one of them may not see is not named ("the move where Red chose
+        a card"), nor are the options of a decision the screen does not show."""
+        label = sight[0]
+        said = said_of(sight, self.audience(mover))
+        again = "the match has moved on since it was taken back"
+        if said != label:
+            why = "it is not a legal move now" if isinstance(exc, IllegalAction) else "the rules refuse it now"
+            return f"cannot redo the move where {said}: {why}; {again}"
+        if isinstance(exc, IllegalAction) and self.visible_options() is None:
+            return f"cannot redo '{label}': it is not a legal move now; {again}"  # no closest options
+        return f"cannot redo '{label}': {exc}; {again}"
 
     @staticmethod
     def move_sight(match: Match, n: int) -> tuple[str, dict]:
@@ -1211,6 +1229,16 @@ def _same_label(text: str, legal: list[str]) -> str | None:
 
 def _moves(n: int) -> str:
     return f"{n} move{'s' if n != 1 else ''}"
+
+
+def changes_between(before: Match, after: Match, seats: list[int] | None) -> list[str]:
+    """What a move changed (`before` and `after` it), as every one of `seats` may see it (None:
+    everything; Repl.audience). With two seats (hot seat: the one that moved and the one whose
+    screen comes next) each thing is said as the seat that sees less of it sees it: a hand its
+    owner sees is counted when the other may only count it, and an `others only` hand (Hanabi)
+    is counted for both, since its owner may not see it."""
+    sight = None if seats is None else seats[0] if len(seats) == 1 else tuple(seats)
+    return view_changes(before.view(sight), after.view(sight), counter_starts(after))
 
 
 def said_of(sight: tuple[str, dict], seats: list[int] | None) -> str:
