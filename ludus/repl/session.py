@@ -852,13 +852,16 @@ class Repl:
         self.say('""' if value == "" else self.match.show(value, typ))  # an empty text is not a blank line
 
     def cmd_expect(self, arg: str) -> None:
-        if re.fullmatch(r"winners?\s+.+", arg):  # `expect winner Amber`, checked as a replay checks it
+        if re.fullmatch(r"winners?\s+.+|no\s+winners?", arg):
+            # `expect winner Amber`, `expect winner P1, P2`, `expect no winner`: checked as a replay checks it
             from ..replay.script import Step, check_expectation, compile_expect
 
             step = Step(1, "expect", arg, 8)
             try:
                 check_expectation(self.match, step, compile_expect(self.game, "<input>", step), "<input>")
             except ReplayError as exc:
+                if not exc.message.startswith("expectation failed: "):  # a seat it does not have
+                    raise Rejected(f"{exc.message} (not kept for the replay)") from None
                 raise Rejected(f"not so: {exc.message.removeprefix('expectation failed: ')} (not kept for the replay)") from None
         else:
             value, typ = self._expression(arg, "expect")

@@ -17,7 +17,7 @@ from attrs import define, field
 
 from ..engine.dice import die_problem
 from ..engine.display import describe_entry
-from ..engine.match import IllegalAction, Match, order_problem, zone_key
+from ..engine.match import IllegalAction, Match, closest, order_problem, zone_key
 from ..engine.runtime import RuleError
 from ..engine.saved import force_problem
 from ..language.files import FileProblem, checked_path, read_text_file
@@ -272,19 +272,29 @@ def check_expectation(match: Match, step: Step, compiled, path: str) -> str:
 
 
 def _winner_check(game, text: str):
-    m = re.fullmatch(r"winners?\s+(.+)", text.strip())
+    """`expect winner A`, `expect winner A, B` (exactly these seats won, in any order), `expect
+    winner nobody` or `expect no winner`, as a test block's `expect winner` reads them."""
+    m = re.fullmatch(r"winners?\s+(.+)|no\s+winners?", text.strip())
     if not m:
         return None
-    wanted = _split_names(m.group(1))
+    wanted = [] if m.group(1) is None else _split_names(m.group(1))
+    if wanted in (["nobody"], ["no one"]):
+        wanted = []
 
     def check(match: Match, step: Step, path: str) -> str:
+        names = match.seat_names()
+        for i, name in enumerate(wanted):
+            if name not in names:
+                near = closest(name, list(names))
+                hint = f"; did you mean '{near[0]}'?" if near else ""
+                raise ReplayError(path, step.line, f"{text}: '{name}' is not a seat of this match "
+                                  f"({', '.join(names)}){hint}", step.column)
+            if name in wanted[:i]:
+                raise ReplayError(path, step.line, f"{text}: seat '{name}' is named twice", step.column)
         if not match.is_over:
             raise ReplayError(path, step.line, f"expectation failed: {text}: the match is not over", step.column)
         got = match.result["winners"]
-        if wanted in (["nobody"], ["no one"]):
-            wanted_set: set = set()
-        else:
-            wanted_set = set(wanted)
+        wanted_set = set(wanted)
         if set(got) != wanted_set:
             raise ReplayError(path, step.line, f"expectation failed: {text}: the winners are {', '.join(got) or 'nobody'}",
                               step.column)
