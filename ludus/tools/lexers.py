@@ -116,6 +116,7 @@ class ReplayLexer(RegexLexer):
             (r"([ \t]*)(chance)([ \t]+)(.*?)$", bygroups(Whitespace, Keyword, Whitespace, Keyword.Constant)),
             (r"([ \t]*)(expect)([ \t]+)(winners?)([ \t]+)(.*?)$",
              bygroups(Whitespace, Keyword, Whitespace, Keyword, Whitespace, Name.Class)),
+            (r"([ \t]*)(expect)([ \t]+)(no[ \t]+winners?)([ \t]*)$", bygroups(Whitespace, Keyword, Whitespace, Keyword, Whitespace)),
             (r"([ \t]*)((?:setup[ \t]+)?force|expect)([ \t]+)(.*?)$",
              bygroups(Whitespace, Keyword, Whitespace, using(LudusLexer))),
             (r"([ \t]*)(move)([ \t]+)(.*?)$", bygroups(Whitespace, Keyword, Whitespace, Name.Label)),

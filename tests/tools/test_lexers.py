@@ -95,6 +95,11 @@ def test_a_replay_line_by_line():
     assert (Name.Class, "Amber") in found
 
 
+def test_expect_no_winner_reads_as_the_winner_check_it_is():
+    found = tokens(ReplayLexer(), "expect no winner\n")
+    assert (Keyword, "no winner") in found and not [v for t, v in found if t in Error]
+
+
 def test_the_lexers_are_registered_under_their_names():
     """Through the `pygments.lexers` entry point: what mkdocs and pygmentize use."""
     for name in ("ludus", "ludus-decl", "ludus-stmt"):
