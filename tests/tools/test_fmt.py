@@ -340,7 +340,9 @@ def jiggle(text: str, rng: random.Random) -> str:
                         rebuilt.append(" ")
             parts[i] = "".join(rebuilt)
         out.append(indent + "".join(parts).rstrip() + (" " * rng.randint(1, 6) + comment if comment else ""))
-        if rng.random() < 0.05:
+        # a blank line now and then, but never after a line a backslash continues: that line
+        # would go on with the blank one, and end there
+        if rng.random() < 0.05 and not code.rstrip().endswith("\\"):
             out.append("")
     return "\n".join(out) + "\n"
 
