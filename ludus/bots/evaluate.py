@@ -1,10 +1,18 @@
 """How bots judge a position: by the result when the match is over, else by the game's own
 `define score(s)` when the designer wrote one (a number, higher is better for seat `s`).
 
-Rewards are shares between 0 and 1 per seat: a sole winner gets 1, winners together share the
-win equally, a match no one won gives every seat 1/n. A position cut short is judged by `score`:
-each seat gets the share of the other seats it scores above (half for a tie); without `score`,
-1/n each, as a match no one won.
+A game without a `payoff` is played for the win. Rewards are shares between 0 and 1 per seat: a
+sole winner gets 1, winners together share the win equally, a match no one won gives every seat
+1/n. A position cut short is judged by `score`: each seat gets the share of the other seats it
+scores above (half for a tie); without `score`, 1/n each, as a match no one won.
+
+A game with a `payoff` is played for the payoff: what the game says each seat gets is what each
+seat's bot maximises (`values`), its own number and not its margin over the others. A finished
+match is worth its payoffs; a position cut short is worth each seat's `score(s)` when the game
+has one (read as an estimate of the payoff, on its scale), else the payoff read in that position,
+as if the match ended there. So in a cooperative game, whose seats share one payoff (Hanabi's
+`payoff show_score`), every bot plays for the table's score; in a zero-sum one (chips), for its
+own chips, which is the same as its margin.
 """
 
 from __future__ import annotations
@@ -19,8 +27,9 @@ def no_score_note(game) -> str | None:
     `define score(s)`: the bot then judges a move only by a win it reaches at once, which in
     most games is a random move. When 'score' already names something else (a counter, say,
     in a game whose points are its score), that thing is not read, and it takes the name a
-    define would need. None when the game has a `define score`."""
-    if SCORE in game.defines:
+    define would need. None when the game has a `define score`, or a `payoff` (read in every
+    position, it judges every move)."""
+    if SCORE in game.defines or game.payoff is not None:
         return None
     return (f"{game.title} has no `define score(s)`{_taken(game)}: a greedy bot judges a move only by a win "
             "it reaches at once, and otherwise moves at random (see docs/simulation.md)")
@@ -29,8 +38,9 @@ def no_score_note(game) -> str | None:
 def no_depth_score_note(game) -> str | None:
     """What a designer giving an mcts bot a playout depth should know when the game has no
     `define score(s)`: a playout cut at the depth counts as even for every seat, so the search
-    learns only from the playouts that end within it. None when the game has a `define score`."""
-    if SCORE in game.defines:
+    learns only from the playouts that end within it. None when the game has a `define score`,
+    or a `payoff` (read where the playout is cut)."""
+    if SCORE in game.defines or game.payoff is not None:
         return None
     return (f"{game.title} has no `define score(s)`{_taken(game)}: an mcts bot with a playout depth counts a "
             "playout cut at the depth as even for every seat, and learns only from the playouts that end "
@@ -56,6 +66,7 @@ class NotAScore(ValueError):
 class Evaluator:
     def __init__(self, game) -> None:
         self.game = game
+        self.payoff_fn = game.payoff  # fn(rt, env) of `payoff EXPR`, or None
         self.score_fn = None
         fn = game.defines.get(SCORE)
         if fn is not None:
@@ -70,16 +81,35 @@ class Evaluator:
     def has_score(self) -> bool:
         return self.score_fn is not None
 
+    @property
+    def plays_for_payoff(self) -> bool:
+        """Whether the game has a `payoff`: then bots maximise it (`values`), not their share of wins."""
+        return self.payoff_fn is not None
+
     def score(self, state: dict, seat: int) -> float:
         """The game's `score(seat)` in this state (0 when the game has none)."""
         if self.score_fn is None:
             return 0.0
-        value = self.score_fn(Runtime(self.game, state, []), [seat], {"$cur": seat, "$act": seat})
-        if isinstance(value, bool):
-            return float(value)
-        if not isinstance(value, (int, float)):
-            return 0.0
-        return float(value)
+        return _number(self.score_fn(Runtime(self.game, state, []), [seat], {"$cur": seat, "$act": seat}))
+
+    def payoff_now(self, state: dict, seat: int) -> float:
+        """The game's `payoff` for `seat` read in this state, as if the match ended here (the
+        engine reads it so, for every seat, the moment a match ends). A rule it breaks is
+        raised, as a move that breaks one is."""
+        return _number(self.payoff_fn(Runtime(self.game, state, []), {"seat": seat, "$act": seat, "$cur": seat}))
+
+    def value(self, state: dict, seat: int) -> float:
+        """In a game with a `payoff`: what this position is worth to `seat` (see the module doc)."""
+        result = state["result"]
+        if result is not None and "payoffs" in result:
+            return float(result["payoffs"][seat])
+        if self.score_fn is not None:
+            return self.score(state, seat)
+        return self.payoff_now(state, seat)
+
+    def values(self, state: dict) -> list[float]:
+        """In a game with a `payoff`: what this position is worth to each seat, in the payoff's units."""
+        return [self.value(state, s) for s in range(state["nseats"])]
 
     @staticmethod
     def result_rewards(state: dict) -> list[float]:
@@ -104,3 +134,12 @@ class Evaluator:
                         for o in range(n) if o != s)
             out.append(above / (n - 1))
         return out
+
+
+def _number(value) -> float:
+    """A score or payoff as a float: true and false are 1 and 0; anything but a number is 0."""
+    if isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, (int, float)):
+        return 0.0
+    return float(value)

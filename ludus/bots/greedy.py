@@ -2,7 +2,10 @@
 
 A move is judged in the position it leads to: a won match is best and a lost one worst;
 otherwise by the game's `define score(s)` (its own score against the best of the others), or,
-in a game without one, as even. When the game has hidden cards or chance, each move is tried on
+in a game without one, as even. A game with a `payoff` is played for it instead: a move is worth
+what the position it leads to is worth to the bot's seat (`Evaluator.value`: the payoff of a
+finished match, else its own `score(s)`, else the payoff read there), not its margin over the
+others, so that a shared score is a score to raise and not a tie. When the game has hidden cards or chance, each move is tried on
 several determinizations (the budget; 8 by default) and its values averaged. Ties are broken at
 random, from the bot's seed.
 """
@@ -32,6 +35,8 @@ class GreedyBot:
 
     def value(self, match) -> float:
         state = match._state
+        if self.evaluator.plays_for_payoff:
+            return self.evaluator.value(state, self.seat)
         if state["result"] is not None:
             winners = state["result"]["winners"]
             if self.seat in winners:

@@ -6,6 +6,14 @@ way. A playout that has not ended after `depth` random moves (the spec's `depth=
 not given) stops there and is judged by `Evaluator.rewards`: each seat's share of the seats the
 game's `define score(s)` puts it above, or 1/n each, as a match no one won, without a score.
 
+A game with a `payoff` is searched for it instead (`Evaluator.values`): each seat's reward is what
+the playout's end is worth to it, in the payoff's units (its payoff when the match ended, else its
+`score(s)`, else the payoff read there), and UCB1 scales the averages by the least and greatest
+reward seen in this decision's search so that its constant keeps its meaning. Seats that share a
+payoff (a cooperative game) then all play for the table's score; without a payoff a shared win
+and a shared loss would both be 1/n for every seat, and the search would learn nothing. The
+check for a move that wins at once is left out: a win need not be the best payoff.
+
 - In a game of perfect information without dice or shuffles (Connect Four), the world is the
   one true position every time: this is plain UCT. Before searching, the bot plays a move that
   wins at once, and leaves out of the search the moves that let another seat win at once.
@@ -69,6 +77,7 @@ class MctsBot:
         self.failed = 0  # iterations whose sample broke a rule
         self.playout_moves = 0  # random moves played in all its playouts
         self.cut = 0  # playouts stopped at the depth (or the rollout cap) before the match ended
+        self.low = self.high = None  # in a game with a payoff: the least and greatest reward seen
 
     def choose(self, obs: Observation) -> int:
         self.playout_moves = self.cut = 0
@@ -78,7 +87,8 @@ class MctsBot:
         root = Node(None)
         fixed = None if self.information_sets else obs.sample(self.rng)
         allowed = None
-        if fixed is not None:
+        self.low = self.high = None  # the least and greatest payoff backed up in this search
+        if fixed is not None and not self.evaluator.plays_for_payoff:
             win, losing = self._decisive(fixed)
             if win is not None:
                 self.iterations = self.failed = 0
@@ -172,11 +182,20 @@ class MctsBot:
                 path.append(child)
                 break
             best_i, best_value = 0, -1.0
-            for i in indices:
-                child = children[labels[i]]
-                value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
-                if value > best_value:
-                    best_i, best_value = i, value
+            if self.low is None:  # shares of a win, already between 0 and 1
+                for i in indices:
+                    child = children[labels[i]]
+                    value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                    if value > best_value:
+                        best_i, best_value = i, value
+            else:  # payoffs, scaled to between 0 and 1 by the range seen so far (all alike: 0)
+                low, span = self.low, self.high - self.low
+                for i in indices:
+                    child = children[labels[i]]
+                    mean = (child.reward / child.visits - low) / span if span > 0 else 0.0
+                    value = mean + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                    if value > best_value:
+                        best_i, best_value = i, value
             node = children[labels[best_i]]
             world.apply_fast(best_i)
             path.append(node)
@@ -189,7 +208,13 @@ class MctsBot:
         self.playout_moves += steps
         if steps == cap and state["result"] is None and state["pending"] is not None:
             self.cut += 1
-        rewards = self.evaluator.rewards(world._state)
+        if self.evaluator.plays_for_payoff:
+            rewards = self.evaluator.values(world._state)
+            low, high = min(rewards), max(rewards)
+            self.low = low if self.low is None else min(self.low, low)
+            self.high = high if self.high is None else max(self.high, high)
+        else:
+            rewards = self.evaluator.rewards(world._state)
         for n in path:
             n.visits += 1
             n.reward += rewards[n.seat] if n.seat is not None else 0.0

@@ -1,0 +1,188 @@
+"""Bots in games with a `payoff`: each seat plays for what the game says it gets, so seats that share
+one payoff (a cooperative game, Hanabi's `payoff show_score`) play for the table's score."""
+
+from pathlib import Path
+
+import pytest
+
+from ludus.bots import make_bot, observe
+from ludus.bots.evaluate import Evaluator, no_depth_score_note, no_score_note
+from ludus.pipeline import load
+
+# The table builds together, five turns; a doom, on the first, ends the match at once, lost by every
+# seat, with nothing.
+TOGETHER = """game "Together"
+players 2
+counter built
+counter doomed
+payoff if doomed > 0 then 0 else built
+{extra}
+action Build:
+    label "build"
+    increase built by 1
+
+action Idle:
+    label "idle"
+
+action Doom:
+    label "doom"
+    increase doomed by 1
+    lose seats
+
+flow:
+    turn first(seats):
+        offer Doom, Idle, Build
+    for round in 1 to 2:
+        for each s in seats:
+            turn s:
+                offer Idle, Build
+    win seats
+"""
+
+# Each seat for itself: a gift gives the giver 1 and the other seat 3.
+GIFTS = """game "Gifts"
+players 2
+counter coins per seat
+
+payoff coins of seat
+
+action Gift:
+    label "gift"
+    increase coins by 1
+    increase coins of left(actor) by 3
+
+action Keep:
+    label "keep"
+
+flow:
+    for each s in seats:
+        turn s:
+            offer Keep, Gift
+    end game
+"""
+
+
+def game_of(tmp_path: Path, text: str, name: str = "g.ludus"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return load(path)
+
+
+def chosen(game, spec: str, seed: int, seat: int = 0, moves: tuple[str, ...] = ()) -> str:
+    match = game.new_match(2, seed=0)
+    for label in moves:
+        match.apply(label)
+    bot = make_bot(spec, game, seat, seed)
+    return match.legal_actions()[bot.choose(observe(match, seat))]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_greedy_raises_a_shared_score(tmp_path, seed):
+    # every seat's payoff is the same number: as a margin over the others it would always be 0
+    game = game_of(tmp_path, TOGETHER.format(extra=""))
+    assert chosen(game, "greedy", seed) == "build"
+    assert chosen(game, "greedy", seed, seat=1, moves=("idle",)) == "build"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_greedy_reads_a_score_as_an_estimate_of_its_own_payoff(tmp_path, seed):
+    # a shared `score(s)` is read as the seat's own value too, and before the payoff
+    game = game_of(tmp_path, TOGETHER.format(extra="define score(s) = built\n"))
+    assert chosen(game, "greedy", seed) == "build"
+    contrary = game_of(tmp_path, TOGETHER.format(extra="define score(s) = 5 - built * 2\n"), "contrary.ludus")
+    assert chosen(contrary, "greedy", seed) == "idle"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_mcts_plays_for_the_tables_result(tmp_path, seed):
+    """A shared win and a shared loss are no longer both 1/n: the search tells them apart."""
+    game = game_of(tmp_path, TOGETHER.format(extra=""))
+    match = game.new_match(2, seed=0)
+    bot = make_bot("mcts:60", game, 0, seed)
+    choice = match.legal_actions()[bot.choose(observe(match, 0))]
+    assert choice == "build"
+    assert bot.low == 0.0 and 0.0 < bot.high <= 5.0
+
+
+def test_mcts_backs_up_each_seats_payoff(tmp_path):
+    game = game_of(tmp_path, TOGETHER.format(extra=""))
+    match = game.new_match(2, seed=0)
+    bot = make_bot("mcts:40", game, 0, 1)
+    backed: list[list[float]] = []
+    values = bot.evaluator.values
+    bot.evaluator.values = lambda state: backed.append(values(state)) or backed[-1]
+    bot.choose(observe(match, 0))
+    assert len(backed) == 40
+    # both seats get the same payoff in every playout, a doom gives 0, a full show up to 5
+    assert all(a == b for a, b in backed)
+    assert {a for a, _ in backed} >= {0.0} and max(a for a, _ in backed) >= 2.0
+
+
+def test_mcts_with_a_depth_reads_the_payoff_where_it_cuts(tmp_path):
+    game = game_of(tmp_path, TOGETHER.format(extra=""))
+    match = game.new_match(2, seed=0)
+    bot = make_bot("mcts:30:depth=1", game, 0, 2)
+    backed: list[list[float]] = []
+    values = bot.evaluator.values
+    bot.evaluator.values = lambda state: backed.append(values(state)) or backed[-1]
+    assert match.legal_actions()[bot.choose(observe(match, 0))] == "build"
+    # cut after one random move, most playouts end before the match does: the payoff read there
+    assert bot.cut > 0 and any(0.0 < a < 5.0 for a, _ in backed)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:40"])
+def test_each_seat_plays_for_its_own_payoff_not_its_margin(tmp_path, spec):
+    # a gift gives me 1 and you 3: a bot that compared its payoff with yours would keep
+    game = game_of(tmp_path, GIFTS)
+    for seed in range(3):
+        assert chosen(game, spec, seed) == "gift"
+
+
+def test_the_value_of_a_finished_match_is_its_payoff(tmp_path):
+    game = game_of(tmp_path, TOGETHER.format(extra=""))
+    ev = Evaluator(game)
+    match = game.new_match(2, seed=0)
+    match.apply("doom")
+    assert match.is_over and match.result["winners"] == [] and ev.values(match._state) == [0.0, 0.0]
+    match = game.new_match(2, seed=0)
+    for label in ("build", "idle", "build", "idle", "build"):
+        match.apply(label)
+    assert match.is_over and match.result["winners"] == ["P1", "P2"] and ev.values(match._state) == [3.0, 3.0]
+
+
+def test_no_note_that_greedy_plays_at_random_in_a_game_with_a_payoff(tmp_path):
+    game = game_of(tmp_path, TOGETHER.format(extra=""))
+    assert no_score_note(game) is None and no_depth_score_note(game) is None
+    hanabi = load("examples/hanabi.ludus")
+    assert no_score_note(hanabi) is None and no_depth_score_note(hanabi) is None
+
+
+def test_games_without_a_payoff_are_still_played_for_the_win():
+    ev = Evaluator(load("examples/market-town.ludus"))
+    assert not ev.plays_for_payoff
+    assert no_score_note(load("examples/connect-four.ludus")) is not None
+
+
+def test_mcts_does_not_take_a_win_at_once_over_a_better_payoff(tmp_path):
+    # stopping wins the match at once with a pot of 1; growing it ends in a shared win worth 3 or 5
+    game = game_of(tmp_path, '''game "Cash"
+players 2
+counter pot start 1
+payoff pot
+
+action Stop:
+    label "stop"
+    win actor
+
+action Grow:
+    label "grow"
+    increase pot by 2
+
+flow:
+    for each s in seats:
+        turn s:
+            offer Stop, Grow
+    win seats
+''')
+    for seed in range(3):
+        assert chosen(game, "mcts:20", seed) == "grow"
