@@ -9,6 +9,7 @@ on the command line (`--bot Red=mcts:400`, `--bot Red=mcts:2s`), and built by `m
 The kinds: `random`; `greedy` (`ludus.bots.greedy`: one move ahead, judged by the game's
 `define score(s)` when it has one, else by winning and losing); `mcts` (`ludus.bots.mcts`: UCT
 search, or information-set MCTS on determinizations when the game has hidden cards or chance).
+In a game with a `payoff`, both play for their seat's own payoff instead (`ludus.bots.evaluate`).
 A budget is a number of iterations (`mcts:400`; for greedy, samples per move) or a time per
 decision (`mcts:2s`, `mcts:500ms`); without one, each kind has its default (`DEFAULT_BUDGETS`).
 Options follow the budget as NAME=VALUE (`OPTIONS`): `mcts:400:depth=40` stops each playout after

@@ -186,3 +186,15 @@ flow:
 ''')
     for seed in range(3):
         assert chosen(game, "mcts:20", seed) == "grow"
+
+
+def test_simulate_hanabi_with_greedy_bots_gives_no_note_and_reports_the_shared_score():
+    from click.testing import CliRunner
+
+    from ludus.cli import main
+
+    out = CliRunner().invoke(main, ["simulate", "examples/hanabi.ludus", "-n", "2", "-w", "1",
+                                    "--bot", "P1=greedy:1", "--bot", "P2=greedy:1"])
+    assert out.exit_code == 0, out.output
+    assert "note:" not in out.output and "bots: P1=greedy:1, P2=greedy:1" in out.output
+    assert "payoff P1: mean" in out.output and "errors: 0" in out.output
