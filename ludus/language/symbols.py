@@ -107,6 +107,9 @@ class Symbols:
     payoff: object = None  # PayoffDecl
     tests: list = field(factory=list)
     plurals: dict = field(factory=dict)  # plural alias -> singular kind name
+    # the types the checker found for rule parameters and vars that say none, from the values
+    # the game gives them: ("param", rule, index) or ("var", name) -> type (infer_untyped)
+    inferred: dict = field(factory=dict)
 
     def kind_of_space_collection(self, name: str) -> str | None:
         if name in self.space_kinds:

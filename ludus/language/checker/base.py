@@ -78,6 +78,10 @@ class CheckerBase:
         # names bound inside a block that has ended (name -> path -> the first lines of such
         # blocks, sorted: an unknown name finds the nearest before it by bisection), per declaration
         self.block_names: dict[str, dict[str, list[int]]] = {}
+        # while infer_untyped reads the game: the types each untyped parameter and var is given
+        # (("param", rule, index) or ("var", name) -> [types]), and the inferred names read
+        self.given: dict | None = None
+        self.touched: set = set()
 
     # ── reporting ──
 
@@ -111,6 +115,25 @@ def _merge(a: str, b: str) -> str:
     if a == "any" or b == "any":
         return b if a == "any" else a
     if a.split(":")[0] == b.split(":")[0]:
+        return a.split(":")[0]
+    return "any"
+
+
+def _agree(a: str, b: str) -> str:
+    """The type of a value given as an `a` in one place and as a `b` in another, for a name that
+    says no type of its own: the one type both are (a card of kind A and one of kind B are both
+    cards), `none` being any type's; "any" as soon as one of them is unknown, or they differ.
+    Stricter than _merge, which trusts the precise side: a value inferred to be a seat is shown
+    by a seat's name, so every value it may hold must be one."""
+    if a == b or b == "none":
+        return a
+    if a == "none":
+        return b
+    if "any" in (a, b):
+        return "any"
+    if a.startswith("list:") and b.startswith("list:"):
+        return "list:" + _agree(a[5:], b[5:])
+    if not a.startswith("list:") and a.split(":")[0] == b.split(":")[0]:
         return a.split(":")[0]
     return "any"
 

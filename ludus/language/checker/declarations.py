@@ -34,7 +34,7 @@ from ..symbols import (
     plural,
     type_name,
 )
-from .base import BASIC_TYPES, Checked, Scope, _always_ends, _children
+from .base import BASIC_TYPES, Checked, Scope, _agree, _always_ends, _children
 
 # the code of the error for a file checked alone that declares things, but has neither a `game`
 # or `extends` line nor a flow: a part of a game (pipeline.analyse says where the games are that
@@ -202,6 +202,7 @@ class DeclarationChecks:
                     self.expr(f.default, Scope())
         self.check_kind_parents()
         self.infer_define_types()
+        self.infer_untyped()
         for item in self.items:
             self.check_item(item)
         self.check_value_cycles()
@@ -322,6 +323,79 @@ class DeclarationChecks:
         self.out.diagnostics, self.used = saved_diags, saved_used
         self.call_types = {}
 
+    def infer_untyped(self) -> None:
+        """The type of each rule parameter and var that says none, where every value the game
+        gives it agrees: a parameter's from every call of its rule, a var's from its start
+        value and every `set` (an `increase` gives a number). A value of the game is plain
+        data (a card is its number, a seat too), so the type is what shows it to players by
+        its name; a parameter given a seat in one call and a number in another stays "any",
+        as does one given anything the checker cannot type. The tests' blocks do not count:
+        the game shows its values the same way whether its tests are read or not.
+
+        Read quietly, as infer_define_types reads: a pass over the game gives the types, and
+        the next pass reads the game with them, which may tell more (a parameter handed on to
+        another rule, a var set from a parameter), until a pass finds nothing new. The types
+        only ever add checks that would have passed: a name whose type would make the checker
+        report an error it did not report before (a seat added to a number) stays "any"."""
+        sym = self.sym
+        wanted = {("param", r.name, i) for r in sym.rules.values() for i, p in enumerate(r.params) if p.type is None}
+        wanted |= {("var", name) for name, d in sym.vars.items() if d.kind == "var" and d.type is None}
+        if not wanted:
+            return
+        # the types named in the game are looked up once and kept (type_ref), their errors
+        # with them: those looked up in the quiet passes are looked up again, out loud
+        saved_diags, saved_used, saved_refs = self.out.diagnostics, set(self.used), dict(self.type_refs)
+        blocked: set = set()
+        baseline = None
+        found: dict = {}
+        try:
+            for _ in range(MAX_INFERENCE_PASSES):
+                self.given, self.out.diagnostics = {}, []
+                errors = self.quiet_pass()
+                if baseline is None:
+                    baseline = errors
+                worse = {i for i, e in errors.items() if not e <= baseline.get(i, set())}
+                for i in worse:  # what the item read of the types found: they stay "any"
+                    blocked |= self.touched_by.get(i, set()) or wanted
+                agreed = {}
+                for key, types in self.given.items():
+                    if key not in wanted or key in blocked:
+                        continue
+                    t = functools.reduce(_agree, types)
+                    if _named_when_shown(t):
+                        agreed[key] = t
+                if agreed == found and not worse:
+                    break
+                found = agreed
+                self.use_inferred(found)
+                self.infer_define_types()  # a define reading a var of a type found
+            else:  # no agreement in as many passes: nothing is inferred
+                found = {}
+        finally:
+            self.given, self.out.diagnostics, self.used = None, saved_diags, saved_used
+            self.type_refs = saved_refs
+        self.use_inferred(found)
+        if found:
+            self.infer_define_types()
+        self.touched = set()
+
+    def use_inferred(self, found: dict) -> None:
+        self.sym.inferred = dict(found)
+
+    def quiet_pass(self) -> dict[int, set]:
+        """Every item but the tests read once, its errors kept apart (item's index -> errors)
+        with the inferred names it read (self.touched_by)."""
+        errors: dict[int, set] = {}
+        self.touched_by: dict[int, set] = {}
+        for index, item in enumerate(self.items):
+            if isinstance(item, n.TestDecl):
+                continue
+            start, self.touched = len(self.out.diagnostics), set()
+            self.check_item(item)
+            errors[index] = {(d.message, d.span) for d in self.out.diagnostics[start:] if d.severity == "error"}
+            self.touched_by[index] = self.touched
+        return errors
+
     def define_at_call(self, decl: n.DefineDecl, arg_types: list[str], general: str) -> str:
         """What a define gives when called with arguments of these types, where its parameters
         say no type: `define lowest(cards) = first(least(c.number for c in cards))` gives a
@@ -395,7 +469,9 @@ class DeclarationChecks:
                 self.type_ref(item.type)
             for e in (item.start, item.low, item.high):
                 if e is not None:
-                    self.expr(e, scope)
+                    t = self.expr(e, scope)
+                    if e is item.start and item.kind == "var" and item.type is None:
+                        self.give(("var", item.name), t)
             if item.visibility == "top only":
                 self.error(f"'top only' is for zones and boards, whose cards lie in piles; a {item.kind} is "
                            "'public', 'owner only', 'others only', 'count only' or 'hidden'", self.at(item.span, "top"))
@@ -463,8 +539,13 @@ class DeclarationChecks:
                            f"'{item.name}' statement, so no line could call the rule",
                            self.at(item.span, item.name), "give the rule another name")
             scope = top.child(in_rule=True)
-            for p in item.params:
-                scope.names[p.name] = self.type_ref(p.type) if p.type else "any"
+            for i, p in enumerate(item.params):
+                if p.type:
+                    scope.names[p.name] = self.type_ref(p.type)
+                else:
+                    scope.names[p.name] = self.sym.inferred.get(("param", item.name, i), "any")
+                    if ("param", item.name, i) in self.sym.inferred:
+                        self.touched.add(("param", item.name, i))
             self.block(item.body, scope)
         elif isinstance(item, n.ActionDecl):
             self.check_action(item)
@@ -881,6 +962,18 @@ class DeclarationChecks:
                 if name not in self.offered:
                     self.warn(f"action '{name}' is never offered by any 'offer'", self.at(decl.span, name))
 
+
+def _named_when_shown(t: str) -> bool:
+    """Whether a value of type `t` is shown by a name that its plain data is not: a seat, a card
+    or piece, or a list of them (a number, a text, a space's or a zone's name show as they are,
+    so infer_untyped gives them no type: an untyped name keeps every other type "any", and the
+    checks and code that come with a type stay out of rules that never asked for them)."""
+    while t.startswith("list:"):
+        t = t[5:]
+    return t == "seat" or t == "entity" or t.startswith("entity:")
+
+
+MAX_INFERENCE_PASSES = 8  # passes of infer_untyped: a rule handing a parameter on takes one more
 
 MAX_VALUE_CHAIN = 100  # values naming values, followed to place a track: a bound on the recursion
 

@@ -39,6 +39,10 @@ class ExpressionChecks:
     def var_type(self, decl: n.VarDecl) -> str:
         if decl.type is not None:
             return self.type_ref(decl.type)
+        inferred = self.sym.inferred.get(("var", decl.name)) if decl.kind == "var" else None
+        if inferred is not None:
+            self.touched.add(("var", decl.name))
+            return inferred
         return {"counter": "number", "flag": "bool"}.get(decl.kind, "any")
 
     def expr(self, node, scope: Scope) -> str:

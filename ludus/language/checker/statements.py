@@ -62,11 +62,19 @@ class StatementChecks:
         elif isinstance(s, n.SetStmt):
             t = self.target(s.target, scope)
             v = self.expr(s.value, scope)
-            if not compatible(v, t):
+            untyped = self.untyped_var(s.target)
+            if untyped is not None:
+                # a var that says no type takes any value, as it always has: what it is given
+                # only tells how its value is shown (infer_untyped)
+                self.give(("var", untyped), v)
+            elif not compatible(v, t):
                 self.error(f"cannot set {a_type(t)} to {a_type(v)}", s.value.span)
         elif isinstance(s, n.Change):
             if s.op in ("increase", "decrease"):
                 t = self.target(s.target, scope)
+                untyped = self.untyped_var(s.target)
+                if untyped is not None:
+                    self.give(("var", untyped), "number")
                 if not compatible(t, "number"):
                     self.error(f"'{s.op}' needs a number, and this is {a_type(t)}", s.target.span)
             else:
@@ -215,7 +223,11 @@ class StatementChecks:
                     self.error(f"rule '{s.name}' takes {len(rule.params)} argument(s), not {len(s.args)}", s.span)
             params = rule.params if rule is not None and len(s.args) == len(rule.params) else ()
             for i, a in enumerate(s.args):
-                if params and params[i].type is not None:
+                if params and params[i].type is None:
+                    # what an untyped parameter is given says how its value is shown; any
+                    # value is taken, as the rule asks for none in particular (infer_untyped)
+                    self.give(("param", s.name, i), self.expr(a, scope))
+                elif params:
                     want = self.type_ref(params[i].type)
                     # a track's name passed for a `track` parameter is the track, not its marker's position
                     t = self.track_arg(a, scope) if want == "track" else self.expr(a, scope)
@@ -270,6 +282,21 @@ class StatementChecks:
             self.block(s.body, scope.child())
         else:  # pragma: no cover - the grammar has no other statements
             self.error(f"unsupported statement {type(s).__name__}", s.span)
+
+    def untyped_var(self, target) -> str | None:
+        """The name of the var a `set` or `increase` changes when that var says no type of its
+        own (a counter is a number, a flag a bool), else None."""
+        res = self.out.res.get(id(target))
+        if res is None or res[0] not in ("var", "var_of", "var_of2"):
+            return None
+        decl = self.sym.vars.get(res[1])
+        return res[1] if decl is not None and decl.kind == "var" and decl.type is None else None
+
+    def give(self, key: tuple, type_: str) -> None:
+        """While infer_untyped reads the game: an untyped parameter or var is given a value of
+        this type here."""
+        if self.given is not None:
+            self.given.setdefault(key, []).append(type_)
 
     def size_limit(self, node, limit: int, what: str) -> None:
         """A constant size over a limit is an error now rather than at run time."""
