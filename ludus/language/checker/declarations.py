@@ -372,12 +372,38 @@ class DeclarationChecks:
             else:  # no agreement in as many passes: nothing is inferred
                 found = {}
         finally:
+            given = self.given or {}
             self.given, self.out.diagnostics, self.used = None, saved_diags, saved_used
             self.type_refs = saved_refs
         self.use_inferred(found)
+        self.warn_disagreeing(given, found, blocked)
         if found:
             self.infer_define_types()
         self.touched = set()
+
+    def warn_disagreeing(self, given: dict, found: dict, blocked: set) -> None:
+        """A warning at an untyped parameter or var given a seat or a card in one place and a
+        value of another known type in another (a seat here, a number there): its value is
+        shown as plain data, a seat by its number, and only the designer can say which it is."""
+        sym = self.sym
+        for key, types in given.items():
+            known = sorted({t for t in types if t != "none" and "any" not in t.split(":")})
+            if key in found or key in blocked or not any(_named_when_shown(t) for t in known):
+                continue
+            if functools.reduce(_agree, known) != "any":
+                continue
+            shown = " and ".join(a_type(t) for t in known[:2]) + (" and more" if len(known) > 2 else "")
+            if key[0] == "param":
+                rule = sym.rules[key[1]]
+                param = rule.params[key[2]]
+                self.warn(f"parameter '{param.name}' of rule '{key[1]}' is given {shown} by its calls, so its "
+                          "value is shown as plain data (a seat or a card by its number)",
+                          self.at(param.span, param.name), f"declare its type: '{param.name}: TYPE'")
+            else:
+                decl = sym.vars[key[1]]
+                self.warn(f"var '{key[1]}' is set to {shown}, so its value is shown as plain data "
+                          "(a seat or a card by its number)",
+                          self.at(decl.span, key[1]), f"declare its type: 'var {key[1]}: TYPE'")
 
     def use_inferred(self, found: dict) -> None:
         self.sym.inferred = dict(found)

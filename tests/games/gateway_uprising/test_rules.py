@@ -542,11 +542,14 @@ def test_an_attack_that_leaves_a_defender_pays_infamy_for_its_kills_and_takes_no
     only(pos, "UpperRight", ["Drueggar Grunt", "Drueggar Brute"])
     pos.resolve_rule("attack_district(Red, UpperRight)", "Red")
     assert pos.match.pending["prompt"].startswith("Red: Spread 6 damage over the defenders of Upper right")
-    # the Grunt (defense 2) takes 2 and dies, the Brute 4 of its 6; the options name the card
-    # the question is about (the first defender), so the answer is picked by its number
+    # the Grunt (defense 2) takes 2 and dies, the Brute 4 of its 6; the question and its
+    # options name the card it is about (the first defender), as `battle` is given a list of
+    # cards as its untyped `foes` by every call, not by the card's number
     first_asked = pos.value("first(horde_at(UpperRight)).name")[0]
     amount = 2 if first_asked == "Drueggar Grunt" else 4
-    pos.answer(next(o for o in pos.match.legal_actions() if o.startswith(f"{amount} to ")))
+    assert pos.match.pending["prompt"].endswith(f"how many to {first_asked} in UpperRight?")
+    assert pos.match.legal_actions()[0] == f"6 to {first_asked} in UpperRight"
+    pos.answer(f"{amount} to {first_asked} in UpperRight")
     pos.answer("3 to Sledge")            # Blue, on Red's left, spreads the Horde's 6
     pos.expect("infamy of Red == 1")     # the Grunt's Infamy
     pos.expect("controller of UpperRight == none")

@@ -382,6 +382,9 @@ def test_the_side_with_more_event_tokens_flips_the_decades_event():
     pos.given("set event_tokens of TheMan to 3")
     pos.resolve_rule("resolve_event_track()")
     pos.expect("boost_side == TheMan")
+    # the var says no type, and holds a seat wherever it is set: it is shown by the seat's name
+    assert "  var boost_side: none -> TheMan\n" in str(pos.effect())
+    assert pos.show("boost_side") == "TheMan"
     pos.expect("size(event_in_effect) == 1 and first(e.decade for e in event_in_effect) == 60")
     pos.expect("event_tokens of Pride == 0 and event_tokens of TheMan == 0 and decade == 70")
 
