@@ -49,14 +49,15 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for name, decl in sym.values.items():
             g.values[name] = self.expr(decl.value)
         for name, decl in sym.vars.items():
+            shown = self.c.types.get(id(decl), "any")
             g.vars[name] = VarSpec(
-                name, decl.kind, decl.per, self.c.types.get(id(decl), "any"),
+                name, decl.kind, decl.per, "any" if ("var", name) in sym.inferred else shown,
                 self.expr(decl.start) if decl.start is not None else None,
                 self.expr(decl.low) if decl.low is not None else None,
                 self.expr(decl.high) if decl.high is not None else None,
                 decl.resets, decl.visibility,
                 unset_value(decl.kind) if decl.start is None else _literal(decl.start),
-                _literal(decl.low), _literal(decl.high),
+                _literal(decl.low), _literal(decl.high), shown,
             )
         for name, decl in sym.zones.items():
             g.zones[name] = ZoneSpec(name, decl.per, decl.visibility, decl.refill)

@@ -32,6 +32,10 @@ class VarSpec:
     fixed_start: object = NOT_FIXED
     fixed_low: object = NOT_FIXED
     fixed_high: object = NOT_FIXED
+    # the type that shows its value: `type`, or for a var that declares none the type the
+    # checker found for it (Symbols.inferred). Only shown so: a var without a type still
+    # takes any value when set and when a saved match is loaded (saved.var_problem)
+    shown: str = "any"
 
     def env(self, key) -> dict:
         """What a declaration's start/min/max expressions see: `seat` is the owner (the first

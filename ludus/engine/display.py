@@ -16,9 +16,12 @@ def display(rt, value, typ: str = "any") -> str:
         inner = typ[5:] if typ.startswith("list:") else "any"
         return ", ".join(display(rt, v, inner) for v in value) if value else "nothing"
     if isinstance(value, int):
-        if typ == "seat":
+        # a number that is no seat (no card) shows as itself: a type the checker found for a
+        # var that declares none (Symbols.inferred) shows its value, and a `given` line or the
+        # REPL may put any value in such a var
+        if typ == "seat" and 0 <= value < rt.state["nseats"]:
             return rt.seat_name(value)
-        if typ.startswith("entity"):
+        if typ.startswith("entity") and 0 <= value < len(rt.state["ents"]):
             return entity_label(rt, value)
         return str(value)
     if isinstance(value, str):
@@ -39,8 +42,9 @@ def display_all(rt, values: list, typ: str = "any") -> list[str]:
         names = rt.game.seat_names(rt.state["nseats"])
         return [names[v] if v.__class__ is int and 0 <= v < len(names) else display(rt, v, typ) for v in values]
     if typ.startswith("entity"):
+        n = len(rt.state["ents"])
         return [v if v.__class__ is str and "@" not in v else
-                entity_label(rt, v) if v.__class__ is int else display(rt, v, typ) for v in values]
+                entity_label(rt, v) if v.__class__ is int and 0 <= v < n else display(rt, v, typ) for v in values]
     return [v if v.__class__ is str and "@" not in v else
             str(v) if v.__class__ is int else display(rt, v, typ) for v in values]
 

@@ -171,7 +171,7 @@ def _counters(rt, looking: tuple | None, names) -> dict:
     out = {}
     for name, spec in rt.game.vars.items():
         hidden_from = _hidden(spec.visibility, looking)
-        seats = names if spec.type in ("seat", "list:seat") else None  # a seat is shown by its name
+        seats = names if spec.shown in ("seat", "list:seat") else None  # a seat is shown by its name
         if spec.per == "seat":
             row = {}
             for s in range(rt.state["nseats"]):
@@ -202,7 +202,7 @@ def counter_starts(match) -> dict:
         if spec.per is None or spec.per == "seat":
             continue
         prefix = name + "@"
-        seats = names if spec.type in ("seat", "list:seat") else None  # shown as _counters shows it
+        seats = names if spec.shown in ("seat", "list:seat") else None  # shown as _counters shows it
         for k in rt.state["vars"]:
             if k.startswith(prefix):
                 key = k[len(prefix):]

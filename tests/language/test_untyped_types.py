@@ -133,3 +133,19 @@ def test_a_declared_type_is_left_as_it_is():
     found = inferred("rule pick(who: seat, these):\n    choose g from these by who \"{who}\"\n"
                      "flow:\n    pick(Red, [c for c in Gems])\n    win Red\n")
     assert found == {("param", "pick", 1): "list:entity:Gem"}
+
+
+def test_a_var_shown_as_a_seat_still_takes_any_value(tmp_path):
+    # the type found only shows the value: a `given` line, the REPL or a saved match may still
+    # put a number there, as they could before, and it is shown as a number
+    from ludus.testing import Position
+
+    game = game_from_text(tmp_path, HEAD + "var last start none\nflow:\n    set last to Blue\n    "
+                                           "choose g from Gems \"?\"\n    win Red\n")
+    assert game.vars["last"].shown == "seat" and game.vars["last"].type == "any"
+    pos = Position(game, seed=1)
+    pos.given("set last to 7")
+    assert pos.show("last") == "7"
+    assert pos.match.view(None)["counters"]["last"] == 7
+    pos.given("set last to Red")
+    assert pos.match.view(None)["counters"]["last"] == "Red"
