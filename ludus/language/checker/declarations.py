@@ -311,8 +311,10 @@ class DeclarationChecks:
     def infer_define_types(self) -> None:
         """What each define and value gives, so a seat or a card coming out of a define is
         known to be one. Two quiet passes (a define may use one declared after it); the
-        diagnostics come from the ordinary pass that follows."""
-        saved_diags, saved_used = self.out.diagnostics, set(self.used)
+        diagnostics come from the ordinary pass that follows. The types the parameters name
+        are looked up again there too: type_ref keeps each lookup, and its error with it, so a
+        lookup kept from a quiet pass would never report a misspelt type."""
+        saved_diags, saved_used, saved_refs = self.out.diagnostics, set(self.used), dict(self.type_refs)
         for _ in range(2):
             self.out.diagnostics = []
             self.call_types = {}  # worked out from the defines' types of the pass before
@@ -320,7 +322,7 @@ class DeclarationChecks:
                 self.value_types[name] = self.expr(decl.value, Scope())
             for name, decl in self.sym.defines.items():
                 self.define_types[name] = self.define_body(decl)
-        self.out.diagnostics, self.used = saved_diags, saved_used
+        self.out.diagnostics, self.used, self.type_refs = saved_diags, saved_used, saved_refs
         self.call_types = {}
 
     def infer_untyped(self) -> None:
