@@ -82,6 +82,10 @@ class CheckerBase:
         # (("param", rule, index) or ("var", name) -> [types]), and the inferred names read
         self.given: dict | None = None
         self.touched: set = set()
+        # while a quiet pass reads one item: what it read whose type inference may change (an
+        # untyped var or parameter, a define, a value), so the next pass reads it again only
+        # when one of those changed (see quiet_pass)
+        self.reading: set | None = None
 
     # ── reporting ──
 

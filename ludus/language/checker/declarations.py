@@ -347,6 +347,7 @@ class DeclarationChecks:
         # the types named in the game are looked up once and kept (type_ref), their errors
         # with them: those looked up in the quiet passes are looked up again, out loud
         saved_diags, saved_used, saved_refs = self.out.diagnostics, set(self.used), dict(self.type_refs)
+        self.quiet_memo: dict[int, tuple] = {}  # item's index -> what quiet_pass keeps of its last reading
         blocked: set = set()
         baseline = None
         found: dict = {}
@@ -412,17 +413,45 @@ class DeclarationChecks:
 
     def quiet_pass(self) -> dict[int, set]:
         """Every item but the tests read once, its errors kept apart (item's index -> errors)
-        with the inferred names it read (self.touched_by)."""
+        with the inferred names it read (self.touched_by). An item read in an earlier pass is
+        not read again when nothing it read has changed type since (no untyped var or parameter
+        it read was given another type, no define or value it read gives another): what it
+        gave and the errors it had are taken as they were. Most of a game reads none of them,
+        and the passes would otherwise check the whole game several times over."""
         errors: dict[int, set] = {}
         self.touched_by: dict[int, set] = {}
+        memo = self.quiet_memo
+        given = self.given
         for index, item in enumerate(self.items):
             if isinstance(item, n.TestDecl):
                 continue
-            start, self.touched = len(self.out.diagnostics), set()
-            self.check_item(item)
-            errors[index] = {(d.message, d.span) for d in self.out.diagnostics[start:] if d.severity == "error"}
-            self.touched_by[index] = self.touched
+            known = memo.get(index)
+            if known is not None and all(self.read_type(key) == t for key, t in known[0]):
+                _, gave, errors[index], self.touched_by[index] = known
+            else:
+                start, self.touched = len(self.out.diagnostics), set()
+                self.given, self.reading = {}, set()
+                if isinstance(item, n.RuleDecl):  # its own untyped parameters
+                    self.reading.update(("param", item.name, i) for i, p in enumerate(item.params) if p.type is None)
+                try:
+                    self.check_item(item)
+                finally:
+                    gave, read, self.given, self.reading = self.given, self.reading, given, None
+                errors[index] = {(d.message, d.span) for d in self.out.diagnostics[start:] if d.severity == "error"}
+                self.touched_by[index] = self.touched
+                memo[index] = ({(key, self.read_type(key)) for key in read}, gave, errors[index], self.touched)
+            for key, types in gave.items():
+                given.setdefault(key, []).extend(types)
         return errors
+
+    def read_type(self, key: tuple):
+        """The type an item read under `key` (quiet_pass): an untyped var's or parameter's
+        inferred type (None while none is), a define's or a value's."""
+        if key[0] == "define":
+            return self.define_types.get(key[1])
+        if key[0] == "value":
+            return self.value_types.get(key[1])
+        return self.sym.inferred.get(key)
 
     def define_at_call(self, decl: n.DefineDecl, arg_types: list[str], general: str) -> str:
         """What a define gives when called with arguments of these types, where its parameters

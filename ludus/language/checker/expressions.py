@@ -39,6 +39,8 @@ class ExpressionChecks:
     def var_type(self, decl: n.VarDecl) -> str:
         if decl.type is not None:
             return self.type_ref(decl.type)
+        if self.reading is not None and decl.kind == "var":
+            self.reading.add(("var", decl.name))
         inferred = self.sym.inferred.get(("var", decl.name)) if decl.kind == "var" else None
         if inferred is not None:
             self.touched.add(("var", decl.name))
@@ -107,6 +109,8 @@ class ExpressionChecks:
             return self.resolve(node, ("local", name), local)
         if name in sym.values:
             self.used.add(("value", name))
+            if self.reading is not None:
+                self.reading.add(("value", name))
             return self.resolve(node, ("value", name), self.value_types.get(name, "any"))
         if name in sym.vars:
             decl = sym.vars[name]
@@ -148,6 +152,8 @@ class ExpressionChecks:
             self.used.add(("define", name))
             if d.params:
                 self.error(f"'{name}' takes {len(d.params)} argument(s): write {name}(...)", node.span)
+            if self.reading is not None:
+                self.reading.add(("define", name))
             return self.resolve(node, ("define", name), self.define_types.get(name, "any"))
         if name in BUILTIN_NAMES:
             if name == "opponent" and sym.max_players > 2:
@@ -385,6 +391,8 @@ class ExpressionChecks:
             if len(node.args) != want:
                 self.error(f"'{name}' takes {want} argument(s), not {len(node.args)}", node.span)
             types = [self.expr(a, scope) for a in node.args]
+            if self.reading is not None:
+                self.reading.add(("define", name))
             result = self.define_types.get(name, "any")
             if d.params and "any" in result and len(types) == want:
                 result = self.define_at_call(d, types, result)
