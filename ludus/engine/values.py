@@ -26,9 +26,7 @@ def ordered(pairs: list) -> list:
     try:
         return [x for x, _ in sorted(pairs, key=_second)]
     except TypeError:
-        a, b = _incomparable([v for _, v in pairs])
-        raise RuleError(f"'sorted' orders numbers with numbers and texts with texts, "
-                        f"and cannot compare {show_value(a)} with {show_value(b)}") from None
+        raise _incomparable_error("'sorted' orders", [v for _, v in pairs]) from None
 
 
 def _second(pair):
@@ -173,9 +171,15 @@ def pick_extreme(pick, values: list, agg: str, default=0):
     try:
         return pick(values, default=default)
     except TypeError:
-        a, b = _incomparable(values)
-        raise RuleError(f"'{agg}' compares numbers with numbers and texts with texts, "
-                        f"and cannot compare {show_value(a)} with {show_value(b)}") from None
+        raise _incomparable_error(f"'{agg}' compares", values) from None
+
+
+def _incomparable_error(what: str, values: list) -> RuleError:
+    """The error of an aggregate that met values it cannot order ("'max' compares", "'sorted'
+    orders"), naming two of them."""
+    a, b = _incomparable(values)
+    return RuleError(f"{what} numbers with numbers and texts with texts, "
+                     f"and cannot compare {show_value(a)} with {show_value(b)}")
 
 
 def _incomparable(values: list):

@@ -88,16 +88,20 @@ def view_state(match, seat=None) -> dict:
 
 
 def _picked(rt, picked: list) -> list[str]:
-    """The values a multi-part `choose` has picked so far, written as its options wrote them:
-    the choice waiting is the DECIDE instruction the top frame stands at, which knows their type."""
-    typ = "any"
-    stack = rt.state["stack"]
+    """The values a multi-part `choose` has picked so far, written as its options wrote them."""
+    return display_all(rt, picked, _choice_type(rt.game, rt.state))
+
+
+def _choice_type(game, state: dict) -> str:
+    """The type of what the `choose` waiting picks ("any" when none waits, or it does not say):
+    the choice is the DECIDE instruction the top frame stands at."""
+    stack = state["stack"]
     if stack:
         frame = stack[-1]
-        op = rt.game.codes[frame["c"]].ops[frame["pc"]]
+        op = game.codes[frame["c"]].ops[frame["pc"]]
         if op[0] == DECIDE and isinstance(getattr(op[1], "elem_type", None), str):
-            typ = op[1].elem_type
-    return display_all(rt, picked, typ)
+            return op[1].elem_type
+    return "any"
 
 
 def _can_see(rt, eid: int, seat) -> bool:
@@ -287,9 +291,7 @@ def named_cards(game, state: dict, pending: dict, index: int) -> list[int]:
         return []
     value, kind = values[index], pending["kind"]
     if kind == "choose":
-        stack = state["stack"]
-        spec = game.codes[stack[-1]["c"]].ops[stack[-1]["pc"]][1] if stack else None
-        return _entities(value, getattr(spec, "elem_type", "any"))
+        return _entities(value, _choice_type(game, state))
     if kind == "offer" and isinstance(value, list) and len(value) == 2:
         action = game.actions.get(value[0])
         if action is None:
