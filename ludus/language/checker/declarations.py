@@ -805,31 +805,32 @@ class DeclarationChecks:
                 card, seat = line.value
                 if card not in sym.entities:
                     self.error(f"unknown card '{card}'", self.at(line.span, f'"{card}"'), suggest(card, sym.entities))
-                seats = set(sym.seat_constants())
-                if seat is not None and seat not in seats:
-                    self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+                self.test_seat(line, seat)
             elif line.kind == "force_order":
                 self.check_force_order(line)
             elif line.kind == "resolve_rule":
                 call, seat = line.value
                 self.test_rule_call(call, scope)
-                seats = set(sym.seat_constants())
-                if seat is not None and seat not in seats:
-                    self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+                self.test_seat(line, seat)
             elif line.kind in ("do", "until", "answer") and not self.could_be_move(line.value):
                 self.warn(f"no action's label and no decision's option can read '{line.value}'",
                           self.at(line.span, f'"{line.value}"'), suggest(line.value, self.move_shapes()[1]))
             elif line.kind == "winner" and line.value is not None:
-                seats = set(sym.seat_constants())
                 named = (line.value,) if isinstance(line.value, str) else line.value
                 for seat in named:
-                    if seat not in seats:
-                        self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+                    self.test_seat(line, seat)
                 for seat in sorted({s for s in named if named.count(s) > 1}):
                     self.error(f"seat '{seat}' is named twice", self.at(line.span, seat))
             elif line.kind == "players" and not sym.min_players <= line.value <= sym.max_players:
                 counts = player_range(sym.min_players, sym.max_players)
                 self.error(f"{sym.title or 'this game'} is for {counts} players, not {line.value}", line.span)
+
+    def test_seat(self, line: n.TestLine, seat: str | None) -> None:
+        """A seat a test line names (None: none named) is a seat of the game, found now, not
+        when the test runs."""
+        seats = self.sym.seat_constants()
+        if seat is not None and seat not in seats:
+            self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
 
     def check_force_order(self, line: n.TestLine) -> None:
         """`force order ZONE [of SEAT] = "Card", ...`: a zone the game has, named with a seat when
@@ -846,9 +847,8 @@ class DeclarationChecks:
         elif spec.per != "seat" and seat is not None:
             self.error(f"zone '{zone}' is the game's own, not a seat's: write 'force order {zone} = ...'",
                        self.at(line.span, seat))
-        elif seat is not None and seat not in sym.seat_constants():
-            seats = set(sym.seat_constants())
-            self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+        else:
+            self.test_seat(line, seat)
         for card in dict.fromkeys(names):
             if card not in sym.entities:
                 self.error(f"unknown card '{card}'", self.at(line.span, f'"{card}"'), suggest(card, sym.entities))
