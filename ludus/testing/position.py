@@ -118,11 +118,7 @@ class Position:
     def resolve(self, card: str, seat=None, handler: str | None = None, span: Span | None = None) -> None:
         """Run a card's `on play:` (or `handler`) effect for `seat`, apart from the flow, until it ends
         or asks a decision; answer those with `answer`. The flow's own decision is asked again after."""
-        self._over(f"resolve '{card}'", span)
-        if self._outer is not None:
-            raise TestError(f"the effect of {self._effect_title} is still waiting for "
-                            f"{self._waiting_text()}; answer it first", span)
-        seat = self.seat(seat, span)
+        seat = self._ready_to_resolve(f"resolve '{card}'", seat, span)
         d = self.game.defs.get(card)
         if d is None:
             names = [x.name for x in self.game.defs.values()]
@@ -139,31 +135,16 @@ class Position:
             raise TestError(f"there is no '{card}' in this match", span)
         self._start()
         state = copy_state(self.match._state)
-        outer = (state["stack"], state["pending"], state["result"])
-        state["stack"] = [{"c": cid, "pc": 0, "env": {"this": eid, "$cur": seat, "$act": seat}}]
-        state["pending"] = None
-        log_len = len(self.match.log)
-        try:
-            vm.run(self.game, state, self.match.log)
-        except RuleError as err:
-            del self.match.log[log_len:]
-            raise TestError(f"the effect of '{card}' failed: {err.message}", err.span or span) from None
-        self.match.state = state
-        self._outer = outer
         verb = "played" if handler == "play" else f"resolved ('on {handler}:')"
-        self._effect_title = f"{card}, {verb} by {self.match.seat_name(seat)}"
-        self._settle()
+        self._run_apart(state, cid, {"this": eid, "$cur": seat, "$act": seat}, f"the effect of '{card}'",
+                        f"{card}, {verb} by {self.match.seat_name(seat)}", span)
 
     def resolve_rule(self, call: str, seat=None, span: Span | None = None) -> None:
         """Run a call of a rule (`"score_quarters()"`, `"deal(Amber, 3)"`) apart from the flow,
         with `seat` as the current seat (None: the seat deciding now), until the rule ends or asks
         a decision; answer those with `answer`. The flow's own decision is asked again after, as
         after `resolve` of a card. `span` is where the call's text starts in a test file."""
-        self._over(f"resolve {_one_line(call)}", span)
-        if self._outer is not None:
-            raise TestError(f"the effect of {self._effect_title} is still waiting for "
-                            f"{self._waiting_text()}; answer it first", span)
-        seat = self.seat(seat, span)
+        seat = self._ready_to_resolve(f"resolve {_one_line(call)}", seat, span)
         path, line, column = _where(span, "<resolve>")
         try:
             rule, bind, code = compile_rule_call(self.game, call, path, line, column)
@@ -180,18 +161,35 @@ class Position:
             err = vm._located(exc, code, 0)
             del self.match.log[log_len:]
             raise TestError(f"the arguments of {_one_line(call)} failed: {err.message}", err.span or span) from None
+        # a rule is nobody's card: the title names the call as written and the seat it ran for
+        self._run_apart(state, rule, env, f"the rule {_one_line(call)}",
+                        f"rule {_one_line(call)}, called for {self.match.seat_name(seat)}", span)
+
+    def _ready_to_resolve(self, doing: str, seat, span: Span | None) -> int:
+        """Before a `resolve`: the match is not over, and no effect resolved before still waits
+        for an answer; the seat it runs for, as a number (None: the seat deciding now)."""
+        self._over(doing, span)
+        if self._outer is not None:
+            raise TestError(f"the effect of {self._effect_title} is still waiting for "
+                            f"{self._waiting_text()}; answer it first", span)
+        return self.seat(seat, span)
+
+    def _run_apart(self, state: dict, code: int, env: dict, what: str, title: str, span: Span | None) -> None:
+        """Run compiled block `code` with `env` on `state` (a copy of the match's), apart from the
+        flow, which waits meanwhile (`_outer`), until it ends or asks a decision; the effect
+        report is titled `title`. A rule's error leaves the match and its log as they were."""
         outer = (state["stack"], state["pending"], state["result"])
-        state["stack"] = [{"c": rule, "pc": 0, "env": env}]
+        state["stack"] = [{"c": code, "pc": 0, "env": env}]
         state["pending"] = None
+        log_len = len(self.match.log)
         try:
             vm.run(self.game, state, self.match.log)
         except RuleError as err:
             del self.match.log[log_len:]
-            raise TestError(f"the rule {_one_line(call)} failed: {err.message}", err.span or span) from None
+            raise TestError(f"{what} failed: {err.message}", err.span or span) from None
         self.match.state = state
         self._outer = outer
-        # a rule is nobody's card: the title names the call as written and the seat it ran for
-        self._effect_title = f"rule {_one_line(call)}, called for {self.match.seat_name(seat)}"
+        self._effect_title = title
         self._settle()
 
     def do(self, label: str, span: Span | None = None, verb: str = "do") -> None:
