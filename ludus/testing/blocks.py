@@ -269,11 +269,15 @@ def run_file(path, echo, keyword: str | None = None, update: bool = False,
             echo(f"ok   {decl.span.path}:{decl.span.line}: {decl.name}")
     if keyword is None:
         for file in unused_snapshots(path, tests):
-            echo(f"     unused {file}: no test of {Path(path).name} stores a snapshot there "
-                 "(delete it, or run `pytest --snapshot-update`)")
+            echo(f"     {unused_text(file, Path(path).name)}")
             if unused is not None:
                 unused.append(file)
     return passed, failed
+
+
+def unused_text(file, game_name: str) -> str:
+    """The line `ludus test` and pytest both print for a snapshot file no test uses."""
+    return f"unused {file}: no test of {game_name} stores a snapshot there (delete it, or run `pytest --snapshot-update`)"
 
 
 def unused_snapshots(path, tests) -> list[Path]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .blocks import own_tests, refuse_shared_folder, run_test_decl, unused_snapshots
+from .blocks import own_tests, refuse_shared_folder, run_test_decl, unused_snapshots, unused_text
 from .position import Position, TestError
 from .snapshot import EffectSnapshotExtension
 from .snapshot_files import SnapshotFileError, runs_own_tests, why_not
@@ -513,8 +513,7 @@ def _unused_of_whole_games(config, delete: bool) -> list[tuple[str, str]]:
             count += 1
             shown = _shown_path(file)
             if not delete:
-                found.append(("unused", f"unused {shown}: no test of {path.name} stores a snapshot there "
-                                        "(delete it, or run `pytest --snapshot-update`)"))
+                found.append(("unused", unused_text(shown, path.name)))
                 continue
             try:
                 file.unlink()
