@@ -182,20 +182,15 @@ class MctsBot:
                 path.append(child)
                 break
             best_i, best_value = 0, -1.0
-            if self.low is None:  # shares of a win, already between 0 and 1
-                for i in indices:
-                    child = children[labels[i]]
-                    value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
-                    if value > best_value:
-                        best_i, best_value = i, value
-            else:  # payoffs, scaled to between 0 and 1 by the range seen so far (all alike: 0)
-                low, span = self.low, self.high - self.low
-                for i in indices:
-                    child = children[labels[i]]
-                    mean = (child.reward / child.visits - low) / span if span > 0 else 0.0
-                    value = mean + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
-                    if value > best_value:
-                        best_i, best_value = i, value
+            # shares of a win are already between 0 and 1 (x - 0.0 and x / 1.0 are x exactly);
+            # payoffs are scaled to it by the range seen so far (all alike: 0)
+            low, span = (0.0, 1.0) if self.low is None else (self.low, self.high - self.low)
+            for i in indices:
+                child = children[labels[i]]
+                mean = (child.reward / child.visits - low) / span if span > 0 else 0.0
+                value = mean + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+                if value > best_value:
+                    best_i, best_value = i, value
             node = children[labels[best_i]]
             world.apply_fast(best_i)
             path.append(node)
