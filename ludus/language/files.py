@@ -113,9 +113,7 @@ def replace_bytes(path: Path, data: bytes) -> Path:
     tmp = target.parent / f".{target.name[:40]}.{secrets.token_hex(6)}.tmp"
     try:
         with open(tmp, "xb", buffering=0) as f:  # unbuffered: each byte is the file's before the fsync
-            view = memoryview(data)
-            while view:
-                view = view[f.write(view):]
+            _write_from_start(f, data)
             if info is not None:
                 os.chmod(tmp, stat.S_IMODE(info.st_mode))
             os.fsync(f.fileno())  # the bytes are on the disk before their name is: never an empty file
