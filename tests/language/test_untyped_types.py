@@ -149,3 +149,62 @@ def test_a_var_shown_as_a_seat_still_takes_any_value(tmp_path):
     assert pos.match.view(None)["counters"]["last"] == 7
     pos.given("set last to Red")
     assert pos.match.view(None)["counters"]["last"] == "Red"
+
+
+READS = '''var last start none
+value ruby = card("Ruby")
+define plain = 3
+define later = latest
+define latest = last
+define picked = first_of(Gems)
+define first_of(cs) = first(cs)
+flow:
+    set last to Blue
+    pick(Red, [c for c in Gems])
+    log "{plain} {later} {picked} {ruby}"
+    win Red
+'''
+
+
+def reads_of_defines(text: str, monkeypatch) -> tuple[dict, dict]:
+    """How many times the checker read each define's body, and the types it found for them."""
+    from ludus.language.checker import Checker
+
+    reads: dict = {}
+    define_body = Checker.define_body
+
+    def counted(self, decl):
+        reads[decl.name] = reads.get(decl.name, 0) + 1
+        return define_body(self, decl)
+
+    monkeypatch.setattr(Checker, "define_body", counted)
+    text = HEAD + text
+    sources = Sources()
+    sources.add("t.ludus", text)
+    checker = Checker(list(build(text, "t.ludus").items), sources=sources)
+    result = checker.run()
+    assert result.errors == [], [d.message for d in result.errors]
+    return reads, checker.define_types
+
+
+def test_a_define_is_read_again_only_when_what_it_read_changed_type(monkeypatch):
+    # inference reads the game several times over, and the defines after each pass that finds
+    # types; a define whose reads kept their types gives the type it gave, and is not read
+    # again: once before inference, once in its first quiet pass, once out loud
+    reads, types = reads_of_defines(PICK + READS, monkeypatch)
+    assert reads["plain"] == 3
+    # `latest` reads a var whose type is found, and `later` reads `latest`: read again each time
+    assert reads["latest"] > 3 and reads["later"] > 3
+    assert types["latest"] == types["later"] == "seat"
+    # `picked` calls a define with the types of its arguments: read every time, as before
+    assert types["picked"] == "entity:Gem"
+
+
+def test_a_chain_of_defines_each_naming_a_later_one_gets_the_types_it_always_did(monkeypatch):
+    # two readings before inference reach the second link of the chain; the quiet passes and
+    # the readings after them carry the types further, as they did when every define was read
+    # every time
+    _, types = reads_of_defines("define a = b\ndefine b = c\ndefine c = d\ndefine d = e\ndefine e = last\n"
+                                "var last start none\nflow:\n    set last to Blue\n"
+                                "    log \"{a}\"\n    win Red\n", monkeypatch)
+    assert types == {"a": "seat", "b": "seat", "c": "seat", "d": "seat", "e": "seat"}

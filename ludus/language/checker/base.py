@@ -86,6 +86,12 @@ class CheckerBase:
         # untyped var or parameter, a define, a value), so the next pass reads it again only
         # when one of those changed (see quiet_pass)
         self.reading: set | None = None
+        # infer_define_types's reading of each define and value, kept for its next call:
+        # ("define" or "value", name) -> (what it read, with their types; its type; what its
+        # last `expect` wanted, None if none), and whether the one read now called a define
+        # for the types of its arguments (see read_kept)
+        self.kept_types: dict[tuple, tuple] = {}
+        self.typed_call = False
 
     # ── reporting ──
 

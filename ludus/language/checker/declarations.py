@@ -313,17 +313,54 @@ class DeclarationChecks:
         known to be one. Two quiet passes (a define may use one declared after it); the
         diagnostics come from the ordinary pass that follows. The types the parameters name
         are looked up again there too: type_ref keeps each lookup, and its error with it, so a
-        lookup kept from a quiet pass would never report a misspelt type."""
+        lookup kept from a quiet pass would never report a misspelt type.
+
+        Called again each time infer_untyped finds types, it reads again only what may give
+        another type (read_kept); and the second pass is left out when the first changed no
+        type, as it would read everything as the first did."""
         saved_diags, saved_used, saved_refs = self.out.diagnostics, set(self.used), dict(self.type_refs)
-        for _ in range(2):
-            self.out.diagnostics = []
-            self.call_types = {}  # worked out from the defines' types of the pass before
-            for name, decl in self.sym.values.items():
-                self.value_types[name] = self.expr(decl.value, Scope())
-            for name, decl in self.sym.defines.items():
-                self.define_types[name] = self.define_body(decl)
-        self.out.diagnostics, self.used, self.type_refs = saved_diags, saved_used, saved_refs
-        self.call_types = {}
+        try:
+            for _ in range(2):
+                before = (dict(self.value_types), dict(self.define_types))
+                self.out.diagnostics = []
+                self.call_types = {}  # worked out from the defines' types of the pass before
+                for name, decl in self.sym.values.items():
+                    self.value_types[name] = self.read_kept(("value", name), decl)
+                for name, decl in self.sym.defines.items():
+                    self.define_types[name] = self.read_kept(("define", name), decl)
+                if (self.value_types, self.define_types) == before:
+                    break
+        finally:
+            self.out.diagnostics, self.used, self.type_refs = saved_diags, saved_used, saved_refs
+            self.call_types = {}
+
+    def read_kept(self, key: tuple, decl) -> str:
+        """The type a value or a define (`decl`) gives, for infer_define_types. What it read
+        whose type may change (a value, a define, an untyped var: read_type) is kept with the
+        type it gave (self.kept_types), and it is read again only when one of those reads
+        another type now. One that called a define with the types of its arguments
+        (define_at_call) is always read again: those types are worked out afresh each pass.
+        Taken as kept, its other traces are laid down again too: the inferred vars it read
+        (self.touched) and what its last `expect` wanted (self.wanted)."""
+        kept = self.kept_types.get(key)
+        if kept is not None and all(self.read_type(k) == t for k, t in kept[0]):
+            read, found, wanted = kept
+            self.touched.update(k for k, t in read if k[0] == "var" and t is not None)
+            if wanted is not None:
+                self.wanted = wanted
+            return found
+        outer, wanted_before = self.reading, self.wanted
+        self.reading, self.typed_call = set(), False
+        try:
+            found = self.define_body(decl) if key[0] == "define" else self.expr(decl.value, Scope())
+            read = {(k, self.read_type(k)) for k in self.reading}
+        finally:
+            self.reading = outer
+        if self.typed_call:
+            self.kept_types.pop(key, None)
+        else:
+            self.kept_types[key] = (read, found, self.wanted if self.wanted is not wanted_before else None)
+        return found
 
     def infer_untyped(self) -> None:
         """The type of each rule parameter and var that says none, where every value the game
@@ -463,6 +500,7 @@ class DeclarationChecks:
         bound = [self.type_ref(p.type) if p.type else t for p, t in zip(decl.params, arg_types, strict=True)]
         if all(p.type or t == "any" for p, t in zip(decl.params, bound, strict=True)):
             return general
+        self.typed_call = True  # what it gives depends on call_types (see read_kept)
         key = (decl.name, tuple(bound))
         if key in self.call_types:
             return self.call_types[key]
