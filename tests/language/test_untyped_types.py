@@ -208,3 +208,44 @@ def test_a_chain_of_defines_each_naming_a_later_one_gets_the_types_it_always_did
                                 "var last start none\nflow:\n    set last to Blue\n"
                                 "    log \"{a}\"\n    win Red\n", monkeypatch)
     assert types == {"a": "seat", "b": "seat", "c": "seat", "d": "seat", "e": "seat"}
+
+
+def test_the_ordinary_pass_takes_an_item_as_inference_read_it_when_its_reads_kept_their_types(monkeypatch):
+    from ludus.language import nodes as n
+    from ludus.language.checker import Checker
+
+    reads: dict = {}
+    check_item = Checker.check_item
+
+    def counted(self, item):
+        if isinstance(item, n.RuleDecl):
+            reads[item.name] = reads.get(item.name, 0) + 1
+        return check_item(self, item)
+
+    monkeypatch.setattr(Checker, "check_item", counted)
+    text = HEAD + PICK + '''rule announce(s: seat):
+    log "{s} scores {bonus}"
+    win s
+    log "never"
+rule misspelt(g: Gme):
+    log "{g}"
+value bonus = 2
+flow:
+    pick(Red, [c for c in Gems])
+    announce(Red)
+    misspelt(1)
+    win Red
+'''
+    sources = Sources()
+    sources.add("t.ludus", text)
+    result = check(list(build(text, "t.ludus").items), sources)
+    # read once by inference, and taken as it was read: its warning and the value it uses with it
+    assert reads["announce"] == 1
+    assert [d.message for d in result.diagnostics if d.span.line == HEAD.count("\n") + 7] == [
+        "this can never run: the 'win' above always leaves the block"]
+    assert not any("bonus" in d.message for d in result.diagnostics)
+    # read again: its parameters' types were found, so it reads them with those types
+    assert reads["pick"] == 2 and result.symbols.inferred[("param", "pick", 0)] == "seat"
+    # read again: a misspelt type is reported where it is first looked up, once
+    assert reads["misspelt"] == 2
+    assert [d.message for d in result.errors] == ["unknown type 'Gme'"]

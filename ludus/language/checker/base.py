@@ -92,6 +92,12 @@ class CheckerBase:
         # for the types of its arguments (see read_kept)
         self.kept_types: dict[tuple, tuple] = {}
         self.typed_call = False
+        # ids of the type names that named no type (their error is reported where each is
+        # first looked up: type_ref), and whether the item being read looked one up
+        self.unknown_types: set[int] = set()
+        self.read_unknown_type = False
+        # quiet_pass's last reading of each item (index -> Reading), for the passes after it
+        self.quiet_memo: dict = {}
 
     # ── reporting ──
 

@@ -203,8 +203,9 @@ class DeclarationChecks:
         self.check_kind_parents()
         self.infer_define_types()
         self.infer_untyped()
-        for item in self.items:
-            self.check_item(item)
+        for index, item in enumerate(self.items):
+            if not self.replay(index):
+                self.check_item(item)
         self.check_value_cycles()
         self.check_snapshot_files()
         if sym.flow is None:
@@ -384,7 +385,7 @@ class DeclarationChecks:
         # the types named in the game are looked up once and kept (type_ref), their errors
         # with them: those looked up in the quiet passes are looked up again, out loud
         saved_diags, saved_used, saved_refs = self.out.diagnostics, set(self.used), dict(self.type_refs)
-        self.quiet_memo: dict[int, tuple] = {}  # item's index -> what quiet_pass keeps of its last reading
+        self.quiet_memo = {}  # item's index -> its last quiet Reading (quiet_pass)
         blocked: set = set()
         baseline = None
         found: dict = {}
@@ -454,7 +455,10 @@ class DeclarationChecks:
         not read again when nothing it read has changed type since (no untyped var or parameter
         it read was given another type, no define or value it read gives another): what it
         gave and the errors it had are taken as they were. Most of a game reads none of them,
-        and the passes would otherwise check the whole game several times over."""
+        and the passes would otherwise check the whole game several times over.
+
+        What a reading would leave in the ordinary pass that follows is kept too (Reading), so
+        that pass can take it instead of reading the item again (replay)."""
         errors: dict[int, set] = {}
         self.touched_by: dict[int, set] = {}
         memo = self.quiet_memo
@@ -463,23 +467,54 @@ class DeclarationChecks:
             if isinstance(item, n.TestDecl):
                 continue
             known = memo.get(index)
-            if known is not None and all(self.read_type(key) == t for key, t in known[0]):
-                _, gave, errors[index], self.touched_by[index] = known
+            if known is not None and self.still_reads(known):
+                gave, errors[index], self.touched_by[index] = known.gave, known.errors, known.touched
             else:
                 start, self.touched = len(self.out.diagnostics), set()
                 self.given, self.reading = {}, set()
+                self.typed_call = self.read_unknown_type = False
+                used, self.used, wanted = self.used, set(), self.wanted
                 if isinstance(item, n.RuleDecl):  # its own untyped parameters
                     self.reading.update(("param", item.name, i) for i, p in enumerate(item.params) if p.type is None)
                 try:
                     self.check_item(item)
                 finally:
                     gave, read, self.given, self.reading = self.given, self.reading, given, None
-                errors[index] = {(d.message, d.span) for d in self.out.diagnostics[start:] if d.severity == "error"}
+                    item_used, self.used = self.used, used
+                    used |= item_used
+                diags = self.out.diagnostics[start:]
+                errors[index] = {(d.message, d.span) for d in diags if d.severity == "error"}
                 self.touched_by[index] = self.touched
-                memo[index] = ({(key, self.read_type(key)) for key in read}, gave, errors[index], self.touched)
+                # one that calls a define for its arguments' types reads call_types, and one
+                # that names an unknown type reports it only where it is first looked up: read
+                # again; so are the declarations whose reading sets a table (define_types, tracks)
+                replayable = not (self.typed_call or self.read_unknown_type
+                                  or isinstance(item, (n.DefineDecl, n.ValueDecl, n.TrackDecl)))
+                memo[index] = Reading(frozenset((key, self.read_type(key)) for key in read), gave, errors[index],
+                                      self.touched, diags if replayable else None, item_used,
+                                      self.wanted if self.wanted is not wanted else None)
             for key, types in gave.items():
                 given.setdefault(key, []).extend(types)
         return errors
+
+    def still_reads(self, known: Reading) -> bool:
+        """Whether everything an item read when it was last read quietly has the type it had."""
+        return all(self.read_type(key) == t for key, t in known.read)
+
+    def replay(self, index: int) -> bool:
+        """In the ordinary pass after infer_untyped: what the item at `index` gave when it was
+        last read quietly, taken as it was when nothing it read has changed type since, and when
+        that reading left nothing this pass would leave otherwise (see quiet_pass): its
+        diagnostics, the names it used, what its last `expect` wanted. The names, types and
+        resolutions it gave its nodes are theirs already. False when it must be read again."""
+        known = self.quiet_memo.get(index)
+        if known is None or known.diagnostics is None or not self.still_reads(known):
+            return False
+        self.out.diagnostics.extend(known.diagnostics)
+        self.used |= known.used
+        if known.wanted is not None:
+            self.wanted = known.wanted
+        return True
 
     def read_type(self, key: tuple):
         """The type an item read under `key` (quiet_pass): an untyped var's or parameter's
@@ -525,8 +560,13 @@ class DeclarationChecks:
 
     def type_ref(self, ref: n.TypeRef) -> str:
         if id(ref) not in self.type_refs:
+            start = len(self.out.diagnostics)
             self.type_refs[id(ref)] = self._type_ref(ref)
             self.out.keep.append(ref)
+            if len(self.out.diagnostics) > start:
+                self.unknown_types.add(id(ref))
+        if id(ref) in self.unknown_types:
+            self.read_unknown_type = True
         return self.type_refs[id(ref)]
 
     def _type_ref(self, ref: n.TypeRef) -> str:
@@ -1066,6 +1106,22 @@ def _named_when_shown(t: str) -> bool:
     while t.startswith("list:"):
         t = t[5:]
     return t == "seat" or t == "entity" or t.startswith("entity:")
+
+
+@attrs.define(slots=True)
+class Reading:
+    """What quiet_pass keeps of an item's last reading: what it read whose type inference may
+    change, with their types then; the types it gave untyped names; its errors; the inferred
+    names it read; and for the ordinary pass (replay), its diagnostics (None when it must be
+    read again), the names it used and what its last `expect` wanted (None if it asked none)."""
+
+    read: frozenset
+    gave: dict
+    errors: set
+    touched: set
+    diagnostics: list | None
+    used: set
+    wanted: tuple | None
 
 
 MAX_INFERENCE_PASSES = 8  # passes of infer_untyped: a rule handing a parameter on takes one more
