@@ -26,6 +26,7 @@ from rich.text import Text
 from ..bots import BOTS as BOT_KINDS
 from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
 from ..engine.display import describe_entry, hidden_answer
+from ..engine.effect import _result
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
 from ..engine.view import counter_starts
@@ -798,6 +799,12 @@ class Repl:
             raise Rejected("what to force? `force d6 = 5` or `force order deck of Amber = Town Crier, Copper Coin`")
         try:
             force = parse_force(arg, "<input>", 1, 1)
+            if self.match.result is not None:
+                # nothing rolls or shuffles after the end; kept, the force would end the exported
+                # replay with a line that a replay refuses
+                left = "roll" if force.kind == "die" else "shuffle"
+                raise Rejected(f"the match is over ({_result(self.match.result)}), so there is no {left} left "
+                               "to force; `undo`, `load`, `export` or `quit`")
             entries = forced_entries(self.game, self.match._state["nseats"], _Line(force), "<input>")
         except ReplayError as exc:
             raise Rejected(exc.message) from None

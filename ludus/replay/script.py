@@ -17,6 +17,7 @@ from attrs import define, field
 
 from ..engine.dice import die_problem
 from ..engine.display import describe_entry
+from ..engine.effect import _result
 from ..engine.match import IllegalAction, Match, closest, order_problem, zone_key
 from ..engine.runtime import RuleError
 from ..engine.saved import force_problem
@@ -161,6 +162,10 @@ class Replay:
                 say(f"      {shown}")
         for step in self.steps:
             if step.kind == "force":
+                if match.is_over:  # as a move after the end is refused: nothing rolls or shuffles now
+                    left = "roll" if step.force.kind == "die" else "shuffle"
+                    raise ReplayError(self.path, step.line, f"{over_text(match)}, so '{step.force.text()}' "
+                                      f"has no {left} left to force", step.column)
                 for entry in queued[id(step)]:
                     problem = order_problem(match, entry)
                     if problem is not None:
@@ -206,13 +211,18 @@ def broke_rule(label: str, exc: RuleError) -> str:
 def apply_move(match: Match, label: str, path: str, line: int, column: int = 1) -> None:
     """Apply a move by label, turning a rejection into a one-line ReplayError."""
     if match.is_over:
-        raise ReplayError(path, line, f"the match is already over, so '{label}' cannot be played", column)
+        raise ReplayError(path, line, f"{over_text(match)}, so '{label}' cannot be played", column)
     try:
         match.apply(label)
     except IllegalAction as exc:
         raise ReplayError(path, line, illegal_message(match, exc), column) from None
     except RuleError as exc:
         raise ReplayError(path, line, broke_rule(label, exc), column) from None
+
+
+def over_text(match: Match) -> str:
+    """The start of the error of a line after the end: the match is over, and how it ended."""
+    return f"the match is already over ({_result(match.result)})"
 
 
 def illegal_message(match: Match, exc: IllegalAction) -> str:

@@ -10,7 +10,7 @@ from ..engine.effect import _result
 from ..engine.match import order_problem, zone_key
 from ..language.snapshot_names import EXTENSION, same_file, snapshot_lines, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
-from .position import Position, TestError
+from .position import Position, TestError, _order_text
 from .snapshot_files import SnapshotFileError, python_namesakes, read_snapshot, write_snapshot
 
 
@@ -172,6 +172,8 @@ def force_order(pos, value, span) -> None:
     B, as the same line does in replays and the REPL; and as there, the cards must be in the zone
     (or in the one it refills from) when the line is read."""
     zone, seat, names = value
+    # after the end nothing is shuffled: said before the zone and the cards are looked at
+    pos._over(_order_text(zone if seat is None else f"{zone} of {seat}", names), span)
     match = pos.match
     key = zone_key(pos.game, match._state["nseats"], zone if seat is None else f"{zone} of {seat}")
     if key is None:  # the checker has made sure of the zone: the seat is not at this table

@@ -100,14 +100,18 @@ class Position:
             self._refresh()
 
     def next_roll(self, sides: int, *values: int, span: Span | None = None) -> None:
-        """The next rolls of a d`sides` come out as `values` (0 sides: of any die)."""
+        """The next rolls of a d`sides` come out as `values` (0 sides: of any die). Once the
+        match is over nothing is left to roll, and the step fails, saying so."""
+        self._over(f"force {'die' if sides == 0 else f'd{sides}'} = {', '.join(map(str, values))}", span)
         try:
             self.match.force(sides, *values)
         except ValueError as exc:
             raise TestError(str(exc), span) from None
 
     def next_order(self, zone: str, names: list[str], span: Span | None = None) -> None:
-        """The next shuffle of `zone` ("deck@0" or "supply") puts these cards on top, in order."""
+        """The next shuffle of `zone` ("deck@0" or "supply") puts these cards on top, in order.
+        Once the match is over nothing is left to shuffle, and the step fails, saying so."""
+        self._over(_order_text(_zone_name(zone, self.match.seat_names()), names), span)
         try:
             self.match.force_order(zone, names)
         except ValueError as exc:
@@ -453,6 +457,11 @@ def _prompt(seat: str, prompt: str) -> str:
 def _zone_name(key: str, seat_names) -> str:
     name, _, seat = key.partition("@")
     return f"{name} of {seat_names[int(seat)]}" if seat.isdigit() and int(seat) < len(seat_names) else key
+
+
+def _order_text(zone: str, names) -> str:
+    """A forced order as a test line reads it, for its errors: `force order deck of Amber = A, B`."""
+    return f"force order {zone} = {', '.join(names)}"
 
 
 def _where(span: Span | None, default: str) -> tuple[str, int, int]:

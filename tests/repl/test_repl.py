@@ -397,6 +397,22 @@ def test_loading_a_replay_continues_from_its_end(tmp_path):
     assert load_replay(path).run().to_json() == repl.match.to_json()
 
 
+@pytest.mark.parametrize("line, left", [("force d6 = 3", "roll"), ("roll die = 2", "roll"),
+                                         ("force order supply = Town Crier", "shuffle")])
+def test_a_force_after_the_end_is_refused_and_kept_out_of_the_export(tmp_path, line, left):
+    # as a replay refuses it: an exported replay with it would fail at its last line
+    repl, out = make_repl()
+    feed(repl, f"load {EXAMPLES / 'replays' / 'full-match.replay'}")
+    before, notes, start = repl.match.to_json(), list(repl.notes), len(out.getvalue())
+    feed(repl, line)
+    assert out.getvalue()[start:] == ("error: the match is over (Amber wins (at any time, line 140)), so there is "
+                                      f"no {left} left to force; `undo`, `load`, `export` or `quit`\n")
+    assert repl.match.to_json() == before and repl.notes == notes
+    path = tmp_path / "after.replay"
+    feed(repl, f"export {path}")
+    assert load_replay(path).run().to_json() == before
+
+
 def test_history_file_follows_the_environment(monkeypatch):
     monkeypatch.setenv("LUDUS_HISTORY", "/somewhere/h")
     assert history_path() == "/somewhere/h"

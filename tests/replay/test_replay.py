@@ -245,6 +245,25 @@ def test_a_move_after_the_end_is_an_error(tmp_path):
     with pytest.raises(ReplayError, match="the match is already over") as info:
         load_replay(path).run()
     assert info.value.line == len(text.splitlines()) + 1
+    assert info.value.message == ("the match is already over (Amber wins (at any time, line 140)), "
+                                  "so 'buy nothing' cannot be played")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("force d6 = 3", "so 'force d6 = 3' has no roll left to force"),
+    ("force die = 2, 4", "so 'force die = 2, 4' has no roll left to force"),
+    ("force order supply = Town Crier", "so 'force order supply = Town Crier' has no shuffle left to force"),
+])
+def test_a_force_after_the_end_is_an_error(tmp_path, line, message):
+    # as a move after the end is: nothing rolls or shuffles any more, and a forced outcome left
+    # queued in a finished match would only mislead a reader of the replay
+    text = (EXAMPLES / "replays" / "full-match.replay").read_text()
+    path = tmp_path / "after.replay"
+    path.write_text(text.replace("game ../market-town.ludus", f"game {GAME_PATH}") + line + "\n")
+    with pytest.raises(ReplayError) as info:
+        load_replay(path).run()
+    assert info.value.line == len(text.splitlines()) + 1 and info.value.column == 7
+    assert info.value.message == f"the match is already over (Amber wins (at any time, line 140)), {message}"
 
 
 def test_missing_replay_file():

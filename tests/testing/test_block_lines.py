@@ -138,6 +138,10 @@ def test_every_step_after_a_card_that_ended_the_match_says_the_match_is_over(tmp
                                ('answer "Hill"', 5, "answer 'Hill'"),
                                ('play until "buy nothing"', 5, "play until 'buy nothing'"),
                                ("run on", 5, "run on"),
+                               ("force d6 = 3", 5, "force d6 = 3"),
+                               ("next d6 is 3", 5, "force d6 = 3"),
+                               ('force order deck of Amber = "Copper Coin"', 5,
+                                "force order deck of Amber = Copper Coin"),
                                ("given set coins of Amber to 5", 11, "set up the position with 'given'")]:
         with pytest.raises(TestError) as info:
             run_crowned(tmp_path, f'    resolve "Coronation"\n    {line}\n')
