@@ -1262,6 +1262,7 @@ class _Line:
 
     def __init__(self, force) -> None:
         self.force, self.line, self.column = force, 1, 1
+        self.text = force.text().removeprefix("force ")
 
 
 # ───────────────────────── input ─────────────────────────

@@ -48,3 +48,33 @@ def test_a_card_that_the_refill_brings_in_is_allowed(tmp_path, monkeypatch):
     assert "forced: the next shuffle of deck of Amber" in out.getvalue()
     repl.handle("force order deck of Basil = Guild Charter")
     assert "error: cannot force this order: 'Guild Charter' is not in deck of Basil" in out.getvalue()
+
+
+@pytest.mark.parametrize("force, column, message", [
+    ("dek of Amber = Copper Coin", 13, "no zone 'dek'; did you mean 'deck'?"),
+    ("suply = Copper Coin", 13, "no zone 'suply'; did you mean 'supply'?"),
+    ("nowhere = Copper Coin", 13, "no zone 'nowhere'; the zones are deck, hand, discard, market, supply, removed"),
+    ("deck of Ambr = Copper Coin", 21, "no seat 'Ambr' in this match (its seats are Amber, Basil); "
+                                       "did you mean 'Amber'?"),
+    ("deck of Cobalt = Copper Coin", 21, "no seat 'Cobalt' in this match (its seats are Amber, Basil)"),
+    ("deck = Copper Coin", 13, "zone 'deck' is kept per seat: name the seat, as in `force order deck of Amber = ...`"),
+    ("supply of Amber = Copper Coin", 23, "zone 'supply' is the game's own, not a seat's: write "
+                                          "`force order supply = ...`"),
+])
+def test_a_misnamed_zone_or_seat_is_said_at_its_place_with_the_nearest_name(tmp_path, force, column, message):
+    # as the checker says it of a test's `force order` line: a seat misspelt is not a zone misspelt
+    r = replay(tmp_path, force)
+    with pytest.raises(ReplayError) as err:
+        r.run(lambda line: None)
+    assert (err.value.line, err.value.column, err.value.message) == (4, column, message)
+
+
+def test_the_repl_says_the_nearest_zone_too(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    out = io.StringIO()
+    repl = Repl(ludus.load(GAME).new_match(2, seed=3), GAME, Console(file=out, width=120, color_system=None))
+    repl.handle("force order dek of Amber = Copper Coin")
+    repl.handle("force order deck of Ambr = Copper Coin")
+    assert out.getvalue().splitlines() == [
+        "error: no zone 'dek'; did you mean 'deck'?",
+        "error: no seat 'Ambr' in this match (its seats are Amber, Basil); did you mean 'Amber'?"]
