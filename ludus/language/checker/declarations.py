@@ -890,9 +890,10 @@ class DeclarationChecks:
                 call, seat = line.value
                 self.test_rule_call(call, scope)
                 self.test_seat(line, seat)
-            elif line.kind in ("do", "until", "answer") and not self.could_be_move(line.value):
+            elif line.kind in ("do", "until", "answer", "legal", "illegal") and not self.could_be_move(line.value):
+                # an `expect not legal` of a label no move can have always passes: warned of as a `do` is
                 self.warn(f"no action's label and no decision's option can read '{line.value}'",
-                          self.at(line.span, f'"{line.value}"'), suggest(line.value, self.move_shapes()[1]))
+                          self.at(line.span, f'"{line.value}"'), suggest(line.value, self.move_examples()))
             elif line.kind == "winner" and line.value is not None:
                 named = (line.value,) if isinstance(line.value, str) else line.value
                 for seat in named:
@@ -1056,9 +1057,11 @@ class DeclarationChecks:
         in_tests = {(t.span.path, line) for t in self.items if isinstance(t, n.TestDecl)
                     for line in range(t.span.line, t.span.end_line + 1)}
         texts = self.sources.texts.items() if self.sources is not None else ()
+        texts_read = []
         for path, text in texts:
             for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', text):
                 if m.group(1) and (path, text.count("\n", 0, m.start()) + 1) not in in_tests:
+                    texts_read.append(m.group(1))
                     patterns.append(re.sub(r"\\\{.*?\\\}", ".+?", re.escape(m.group(1))))
         patterns += [re.escape(w) for w in words if w]
         # a zone of a seat; a number (a count, a die's face); a share given out; a die set by hand
@@ -1067,10 +1070,32 @@ class DeclarationChecks:
         one = "(?:" + "|".join(patterns) + ")"
         pattern = re.compile(one + "(?:, " + one + r")*(?: #\d+)?", re.DOTALL)
         self._move_shapes = (pattern, examples)
+        self._move_words = sorted(w for w in words if w)
+        self._move_texts = [t for t in texts_read if "{" not in t]
         return self._move_shapes
 
     def could_be_move(self, label: str) -> bool:
         return self.move_shapes()[0].fullmatch(label) is not None
+
+    def move_examples(self) -> list[str]:
+        """Labels a move can have, for the hint of a test line that names none: each action's
+        label with its holes filled by the game's names (cards, seats, spaces, zones), where
+        they are few enough to list, else as it is written ('buy …'); and the quoted texts of
+        the files without holes (a `choose` among texts, an `else` option) and the names
+        themselves (a `choose` among cards, seats or spaces)."""
+        self.move_shapes()
+        words, out = self._move_words, []
+        for name, decl in self.sym.actions.items():
+            parts = decl.label.parts if decl.label is not None else [name, *([" ", None] * len(decl.params))]
+            holes = sum(1 for p in parts if not isinstance(p, str))
+            if holes and len(words) ** holes <= MOVE_EXAMPLES:
+                filled = [""]
+                for p in parts:
+                    filled = [f + p for f in filled] if isinstance(p, str) else [f + w for f in filled for w in words]
+                out += filled
+            else:
+                out.append("".join(p if isinstance(p, str) else "…" for p in parts))
+        return out + self._move_texts + words
 
     # ── after all items ──
 
@@ -1124,6 +1149,7 @@ class Reading:
     wanted: tuple | None
 
 
+MOVE_EXAMPLES = 2000  # an action's labels listed for a test line's hint, its holes filled: at most this many
 MAX_INFERENCE_PASSES = 8  # passes of infer_untyped: a rule handing a parameter on takes one more
 
 MAX_VALUE_CHAIN = 100  # values naming values, followed to place a track: a bound on the recursion
