@@ -914,7 +914,8 @@ class Repl:
     def _saved_text(self) -> str:
         """The match as `save` writes it: the match's JSON with the session's notes."""
         data = json.loads(self.match.to_json())
-        data["session"] = {"notes": [[n.position, n.kind, n.text, n.force] for n in self.notes], "setup": self.setup}
+        data["session"] = {"notes": [[n.position, n.kind, n.text, n.force] for n in self.notes], "setup": self.setup,
+                           "sight": _sight_record(self.match)}
         return json.dumps(data, sort_keys=True)
 
     def _target(self, arg: str, kind: str) -> Path:
@@ -970,6 +971,7 @@ class Repl:
             session = json.loads(text).get("session") or {}
             notes = [self._saved_note(match, note) for note in session.get("notes", [])]
             setup = [self._saved_setup(match, line) for line in session.get("setup", [])]
+            sight = _saved_sight(match, session.get("sight"))
         except MatchError as exc:
             raise Rejected(f"cannot load '{arg}': {exc}") from None
         except ReplayError as exc:  # a force line this game refuses (a die it never rolls, say)
@@ -981,6 +983,15 @@ class Repl:
         if unreplayable is not None:
             message += (f"; its moves do not lead to the position it holds ({unreplayable}), so `export` and "
                         "`reload` are off for this match")
+        if sight is not None:
+            # what the moves played again could not say, the file does, as the session showed it
+            for index, seen in sight.items():
+                match.sight.setdefault(index, seen)
+        elif not match.sight:
+            unknown = sum(1 for entry in match.log if entry["t"] in ("answer", "action") and entry.get("seat") is not None)
+            if unknown:
+                message += (f"; the file does not say who may see {unknown} of its moves, so each seat but the one "
+                            "that made a move is told only that it was made")
         self._switch(match, notes, setup, message, unreplayable=unreplayable)
 
     def _moves_problem(self, match: Match, notes: list[Note], setup: list[str]) -> str | None:
@@ -1255,6 +1266,42 @@ def said_of(sight: tuple[str, dict], seats: list[int] | None) -> str:
     """A move (Repl.move_sight) as every one of `seats` may read it (None: everything)."""
     label, told = sight
     return next((told[s] for s in seats or () if s in told), label)
+
+
+def _sight_record(match: Match) -> list:
+    """Who may see each move of the match, as a saved session keeps it: `[index, null]` (every
+    seat) or `[index, seats, told]` (what the others are told) by the move's place in the log,
+    for the moves whose sight is known. Played again, the moves say it themselves; the file says
+    it for a match whose moves do not lead to its position (or whose seed no replay holds)."""
+    match.sights()
+    return [[i, None] if seen is None else [i, list(seen[0]), seen[1]]
+            for i, seen in sorted(match.sight.items()) if i < len(match.log)]
+
+
+def _saved_sight(match: Match, record) -> dict | None:
+    """The sight of a saved session's moves (see _sight_record), checked against the match's
+    log; None when the file has none (saved before sessions kept it). Damage is a ValueError."""
+    if record is None:
+        return None
+    n = match._state["nseats"]
+    if not isinstance(record, list):
+        raise ValueError("the record of who may see each move is damaged")
+    out: dict = {}
+    for item in record:
+        ok = isinstance(item, list) and len(item) in (2, 3) and type(item[0]) is int and 0 <= item[0] < len(match.log) \
+            and item[0] not in out
+        entry = match.log[item[0]] if ok else {}
+        ok = ok and entry.get("t") in ("answer", "action") and type(entry.get("seat")) is int
+        if ok and len(item) == 2:
+            ok = item[1] is None
+        elif ok:
+            seats, told = item[1], item[2]
+            ok = isinstance(seats, list) and all(type(x) is int and 0 <= x < n for x in seats) \
+                and len(set(seats)) == len(seats) and isinstance(told, str) and 0 < len(told) <= 200 and told.isprintable()
+        if not ok:
+            raise ValueError("the record of who may see each move is damaged")
+        out[item[0]] = None if len(item) == 2 else (tuple(item[1]), item[2])
+    return out
 
 
 class _Line:

@@ -4,6 +4,7 @@ cards it puts back, in the lines after a move, in `log`, in `undo`; the designer
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -82,6 +83,74 @@ def test_a_loaded_save_still_shows_the_public_moves_and_hides_the_cards(tmp_path
     seen = out2.getvalue()[start:]
     assert "Blue: exchange (Ambassador)" in seen  # known again from the moves played again
     assert seen.count("Blue chose a card") == 2 and not re.search(rf"Blue: {CARD}\b", seen)
+
+
+def unreplayable(path: Path, keep_session: bool = True) -> None:
+    """Make a saved match one whose moves do not lead to its position (as a program's save of a
+    position it put in has no moves): only the file can say who may see each answer."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["moves"] = []
+    if not keep_session:
+        del data["session"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_save_whose_moves_do_not_replay_shows_its_moves_as_they_were_shown(tmp_path):
+    repl, out = coup_until_blue_exchanges()
+    start = len(out.getvalue())
+    repl.handle("log 100")
+    before = out.getvalue()[start:]
+    repl.handle(f"save {tmp_path / 'coup.json'}")
+    unreplayable(tmp_path / "coup.json")
+    again, out2 = repl_of(COUP, 2, 2, bots={1: "random"})
+    again.handle(f"load {tmp_path / 'coup.json'}")
+    assert "`export` and `reload` are off" in out2.getvalue() and "not known" not in out2.getvalue()
+    start = len(out2.getvalue())
+    again.handle("log 100")
+    seen = out2.getvalue()[start:]
+    # the public action as it was, the cards put back hidden as they were: not "took an action"
+    assert seen == before and "Blue: exchange (Ambassador)" in seen and seen.count("Blue chose a card") == 2
+    assert "answered" not in seen and "took an action" not in seen
+    # saved again from there, it still knows
+    again.handle(f"save {tmp_path / 'again.json'}")
+    third, out3 = repl_of(COUP, 2, 2, bots={1: "random"})
+    third.handle(f"load {tmp_path / 'again.json'}")
+    start = len(out3.getvalue())
+    third.handle("log 100")
+    assert out3.getvalue()[start:] == before
+
+
+def test_a_save_that_does_not_say_who_may_see_its_moves_says_so_on_loading(tmp_path):
+    repl, _out = coup_until_blue_exchanges()
+    repl.handle(f"save {tmp_path / 'coup.json'}")
+    unreplayable(tmp_path / "coup.json", keep_session=False)
+    again, out = repl_of(COUP, 2, 2, bots={1: "random"})
+    again.handle(f"load {tmp_path / 'coup.json'}")
+    moves = sum(1 for e in again.match.log if e["t"] in ("answer", "action") and e.get("seat") is not None)
+    assert (f"the file does not say who may see {moves} of its moves, so each seat but the one that made a move "
+            "is told only that it was made") in out.getvalue()
+    start = len(out.getvalue())
+    again.handle("log 100")
+    seen = out.getvalue()[start:]
+    assert "Blue took an action" in seen and "Blue answered" in seen and not re.search(rf"Blue: {CARD}\b", seen)
+
+
+@pytest.mark.parametrize("sight", [
+    "many", [[0]], [["0", None]], [[10 ** 6, None]], [[0, [0], "chose a card"]], [[-1, None]],
+])
+def test_a_damaged_record_of_who_may_see_the_moves_is_refused(tmp_path, sight):
+    repl, _out = coup_until_blue_exchanges()
+    repl.handle(f"save {tmp_path / 'coup.json'}")
+    data = json.loads((tmp_path / "coup.json").read_text(encoding="utf-8"))
+    if sight == [[0, [0], "chose a card"]]:  # the first entry of the log is no seat's move
+        assert data["log"][0].get("seat") is None
+    data["session"]["sight"] = sight
+    (tmp_path / "coup.json").write_text(json.dumps(data), encoding="utf-8")
+    again, out = repl_of(COUP, 2, 2, bots={1: "random"})
+    before = again.match.to_json()
+    again.handle(f"load {tmp_path / 'coup.json'}")
+    assert f"error: cannot load '{tmp_path / 'coup.json'}': the saved session notes are damaged" in out.getvalue()
+    assert again.match.to_json() == before
 
 
 def test_undo_does_not_name_the_bots_hidden_cards():
