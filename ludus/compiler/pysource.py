@@ -31,10 +31,12 @@ is cached under the user's cache folder (`LUDUS_CACHE_DIR`, else `$XDG_CACHE_HOM
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
 import re
+import secrets
 import sys
 import types
 from pathlib import Path
@@ -62,7 +64,7 @@ from .specs import unset_value
 from .statements import always_run
 
 ENABLED = os.environ.get("LUDUS_CLOSURES", "") in ("", "0")
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: each file starts with its key and a digest of its code
 
 
 def _not_ready(rt, env):  # pragma: no cover - only if an expression runs before the game is compiled
@@ -1553,26 +1555,59 @@ _LOADED: dict = {}  # key -> code object, for games loaded again in the same pro
 
 
 def _disk_compile(key: str, source: str):
+    """The module's code object, read from the cache folder when a file there holds it whole,
+    else compiled and written there for the next process.
+
+    A cache file is the key, a digest of the marshalled code, then the code. It is written to a
+    file of its own name, renamed over the cache file once whole (so no reader sees part of it),
+    and not fsync'd: it is only a cache, made again when lost. After a crash of the machine its
+    file may hold part of the bytes or other ones, and such a file is never run: a file whose
+    key or digest does not match is compiled again and written over."""
     folder = _cache_dir()
     path = folder / f"{key}.bin" if folder is not None else None
     if path is not None:
-        try:
-            code = marshal.loads(path.read_bytes())
-            if isinstance(code, types.CodeType):
-                return code
-        except (OSError, ValueError, EOFError, TypeError):
-            pass
+        code = _read_cached(path, key)
+        if code is not None:
+            return code
     code = compile(source, "<ludus generated expressions>", "exec")
     if path is not None:
+        data = marshal.dumps(code)
+        tmp = folder / f".{key}.{secrets.token_hex(6)}.tmp"  # two processes, or threads, never share one
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(marshal.dumps(code))
+            with open(tmp, "xb") as f:
+                f.write(_CACHE_MAGIC + key.encode("ascii") + hashlib.sha256(data).digest() + data)
             os.replace(tmp, path)
             _prune(folder)
         except OSError:
-            pass
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        except BaseException:  # an interrupt: no file of the write is left behind
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
     return code
+
+
+_CACHE_MAGIC = b"ludus-pysource\0"
+
+
+def _read_cached(path: Path, key: str):
+    """The code object a cache file holds, or None when it holds none whole (missing, torn,
+    damaged, or written for another key)."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    head = len(_CACHE_MAGIC) + len(key)
+    data = raw[head + 32:]
+    if raw[:head] != _CACHE_MAGIC + key.encode("ascii") or raw[head:head + 32] != hashlib.sha256(data).digest():
+        return None
+    try:
+        code = marshal.loads(data)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return code if isinstance(code, types.CodeType) else None
 
 
 CACHE_FILES = 256  # a game edited many times leaves one file per version: the oldest go

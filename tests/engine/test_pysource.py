@@ -99,6 +99,34 @@ def test_a_warm_load_reads_the_cache_and_a_damaged_cache_is_compiled_again(tmp_p
     assert ludus.load(path).new_match(2).legal_actions() == first
 
 
+def test_a_torn_or_foreign_cache_file_is_never_run_but_compiled_again(tmp_path, monkeypatch):
+    # the cache is written without an fsync (it is made again when lost), so after a crash its
+    # file may hold part of the bytes, or bytes that are not the ones written for its name: read
+    # as valid, a module of other code would run as the game's
+    import marshal
+
+    monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(pysource, "_LOADED", {})
+    path = tmp_path / "g.ludus"
+    path.write_text(SOURCE, encoding="utf-8")
+    first = ludus.load(path).new_match(2).legal_actions()
+    [cached] = list((tmp_path / "cache").iterdir())
+    whole = cached.read_bytes()
+    foreign = marshal.dumps(compile("raise SystemExit('not this game')", "<elsewhere>", "exec"))
+    for damaged in [whole[:n] for n in (0, 1, 10, len(whole) // 2, len(whole) - 1)] + [
+            foreign, whole[:40] + foreign, whole[:-1] + bytes([whole[-1] ^ 1])]:
+        cached.write_bytes(damaged)
+        pysource._LOADED.clear()  # as a new process would
+        assert ludus.load(path).new_match(2).legal_actions() == first
+        assert cached.read_bytes() == whole  # written again, whole
+    # a write that fails (here a folder where the file goes) leaves no file of its own behind
+    cached.unlink()
+    cached.mkdir()
+    pysource._LOADED.clear()
+    assert ludus.load(path).new_match(2).legal_actions() == first
+    assert list((tmp_path / "cache").iterdir()) == [cached]
+
+
 def test_the_cache_keeps_only_the_newest_files(tmp_path, monkeypatch):
     import os
 
