@@ -317,6 +317,13 @@ def test_every_shipped_file_passes_fmt_check():
     assert f"0 of {len(SHIPPED)} files would be reformatted" in result.output
 
 
+def test_the_bad_programs_pass_fmt_check_but_those_with_syntax_errors():
+    # the checker's bad programs are written in the house style too; a program whose point is a
+    # syntax error cannot be formatted, and fmt leaves it as it is
+    result = CliRunner().invoke(main, ["fmt", "--check", str(ROOT / "tests" / "programs")])
+    assert re.search(r"^0 of \d+ files would be reformatted, \d+ not formatted$", result.output, re.M), result.output
+
+
 def jiggle(text: str, rng: random.Random) -> str:
     """The same program with the spaces between its tokens changed at random: removed where
     no two words meet, doubled or tripled elsewhere, and put inside brackets and around dots."""
