@@ -175,42 +175,43 @@ def _counters(rt, looking: tuple | None, names) -> dict:
     out = {}
     for name, spec in rt.game.vars.items():
         hidden_from = _hidden(spec.visibility, looking)
-        seats = names if spec.shown in ("seat", "list:seat") else None  # a seat is shown by its name
+        typ = spec.shown
         if spec.per == "seat":
             row = {}
             for s in range(rt.state["nseats"]):
                 v = rt.get_var(name, s)
-                row[names[s]] = HIDDEN if hidden_from(s) else _shown(rt, v, seats)
+                row[names[s]] = HIDDEN if hidden_from(s) else _shown(rt, v, typ, looking, names)
             out[name] = row
         elif spec.per is None:
-            out[name] = HIDDEN if hidden_from(None) else _shown(rt, rt.get_var(name), seats)
+            out[name] = HIDDEN if hidden_from(None) else _shown(rt, rt.get_var(name), typ, looking, names)
         else:
             prefix = name + "@"
-            row = {_key_shown(spec, k[len(prefix):], names): _shown(rt, v, seats)
+            row = {_key_shown(spec, k[len(prefix):], names): _shown(rt, v, typ, looking, names)
                    for k, v in sorted(rt.state["vars"].items()) if k.startswith(prefix)}
             if row:
                 out[name] = HIDDEN if hidden_from(None) else row
     return out
 
 
-def counter_starts(match) -> dict:
+def counter_starts(match, seat=None) -> dict:
     """(name, key as the view shows it) -> the value the key read before anything set it (its
     start), for each key set now of a counter, flag or var kept per space, card or pair. The
     view lists such a key only once it is set, so a first change is reported from this value,
     not from nothing (`climber of C7: 0 → 1`). A start written as an expression is read in the
-    state as it is now."""
+    state as it is now. Shown as `view_state(match, seat)` shows a value: a start that is a
+    card `seat` may not see is hidden."""
     rt = Runtime(match.game, match._state, match.log)
     names = match.seat_names()
+    looking = None if seat is None else seat if isinstance(seat, tuple) else (seat,)
     out = {}
     for name, spec in match.game.vars.items():
         if spec.per is None or spec.per == "seat":
             continue
         prefix = name + "@"
-        seats = names if spec.shown in ("seat", "list:seat") else None  # shown as _counters shows it
         for k in rt.state["vars"]:
             if k.startswith(prefix):
                 key = k[len(prefix):]
-                out[(name, _key_shown(spec, key, names))] = _shown(rt, spec.initial(rt, key), seats)
+                out[(name, _key_shown(spec, key, names))] = _shown(rt, spec.initial(rt, key), spec.shown, looking, names)
     return out
 
 
@@ -238,14 +239,27 @@ def _hidden(visibility: str, looking: tuple | None):
     return hidden
 
 
-def _shown(rt, v, seats):
-    """A var's value for a view; with `seats` (the seat names), seat numbers become names."""
-    if seats is None:
-        return _plain(rt, v)
+def _shown(rt, v, typ: str, looking: tuple | None, names):
+    """A var's value for a view, by the type that shows it (VarSpec.shown): a seat by its name
+    (`names`), a card or piece as the view names it elsewhere, a list of them item by item.
+
+    A card is named only to a view whose every seat may see it where it is now (`_can_see`),
+    and is HIDDEN to the others. The var is the game's and public (its own visibility hides it
+    or not), but the card it points at may lie in another seat's hand or in a deck: naming it,
+    or giving its number, which is as good as its name, would tell what the zone hides. So the
+    seat learns that the var holds a card it may not see, as a hand it may not see is shown as
+    a count: the same answer for any hidden card, and a bot's samples, which deal hidden cards
+    anew, show the seat the same view as the real match."""
     if isinstance(v, list):
-        return [_shown(rt, x, seats) for x in v]
-    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(seats):
-        return seats[v]
+        inner = typ[5:] if typ.startswith("list:") else "any"
+        return [_shown(rt, x, inner, looking, names) for x in v]
+    if isinstance(v, int) and not isinstance(v, bool):
+        if typ == "seat" and 0 <= v < len(names):
+            return names[v]
+        if typ.startswith("entity") and 0 <= v < len(rt.state["ents"]) and rt.state["ents"][v] is not None:
+            if looking is not None and not all(_can_see(rt, v, s) for s in looking):
+                return HIDDEN
+            return entity_label(rt, v)
     return _plain(rt, v)
 
 

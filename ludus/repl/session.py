@@ -1259,7 +1259,7 @@ def changes_between(before: Match, after: Match, seats: list[int] | None) -> lis
     owner sees is counted when the other may only count it, and an `others only` hand (Hanabi)
     is counted for both, since its owner may not see it."""
     sight = None if seats is None else seats[0] if len(seats) == 1 else tuple(seats)
-    return view_changes(before.view(sight), after.view(sight), counter_starts(after))
+    return view_changes(before.view(sight), after.view(sight), counter_starts(after, sight))
 
 
 def said_of(sight: tuple[str, dict], seats: list[int] | None) -> str:

@@ -1,0 +1,98 @@
+"""How a seat's view shows cards held outside a zone's list: a var holding a card (by its name,
+or `hidden` when the seat may not see the card where it is), and the tokens laid on a card in
+a hand the seat sees only the backs of (by their place in the hand, as Hanabi's marks)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ludus.engine.determinize import Determinizer
+from tests.helpers import game_from_text
+
+SOURCE = '''game "Marked"
+players 3
+zone hand per seat owner only
+zone deck count only
+zone table
+token Wound
+var held: Card
+var seen start none
+var pair: list of Card
+var leader: seat start P2
+card "Lamp"
+card "Rope"
+card "Coin"
+card "Bell"
+card "Fern"
+flow:
+    move card("Lamp") to hand of P2
+    move card("Rope") to hand of P2
+    move card("Coin") to table
+    move card("Bell") to deck
+    move card("Fern") to hand of P3
+    set held to card("Rope")
+    set seen to card("Coin")
+    set pair to [card("Coin"), card("Rope")]
+    turn P1:
+        choose n from 0 to 1 "lay the wounds?"
+    add 2 Wound to card("Rope")
+    add 1 Wound to card("Coin")
+    add 1 Wound to card("Bell")
+    turn P1:
+        choose n from 0 to 1 "lay a card down?"
+    move card("Rope") to table
+    turn P1:
+        choose n from 0 to 1 "done?"
+    end game
+'''
+
+
+@pytest.fixture
+def game(tmp_path):
+    return game_from_text(tmp_path, SOURCE)
+
+
+# ── a var holding a card ──
+
+
+def test_the_vars_that_hold_cards_are_typed_so(game):
+    # `held` says its type, `seen` has it found by the checker from its one `set`
+    assert game.vars["held"].shown == "entity:Card"
+    assert game.vars["seen"].shown.startswith("entity")
+    assert game.vars["pair"].shown == "list:entity:Card"
+
+
+def test_a_var_holding_a_card_the_seat_sees_shows_the_cards_name(game):
+    m = game.new_match(3)
+    counters = m.view(0)["counters"]
+    assert counters["seen"] == "Coin"                 # on the table: every seat sees it
+    assert counters["leader"] == "P2"                 # as a seat is shown by its name
+    assert m.view(1)["counters"]["held"] == "Rope"    # in P2's own hand
+    assert m.view(None)["counters"]["held"] == "Rope"  # the designer sees every card
+    assert m.view(None)["counters"]["pair"] == ["Coin", "Rope"]
+
+
+def test_a_var_holding_a_card_the_seat_may_not_see_shows_it_hidden(game):
+    m = game.new_match(3)
+    # the var is the game's, public; the card it names is in P2's hand: P1 and P3 are told
+    # that it holds a card they may not see, never which (nor its number, which tells it too)
+    assert m.view(0)["counters"]["held"] == "hidden"
+    assert m.view(2)["counters"]["held"] == "hidden"
+    assert m.view(0)["counters"]["pair"] == ["Coin", "hidden"]
+    assert m.view((0, 1))["counters"]["held"] == "hidden"  # two seats: as the one that sees less
+    assert "Rope" not in json.dumps(m.view(0)) and "Rope" not in json.dumps(m.view(2))
+    m.apply("0")
+    m.apply("0")                                        # the Rope is laid on the table
+    assert m.view(0)["counters"]["held"] == "Rope"
+    assert m.view(0)["counters"]["pair"] == ["Coin", "Rope"]
+
+
+def test_a_seats_samples_show_its_card_vars_as_it_does(game):
+    m = game.new_match(3)
+    sampler = Determinizer(m, 0)
+    rng = random.Random(3)
+    for _ in range(10):
+        assert sampler.sample(rng).view(0)["counters"] == m.view(0)["counters"]
