@@ -162,9 +162,15 @@ def _zone_view(rt, visibility: str, cards: list, looking: tuple | None, owner):
         view["top"] = names[0]
     if revealed:
         view["revealed"] = revealed
-    if visibility == "others only":
-        # the owner holds the cards facing away: it sees their backs, in order, and what lies on
-        # them (the marks of a Hanabi clue), without seeing which cards they are
+    if visibility in ("owner only", "others only"):
+        # A hand: the seats that may not see its cards see their backs, in order, and the
+        # tokens laid on them, which are on the table for everyone. So the owner of an `others
+        # only` hand sees the marks of a Hanabi clue on cards it cannot name, and the others
+        # see the tokens on the cards of an `owner only` hand, by their place in it, as they
+        # would see them on the backs of the cards held up at a table. The cards' names stay
+        # hidden: `elsewhere` leaves out tokens on a card the seat may not see. A zone that is
+        # a stack (`count only`, `hidden`, `top only`) shows none of its hidden cards' backs,
+        # and the tokens on them stay hidden with them.
         marks = [_tokens_at(rt, f"#{c}", rt.game.seat_names(rt.state["nseats"])) for c in cards]
         if any(marks):
             view["marks"] = marks

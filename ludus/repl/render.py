@@ -62,7 +62,7 @@ def cards_text(cards) -> str:
             text += f", {cards['top']} on top"
         if cards.get("revealed"):
             text += "; revealed: " + grouped(cards["revealed"])
-        if cards.get("marks"):  # an `others only` zone to its owner: what lies on each card's back
+        if cards.get("marks"):  # a hand the seat sees the backs of: what lies on each card's back
             text += "; " + "; ".join(f"card {i}: " + ", ".join(f"{t} ×{n}" if n > 1 else t for t, n in on.items())
                                      for i, on in enumerate(cards["marks"], 1) if on)
         return text

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from ludus.engine.determinize import Determinizer
+from ludus.repl.render import cards_text
 from tests.helpers import game_from_text
 
 SOURCE = '''game "Marked"
@@ -96,3 +97,31 @@ def test_a_seats_samples_show_its_card_vars_as_it_does(game):
     rng = random.Random(3)
     for _ in range(10):
         assert sampler.sample(rng).view(0)["counters"] == m.view(0)["counters"]
+
+
+# ── tokens on a card the seat sees the back of ──
+
+
+def test_tokens_on_a_card_in_an_owner_only_hand_are_on_its_back_for_the_others(game):
+    m = game.new_match(3)
+    m.apply("0")                                        # the wounds are laid
+    # the others see the hand's backs, and the tokens on them by their place in the hand; not
+    # under the card's name, which would tell them what it is
+    for seat in (0, 2):
+        view = m.view(seat)
+        assert view["zones"]["hand of P2"] == {"count": 2, "marks": [{"Wound": 2}, {}]}
+        assert view["elsewhere"] == {"Coin": {"Wound": 1}}
+        assert "Rope" not in json.dumps(view)
+    assert cards_text(m.view(0)["zones"]["hand of P2"]) == "2 cards; card 1: Wound ×2"
+    # the owner sees its cards, and the tokens on them by name
+    assert m.view(1)["zones"]["hand of P2"] == ["Rope", "Lamp"]
+    assert m.view(1)["elsewhere"] == {"Coin": {"Wound": 1}, "Rope": {"Wound": 2}}
+    # a deck is a stack: no back but the top one shows, and the tokens under it stay hidden
+    assert m.view(0)["zones"]["deck"] == {"count": 1}
+    assert m.view(None)["elsewhere"]["Bell"] == {"Wound": 1}
+
+
+def test_a_hand_without_tokens_on_it_shows_no_marks(game):
+    m = game.new_match(3)
+    assert m.view(0)["zones"]["hand of P2"] == {"count": 2}
+    assert m.view(0)["zones"]["hand of P3"] == {"count": 1}
