@@ -307,7 +307,22 @@ def view_changes(before: dict, after: dict, starts: dict | None = None) -> list[
         old = before.get("board", {}).get(space, {})
         if old != things:
             lines.append(f"{space}: {_things(old)} → {_things(things)}")
+    # tokens on cards and pieces (a card in a hand the seat sees the backs of has them on the
+    # zone's line above, by place, as `marks`)
+    old_e, new_e = before.get("elsewhere", {}), after.get("elsewhere", {})
+    for where in dict.fromkeys([*old_e, *new_e]):
+        old, new = old_e.get(where, {}), new_e.get(where, {})
+        if old != new:
+            # a card the seat no longer reads tokens on may have lost them, or gone where the
+            # seat may not see it: a view cannot tell the two apart, so it says only what it sees
+            gone = "none" if after.get("seat") is None else "none seen"
+            lines.append(f"tokens on {where}: {tokens_text(old) or 'none'} → {tokens_text(new) or gone}")
     return lines
+
+
+def tokens_text(tokens: dict) -> str:
+    """`Wound ×2, P1 Shield`: tokens with how many of each (none: empty text)."""
+    return ", ".join(f"{t} ×{n}" if n != 1 else t for t, n in tokens.items())
 
 
 BIG_ZONE = 10  # a zone longer than this is said by the cards that came and went, as snapshots say it

@@ -154,3 +154,63 @@ def test_a_big_zone_that_changed_is_said_by_what_came_and_went():
     assert view_changes(before, shuffled) == ["taken of East: 11 cards → 11 cards; same cards, new order"]
     emptied = {"zones": {"taken of East": [], "hand of East": ["Ace of Clubs", "2 of Hearts"]}}
     assert view_changes(before, emptied) == ["taken of East: 11 cards → 0 cards; - " + ", ".join(pile)]
+
+
+WOUNDS = '''game "Wounds"
+players 2
+zone table
+zone hand per seat owner only
+token Wound
+token Shield per seat
+card "Lamp"
+card "Rope"
+action Hurt(c in table):
+    label "hurt {c}"
+    add 2 Wound to c
+action Heal(c in table):
+    label "heal {c}"
+    remove 1 Wound from c
+action Guard:
+    label "guard the held card"
+    add 1 Shield of actor to card("Rope")
+flow:
+    move card("Lamp") to table
+    move card("Rope") to hand of P2
+    repeat 5 times:
+        turn P1:
+            offer Hurt, Heal, Guard
+    end game
+'''
+
+
+def wounds_repl(tmp_path, view="auto"):
+    path = tmp_path / "wounds.ludus"
+    path.write_text(WOUNDS, encoding="utf-8")
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
+    return Repl(ludus.load(path).new_match(2), path, console, view=view), out
+
+
+def changed_lines(repl, out, line):
+    start = len(out.getvalue())
+    assert repl.handle(line)
+    return [x.split("changed: ", 1)[1] for x in out.getvalue()[start:].splitlines() if x.startswith("  changed: ")]
+
+
+def test_tokens_laid_on_and_taken_off_a_card_are_said_as_a_change(tmp_path):
+    repl, out = wounds_repl(tmp_path)
+    assert changed_lines(repl, out, "hurt Lamp") == ["tokens on Lamp: none → Wound ×2"]
+    assert changed_lines(repl, out, "heal Lamp") == ["tokens on Lamp: Wound ×2 → Wound"]
+    # the last one taken off: the card is still in sight, but the view cannot tell that from a
+    # card gone where the seat does not see it, so it says only what it no longer sees
+    assert changed_lines(repl, out, "heal Lamp") == ["tokens on Lamp: Wound → none seen"]
+    # a token on the card of a hand P1 may not see: on the card's back, not under its name
+    assert changed_lines(repl, out, "guard the held card") == ["hand of P2: 1 card → 1 card; card 1: P1 Shield"]
+
+
+def test_the_designer_is_told_of_tokens_on_every_card(tmp_path):
+    repl, out = wounds_repl(tmp_path, view="all")
+    assert changed_lines(repl, out, "guard the held card") == ["tokens on Rope: none → P1 Shield"]
+    assert changed_lines(repl, out, "hurt Lamp") == ["tokens on Lamp: none → Wound ×2"]
+    repl.handle("heal Lamp")
+    assert changed_lines(repl, out, "heal Lamp") == ["tokens on Lamp: Wound → none"]
