@@ -349,6 +349,6 @@ def _things(things) -> str:
     if not things:
         return "nothing"
     if isinstance(things, dict):
-        return ", ".join(f"{v} face down" if k == "face_down" else
+        return ", ".join(f"{v} face down" if k == "face_down" else f"tokens {tokens_text(v)}" if k == "tokens" else
                          f"{k} {value_text(v) if not isinstance(v, (list, dict)) else value_text(list(v))}" for k, v in things.items())
     return value_text(things)

@@ -214,3 +214,15 @@ def test_the_designer_is_told_of_tokens_on_every_card(tmp_path):
     assert changed_lines(repl, out, "hurt Lamp") == ["tokens on Lamp: none → Wound ×2"]
     repl.handle("heal Lamp")
     assert changed_lines(repl, out, "heal Lamp") == ["tokens on Lamp: Wound → none"]
+
+
+def test_tokens_on_a_space_are_said_with_how_many():
+    from ludus.repl.render import view_changes
+
+    before = {"board": {"North": {"tokens": {"Red Follower": 1}}, "South": {}}}
+    after = {"board": {"North": {"tokens": {"Red Follower": 2, "Unstable": 1}, "pieces": ["Red Warlord"]},
+                       "South": {"tokens": {"Blue Follower": 1}}}}
+    assert view_changes(before, after) == [
+        "North: tokens Red Follower → tokens Red Follower ×2, Unstable, pieces Red Warlord",
+        "South: nothing → tokens Blue Follower",
+    ]
