@@ -42,6 +42,10 @@ def view_state(match, seat=None) -> dict:
                 # a choice of several asked one at a time: the picks so far, shown with the
                 # options (to the seat deciding, as the options showed them), hidden with them
                 decision["picked"] = _picked(rt, pending["picked"])
+            if pending["kind"] == "distribute" and pending.get("shares"):
+                # a `distribute` asks one target at a time: what each earlier one was given,
+                # written as the option that gave it was, and shown with the options alike
+                decision["shares"] = _shares(rt, pending["shares"])
         out["decision"] = decision
     for name, spec in game.tracks.items():
         t = state["tracks"][name]
@@ -92,9 +96,16 @@ def _picked(rt, picked: list) -> list[str]:
     return display_all(rt, picked, _choice_type(rt.game, rt.state))
 
 
+def _shares(rt, shares: list) -> list[str]:
+    """The shares a `distribute` has given so far, `2 to Bell`, as its options wrote them."""
+    names = display_all(rt, [target for target, _ in shares], _choice_type(rt.game, rt.state))
+    return [f"{given} to {name}" for name, (_, given) in zip(names, shares, strict=True)]
+
+
 def _choice_type(game, state: dict) -> str:
-    """The type of what the `choose` waiting picks ("any" when none waits, or it does not say):
-    the choice is the DECIDE instruction the top frame stands at."""
+    """The type of what the `choose` waiting picks, or the `distribute` waiting gives to ("any"
+    when none waits, or it does not say): the decision is the DECIDE instruction the top frame
+    stands at."""
     stack = state["stack"]
     if stack:
         frame = stack[-1]

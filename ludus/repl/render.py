@@ -243,6 +243,8 @@ def decision_renderable(view: dict, shown: list[str] | None = None):
     lines = [Text(decision["prompt"], style="bold")]
     if decision.get("picked"):  # a choice of several, one at a time: what this decision has taken
         lines.append(Text(f"  picked so far: {', '.join(decision['picked'])}"))
+    if decision.get("shares"):  # a `distribute`, one target at a time: what the earlier ones were given
+        lines.append(Text(f"  given so far: {', '.join(decision['shares'])}"))
     options = decision.get("options")
     if options is None:
         lines.append(Text(f"  ({decision['seat']} is deciding)"))

@@ -129,3 +129,58 @@ def test_repl_shows_picked_so_far_under_the_prompt_and_not_to_another_seat(tmp_p
     shown = out.getvalue()
     repl.handle("moves")
     assert "  picked so far: Rope\n   1. Lamp\n   2. done\n" in out.getvalue()[len(shown):]
+
+
+SHARES = '''game "Shares"
+players 3
+zone hand per seat owner only
+card "Lamp"
+card "Rope"
+card "Coin"
+card "Bell"
+flow:
+    move card("Lamp") to hand of P2
+    move card("Rope") to hand of P2
+    move card("Coin") to hand of P2
+    move card("Bell") to hand of P2
+    turn P2:
+        distribute 5 among hand of P2 as hurt "Spread the damage"
+        choose n from 0 to 1 "again?"
+    end game
+'''
+
+
+def shares_match(tmp_path):
+    path = tmp_path / "shares.ludus"
+    path.write_text(SHARES, encoding="utf-8")
+    return ludus.load(path).new_match(3), path
+
+
+def test_the_shares_given_so_far_are_shown_to_the_seat_distributing_only(tmp_path):
+    m, _ = shares_match(tmp_path)
+    assert "shares" not in m.view(1)["decision"]   # nothing given yet
+    m.apply("2 to Bell")
+    m.apply("0 to Coin")
+    # the seat deciding and the designer see what each earlier target was given, written as
+    # the options that gave it were; the targets are P2's hidden cards, so no other seat does
+    assert m.view(1)["decision"]["shares"] == ["2 to Bell", "0 to Coin"]
+    assert m.view(None)["decision"]["shares"] == ["2 to Bell", "0 to Coin"]
+    assert m.view(1)["decision"]["options"][0] == "3 to Rope"
+    assert "shares" not in m.view(0)["decision"] and "options" not in m.view(0)["decision"]
+    assert "shares" not in m.view((0, 1))["decision"]  # two seats at one screen: as P1 sees it
+    m.apply("1 to Rope")                           # the Lamp takes the rest: the decision is over
+    assert m.view(1)["decision"]["kind"] == "number" and "shares" not in m.view(1)["decision"]
+
+
+def test_repl_shows_the_shares_given_so_far_under_the_prompt(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    m, path = shares_match(tmp_path)
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+    repl = Repl(m, path, console)
+    repl.handle("2 to Bell")
+    screen = out.getvalue()
+    assert "P2: Spread the damage: 3 left to give; how many to Coin?\n  given so far: 2 to Bell\n   1. 3 to Coin\n" in screen
+    assert screen.count("given so far") == 1       # not before anything was given
+    repl.handle("view P1")
+    assert "given so far" not in out.getvalue()[len(screen):]
