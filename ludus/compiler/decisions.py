@@ -8,7 +8,7 @@ number of options stays small and every part is one logged, replayable move.
 
 from __future__ import annotations
 
-from ..engine.display import display, display_all, merge_options, unique_labels
+from ..engine.display import display, display_all, distribute_prompt, merge_options, unique_labels
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, magnitude
 from ..language.limits import MAX_OPTIONS
@@ -341,9 +341,8 @@ class DistributeSpec:
         target = targets[i]
         name = display(rt, target, self.elem_type)
         values = list(range(remaining, -1, -1))
-        asked = f"{question}: " if question else ""
         p = {"kind": "distribute", "seat": seat,
-             "prompt": f"{rt.seat_name(seat)}: {asked}{remaining} left to give; how many to {name}?",
+             "prompt": distribute_prompt(rt.seat_name(seat), question, remaining, name),
              "options": [f"{v} to {name}" for v in values], "values": values,
              "targets": targets, "shares": shares, "remaining": remaining}
         if question:

@@ -32,6 +32,13 @@ def display(rt, value, typ: str = "any") -> str:
     return str(value)
 
 
+def distribute_prompt(seat: str, question: str | None, remaining: int, target: str) -> str:
+    """The question of one part of a `distribute`: `P2: Spread the damage: 5 left to give; how
+    many to Bell?`. A seat that may not see the target card reads `a card` for its name (view)."""
+    asked = f"{question}: " if question else ""
+    return f"{seat}: {asked}{remaining} left to give; how many to {target}?"
+
+
 def display_all(rt, values: list, typ: str = "any") -> list[str]:
     """[display(rt, v, typ) for v in values], with the common cases written out: a text that
     names no seat's zone is itself (unless shown as a zone), a whole number is its digits, a

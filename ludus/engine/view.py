@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..language.symbols import per_keys
-from .display import display_all, entity_label
+from .display import display_all, distribute_prompt, entity_label
 from .ops import DECIDE
 from .runtime import Runtime
 
@@ -36,7 +36,10 @@ def view_state(match, seat=None) -> dict:
     if state["result"] is None and pending is not None:
         waiting = "chance" if pending["seat"] is None else names[pending["seat"]]
         decision = {"seat": waiting, "prompt": pending["prompt"], "kind": pending["kind"]}
-        if looking is None or pending["seat"] is None or all(pending["seat"] == s for s in looking):
+        deciding = looking is None or pending["seat"] is None or all(pending["seat"] == s for s in looking)
+        if not deciding and pending["kind"] == "distribute":
+            decision["prompt"] = _distribute_prompt(rt, pending, looking, waiting)
+        if deciding:
             decision["options"] = list(pending["options"])
             if pending.get("picked"):
                 # a choice of several asked one at a time: the picks so far, shown with the
@@ -94,6 +97,17 @@ def view_state(match, seat=None) -> dict:
 def _picked(rt, picked: list) -> list[str]:
     """The values a multi-part `choose` has picked so far, written as its options wrote them."""
     return display_all(rt, picked, _choice_type(rt.game, rt.state))
+
+
+def _distribute_prompt(rt, pending: dict, looking: tuple, waiting: str) -> str:
+    """A `distribute`'s question as the seats of `looking` read it: the target asked of is
+    named, as the question named it, unless it is a card one of them may not see where it is
+    (a card of the deciding seat's hidden hand), which is `a card`, as a pick of it is told."""
+    eids = _entities(pending["targets"][len(pending["shares"])], _choice_type(rt.game, rt.state))
+    ents = rt.state["ents"]
+    if all(0 <= e < len(ents) and ents[e] is not None and _can_see(rt, e, s) for e in eids for s in looking):
+        return pending["prompt"]
+    return distribute_prompt(waiting, pending.get("question"), pending["remaining"], _a_card(rt.game, rt.state, eids))
 
 
 def _shares(rt, shares: list) -> list[str]:
@@ -323,6 +337,8 @@ def named_cards(game, state: dict, pending: dict, index: int) -> list[int]:
     value, kind = values[index], pending["kind"]
     if kind == "choose":
         return _entities(value, _choice_type(game, state))
+    if kind == "distribute":  # the answer is a number; the card is the target it is given to
+        return _entities(pending["targets"][len(pending["shares"])], _choice_type(game, state))
     if kind == "offer" and isinstance(value, list) and len(value) == 2:
         action = game.actions.get(value[0])
         if action is None:
@@ -353,9 +369,17 @@ def blind_seats(game, state: dict, eids: list[int], seats) -> list[int]:
 
 
 def told_instead(game, state: dict, pending: dict, index: int, eids: list[int]) -> str:
-    """What a seat that may not see the answer is told of it: that a card was chosen."""
+    """What a seat that may not see the answer is told of it: that a card was chosen (or given
+    a share of a `distribute`, how much being part of the answer)."""
     if pending["kind"] == "offer":
         return f"took the action {pending['values'][index][0]}"
+    if pending["kind"] == "distribute":
+        return f"gave a share to {_a_card(game, state, eids)}"
+    return f"chose {_a_card(game, state, eids)}"
+
+
+def _a_card(game, state: dict, eids: list[int]) -> str:
+    """`a card`, or `a piece` when one of `eids` is a piece: what a hidden card is called."""
     ents = state["ents"]
     cards = all(ents[e] is not None and getattr(game.defs.get(ents[e]["d"]), "word", "card") == "card" for e in eids)
-    return "chose a card" if cards else "chose a piece"
+    return "a card" if cards else "a piece"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 from rich.console import Console
 
@@ -184,3 +185,29 @@ def test_repl_shows_the_shares_given_so_far_under_the_prompt(tmp_path, monkeypat
     assert screen.count("given so far") == 1       # not before anything was given
     repl.handle("view P1")
     assert "given so far" not in out.getvalue()[len(screen):]
+
+
+def test_a_distribute_among_cards_another_seat_may_not_see_does_not_name_them_to_it(tmp_path):
+    m, _ = shares_match(tmp_path)
+    # the question asks of a card in P2's hidden hand: P1 and P3 read that a card is asked of
+    assert m.view(0)["decision"]["prompt"] == "P2: Spread the damage: 5 left to give; how many to a card?"
+    assert m.view((0, 1))["decision"]["prompt"] == "P2: Spread the damage: 5 left to give; how many to a card?"
+    assert m.view(1)["decision"]["prompt"] == "P2: Spread the damage: 5 left to give; how many to Bell?"
+    assert m.view(None)["decision"]["prompt"] == "P2: Spread the damage: 5 left to give; how many to Bell?"
+    m.apply("2 to Bell")
+    index = next(i for i, e in enumerate(m.log) if e["t"] == "answer")
+    assert m.hidden_answer(index, 0) == "gave a share to a card"
+    assert m.hidden_answer(index, 2) == "gave a share to a card"
+    assert m.hidden_answer(index, 1) is None and m.hidden_answer(index, None) is None
+    for seat in (0, 2):
+        assert all(name not in json.dumps(m.view(seat)) for name in ("Lamp", "Rope", "Coin", "Bell"))
+
+
+def test_a_distribute_among_cards_every_seat_sees_names_them_to_all(tmp_path):
+    path = tmp_path / "open.ludus"
+    path.write_text(SHARES.replace("owner only", "").replace("zone hand per seat ", "zone hand per seat"), encoding="utf-8")
+    m = ludus.load(path).new_match(3)
+    assert m.view(0)["decision"]["prompt"] == "P2: Spread the damage: 5 left to give; how many to Bell?"
+    m.apply("2 to Bell")
+    index = next(i for i, e in enumerate(m.log) if e["t"] == "answer")
+    assert m.hidden_answer(index, 0) is None
