@@ -95,6 +95,7 @@ class CardText:
     copies: int
     props: list = field(factory=list)  # "Cost: 3."
     effects: list = field(factory=list)  # (heading, [lines])
+    named_by: list = field(factory=list)  # "the actions Steal and Exchange": what names a card without effects
 
     def heading(self) -> str:
         copies = f", {self.copies} copies" if self.copies != 1 else ""
@@ -103,7 +104,13 @@ class CardText:
     def body_lines(self) -> list[str]:
         out = [" ".join(self.props)] if self.props else []
         out.extend(self.effect_lines())
-        return out or ["No effect."]
+        if out:
+            return out
+        # a card whose powers are the actions that claim it (Coup's characters): "No effect" alone
+        # would say it does nothing
+        if self.named_by:
+            return [f"No card effect; named by {join_words(self.named_by)}."]
+        return ["No effect."]
 
     def effect_lines(self) -> list[str]:
         """What the card does, by effect: a short one on the line of its heading."""
@@ -151,7 +158,19 @@ class RulesText:
                 continue
             props.append(self.prop(prop))
         effects = [(self.handler_heading(h.name), self.block(h.body)) for h in decl.handlers]
-        return CardText(decl.name, decl.kind, copies, props, effects)
+        named_by = [] if props or effects else self.named_by(decl.name)
+        return CardText(decl.name, decl.kind, copies, props, effects, named_by)
+
+    def named_by(self, name: str) -> list[str]:
+        """The actions, rules and defines whose code names the card `name`, by its name in quotes
+        (`claim(actor, "Duke")`) or bare: "the actions ForeignAid and Tax". Words in a label or a
+        log line do not count."""
+        out = []
+        for what, decls in (("action", self.sym.actions), ("rule", self.sym.rules), ("define", self.sym.defines)):
+            found = [decl_name for decl_name, decl in decls.items() if _names(decl, name)]
+            if found:
+                out.append(f"the {what if len(found) == 1 else plural(what)} {join_words(found)}")
+        return out
 
     def prop(self, prop: n.Prop) -> str:
         label = human(prop.name)
@@ -725,3 +744,16 @@ def _rename(node, old: str, new: str):
                    if a.name != "span" and (isinstance(getattr(node, a.name), tuple) or attrs.has(type(getattr(node, a.name))))}
         return attrs.evolve(node, **changes) if changes else node
     return node
+
+
+def _names(node, name: str) -> bool:
+    """Whether a declaration's code holds `name` as a text (`"Duke"`) or a bare name (`Duke`)."""
+    if isinstance(node, n.String):
+        return node.value == name
+    if isinstance(node, n.Name):
+        return node.name == name
+    if isinstance(node, (tuple, list)):
+        return any(_names(item, name) for item in node)
+    if attrs.has(type(node)):
+        return any(_names(getattr(node, f.name), name) for f in attrs.fields(type(node)) if f.name != "span")
+    return False

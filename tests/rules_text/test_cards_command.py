@@ -64,3 +64,15 @@ def test_a_broken_game_is_exit_1_with_located_errors(tmp_path):
 def test_a_missing_file_is_a_clear_error(tmp_path):
     result = run("cards", str(tmp_path / "nothing.ludus"))
     assert result.exit_code == 1 and "cannot read" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_card_without_an_effect_names_the_actions_that_use_it():
+    # Coup's characters do nothing themselves: their powers are actions that claim them by name
+    result = run("cards", str(EXAMPLES / "coup.ludus"))
+    assert result.exit_code == 0, result.output
+    assert "No effect." not in result.stdout
+    assert ("Duke (Character, 3 copies)\n  No card effect; named by the actions ForeignAid and Tax.\n"
+            in result.stdout)
+    assert "Ambassador (Character, 3 copies)\n  No card effect; named by the actions Steal and Exchange.\n" \
+        in result.stdout
+    assert "Contessa (Character, 3 copies)\n  No card effect; named by the action Assassinate.\n" in result.stdout

@@ -485,3 +485,42 @@ def test_sorted_reads_as_an_order(tmp_path):
     text = _text(path, "Abacus")
     assert "Move each c in the table where c's worth is more than 0 in order of -c's worth (lowest first) " \
            "to the bottom of the table." in text, text
+
+
+def test_a_card_without_an_effect_says_what_names_it(tmp_path):
+    path = tmp_path / "names.ludus"
+    path.write_text('''game "Names"
+players 2
+zone hand per seat
+kind Badge
+kind Weight:
+    weight: number
+card "Gold Star" is Badge
+card "Plain" is Badge
+card "Medal" is Badge
+card "Weighed" is Weight:
+    weight 2
+
+rule shine(s: seat):
+    if any(c.name == "Gold Star" for c in hand of s):
+        log "{s} shines"
+
+action Show:
+    label "show the Gold Star"
+    shine(actor)
+    if any(c == Medal for c in hand):
+        log "a medal"
+
+flow:
+    for each s in seats:
+        turn s:
+            offer Show
+    end game
+''', encoding="utf-8")
+    result, sources = checked(path)
+    writer = RulesText(result.symbols, result.types, sources)
+    texts = {d.name: writer.card(d).body_lines() for d in cards_of(result.symbols)}
+    assert texts["Gold Star"] == ["No card effect; named by the rule shine."]   # not by a label's words
+    assert texts["Medal"] == ["No card effect; named by the action Show."]
+    assert texts["Plain"] == ["No effect."]
+    assert texts["Weighed"] == ["Weight: 2."]
