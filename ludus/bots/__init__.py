@@ -13,7 +13,10 @@ In a game with a `payoff`, both play for their seat's own payoff instead (`ludus
 A budget is a number of iterations (`mcts:400`; for greedy, samples per move) or a time per
 decision (`mcts:2s`, `mcts:500ms`); without one, each kind has its default (`DEFAULT_BUDGETS`).
 Options follow the budget as NAME=VALUE (`OPTIONS`): `mcts:400:depth=40` stops each playout after
-40 random moves and judges the position there, `mcts:depth=40` does so at the default budget.
+40 random moves and judges the position there (by the game's `define score(s)`; in a game with a
+`payoff` and no score, by the payoff read there as if the match ended, and played on to the end
+where it cannot be read: see docs/simulation.md, "Playout depth"), `mcts:depth=40` does so at
+the default budget.
 """
 
 from __future__ import annotations

@@ -8,11 +8,17 @@ game's `define score(s)` puts it above, or 1/n each, as a match no one won, with
 
 A game with a `payoff` is searched for it instead (`Evaluator.values`): each seat's reward is what
 the playout's end is worth to it, in the payoff's units (its payoff when the match ended, else its
-`score(s)`, else the payoff read there), and UCB1 scales the averages by the least and greatest
-reward seen in this decision's search so that its constant keeps its meaning. Seats that share a
-payoff (a cooperative game) then all play for the table's score; without a payoff a shared win
-and a shared loss would both be 1/n for every seat, and the search would learn nothing. The
-check for a move that wins at once is left out: a win need not be the best payoff.
+`score(s)`, else the payoff read there, as if the match ended at the cut: the documented
+heuristic, which a `score(s)` replaces when the payoff means little before the end), and UCB1
+scales the averages by the least and greatest reward seen in this decision's search so that its
+constant keeps its meaning. Seats that share a payoff (a cooperative game) then all play for the
+table's score; without a payoff a shared win and a shared loss would both be 1/n for every seat,
+and the search would learn nothing. The check for a move that wins at once is left out: a win
+need not be the best payoff.
+
+Where the estimate at a cut cannot be read (a `score` or `payoff` that divides by a count still
+at 0 breaks a rule there), the playout goes on at random, up to 1,000 moves in all, and is judged
+where it ends; only one that still cannot be read teaches nothing.
 
 - In a game of perfect information without dice or shuffles (Connect Four), the world is the
   one true position every time: this is plain UCT. Before searching, the bot plays a move that
@@ -77,10 +83,11 @@ class MctsBot:
         self.failed = 0  # iterations whose sample broke a rule
         self.playout_moves = 0  # random moves played in all its playouts
         self.cut = 0  # playouts stopped at the depth (or the rollout cap) before the match ended
+        self.played_on = 0  # playouts that went on past their depth, where the estimate could not be read
         self.low = self.high = None  # in a game with a payoff: the least and greatest reward seen
 
     def choose(self, obs: Observation) -> int:
-        self.playout_moves = self.cut = 0
+        self.playout_moves = self.cut = self.played_on = 0
         if len(obs.legal) == 1:
             self.iterations = 0
             return 0
@@ -194,26 +201,41 @@ class MctsBot:
             node = children[labels[best_i]]
             world.apply_fast(best_i)
             path.append(node)
-        # rollout
+        # rollout, judged where it ends or is cut
         steps, cap = 0, self.rollout_cap
-        while state["result"] is None and state["pending"] is not None and steps < cap:
-            world.apply_fast(rng.randrange(len(state["pending"]["options"])))
-            state = world._state
-            steps += 1
+        while True:
+            while state["result"] is None and state["pending"] is not None and steps < cap:
+                world.apply_fast(rng.randrange(len(state["pending"]["options"])))
+                state = world._state
+                steps += 1
+            try:
+                rewards = self._judge(state)
+                break
+            except RuleError:
+                # the estimate cannot be read here (a payoff that divides by a count still at 0):
+                # a cut at the depth plays on instead, as a rollout without one would
+                if state["result"] is not None or state["pending"] is None or cap >= ROLLOUT_CAP:
+                    self.playout_moves += steps
+                    raise
+                self.played_on += 1
+                cap = ROLLOUT_CAP
         self.playout_moves += steps
         if steps == cap and state["result"] is None and state["pending"] is not None:
             self.cut += 1
         if self.evaluator.plays_for_payoff:
-            rewards = self.evaluator.values(world._state)
             low, high = min(rewards), max(rewards)
             self.low = low if self.low is None else min(self.low, low)
             self.high = high if self.high is None else max(self.high, high)
-        else:
-            rewards = self.evaluator.rewards(world._state)
         for n in path:
             n.visits += 1
             n.reward += rewards[n.seat] if n.seat is not None else 0.0
         root.visits += 1
+
+    def _judge(self, state: dict) -> list[float]:
+        """Each seat's reward where a rollout stopped (see the module doc)."""
+        if self.evaluator.plays_for_payoff:
+            return self.evaluator.values(state)
+        return self.evaluator.rewards(state)
 
 
 def _copy(match: Match) -> Match:

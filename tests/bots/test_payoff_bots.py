@@ -198,3 +198,81 @@ def test_simulate_hanabi_with_greedy_bots_gives_no_note_and_reports_the_shared_s
     assert out.exit_code == 0, out.output
     assert "note:" not in out.output and "bots: P1=greedy:1, P2=greedy:1" in out.output
     assert "payoff P1: mean" in out.output and "errors: 0" in out.output
+
+
+# ── a payoff that cannot be read before the end ──
+
+# The payoff is the table's points per play, which cannot be read until someone has played (a
+# division by 0). Conceding ends the match at once, lost for the seat that concedes; waiting
+# leads to a position where the payoff cannot be read yet, and at the end to a shared win.
+AVERAGE = """game "Average"
+players 2
+counter points
+counter plays
+payoff points / plays
+
+action Concede:
+    label "concede"
+    increase plays by 1
+    win left(actor)
+
+action Wait:
+    label "wait"
+
+flow:
+    for round in 1 to 2:
+        for each s in seats:
+            turn s:
+                offer Concede, Wait
+    increase plays by 1
+    increase points by 4
+    win seats
+"""
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_greedy_judges_a_decision_by_wins_when_the_payoff_cannot_be_read(tmp_path, seed):
+    # read as a move that broke a rule, waiting was worse than conceding the match
+    game = game_of(tmp_path, AVERAGE)
+    match = game.new_match(2, seed=0)
+    bot = make_bot("greedy", game, 0, seed)
+    assert match.legal_actions()[bot.choose(observe(match, 0))] == "wait"
+    assert bot.unread == 1  # this decision was judged by wins and losses
+
+
+def test_greedy_reads_the_payoff_again_at_the_next_decision(tmp_path):
+    game = game_of(tmp_path, AVERAGE.replace('label "wait"\n', 'label "wait"\n    increase plays by 1\n'))
+    match = game.new_match(2, seed=0)
+    bot = make_bot("greedy", game, 0, 0)
+    bot.choose(observe(match, 0))
+    assert bot.unread == 0
+
+
+def test_a_simulation_of_greedy_bots_outlives_an_unreadable_payoff(tmp_path):
+    from ludus.simulation import simulate
+
+    game = game_of(tmp_path, AVERAGE)
+    report = simulate(game, 6, seed=1, bots={0: "greedy", 1: "greedy:2"})
+    assert not report.errors and report.shared == {"P1": 6, "P2": 6}  # no seat concedes
+
+
+def test_mcts_with_a_depth_plays_on_where_the_payoff_cannot_be_read(tmp_path):
+    game = game_of(tmp_path, AVERAGE)
+    match = game.new_match(2, seed=0)
+    played_on = 0
+    for seed in range(4):
+        bot = make_bot("mcts:30:depth=1", game, 0, seed)
+        assert match.legal_actions()[bot.choose(observe(match, 0))] == "wait"
+        # no playout was lost to the payoff: those cut where it could not be read went on to the end
+        assert bot.failed == 0
+        played_on += bot.played_on
+    assert played_on > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_greedy_judges_by_wins_when_the_score_cannot_be_read(tmp_path, seed):
+    game = game_of(tmp_path, AVERAGE.replace("payoff points / plays", "define score(s) = points / plays"))
+    match = game.new_match(2, seed=0)
+    bot = make_bot("greedy", game, 0, seed)
+    assert match.legal_actions()[bot.choose(observe(match, 0))] == "wait" and bot.unread == 1
+

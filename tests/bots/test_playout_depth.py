@@ -2,6 +2,7 @@
 `define score(s)`, for long games such as Hearts."""
 
 import random
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -227,3 +228,46 @@ def test_a_depth_in_a_game_without_a_score_is_explained(trap, tmp_path):
     repl = Repl(unscored.new_match(2), path, console)
     assert repl.handle("bot P2 mcts:3:depth=4")
     assert f"note: {note}" in console.file.getvalue()
+
+
+# ── a game with a payoff ──
+
+
+def judged_values(bot: MctsBot) -> list[tuple[dict, list[float]]]:
+    """Every position a bot in a game with a payoff judges, with the values it gave each seat."""
+    seen: list[tuple[dict, list[float]]] = []
+    values = bot.evaluator.values
+
+    def spy(state):
+        seen.append((state, values(state)))
+        return seen[-1][1]
+
+    bot.evaluator.values = spy
+    return seen
+
+
+def test_in_hanabi_a_cut_playout_is_worth_the_tables_score_where_it_stops(tmp_path):
+    """The documented heuristic: the payoff read at the cut, as if the show ended there (not a
+    rollout to the end, which the depth is there to spare), unless the game has a `score(s)`."""
+    from ludus.bots.evaluate import Evaluator
+
+    hanabi = load("examples/hanabi.ludus")
+    bot = make_bot("mcts:20:depth=6", hanabi, 0, 1)
+    seen = judged_values(bot)
+    bot.choose(observe(hanabi.new_match(2, seed=4), 0))
+    cut = [(state, values) for state, values in seen if state["result"] is None]
+    assert bot.cut == len(cut) > 0 and bot.played_on == 0
+    reader = Evaluator(hanabi)
+    for state, values in cut:
+        table = reader.payoff_now(state, 0)  # show_score: the fireworks' top cards, 0 after a third fuse
+        assert values == [table, table]
+    # a `define score(s)` is read there instead, as an estimate of the payoff
+    path = tmp_path / "hanabi-scored.ludus"
+    path.write_text('extends "{}"\ndefine score(s) = 100 + show_score * 10 - burnt\n'.format(
+        (Path("examples/hanabi.ludus").resolve()).as_posix()), encoding="utf-8")
+    scored = load(path)
+    bot = make_bot("mcts:20:depth=6", scored, 0, 1)
+    seen = judged_values(bot)
+    bot.choose(observe(scored.new_match(2, seed=4), 0))
+    cut = [values for state, values in seen if state["result"] is None]
+    assert cut and all(v[0] == v[1] and v[0] >= 97 for v in cut)
