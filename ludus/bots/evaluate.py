@@ -1,10 +1,16 @@
 """How bots judge a position: by the result when the match is over, else by the game's own
 `define score(s)` when the designer wrote one (a number, higher is better for seat `s`).
 
-A game without a `payoff` is played for the win. Rewards are shares between 0 and 1 per seat: a
-sole winner gets 1, winners together share the win equally, a match no one won gives every seat
-1/n. A position cut short is judged by `score`: each seat gets the share of the other seats it
-scores above (half for a tie); without `score`, 1/n each, as a match no one won.
+A game without a `payoff` is played for the win. Rewards lie between 0 and 1 per seat: a sole
+winner gets 1; each of k winners together (1 + 1/k) / 2, half for having won and half the win's
+share, so that a sole win is worth more than a shared one, and a win shared by the whole table
+(a cooperative game's `win seats`) more than a match no one won; a match no one won 1/2 each, as
+even (`lose seats`, `end game` and a flow that runs out all end a match without a winner, and
+bots cannot tell them apart); a seat that did not win a match others won 0. Greedy's values are
+the same on its own scale (ludus/bots/greedy.py); as in `match.returns()`, any win is worth more
+than a match no one won, and that more than a loss. A position cut short is judged by `score`:
+each seat gets the share of the other seats it scores above (half for a tie); without `score`,
+1/2 each, as a match no one won.
 
 A game with a `payoff` is played for the payoff: what the game says each seat gets is what each
 seat's bot maximises (`values`), its own number and not its margin over the others. A finished
@@ -20,6 +26,7 @@ from __future__ import annotations
 from ..engine.runtime import Runtime
 
 SCORE = "score"
+EVEN = 0.5  # a match no one won, or a position without a score to tell the seats apart
 
 
 def no_score_note(game) -> str | None:
@@ -113,20 +120,21 @@ class Evaluator:
 
     @staticmethod
     def result_rewards(state: dict) -> list[float]:
+        """Each seat's reward for a finished match (see the module doc)."""
         n = state["nseats"]
         winners = state["result"]["winners"]
         if not winners:
-            return [1.0 / n] * n
-        share = 1.0 / len(winners)
-        return [share if s in winners else 0.0 for s in range(n)]
+            return [EVEN] * n
+        won = (1.0 + 1.0 / len(winners)) / 2
+        return [won if s in winners else 0.0 for s in range(n)]
 
     def rewards(self, state: dict) -> list[float]:
-        """Each seat's share: from the result when the match is over, else from `score`."""
+        """Each seat's reward: from the result when the match is over, else from `score`."""
         if state["result"] is not None:
             return self.result_rewards(state)
         n = state["nseats"]
         if self.score_fn is None or n < 2:
-            return [1.0 / n] * n
+            return [EVEN] * n
         scores = [self.score(state, s) for s in range(n)]
         out = []
         for s in range(n):

@@ -1,7 +1,8 @@
 """The greedy bot: tries each legal move once, one move ahead, and keeps the best.
 
-A move is judged in the position it leads to: a won match is best and a lost one worst;
-otherwise by the game's `define score(s)` (its own score against the best of the others), or,
+A move is judged in the position it leads to: a won match is best (a win shared by k seats
+worth 1/k of a sole one) and a lost one worst, a match no one won even (as `lose seats` is: the
+engine records a shared loss as it does `end game`); otherwise by the game's `define score(s)` (its own score against the best of the others), or,
 in a game without one, as even. A game with a `payoff` is played for it instead: a move is worth
 what the position it leads to is worth to the bot's seat (`Evaluator.value`: the payoff of a
 finished match, else its own `score(s)`, else the payoff read there), not its margin over the

@@ -2,9 +2,10 @@
 
 Each iteration takes a world to play in, walks down the tree choosing moves by UCB1, adds one new
 move, plays on at random to the end of the match, and credits the result to every move on the
-way. A playout that has not ended after `depth` random moves (the spec's `depth=N`; 1,000 when
-not given) stops there and is judged by `Evaluator.rewards`: each seat's share of the seats the
-game's `define score(s)` puts it above, or 1/n each, as a match no one won, without a score.
+way (`Evaluator.rewards`: 1 for a sole win, less for a shared one, 1/2 each when no one won, 0 for
+a seat that did not win). A playout that has not ended after `depth` random moves (the spec's
+`depth=N`; 1,000 when not given) stops there and is judged by the game's `define score(s)`: each
+seat's share of the seats it scores above, or 1/2 each, as a match no one won, without a score.
 
 A game with a `payoff` is searched for it instead (`Evaluator.values`): each seat's reward is what
 the playout's end is worth to it, in the payoff's units (its payoff when the match ended, else its
@@ -12,9 +13,8 @@ the playout's end is worth to it, in the payoff's units (its payoff when the mat
 heuristic, which a `score(s)` replaces when the payoff means little before the end), and UCB1
 scales the averages by the least and greatest reward seen in this decision's search so that its
 constant keeps its meaning. Seats that share a payoff (a cooperative game) then all play for the
-table's score; without a payoff a shared win and a shared loss would both be 1/n for every seat,
-and the search would learn nothing. The check for a move that wins at once is left out: a win
-need not be the best payoff.
+table's score. The check for a move that wins at once is left out: a win need not be the best
+payoff.
 
 Where the estimate at a cut cannot be read (a `score` or `payoff` that divides by a count still
 at 0 breaks a rule there), the playout goes on at random, up to 1,000 moves in all, and is judged

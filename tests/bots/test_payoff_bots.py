@@ -276,3 +276,46 @@ def test_greedy_judges_by_wins_when_the_score_cannot_be_read(tmp_path, seed):
     bot = make_bot("greedy", game, 0, seed)
     assert match.legal_actions()[bot.choose(observe(match, 0))] == "wait" and bot.unread == 1
 
+
+# ── a cooperative game without a payoff ──
+
+# TOGETHER without its payoff: the table wins together at the end, unless a doom loses it at once.
+COOP = TOGETHER.replace("payoff if doomed > 0 then 0 else built\n", "")
+
+
+def test_a_shared_win_is_worth_more_than_a_shared_loss_without_a_payoff(tmp_path):
+    game = game_of(tmp_path, COOP.format(extra=""))
+    ev = Evaluator(game)
+    assert not ev.plays_for_payoff
+    lost = game.new_match(2, seed=0)
+    lost.apply("doom")
+    won = game.new_match(2, seed=0)
+    for label in ("build", "idle", "build", "idle", "build"):
+        won.apply(label)
+    assert lost.result["winners"] == [] and won.result["winners"] == ["P1", "P2"]
+    assert ev.rewards(won._state) == [0.75, 0.75] and ev.rewards(lost._state) == [0.5, 0.5]
+
+
+def test_a_sole_win_is_worth_more_than_a_shared_one_and_a_loss_least():
+    # 4 seats: alone 1; with one other 3/4; all four 5/8; no winner 1/2, as even; a seat that did not win 0
+    state = {"nseats": 4, "result": {"winners": [2], "losers": [0, 1, 3]}}
+    assert Evaluator.result_rewards(state) == [0.0, 0.0, 1.0, 0.0]
+    state["result"] = {"winners": [0, 2], "losers": [1, 3]}
+    assert Evaluator.result_rewards(state) == [0.75, 0.0, 0.75, 0.0]
+    state["result"] = {"winners": [0, 1, 2, 3], "losers": []}
+    assert Evaluator.result_rewards(state) == [0.625] * 4
+    state["result"] = {"winners": [], "losers": [0, 1, 2, 3]}
+    assert Evaluator.result_rewards(state) == [0.5] * 4
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_mcts_avoids_a_shared_loss_in_a_cooperative_game_without_a_payoff(tmp_path, seed):
+    game = game_of(tmp_path, COOP.format(extra=""))
+    assert chosen(game, "mcts:30", seed) != "doom"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_greedy_takes_a_shared_win_over_a_shared_loss_without_a_payoff(tmp_path, seed):
+    # the last turn: building ends the match in a shared win; a doom, offered here too, loses it
+    game = game_of(tmp_path, COOP.format(extra="").replace("offer Idle, Build", "offer Doom, Idle, Build"))
+    assert chosen(game, "greedy", seed, seat=1, moves=("idle", "idle", "idle", "idle")) in ("idle", "build")
