@@ -105,3 +105,43 @@ def test_the_repl_plays_from_piped_input_showing_each_seat_its_view(tmp_path):
     assert result.exit_code == 0, result.output
     assert "hand of P1  5 cards" in result.output                    # P1's turn: its own hand hidden
     assert "hand of P2  5 cards; card 1: ToldRed" in result.output   # then P2's, with the marks
+
+
+def careful_move(match) -> int:
+    """A move that never burns a fuse, chosen with the cards in full view: a play that fits,
+    else a discard, else a clue. Random play burns three fuses long before the deck runs out."""
+    legal = match.legal_actions()
+    kinds = ("play", "discard", "tell")
+    for kind in kinds:
+        for i, label in enumerate(legal):
+            if not label.startswith(kind):
+                continue
+            trial = match.clone()
+            trial.apply_fast(i)
+            if kind != "play" or trial.state["vars"].get("burnt", 0) == match.state["vars"].get("burnt", 0):
+                return i
+    return 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_last_round_never_empties_a_hand_and_every_turn_has_a_move(game, players):
+    """Once the deck is empty each player has one more turn, so a hand loses one card at most and
+    a seat always has a card to play: no turn passes for want of a move, and the show ends."""
+    hand_size = 5 if players <= 3 else 4
+    last_rounds = 0
+    for seed in range(3):
+        match = game.new_match(players, seed=seed)
+        turns_after = 0
+        while not match.is_over:
+            state = match.state
+            assert match.legal_actions(), "a seat with nothing to do"
+            if not state["places"]["deck"]:
+                turns_after += 1
+                assert all(len(state["places"][f"hand@{s}"]) >= hand_size - 1 for s in range(players))
+            match.apply_fast(careful_move(match))
+        assert match.result["winners"] == list(match.seat_names())
+        built = sum(len(match.state["places"][f"{c}_firework"]) for c in ("red", "yellow", "green", "blue", "white"))
+        # the last round is one turn each, unless the fireworks were completed first
+        assert turns_after == players or (built == 25 and turns_after < players)
+        last_rounds += turns_after > 0
+    assert last_rounds > 0  # the deck ran out in some of them
