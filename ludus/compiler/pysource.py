@@ -25,8 +25,8 @@ aggregate, what cannot fail nor change in a loop is read once before it (see `ho
 
 `ExpressionCompiler.expr` hands out a function at once, as before; its body is filled in when the
 whole game has been compiled (`finish`), from one module compiled in one go. The compiled module
-is cached under the user's cache folder (`LUDUS_CACHE_DIR`, else `$XDG_CACHE_HOME/ludus` or
-`~/.cache/ludus`), keyed by a hash of its source, so a warm load does not compile it again.
+is kept in the user's disk cache (ludus/language/cache.py), keyed by a hash of its source, so a
+warm load does not compile it again.
 """
 
 from __future__ import annotations
@@ -36,10 +36,8 @@ import hashlib
 import marshal
 import os
 import re
-import secrets
 import sys
 import types
-from pathlib import Path
 
 from ..engine.display import display, entity_label
 from ..engine.runtime import READ, READS, RuleError, index_places, index_reads, seen, seen_all
@@ -55,6 +53,7 @@ from ..engine.values import (
     space_attr,
     text_in_range,
 )
+from ..language import cache
 from ..language import nodes as n
 from ..language.limits import MAX_LIST, MAX_TEXT, MAX_WORK
 from ..language.symbols import elem_type
@@ -1525,17 +1524,6 @@ HELPERS.update(_extreme=pick_extreme, _best=_best, _ordered=ordered, _line=_line
 # ── the cache of compiled modules ──
 
 
-def _cache_dir() -> Path | None:
-    root = os.environ.get("LUDUS_CACHE_DIR")
-    if root:
-        return Path(root)
-    try:
-        base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
-    except (RuntimeError, KeyError):  # no home folder to be found: compile, keep nothing on disk
-        return None
-    return Path(base) / "ludus" / "pysource"
-
-
 def _cached_compile(source: str):
     """The module's code object: the cached one when this source was compiled before. The key is
     a hash of the generated source itself and of the Python version, which is all a code object
@@ -1555,68 +1543,14 @@ _LOADED: dict = {}  # key -> code object, for games loaded again in the same pro
 
 
 def _disk_compile(key: str, source: str):
-    """The module's code object, read from the cache folder when a file there holds it whole,
-    else compiled and written there for the next process.
-
-    A cache file is the key, a digest of the marshalled code, then the code. It is written to a
-    file of its own name, renamed over the cache file once whole (so no reader sees part of it),
-    and not fsync'd: it is only a cache, made again when lost. After a crash of the machine its
-    file may hold part of the bytes or other ones, and such a file is never run: a file whose
-    key or digest does not match is compiled again and written over."""
-    folder = _cache_dir()
-    path = folder / f"{key}.bin" if folder is not None else None
-    if path is not None:
-        code = _read_cached(path, key)
-        if code is not None:
-            return code
+    """The module's code object, from the disk cache (ludus/language/cache.py) when a file there
+    holds it whole, else compiled and written there for the next process."""
+    data = cache.read("pysource", key)
+    if data is not None:
+        with contextlib.suppress(ValueError, EOFError, TypeError):
+            code = marshal.loads(data)
+            if isinstance(code, types.CodeType):
+                return code
     code = compile(source, "<ludus generated expressions>", "exec")
-    if path is not None:
-        data = marshal.dumps(code)
-        tmp = folder / f".{key}.{secrets.token_hex(6)}.tmp"  # two processes, or threads, never share one
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "xb") as f:
-                f.write(_CACHE_MAGIC + key.encode("ascii") + hashlib.sha256(data).digest() + data)
-            os.replace(tmp, path)
-            _prune(folder)
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-        except BaseException:  # an interrupt: no file of the write is left behind
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
+    cache.write("pysource", key, marshal.dumps(code))
     return code
-
-
-_CACHE_MAGIC = b"ludus-pysource\0"
-
-
-def _read_cached(path: Path, key: str):
-    """The code object a cache file holds, or None when it holds none whole (missing, torn,
-    damaged, or written for another key)."""
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None
-    head = len(_CACHE_MAGIC) + len(key)
-    data = raw[head + 32:]
-    if raw[:head] != _CACHE_MAGIC + key.encode("ascii") or raw[head:head + 32] != hashlib.sha256(data).digest():
-        return None
-    try:
-        code = marshal.loads(data)
-    except (ValueError, EOFError, TypeError):
-        return None
-    return code if isinstance(code, types.CodeType) else None
-
-
-CACHE_FILES = 256  # a game edited many times leaves one file per version: the oldest go
-
-
-def _prune(folder: Path) -> None:
-    files = list(folder.glob("*.bin"))
-    if len(files) <= CACHE_FILES:
-        return
-    files.sort(key=lambda f: f.stat().st_mtime)
-    for old in files[: len(files) - CACHE_FILES]:
-        old.unlink(missing_ok=True)

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import io
 import re
+import sys
 import threading
 from importlib import resources
 from pathlib import Path
 
+import lark
 from attrs import evolve
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
+from . import cache
 from .limits import MAX_DIGITS, MAX_NESTING
 from .source import Diagnostic, LudusError, Span, lone_cr_as_newline, split_lines
 
@@ -90,16 +95,30 @@ def _parser() -> Lark:
     return parser
 
 
+PARSER_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True,
+                  "start": ["start", "expr", "statements"]}
+
+
 def _new_parser() -> Lark:
-    return Lark.open(
-        str(grammar_path()),
-        parser="lalr",
-        postlex=LudusIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "expr", "statements"],
-        cache=True,
-    )
+    """The parser, its tables read from the disk cache (ludus/language/cache.py) when an
+    earlier process built them for this grammar, this Lark and this Python, else built (about
+    a second) and kept there for the next. Lark's own cache is not used: it writes to a name
+    any user of the machine may take first in the shared temporary folder, and unpickles what
+    it finds there."""
+    grammar = grammar_path().read_text(encoding="utf-8")
+    key = hashlib.sha256("\0".join([grammar, repr(sorted(PARSER_OPTIONS.items())), lark.__version__,
+                                     sys.version]).encode()).hexdigest()[:32]
+    data = cache.read("parser", key)
+    if data is not None:
+        try:
+            return Lark.load(io.BytesIO(data))
+        except Exception:  # whole and for this key, yet unreadable to this Lark: built again
+            pass
+    parser = Lark(grammar, postlex=LudusIndenter(), **PARSER_OPTIONS)
+    out = io.BytesIO()
+    parser.save(out)  # the indenter too: a fresh one, its stack empty
+    cache.write("parser", key, out.getvalue())
+    return parser
 
 
 def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:

@@ -8,6 +8,7 @@ import pytest
 import ludus
 from ludus.compiler import pysource
 from ludus.engine.runtime import RuleError
+from ludus.language import cache
 from tests.engine.playouts import ROOT, key, play
 from tests.engine.test_playouts import REFERENCE
 from tests.helpers import game_from_text, work_charges
@@ -83,7 +84,7 @@ def test_a_warm_load_reads_the_cache_and_a_damaged_cache_is_compiled_again(tmp_p
     path = tmp_path / "g.ludus"
     path.write_text(SOURCE, encoding="utf-8")
     first = ludus.load(path).new_match(2).legal_actions()
-    files = list((tmp_path / "cache").iterdir())
+    files = list((tmp_path / "cache" / "pysource").iterdir())
     assert len(files) == 1
     stamp = files[0].stat().st_mtime_ns
     pysource._LOADED.clear()  # as a new process would
@@ -110,7 +111,7 @@ def test_a_torn_or_foreign_cache_file_is_never_run_but_compiled_again(tmp_path, 
     path = tmp_path / "g.ludus"
     path.write_text(SOURCE, encoding="utf-8")
     first = ludus.load(path).new_match(2).legal_actions()
-    [cached] = list((tmp_path / "cache").iterdir())
+    [cached] = list((tmp_path / "cache" / "pysource").iterdir())
     whole = cached.read_bytes()
     foreign = marshal.dumps(compile("raise SystemExit('not this game')", "<elsewhere>", "exec"))
     for damaged in [whole[:n] for n in (0, 1, 10, len(whole) // 2, len(whole) - 1)] + [
@@ -124,7 +125,7 @@ def test_a_torn_or_foreign_cache_file_is_never_run_but_compiled_again(tmp_path, 
     cached.mkdir()
     pysource._LOADED.clear()
     assert ludus.load(path).new_match(2).legal_actions() == first
-    assert list((tmp_path / "cache").iterdir()) == [cached]
+    assert list((tmp_path / "cache" / "pysource").iterdir()) == [cached]
 
 
 def test_the_cache_keeps_only_the_newest_files(tmp_path, monkeypatch):
@@ -132,14 +133,14 @@ def test_the_cache_keeps_only_the_newest_files(tmp_path, monkeypatch):
 
     monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(pysource, "_LOADED", {})
-    monkeypatch.setattr(pysource, "CACHE_FILES", 3)
+    monkeypatch.setattr(cache, "FILES_KEPT", 3)
     path = tmp_path / "g.ludus"
     for i in range(5):  # five versions of a game being edited
         path.write_text(SOURCE.replace("start 3", f"start {i + 3}"), encoding="utf-8")
         ludus.load(path)
-        for f in (tmp_path / "cache").iterdir():  # older files look older
+        for f in (tmp_path / "cache" / "pysource").iterdir():  # older files look older
             os.utime(f, (f.stat().st_mtime - 10, f.stat().st_mtime - 10))
-    assert len(list((tmp_path / "cache").iterdir())) == 3
+    assert len(list((tmp_path / "cache" / "pysource").iterdir())) == 3
 
 
 def test_without_a_home_folder_the_game_loads_and_nothing_is_cached(tmp_path, monkeypatch):
