@@ -197,6 +197,20 @@ def test_a_scenario_sets_the_revolution_piles_and_the_districts():
     pos.expect('board_at(Top).name == "Swamptown" and board_at(UpperLeft).name == "Bridgetown"')
 
 
+def test_every_seat_is_told_which_scenario_was_chosen():
+    # chosen from the box, the scenario card was hidden from the seats that did not choose it:
+    # they were told "chose a card" and its var showed as hidden; it lies face up now
+    pos = Position(GAME, players=2, seed=1)
+    pos.do("scenario")
+    pos.answer("Rise of the Fishmasters")
+    match = pos.match
+    answers = [i for i, e in enumerate(match.log) if e["t"] == "answer"]
+    assert [match.hidden_answer(i, 1) for i in answers] == [None, None]
+    view = match.view(1)
+    assert view["counters"]["scenario"] == "Rise of the Fishmasters"
+    assert view["zones"]["scenario_card"] == ["Rise of the Fishmasters"]
+
+
 def test_the_draft_passes_to_the_left_from_the_starting_player():
     pos = Position(GAME, players=2, seed=1)
     pos.do("draft")
