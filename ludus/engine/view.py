@@ -79,19 +79,41 @@ def view_state(match, seat=None) -> dict:
         if tokens:
             entry["tokens"] = tokens
         out["board"][space] = entry
+    on_cards = _labels_of_cards_with_tokens(rt, looking)
     for key, count in sorted(state["tokens"].items()):
         token, owner, place = key.split("|", 2)
         if place in game.spaces or ":" in place:
             continue
         where = place
         if place.startswith("#"):
-            eid = int(place[1:])
-            if looking is not None and not all(_can_see(rt, eid, s) for s in looking):
+            where = on_cards.get(int(place[1:]))
+            if where is None:
                 continue  # tokens on a card the seat cannot see would name and locate it
-            where = entity_label(rt, eid)
         label = f"{names[int(owner)]} {token}" if owner else token
         out["elsewhere"].setdefault(where, {})[label] = count
     return out
+
+
+def _labels_of_cards_with_tokens(rt, looking: tuple | None) -> dict[int, str]:
+    """The cards that carry tokens and that every seat of `looking` may see, each by the label
+    `elsewhere` lists its tokens under: its name, or where two copies of one card both carry
+    tokens, the name and which copy it is (`Rope (copy 2)`, counted in the order the game
+    makes the copies), so that neither copy's tokens hide the other's."""
+    ents = rt.state["ents"]
+    seen_cards = {}
+    for key in rt.state["tokens"]:
+        place = key.split("|", 2)[2]
+        if place.startswith("#"):
+            eid = int(place[1:])
+            if eid not in seen_cards and (looking is None or all(_can_see(rt, eid, s) for s in looking)):
+                seen_cards[eid] = entity_label(rt, eid)
+    labels = list(seen_cards.values())
+    for eid, label in seen_cards.items():
+        if labels.count(label) > 1:
+            name = ents[eid]["d"]
+            copy = sum(1 for other in ents[:eid] if other is not None and other["d"] == name) + 1
+            seen_cards[eid] = f"{label} (copy {copy})"
+    return seen_cards
 
 
 def _picked(rt, picked: list) -> list[str]:

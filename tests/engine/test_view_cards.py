@@ -125,3 +125,33 @@ def test_a_hand_without_tokens_on_it_shows_no_marks(game):
     m = game.new_match(3)
     assert m.view(0)["zones"]["hand of P2"] == {"count": 2}
     assert m.view(0)["zones"]["hand of P3"] == {"count": 1}
+
+
+# ── tokens on copies of one card ──
+
+COPIES = '''game "Ropes"
+players 2
+zone table
+zone hand per seat owner only
+token Wound
+card "Rope":
+    copies 3
+flow:
+    move cards("Rope") to table
+    add 1 Wound to item(cards("Rope"), 1)
+    add 2 Wound to item(cards("Rope"), 3)
+    turn P1:
+        choose n from 0 to 1 "lay on?"
+    move item(cards("Rope"), 3) to hand of P2
+    turn P1:
+        choose n from 0 to 1 "done?"
+    end game
+'''
+
+
+def test_tokens_on_two_copies_of_a_card_are_listed_apart_by_copy(tmp_path):
+    match = game_from_text(tmp_path, COPIES).new_match(2, seed=0)
+    assert match.view(0)["elsewhere"] == {"Rope (copy 1)": {"Wound": 1}, "Rope (copy 3)": {"Wound": 2}}
+    match.apply("0")  # the third copy goes into P2's hand: P1 sees its tokens on its back only
+    assert match.view(0)["elsewhere"] == {"Rope": {"Wound": 1}}
+    assert match.view(1)["elsewhere"] == {"Rope (copy 1)": {"Wound": 1}, "Rope (copy 3)": {"Wound": 2}}
