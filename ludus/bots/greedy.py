@@ -2,13 +2,14 @@
 
 A move is judged in the position it leads to: a won match is best (a win shared by k seats
 worth 1/k of a sole one) and a lost one worst, a match no one won even (as `lose seats` is: the
-engine records a shared loss as it does `end game`); otherwise by the game's `define score(s)` (its own score against the best of the others), or,
-in a game without one, as even. A game with a `payoff` is played for it instead: a move is worth
-what the position it leads to is worth to the bot's seat (`Evaluator.value`: the payoff of a
-finished match, else its own `score(s)`, else the payoff read there), not its margin over the
-others, so that a shared score is a score to raise and not a tie. When the game has hidden cards or chance, each move is tried on
-several determinizations (the budget; 8 by default) and its values averaged. Ties are broken at
-random, from the bot's seed.
+engine records a shared loss as it does `end game`); otherwise by the game's `define score(s)`
+(its own score against the best of the others), or, in a game without one, as even. A game with
+a `payoff` is played for it instead: a move is worth what the position it leads to is worth to
+the bot's seat (`Evaluator.value`: the payoff of a finished match, else its own `score(s)`, else
+the payoff read there), not its margin over the others, so that a shared score is a score to
+raise and not a tie. When the game has hidden cards or chance, each move is tried on several
+determinizations (the budget; 8 by default) and its values averaged. Ties are broken at random,
+from the bot's seed.
 
 A `score(s)` or `payoff` may not be readable in every position: a payoff that divides by a count
 still at 0, or reads the top card of a zone still empty, breaks a rule there. When the estimate of

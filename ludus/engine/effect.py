@@ -103,7 +103,7 @@ def facts(match) -> dict:
     for key, (eid, fname) in set_properties(match).items():
         out[key] = ents[eid]["f"][fname]
     r = view["result"]
-    out["result"] = "playing" if r is None else _result(r)
+    out["result"] = "playing" if r is None else result_text(r)
     return out
 
 
@@ -141,7 +141,8 @@ def unset_values(match, before: dict) -> dict:
     return out
 
 
-def _result(r: dict) -> str:
+def result_text(r: dict) -> str:
+    """A finished match's result for people: who won, and why the match ended."""
     if not r["winners"]:
         return f"no one wins ({r['reason']})"
     return f"{', '.join(r['winners'])} win{'s' if len(r['winners']) == 1 else ''} ({r['reason']})"

@@ -26,7 +26,7 @@ from rich.text import Text
 from ..bots import BOTS as BOT_KINDS
 from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
 from ..engine.display import describe_entry, hidden_answer
-from ..engine.effect import _result
+from ..engine.effect import result_text
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
 from ..engine.view import counter_starts
@@ -803,7 +803,7 @@ class Repl:
                 # nothing rolls or shuffles after the end; kept, the force would end the exported
                 # replay with a line that a replay refuses
                 left = "roll" if force.kind == "die" else "shuffle"
-                raise Rejected(f"the match is over ({_result(self.match.result)}), so there is no {left} left "
+                raise Rejected(f"the match is over ({result_text(self.match.result)}), so there is no {left} left "
                                "to force; `undo`, `load`, `export` or `quit`")
             entries = forced_entries(self.game, self.match._state["nseats"], _Line(force), "<input>")
         except ReplayError as exc:

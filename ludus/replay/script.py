@@ -17,7 +17,7 @@ from attrs import define, field
 
 from ..engine.dice import die_problem
 from ..engine.display import describe_entry
-from ..engine.effect import _result
+from ..engine.effect import result_text
 from ..engine.match import IllegalAction, Match, closest, order_problem, zone_key
 from ..engine.runtime import RuleError
 from ..engine.saved import force_problem
@@ -222,7 +222,7 @@ def apply_move(match: Match, label: str, path: str, line: int, column: int = 1) 
 
 def over_text(match: Match) -> str:
     """The start of the error of a line after the end: the match is over, and how it ended."""
-    return f"the match is already over ({_result(match.result)})"
+    return f"the match is already over ({result_text(match.result)})"
 
 
 def illegal_message(match: Match, exc: IllegalAction) -> str:

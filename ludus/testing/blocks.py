@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..engine.effect import _result
+from ..engine.effect import result_text
 from ..engine.match import order_problem, zone_key
 from ..language.snapshot_names import EXTENSION, same_file, snapshot_lines, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
@@ -75,7 +75,7 @@ def check_line(pos, kind: str, value, span) -> None:
 
 def _nothing_legal(match) -> str:
     result = match.result
-    return "nothing (no decision is waiting)" if result is None else f"nothing (the match is over: {_result(result)})"
+    return "nothing (no decision is waiting)" if result is None else f"nothing (the match is over: {result_text(result)})"
 
 
 def run_test_decl(game, decl, compare) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..compiler.probe import compile_expression, compile_rule_call, compile_statements
 from ..engine import vm
-from ..engine.effect import Effect, _cards, _plain, _result, changes, facts, unset_values
+from ..engine.effect import Effect, _cards, _plain, changes, facts, result_text, unset_values
 from ..engine.match import closest
 from ..engine.runtime import RuleError, Runtime, copy_state, forced_die
 from ..language.source import Diagnostic, LudusError, Sources, Span, render, split_lines, suggest
@@ -284,7 +284,7 @@ class Position:
             if label in self.match.legal_actions():
                 return
             if self.match.is_over:
-                raise TestError(f"the match ended ({_result(self.match.result)}) before '{label}' was a legal move", span)
+                raise TestError(f"the match ended ({result_text(self.match.result)}) before '{label}' was a legal move", span)
             self.do(self.match.legal_actions()[-1], span)
         raise TestError(f"'{label}' was not a legal move in {limit} moves", span)
 
@@ -365,7 +365,7 @@ class Position:
         waits, between an action and the next step, with no decision asked.)"""
         result = self.match.result
         if result is not None:
-            raise TestError(f"cannot {doing}: the match is over ({_result(result)})", span)
+            raise TestError(f"cannot {doing}: the match is over ({result_text(result)})", span)
 
     def _start(self) -> None:
         if self._base is None:
