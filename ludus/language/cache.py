@@ -3,9 +3,11 @@ generated for each game (ludus/compiler/pysource.py).
 
 Both hold things that are run (a pickle, a code object), so a cache file is read only:
 - from this user's own folder: under `LUDUS_CACHE_DIR`, else `$XDG_CACHE_HOME/ludus` or
-  `~/.cache/ludus`, one folder per kind. A folder someone else owns, or that another user may
-  write in, is not read from or written to: a file planted there would run as whoever loads a
-  game. Nothing is cached then, and everything still works, only slower to start.
+  `~/.cache/ludus`, one folder per kind, made so that only its owner may use it. A folder someone
+  else owns is not read from or written to: a file planted there would run as whoever loads a
+  game; nothing is cached then, and everything still works, only slower to start. A folder of
+  the user's own that others may write in (made by an older ludus under a umask of 002) is
+  closed to them and emptied, since a file may have been planted while it was open.
 - whole and for its key: each file starts with a header naming its kind, then its key, then a
   sha256 digest of the rest. A file torn by a crash (the writes are not fsync'd: a cache is
   made again when lost), damaged, or written for another key is never used, and is written
@@ -41,8 +43,9 @@ def cache_folder(kind: str) -> Path | None:
 
 
 def private(folder: Path) -> bool:
-    """Whether `folder` is this user's own, and no other user may add or rename files in it.
-    Platforms without user ids (Windows) leave that to the folder's access rules."""
+    """Whether `folder` is this user's own and no other user may add or rename files in it. One
+    of the user's own that others may write in is closed to them first, and the files in it
+    removed. Platforms without user ids (Windows) leave that to the folder's access rules."""
     getuid = getattr(os, "getuid", None)
     try:
         info = folder.stat()
@@ -52,7 +55,16 @@ def private(folder: Path) -> bool:
         return False
     if getuid is None:
         return True
-    return info.st_uid == getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    if info.st_uid != getuid():
+        return False
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        try:
+            folder.chmod(0o700)
+            for f in folder.iterdir():
+                f.unlink()
+        except OSError:
+            return False
+    return True
 
 
 def _header(kind: str, key: str) -> bytes:

@@ -70,20 +70,32 @@ def test_a_damaged_parser_cache_is_built_again_and_written_whole(tmp_path, monke
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="folders without an owner's uid")
-def test_a_cache_folder_others_may_write_in_is_never_read_nor_written(tmp_path, monkeypatch):
+def test_a_cache_folder_others_could_write_in_is_closed_and_emptied_before_use(tmp_path, monkeypatch):
+    # an older ludus made its folders under the umask: 0775 with a umask of 002, and a file
+    # planted there while it was open would run as whoever loads a game
     monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path))
     parser._new_parser()
     folder = tmp_path / "parser"
     [kept] = list(folder.iterdir())
-    folder.chmod(0o777)  # anyone may plant a file here
+    folder.chmod(0o777)
     monkeypatch.setattr(parser, "Lark", type("NoBuild", (), {"__init__": _no_build, "load": Lark.load}))
-    with pytest.raises(AssertionError, match="was built"):
+    with pytest.raises(AssertionError, match="was built"):  # the file that lay there is not read
         parser._new_parser()
-    assert cache.read("parser", kept.stem) is None
+    assert folder.stat().st_mode & 0o777 == 0o700
+    assert not kept.exists()
     cache.write("parser", "f" * 32, b"data")
-    assert not (folder / ("f" * 32 + ".bin")).exists()
-    folder.chmod(0o700)
-    assert cache.read("parser", kept.stem) is not None
+    assert cache.read("parser", "f" * 32) == b"data"
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="folders without an owner's uid")
+def test_a_cache_folder_another_user_owns_is_never_read_nor_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path))
+    cache.write("parser", "e" * 32, b"data")
+    assert cache.read("parser", "e" * 32) == b"data"
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(tmp_path).st_uid + 1)  # as another user sees it
+    assert cache.read("parser", "e" * 32) is None
+    cache.write("parser", "f" * 32, b"data")
+    assert not (tmp_path / "parser" / ("f" * 32 + ".bin")).exists()
 
 
 def test_new_cache_folders_are_the_users_alone(tmp_path, monkeypatch):
