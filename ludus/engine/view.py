@@ -125,9 +125,8 @@ def _distribute_prompt(rt, pending: dict, looking: tuple, waiting: str) -> str:
     """A `distribute`'s question as the seats of `looking` read it: the target asked of is
     named, as the question named it, unless it is a card one of them may not see where it is
     (a card of the deciding seat's hidden hand), which is `a card`, as a pick of it is told."""
-    eids = _entities(pending["targets"][len(pending["shares"])], _choice_type(rt.game, rt.state))
-    ents = rt.state["ents"]
-    if all(0 <= e < len(ents) and ents[e] is not None and _can_see(rt, e, s) for e in eids for s in looking):
+    eids = named_cards(rt.game, rt.state, pending, 0)  # the target asked of, whichever the share
+    if not blind_seats(rt.game, rt.state, eids, looking):
         return pending["prompt"]
     return distribute_prompt(waiting, pending.get("question"), pending["remaining"], _a_card(rt.game, rt.state, eids))
 

@@ -63,8 +63,7 @@ def cards_text(cards) -> str:
         if cards.get("revealed"):
             text += "; revealed: " + grouped(cards["revealed"])
         if cards.get("marks"):  # a hand the seat sees the backs of: what lies on each card's back
-            text += "; " + "; ".join(f"card {i}: " + ", ".join(f"{t} ×{n}" if n > 1 else t for t, n in on.items())
-                                     for i, on in enumerate(cards["marks"], 1) if on)
+            text += "; " + "; ".join(f"card {i}: {tokens_text(on)}" for i, on in enumerate(cards["marks"], 1) if on)
         return text
     return grouped(cards) if cards else "empty"
 
