@@ -344,7 +344,7 @@ class DeclarationChecks:
         Taken as kept, its other traces are laid down again too: the inferred vars it read
         (self.touched) and what its last `expect` wanted (self.wanted)."""
         kept = self.kept_types.get(key)
-        if kept is not None and all(self.read_type(k) == t for k, t in kept[0]):
+        if kept is not None and self.still_reads(kept[0]):
             read, found, wanted = kept
             self.touched.update(k for k, t in read if k[0] == "var" and t is not None)
             if wanted is not None:
@@ -467,7 +467,7 @@ class DeclarationChecks:
             if isinstance(item, n.TestDecl):
                 continue
             known = memo.get(index)
-            if known is not None and self.still_reads(known):
+            if known is not None and self.still_reads(known.read):
                 gave, errors[index], self.touched_by[index] = known.gave, known.errors, known.touched
             else:
                 start, self.touched = len(self.out.diagnostics), set()
@@ -497,9 +497,10 @@ class DeclarationChecks:
                 given.setdefault(key, []).extend(types)
         return errors
 
-    def still_reads(self, known: Reading) -> bool:
-        """Whether everything an item read when it was last read quietly has the type it had."""
-        return all(self.read_type(key) == t for key, t in known.read)
+    def still_reads(self, read) -> bool:
+        """Whether everything an item read when it was last read (`read`: each key with its
+        type then) has the type it had."""
+        return all(self.read_type(key) == t for key, t in read)
 
     def replay(self, index: int) -> bool:
         """In the ordinary pass after infer_untyped: what the item at `index` gave when it was
@@ -508,7 +509,7 @@ class DeclarationChecks:
         diagnostics, the names it used, what its last `expect` wanted. The names, types and
         resolutions it gave its nodes are theirs already. False when it must be read again."""
         known = self.quiet_memo.get(index)
-        if known is None or known.diagnostics is None or not self.still_reads(known):
+        if known is None or known.diagnostics is None or not self.still_reads(known.read):
             return False
         self.out.diagnostics.extend(known.diagnostics)
         self.used |= known.used
@@ -1032,14 +1033,15 @@ class DeclarationChecks:
             return decl.span
         return Span(decl.span.path, decl.span.line, m.start(1) + 1, decl.span.line, m.end(1) + 1)
 
-    def move_shapes(self) -> tuple[list, list[str]]:
-        """What a move's label can look like, for `do`, `answer` and `play until` in tests: a
-        pattern per action label (holes match any text), and the words a decision's options are
-        made of (cards, seats, spaces, zones, and every quoted text in the files, holes and all)."""
+    def move_shapes(self) -> re.Pattern:
+        """What a move's label can look like, for `do`, `answer` and `play until` in tests: one
+        pattern of every action label (holes match any text) and the words a decision's options
+        are made of (cards, seats, spaces, zones, and every quoted text in the files, holes and
+        all). The words and the texts without holes are kept for move_examples."""
         if getattr(self, "_move_shapes", None) is not None:
             return self._move_shapes
         sym = self.sym
-        patterns, examples = [], []
+        patterns = []
 
         def template(parts) -> str:
             return "".join(re.escape(p) if isinstance(p, str) else ".+?" for p in parts)
@@ -1047,10 +1049,8 @@ class DeclarationChecks:
         for name, decl in sym.actions.items():
             if decl.label is not None:
                 patterns.append(template(decl.label.parts))
-                examples.append("".join(p if isinstance(p, str) else "…" for p in decl.label.parts))
             else:
                 patterns.append(re.escape(name) + " .+?" * len(decl.params))
-                examples.append(name)
         words = set(sym.entities) | set(sym.seat_constants()) | set(sym.zones) | set(sym.spaces) | {"yes", "no", "done"}
         words |= {sp.label for sp in sym.spaces.values() if getattr(sp, "label", None)}
         # the tests' own lines do not count: a `do` line would read itself
@@ -1069,20 +1069,23 @@ class DeclarationChecks:
         # a list chosen as one option shows as its elements joined by commas ("7, 9")
         one = "(?:" + "|".join(patterns) + ")"
         pattern = re.compile(one + "(?:, " + one + r")*(?: #\d+)?", re.DOTALL)
-        self._move_shapes = (pattern, examples)
+        self._move_shapes = pattern
         self._move_words = sorted(w for w in words if w)
         self._move_texts = [t for t in texts_read if "{" not in t]
         return self._move_shapes
 
     def could_be_move(self, label: str) -> bool:
-        return self.move_shapes()[0].fullmatch(label) is not None
+        return self.move_shapes().fullmatch(label) is not None
 
     def move_examples(self) -> list[str]:
         """Labels a move can have, for the hint of a test line that names none: each action's
         label with its holes filled by the game's names (cards, seats, spaces, zones), where
         they are few enough to list, else as it is written ('buy …'); and the quoted texts of
         the files without holes (a `choose` among texts, an `else` option) and the names
-        themselves (a `choose` among cards, seats or spaces)."""
+        themselves (a `choose` among cards, seats or spaces). Worked out once, when a first line
+        needs a hint."""
+        if getattr(self, "_move_examples", None) is not None:
+            return self._move_examples
         self.move_shapes()
         words, out = self._move_words, []
         for name, decl in self.sym.actions.items():
@@ -1095,7 +1098,8 @@ class DeclarationChecks:
                 out += filled
             else:
                 out.append("".join(p if isinstance(p, str) else "…" for p in parts))
-        return out + self._move_texts + words
+        self._move_examples = out + self._move_texts + words
+        return self._move_examples
 
     # ── after all items ──
 
