@@ -104,13 +104,19 @@ def test_mcts_plays_for_the_tables_result(tmp_path, seed):
     assert bot.low == 0.0 and 0.0 < bot.high <= 5.0
 
 
+def backed_up(bot) -> list[list[float]]:
+    """Each seat's rewards, one list per playout, as the bot's search reads them (filled as it runs)."""
+    backed: list[list[float]] = []
+    values = bot.evaluator.values
+    bot.evaluator.values = lambda state: backed.append(values(state)) or backed[-1]
+    return backed
+
+
 def test_mcts_backs_up_each_seats_payoff(tmp_path):
     game = game_of(tmp_path, TOGETHER.format(extra=""))
     match = game.new_match(2, seed=0)
     bot = make_bot("mcts:40", game, 0, 1)
-    backed: list[list[float]] = []
-    values = bot.evaluator.values
-    bot.evaluator.values = lambda state: backed.append(values(state)) or backed[-1]
+    backed = backed_up(bot)
     bot.choose(observe(match, 0))
     assert len(backed) == 40
     # both seats get the same payoff in every playout, a doom gives 0, a full show up to 5
@@ -122,9 +128,7 @@ def test_mcts_with_a_depth_reads_the_payoff_where_it_cuts(tmp_path):
     game = game_of(tmp_path, TOGETHER.format(extra=""))
     match = game.new_match(2, seed=0)
     bot = make_bot("mcts:30:depth=1", game, 0, 2)
-    backed: list[list[float]] = []
-    values = bot.evaluator.values
-    bot.evaluator.values = lambda state: backed.append(values(state)) or backed[-1]
+    backed = backed_up(bot)
     assert match.legal_actions()[bot.choose(observe(match, 0))] == "build"
     # cut after one random move, most playouts end before the match does: the payoff read there
     assert bot.cut > 0 and any(0.0 < a < 5.0 for a, _ in backed)
