@@ -68,6 +68,19 @@ def entity_label(rt, eid: int) -> str:
     return e["d"]
 
 
+def entity_name(rt, eid: int) -> str:
+    """A card or piece as it reads wherever it lies: its name, and for a piece a seat owns,
+    whose it is (`Red Warlord`). Unlike entity_label it does not say where a piece stands, so
+    it stays the same as the piece moves: what keys a counter kept per card or piece."""
+    e = rt.state["ents"][eid]
+    if e is None:
+        return f"#{eid}"
+    spec = rt.game.defs.get(e["d"])
+    if e["o"] is not None and getattr(spec, "word", "card") == "piece":
+        return f"{rt.seat_name(e['o'])} {e['d']}"
+    return e["d"]
+
+
 def interchangeable(rt, a, b) -> bool:
     """Two option values a player could not tell apart: equal, or copies of the same card in
     the same place with the same owner and properties."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..language.symbols import per_keys
-from .display import display_all, distribute_prompt, entity_label
+from .display import display_all, distribute_prompt, entity_label, entity_name
 from .ops import DECIDE
 from .runtime import Runtime
 
@@ -97,23 +97,43 @@ def view_state(match, seat=None) -> dict:
 def _labels_of_cards_with_tokens(rt, looking: tuple | None) -> dict[int, str]:
     """The cards that carry tokens and that every seat of `looking` may see, each by the label
     `elsewhere` lists its tokens under: its name, or where two copies of one card both carry
-    tokens, the name and which copy it is (`Rope (copy 2)`, counted in the order the game
-    makes the copies), so that neither copy's tokens hide the other's."""
-    ents = rt.state["ents"]
+    tokens, the name and which copy it is (`Rope (copy 2)`), so that neither copy's tokens
+    hide the other's."""
     seen_cards = {}
     for key in rt.state["tokens"]:
         place = key.split("|", 2)[2]
         if place.startswith("#"):
             eid = int(place[1:])
             if eid not in seen_cards and (looking is None or all(_can_see(rt, eid, s) for s in looking)):
-                seen_cards[eid] = entity_label(rt, eid)
-    labels = list(seen_cards.values())
-    for eid, label in seen_cards.items():
-        if labels.count(label) > 1:
+                seen_cards[eid] = True
+    return named_apart(rt, list(seen_cards))
+
+
+def named_apart(rt, eids: list[int], label=entity_label, every_copy: bool = False) -> dict[int, str]:
+    """Each card or piece of `eids` by `label`, and where another reads the same, which copy it
+    is: `Rope (copy 2)`, counted in the order the game makes the copies of that card. Told apart
+    from the others of `eids`; with `every_copy`, from every copy the match holds, wherever it
+    lies and whether the view names it or not, so that a card reads the same as the others come
+    and go (a key of a counter kept per card, which a change line names before and after)."""
+    ents = rt.state["ents"]
+    labels = {eid: label(rt, eid) for eid in eids}
+    pool = dict(labels)
+    if every_copy:
+        names = {ents[eid]["d"] for eid in eids if ents[eid] is not None}
+        for other, e in enumerate(ents):
+            if e is not None and e["d"] in names and other not in pool:
+                pool[other] = label(rt, other)
+    alike: dict[str, int] = {}
+    for text in pool.values():
+        alike[text] = alike.get(text, 0) + 1
+    out = {}
+    for eid, text in labels.items():
+        if alike[text] > 1 and ents[eid] is not None:
             name = ents[eid]["d"]
             copy = sum(1 for other in ents[:eid] if other is not None and other["d"] == name) + 1
-            seen_cards[eid] = f"{label} (copy {copy})"
-    return seen_cards
+            text = f"{text} (copy {copy})"
+        out[eid] = text
+    return out
 
 
 def _picked(rt, picked: list) -> list[str]:
@@ -237,9 +257,7 @@ def _counters(rt, looking: tuple | None, names) -> dict:
         elif spec.per is None:
             out[name] = HIDDEN if hidden_from(None) else _shown(rt, rt.get_var(name), typ, looking, names)
         else:
-            prefix = name + "@"
-            row = {_key_shown(spec, k[len(prefix):], names): _shown(rt, v, typ, looking, names)
-                   for k, v in sorted(rt.state["vars"].items()) if k.startswith(prefix)}
+            row = _keyed_row(rt, name, looking, names, lambda k, n=name: rt.state["vars"][f"{n}@{k}"])
             if row:
                 out[name] = HIDDEN if hidden_from(None) else row
     return out
@@ -249,9 +267,10 @@ def counter_starts(match, seat=None) -> dict:
     """(name, key as the view shows it) -> the value the key read before anything set it (its
     start), for each key set now of a counter, flag or var kept per space, card or pair. The
     view lists such a key only once it is set, so a first change is reported from this value,
-    not from nothing (`climber of C7: 0 → 1`). A start written as an expression is read in the
-    state as it is now. Shown as `view_state(match, seat)` shows a value: a start that is a
-    card `seat` may not see is hidden."""
+    not from nothing (`climber of C7: 0 → 1`, `wounds of Rope: 0 → 1`). A start written as an
+    expression is read in the state as it is now. Shown as `view_state(match, seat)` shows a
+    value: a start that is a card `seat` may not see is hidden, and the keys of cards it may
+    not see are one `hidden` key with the list of their starts, as the view lists them."""
     rt = Runtime(match.game, match._state, match.log)
     names = match.seat_names()
     looking = None if seat is None else seat if isinstance(seat, tuple) else (seat,)
@@ -259,23 +278,61 @@ def counter_starts(match, seat=None) -> dict:
     for name, spec in match.game.vars.items():
         if spec.per is None or spec.per == "seat":
             continue
-        prefix = name + "@"
-        for k in rt.state["vars"]:
-            if k.startswith(prefix):
-                key = k[len(prefix):]
-                out[(name, _key_shown(spec, key, names))] = _shown(rt, spec.initial(rt, key), spec.shown, looking, names)
+        row = _keyed_row(rt, name, looking, names, lambda k, s=spec: s.initial(rt, k))
+        for key, start in row.items():
+            out[(name, key)] = start
     return out
 
 
-def _key_shown(spec, key: str, names) -> str:
-    """A per-pair key ("0|NY") as people read it ("Red NY")."""
-    keys = per_keys(spec.per)
-    if len(keys) < 2:
-        return key
-    first, _, second = key.partition("|")
-    if keys[0] == "seat" and first.isdigit() and int(first) < len(names):
-        first = names[int(first)]
-    return f"{first} {second}"
+def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
+    """A counter, flag or var kept per space, card or pair, as the view shows it: key as shown
+    -> `value_of(key)` shown, for each key set now, in the order of the keys in the state.
+
+    A key that is a card (or piece) a seat of `looking` may not see where it is now neither
+    names it nor gives its number (which is as good as its name: `_shown`). Such keys are not
+    told apart from one another: they are merged into one key, the key with the card written
+    `hidden` (`hidden`; `Red hidden` for a pair of a seat and a card), listed after the others,
+    whose value is the list of their values, sorted by value. Numbering them instead (`hidden
+    card 1`, `hidden card 2`) would need an order, and any order the state gives (the cards'
+    numbers, where they lie in a deck) tells something of which card each is; the sorted
+    values tell only what the seat may know: how many hidden cards have a value, and which."""
+    spec = rt.game.vars[name]
+    prefix = name + "@"
+    keys = [k[len(prefix):] for k in sorted(rt.state["vars"]) if k.startswith(prefix)]
+    parts = per_keys(spec.per)
+    cards = [p != "seat" and p not in rt.game.space_kinds for p in parts]
+    split = [key.split("|", 1) if len(parts) == 2 else [key] for key in keys]
+    eids = {int(t) for texts in split for t, card in zip(texts, cards, strict=False) if card}
+    seen = [e for e in sorted(eids) if looking is None or all(_can_see(rt, e, s) for s in looking)]
+    labels = named_apart(rt, seen, entity_name, every_copy=True)
+    row: dict = {}
+    merged: dict[str, list] = {}
+    for key, texts in zip(keys, split, strict=True):
+        shown, blind = [], False
+        for part, text, card in zip(parts, texts, cards, strict=False):
+            if card:
+                label = labels.get(int(text))
+                blind = blind or label is None
+                shown.append(HIDDEN if label is None else label)
+            elif part == "seat" and text.isdigit() and int(text) < len(names):
+                shown.append(names[int(text)])
+            else:
+                shown.append(text)
+        value = _shown(rt, value_of(key), spec.shown, looking, names)
+        if blind:
+            merged.setdefault(" ".join(shown), []).append(value)
+        else:
+            row[" ".join(shown)] = value
+    for shown_key, values in sorted(merged.items()):
+        row[shown_key] = sorted(values, key=_value_order)
+    return row
+
+
+def _value_order(value):
+    """An order of shown values that depends on them alone: numbers by size, the rest as text."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, repr(value))
 
 
 def _hidden(visibility: str, looking: tuple | None):

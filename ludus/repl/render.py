@@ -148,6 +148,14 @@ def value_text(value) -> str:
     return str(value)
 
 
+def row_text(row: dict) -> str:
+    """A counter, flag or var kept per space, card or pair, on one line: `Rope 1, Lamp 2,
+    hidden (0, 3)`. A list is put in brackets, so that its items do not read as keys: the
+    values of the cards the seat may not see are such a list, under one `hidden` key."""
+    return ", ".join(f"{k} ({value_text(v)})" if isinstance(v, list) else f"{k} {value_text(v)}"
+                     for k, v in row.items())
+
+
 def counters_table(view: dict, seats: list[str]):
     """The game's counters, flags and vars: one table of those kept per seat, with a column a
     seat, and one of the rest (the game's own values, and those kept per space or per pair),
@@ -176,7 +184,7 @@ def counters_table(view: dict, seats: list[str]):
         table.add_column("value")
         for name, value in other_rows:
             if isinstance(value, dict):
-                table.add_row(name, ", ".join(f"{k} {value_text(v)}" for k, v in value.items()))
+                table.add_row(name, row_text(value))
             else:
                 table.add_row(name, value_text(value))
         tables.append(table)

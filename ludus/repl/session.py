@@ -598,7 +598,7 @@ class Repl:
 
     def _show_named(self, arg: str, view: dict) -> bool:
         """Print the part of the state called `arg` (any case), if there is one."""
-        from .render import track_text, value_text
+        from .render import row_text, track_text, value_text
 
         low = arg.lower()
         zones = {k.lower(): k for k in view["zones"]}
@@ -634,8 +634,7 @@ class Repl:
             return True
         for name, value in view["counters"].items():
             if name.lower() == low:
-                text = value_text(value) if not isinstance(value, dict) else \
-                    ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
+                text = value_text(value) if not isinstance(value, dict) else row_text(value)
                 self.say(f"{name}: {text}")
                 return True
         return False

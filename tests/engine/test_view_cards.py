@@ -1,6 +1,8 @@
 """How a seat's view shows cards held outside a zone's list: a var holding a card (by its name,
 or `hidden` when the seat may not see the card where it is), and the tokens laid on a card in
-a hand the seat sees only the backs of (by their place in the hand, as Hanabi's marks)."""
+a hand the seat sees only the backs of (by their place in the hand, as Hanabi's marks), and
+the keys of a counter kept per card (by the card's name, or one `hidden` key for the cards the
+seat may not see)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import random
 import pytest
 
 from ludus.engine.determinize import Determinizer
+from ludus.engine.view import HIDDEN
 from ludus.repl.render import cards_text
 from tests.helpers import game_from_text
 
@@ -155,3 +158,96 @@ def test_tokens_on_two_copies_of_a_card_are_listed_apart_by_copy(tmp_path):
     match.apply("0")  # the third copy goes into P2's hand: P1 sees its tokens on its back only
     assert match.view(0)["elsewhere"] == {"Rope": {"Wound": 1}}
     assert match.view(1)["elsewhere"] == {"Rope (copy 1)": {"Wound": 1}, "Rope (copy 3)": {"Wound": 2}}
+
+
+# ── counters kept per card ──
+
+PER_CARD = '''game "Wounds"
+players 2
+zone table
+zone hand per seat owner only
+zone deck count only
+card "Lamp"
+card "Rope":
+    copies 2
+card "Bell"
+counter wounds per Card
+counter marks per seat and Card
+action Hurt(c in table):
+    label "hurt {c}"
+    increase wounds of c by 1
+    increase marks of actor at c by 1
+action Play(c in hand):
+    label "play {c}"
+    move c to table
+flow:
+    move card("Lamp") to table
+    move item(cards("Rope"), 1) to table
+    move item(cards("Rope"), 2) to hand of P2
+    move card("Bell") to deck
+    increase wounds of item(cards("Rope"), 2) by 3
+    increase wounds of card("Bell") by 1
+    turn P1:
+        offer Hurt
+    turn P2:
+        offer Play
+    end game
+'''
+
+
+@pytest.fixture
+def per_card(tmp_path):
+    return game_from_text(tmp_path, PER_CARD).new_match(2, seed=0)
+
+
+def test_a_counter_kept_per_card_is_keyed_by_the_cards_name(per_card):
+    # the designer sees every card by name; two copies of one card, by which copy each is, so
+    # that neither key reads as the other (the numbers the state keeps them under say nothing)
+    assert per_card.view(None)["counters"]["wounds"] == {"Rope (copy 2)": 3, "Bell": 1}
+    per_card.apply("hurt Lamp")
+    assert per_card.view(None)["counters"] == {"wounds": {"Lamp": 1, "Rope (copy 2)": 3, "Bell": 1},
+                                               "marks": {"P1 Lamp": 1}}
+
+
+def test_a_copy_keeps_its_name_as_the_other_copies_come_and_go(per_card):
+    # the first copy is told apart from the second one even while it alone is in the row:
+    # a key that changed its name as others were set would read as one gone and one new
+    per_card.apply("hurt Rope")
+    assert per_card.view(0)["counters"]["wounds"] == {"Rope (copy 1)": 1, HIDDEN: [1, 3]}
+    assert per_card.view(0)["counters"]["marks"] == {"P1 Rope (copy 1)": 1}
+
+
+def test_the_cards_a_seat_may_not_see_are_one_hidden_key(per_card):
+    # P1 sees neither P2's Rope nor the Bell in the deck: their values, under one key, sorted,
+    # never the cards' names nor their numbers (the Rope's number, 2, is less than the Bell's,
+    # 3, and its value the greater: the list follows the values)
+    view = per_card.view(0)
+    assert view["counters"]["wounds"] == {HIDDEN: [1, 3]}
+    text = json.dumps(view)
+    assert "Rope" not in json.dumps(view["counters"]) and "Bell" not in text
+    assert not any(key.isdigit() for key in view["counters"]["wounds"])
+    # P2 holds its Rope: named to it, the deck's Bell hidden
+    assert per_card.view(1)["counters"]["wounds"] == {"Rope (copy 2)": 3, HIDDEN: [1]}
+    assert per_card.view((0, 1))["counters"]["wounds"] == {HIDDEN: [1, 3]}  # as the one that sees less
+
+
+def test_a_card_laid_in_sight_is_named_in_the_counters_row(per_card):
+    per_card.apply("hurt Lamp")
+    per_card.apply("play Rope")
+    assert per_card.view(0)["counters"]["wounds"] == {"Lamp": 1, "Rope (copy 2)": 3, HIDDEN: [1]}
+
+
+def test_the_starts_of_per_card_keys_are_keyed_as_the_view_keys_them(per_card):
+    from ludus.engine.view import counter_starts
+
+    per_card.apply("hurt Lamp")
+    assert counter_starts(per_card, 0) == {("wounds", "Lamp"): 0, ("wounds", HIDDEN): [0, 0], ("marks", "P1 Lamp"): 0}
+    assert counter_starts(per_card) == {("wounds", "Lamp"): 0, ("wounds", "Rope (copy 2)"): 0, ("wounds", "Bell"): 0,
+                                        ("marks", "P1 Lamp"): 0}
+
+
+def test_a_seats_samples_show_its_per_card_counters_as_it_does(per_card):
+    sampler = Determinizer(per_card, 0)
+    rng = random.Random(5)
+    for _ in range(10):
+        assert sampler.sample(rng).view(0)["counters"] == per_card.view(0)["counters"]

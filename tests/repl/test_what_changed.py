@@ -226,3 +226,53 @@ def test_tokens_on_a_space_are_said_with_how_many():
         "North: tokens Red Follower → tokens Red Follower ×2, Unstable, pieces Red Warlord",
         "South: nothing → tokens Blue Follower",
     ]
+
+
+SCARS = '''game "Scars"
+players 2
+zone table
+zone hand per seat owner only
+card "Lamp"
+card "Rope"
+card "Coin"
+counter wounds per Card
+action Hurt(c in table):
+    label "hurt {c}"
+    increase wounds of c by 1
+action Curse:
+    label "curse the held card"
+    increase wounds of card("Coin") by 2
+flow:
+    move card("Lamp") to table
+    move card("Rope") to table
+    move card("Coin") to hand of P2
+    repeat 3 times:
+        turn P1:
+            offer Hurt, Curse
+    end game
+'''
+
+
+def scars_repl(tmp_path, view="auto"):
+    path = tmp_path / "scars.ludus"
+    path.write_text(SCARS, encoding="utf-8")
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
+    return Repl(ludus.load(path).new_match(2), path, console, view=view), out
+
+
+def test_a_counter_kept_per_card_changes_under_the_cards_name(tmp_path):
+    repl, out = scars_repl(tmp_path)
+    assert changed_lines(repl, out, "hurt Rope") == ["wounds of Rope: 0 → 1"]
+    # P2's Coin is out of P1's sight: its value, not its name nor its number
+    assert changed_lines(repl, out, "curse the held card") == ["wounds of hidden: 0 → 2"]
+    start = len(out.getvalue())
+    repl.handle("show wounds")
+    assert out.getvalue()[start:].strip() == "wounds: Rope 1, hidden (2)"
+
+
+def test_the_designer_reads_every_per_card_key_by_name(tmp_path):
+    repl, out = scars_repl(tmp_path, view="all")
+    assert changed_lines(repl, out, "curse the held card") == ["wounds of Coin: 0 → 2"]
+    assert changed_lines(repl, out, "hurt Lamp") == ["wounds of Lamp: 0 → 1"]
+
