@@ -125,7 +125,7 @@ def track_text(name: str, track: dict) -> Text:
     if len(shown) < high - low + 1 and inside:
         out.append(f"   (in {', '.join(inside)})")
     for where, tokens in sorted(track["tokens"].items()):
-        out.append(f"   at {where}: " + ", ".join(f"{t} ×{n}" for t, n in tokens.items()))
+        out.append(f"   at {where}: " + tokens_text(tokens))
     return out
 
 
@@ -225,14 +225,14 @@ def view_renderable(view: dict, seats: list[str], compact: bool = False):
         table.add_column(style="bold")
         table.add_column()
         for space, entry in board:
-            bits = [f"{t} ×{n}" if n != 1 else t for t, n in entry.get("tokens", {}).items()]
+            bits = [tokens_text(entry["tokens"])] if entry.get("tokens") else []
             bits += pieces_text(entry)
             table.add_row(space, items_renderable(", ".join(bits) or "·"))
         parts.append(table)
     if compact and bare:
         parts.append(Text(f"{bare} empty space{'s' if bare != 1 else ''} not drawn (`show` draws the whole state)", style="dim"))
     for where, tokens in view["elsewhere"].items():
-        parts.append(Text(f"{where}: " + ", ".join(f"{t} ×{n}" for t, n in tokens.items())))
+        parts.append(Text(f"{where}: " + tokens_text(tokens)))
     return Group(*parts)
 
 
@@ -330,7 +330,9 @@ def view_changes(before: dict, after: dict, starts: dict | None = None) -> list[
 
 
 def tokens_text(tokens: dict) -> str:
-    """`Wound ×2, P1 Shield`: tokens with how many of each (none: empty text)."""
+    """`Wound ×2, P1 Shield`: tokens with how many of each, a count of one left unsaid (none:
+    empty text). The one wording of tokens wherever the REPL writes them: on a space, a track,
+    a card, the back of a card in a hand, and in the `changed:` lines."""
     return ", ".join(f"{t} ×{n}" if n != 1 else t for t, n in tokens.items())
 
 

@@ -598,7 +598,7 @@ class Repl:
 
     def _show_named(self, arg: str, view: dict) -> bool:
         """Print the part of the state called `arg` (any case), if there is one."""
-        from .render import row_text, track_text, value_text
+        from .render import row_text, tokens_text, track_text, value_text
 
         low = arg.lower()
         zones = {k.lower(): k for k in view["zones"]}
@@ -616,7 +616,7 @@ class Repl:
                 return True
         for space, entry in view["board"].items():
             if space.lower() == low:
-                bits = [f"{t} ×{n}" for t, n in entry.get("tokens", {}).items()] + pieces_text(entry)
+                bits = ([tokens_text(entry["tokens"])] if entry.get("tokens") else []) + pieces_text(entry)
                 spec = self.game.spaces[space]
                 near = f"; next to {', '.join(spec.adjacent)}" if spec.adjacent else ""
                 self.say(f"{space} ({spec.kind}{near}): {', '.join(bits) or 'nothing here'}")

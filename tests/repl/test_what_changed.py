@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from rich.console import Console
@@ -276,3 +277,42 @@ def test_the_designer_reads_every_per_card_key_by_name(tmp_path):
     assert changed_lines(repl, out, "curse the held card") == ["wounds of Coin: 0 → 2"]
     assert changed_lines(repl, out, "hurt Lamp") == ["wounds of Lamp: 0 → 1"]
 
+
+TALLY = '''game "Tally"
+players 2
+board field:
+    plain Meadow
+track heat from 0 to 3 start 0
+zone table
+token Wound
+token Shield per seat
+card "Lamp"
+flow:
+    move card("Lamp") to table
+    add 1 Wound to Meadow
+    add 2 Shield of P1 to Meadow
+    add 1 Wound to space(heat, 2)
+    add 2 Wound to space(heat, 3)
+    add 1 Wound to card("Lamp")
+    turn P1:
+        choose n from 0 to 1 "done?"
+    end game
+'''
+
+
+def test_tokens_read_alike_wherever_the_repl_writes_them(tmp_path):
+    # one wording (render.tokens_text): a count of one unsaid, more as `×2`; on a space, on a
+    # track, on a card, and in `show` of a space
+    path = tmp_path / "tally.ludus"
+    path.write_text(TALLY, encoding="utf-8")
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
+    repl = Repl(ludus.load(path).new_match(2), path, console)
+    repl.handle("show")
+    repl.handle("show Meadow")
+    text = out.getvalue()
+    assert "×1" not in text
+    assert re.search(r"Meadow +P1 Shield ×2, Wound\n", text)
+    assert "at 2: Wound   at 3: Wound ×2" in text
+    assert "Lamp: Wound\n" in text
+    assert "Meadow (plain): P1 Shield ×2, Wound\n" in text
