@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 import ludus
@@ -65,6 +66,31 @@ def test_an_unknown_seat_in_expect_winner_is_a_located_check_error(tmp_path):
     [d] = [d for d in diags if d.severity == "error"]
     assert d.message == "unknown seat 'Ambr'" and d.hint == "did you mean 'Amber'?" and d.span.line == 4
 
+
+
+@pytest.mark.parametrize("late", ["seed 7", "players 3"])
+def test_a_seed_or_players_line_after_another_line_is_a_located_check_error(tmp_path, late):
+    path = tmp_path / "t.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n\ntest "t":\n'
+                    f'    expect coins of Amber == 3\n    {late}\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    [d] = [d for d in diags if d.severity == "error"]
+    word = late.split()[0]
+    assert (d.message, d.span.line, d.span.column) == (f"'{word}' must come before the test's other lines", 5, 5)
+
+
+def test_a_late_seed_line_is_still_refused_when_the_test_runs(tmp_path):
+    # a test block the checker never saw (built in Python, say) meets the same refusal at its run
+    path = tmp_path / "t.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n\ntest "t":\n'
+                    '    seed 7\n    expect coins of Amber == 3\n', encoding="utf-8")
+    game = ludus.load(path)
+    decl = own_tests(game, path)[0]
+    late = attrs.evolve(decl, lines=tuple(reversed(decl.lines)))
+    with pytest.raises(TestError) as info:
+        run_test_decl(game, late, lambda effect, name, span: None)
+    assert (info.value.message, info.value.span.line) == ("'seed' must come before the test's other lines", 4)
+    assert not info.value.also
 
 TOGETHER = '''game "Together"
 players 3

@@ -874,7 +874,14 @@ class DeclarationChecks:
     def check_test(self, item: n.TestDecl) -> None:
         scope = Scope(in_test=True)
         sym = self.sym
+        started = False  # a line other than `players` and `seed` came before
         for line in item.lines:
+            if line.kind in ("players", "seed"):
+                if started:
+                    # the match is made once, at the first other line: said now, not when the test runs
+                    self.error(f"'{line.kind}' must come before the test's other lines", line.span)
+            else:
+                started = True
             if line.kind == "given":
                 self.block((line.value,), scope)
             elif line.kind == "expect":
