@@ -210,6 +210,27 @@ def test_why_not_force_and_force_order_refuse_arguments_of_the_wrong_kind(market
     assert match.to_json() == market.new_match(2, seed=1).to_json()
 
 
+@pytest.mark.parametrize("zone, names, message", [
+    ("suply", ["Town Crier"], "a forced order is for no zone 'suply' of the game; did you mean 'supply'?"),
+    ("dek@1", ["Town Crier"], "a forced order is for no zone 'dek@1' of the game; did you mean 'deck@1'?"),
+    ("supply@0", ["Town Crier"], "a forced order is for no zone 'supply@0' of the game; did you mean 'supply'?"),
+    # a seat's zone without its seat, or written as a replay's line writes it: named as the API takes it
+    ("deck", ["Town Crier"], "a forced order is for no zone 'deck' of the game; did you mean 'deck@0'?"),
+    ("deck of Basil", ["Town Crier"], "a forced order is for no zone 'deck of Basil' of the game; did you mean 'deck@1'?"),
+    ("supply", ["Town Crier", "Coper Coin"], "a forced order names no card 'Coper Coin' of the game; did you mean 'Copper Coin'?"),
+    ("supply", ["Zzyzx"], "a forced order names no card 'Zzyzx' of the game"),
+])
+def test_force_order_names_the_nearest_zone_or_card_of_a_misspelt_one(market, zone, names, message):
+    match = market.new_match(2, seed=1)
+    with pytest.raises(ValueError) as info:
+        match.force_order(zone, names)
+    assert str(info.value) == message
+    assert match.to_json() == market.new_match(2, seed=1).to_json()
+    with pytest.raises(ValueError) as info:  # as an outcome forced at the start is told
+        market.new_match(2, forced=[["order", zone, names]])
+    assert str(info.value) == f"forced: {message}"
+
+
 def test_a_match_or_a_save_of_something_that_is_not_a_game_is_refused(market):
     with pytest.raises(ValueError, match=r"^a match is of a loaded game \(ludus.load\(path\)\), not 'x.ludus'$"):
         Match.new("x.ludus", 2)

@@ -14,6 +14,7 @@ import json
 import marshal
 
 from ..language.limits import MAX_FILE_BYTES
+from ..language.source import Suggestion, suggest
 from . import vm
 from .dice import forcing_problem
 from .display import display, zone_text
@@ -357,12 +358,13 @@ class Match:
 
     def force_order(self, zone: str, names: list[str]) -> None:
         """The next shuffle of `zone` ("supply", or "deck@0" for a seat's) puts these cards on
-        top, in this order (top first). A zone or a card the game does not have is a ValueError,
-        and nothing is forced: the order would wait for ever, and the match's save not load."""
+        top, in this order (top first). A zone or a card the game does not have is a ValueError
+        that names the nearest one the game has, and nothing is forced: the order would wait for
+        ever, and the match's save not load."""
         if isinstance(names, str) or not isinstance(names, (list, tuple)):
             raise ValueError(f"names is a list of card names, not {shown_value(names)}")
         entry = ["order", zone, list(names)]
-        problem = forced_problem(self.game, entry, self._state["nseats"])
+        problem = order_entry_problem(self.game, entry, self._state["nseats"])
         if problem is not None:
             raise ValueError(problem)
         self._state["forced"].append(entry)
@@ -550,11 +552,35 @@ def _forced_list(game, forced, n: int) -> list:
         entry = list(entry)
         if len(entry) == 3 and isinstance(entry[2], tuple):
             entry[2] = list(entry[2])
-        problem = forced_problem(game, entry, n)
+        problem = order_entry_problem(game, entry, n)
         if problem is not None:
             raise ValueError(f"forced: {problem}")
         out.append(entry)
     return out
+
+
+def order_entry_problem(game, entry, n: int) -> str | None:
+    """Why an outcome given to force is not one a match of `n` seats can keep (saved.forced_problem),
+    with the nearest zone or card of the game when a forced order names one it does not have, as a
+    replay's `force order` line is told: "did you mean 'deck@0'?". None when it can be kept."""
+    problem = forced_problem(game, entry, n)
+    well_formed = (len(entry) == 3 and entry[0] == "order" and isinstance(entry[1], str)
+                   and isinstance(entry[2], list) and all(isinstance(x, str) for x in entry[2]))
+    if problem is None or not well_formed:  # a damaged entry is said to be one, as it is
+        return problem
+    _, zone, names = entry
+    keys = [key for name, spec in game.zones.items() if name != "box"
+            for key in ([f"{name}@{i}" for i in range(n)] if spec.per == "seat" else [name])]
+    if zone != "box" and zone not in keys:
+        # a zone written as a test line or a replay writes it (`deck of Amber`), or a seat's zone
+        # without its seat, is named as the API takes it
+        spec = game.zones.get(zone)
+        key = f"{zone}@0" if spec is not None and spec.per == "seat" else zone_key(game, n, zone)
+        near = Suggestion(zone, (key,)) if key is not None else suggest(zone, keys)
+    else:
+        card = next(card for card in names if card not in game.defs)
+        near = suggest(card, game.defs)
+    return problem if near is None else f"{problem}; {near.hint}"
 
 
 def order_problem(match, entry) -> str | None:

@@ -83,6 +83,11 @@ def test_effects_are_the_same_on_every_run():
     (lambda p: p.given("pay 9 coins for Amber"), "cannot pay 9 coins: Amber has only 3"),
     (lambda p: p.given("set coins of Amber to"), "<given>:1:22: error: unexpected end of line"),
     (lambda p: p.next_roll(6, 7), "7 is not a face of a d6"),
+    # a misspelt zone or card of a forced order gets the nearest name, as a test's line does
+    (lambda p: p.next_order("dek@1", ["Copper Coin"]),
+     "a forced order is for no zone 'dek@1' of the game; did you mean 'deck@1'?"),
+    (lambda p: p.next_order("deck@0", ["Coper Coin"]),
+     "a forced order names no card 'Coper Coin' of the game; did you mean 'Copper Coin'?"),
     # a position's statements have the step budget of any run: an endless loop is an error, not a hang
     (lambda p: p.given("while true: set mood to 0"),
      "the rules ran 200000 steps without asking for a decision: 'given' seems to loop forever"),
