@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import marshal
 
+from ..language import forcing
+from ..language.forcing import OrderFault
 from ..language.limits import MAX_FILE_BYTES
 from ..language.source import Suggestion, suggest
 from . import vm
@@ -607,6 +609,18 @@ def order_problem(match, entry) -> str | None:
         found = f"; a copy is in {zone_text(match, where)}" if where and not where.startswith("#") else ""
         return f"'{name}' is not in {shown}{found}"
     return None
+
+
+def order_zone_fault(game, nseats: int, zone: str, seat: str | None, quote: str = "'") -> OrderFault | None:
+    """What is wrong with the zone of a `force order ZONE [of SEAT]` line read against a match of
+    `nseats` seats, or None: a fault `ludus check` finds in a test's line, in its words
+    (language.forcing), or a seat of the game that is not at this table."""
+    seats = game.seat_names(nseats)
+    spec = game.zones.get(zone)
+    if (spec is not None and spec.per == "seat" and seat is not None and seat not in seats
+            and seat in game.seat_names(game.max_players)):
+        return OrderFault(f"no seat '{seat}' in this match (its seats are {', '.join(seats)})", "seat", seat)
+    return forcing.order_zone_fault(game.zones, seats, zone, seat, quote)
 
 
 def zone_key(game, nseats: int, text: str) -> str | None:

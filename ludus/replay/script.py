@@ -18,12 +18,13 @@ from attrs import define, field
 from ..engine.dice import die_problem
 from ..engine.display import describe_entry
 from ..engine.effect import result_text
-from ..engine.match import IllegalAction, Match, closest, order_problem, zone_key
+from ..engine.match import IllegalAction, Match, closest, order_problem, order_zone_fault, zone_key
 from ..engine.runtime import RuleError
 from ..engine.saved import force_problem
 from ..language.files import FileProblem, checked_path, read_text_file
+from ..language.forcing import order_card_faults
 from ..language.limits import MAX_DIE_SIDES, whole_number
-from ..language.source import LudusError, split_lines, suggest
+from ..language.source import LudusError, split_lines
 
 HEADER = ("game", "players", "seats", "seed", "chance", "setup")
 BODY = ("force", "expect", "move")
@@ -351,33 +352,23 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
         message, offset = zone_problem(game, nseats, f.target)
         at = step.text.find(f.target, len("order"))
         raise ReplayError(path, step.line, message, step.column + max(at, 0) + offset)
-    for name in f.values:
-        if name not in game.defs:
-            near = suggest(name, game.defs)
-            raise ReplayError(path, step.line, f"no card '{name}'" + (f"; {near.hint}" if near else ""), step.column)
+    faults = order_card_faults(game.defs, f.values)
+    if faults:
+        raise ReplayError(path, step.line, faults[0].text(), step.column)
     return [["order", key, list(f.values)]]
 
 
 def zone_problem(game, nseats: int, text: str) -> tuple[str, int]:
-    """Why `text` (`deck of Amber`, `supply`) names no zone of a match of `nseats` seats, said as
-    the checker says it of a test's `force order` line (the nearest zone or seat, a seat missing
-    or one too many), and where in `text` the fault starts."""
+    """Why `text` (`deck of Amber`, `supply`) names no zone of a match of `nseats` seats, in the
+    words the checker says it of a test's `force order` line (match.order_zone_fault: the
+    nearest zone or seat, a seat missing or one too many), and where in `text` the fault starts."""
     name_part, sep, seat_part = text.partition(" of ")
-    name, seat = name_part.strip(), seat_part.strip()
-    spec = game.zones.get(name)
-    zones = [z for z in game.zones if z != "box"]
-    if spec is None:
-        near = suggest(name, zones)
-        return f"no zone '{name}'; " + (near.hint if near else f"the zones are {', '.join(zones)}"), 0
-    seats = list(game.seat_names(nseats))
-    if spec.per == "seat" and not sep:
-        return f"zone '{name}' is kept per seat: name the seat, as in `force order {name} of {seats[0]} = ...`", 0
-    seat_at = len(name_part) + len(sep) + len(seat_part) - len(seat_part.lstrip())
-    if spec.per != "seat":
-        return f"zone '{name}' is the game's own, not a seat's: write `force order {name} = ...`", seat_at
-    near = suggest(seat, seats)
-    return (f"no seat '{seat}' in this match (its seats are {', '.join(seats)})"
-            + (f"; {near.hint}" if near else ""), seat_at)
+    fault = order_zone_fault(game, nseats, name_part.strip(), seat_part.strip() if sep else None, quote="`")
+    if fault is None:  # pragma: no cover - zone_key found no zone: there is a fault
+        return f"no zone '{text}'", 0
+    if fault.part == "zone":
+        return fault.text(), 0
+    return fault.text(), len(name_part) + len(sep) + len(seat_part) - len(seat_part.lstrip())
 
 
 # ───────────────────────── parsing ─────────────────────────

@@ -215,7 +215,7 @@ def test_script_option_reads_lines_from_a_file(tmp_path):
     ("reload extra", "`reload` takes nothing after it, not 'extra'"),
     ("undo 2", "`undo` takes nothing after it, not '2'"),
     ("redo please", "`redo` takes nothing after it"),
-    ("force order deck of Nobody = Copper Coin", "no seat 'Nobody' in this match (its seats are Amber, Basil)"),
+    ("force order deck of Nobody = Copper Coin", "unknown seat 'Nobody'; the seats are Amber, Basil"),
     ("expect coins of Amber == 1", "not so: coins of Amber == 1: coins of Amber is 3"),
     ("expect coins of", "column 9: unexpected end"),
     ("eval nothing_here", "'nothing_here'"),

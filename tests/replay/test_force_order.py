@@ -51,11 +51,12 @@ def test_a_card_that_the_refill_brings_in_is_allowed(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("force, column, message", [
-    ("dek of Amber = Copper Coin", 13, "no zone 'dek'; did you mean 'deck'?"),
-    ("suply = Copper Coin", 13, "no zone 'suply'; did you mean 'supply'?"),
-    ("nowhere = Copper Coin", 13, "no zone 'nowhere'; the zones are deck, hand, discard, market, supply, removed"),
-    ("deck of Ambr = Copper Coin", 21, "no seat 'Ambr' in this match (its seats are Amber, Basil); "
-                                       "did you mean 'Amber'?"),
+    ("dek of Amber = Copper Coin", 13, "unknown zone 'dek'; did you mean 'deck'?"),
+    ("suply = Copper Coin", 13, "unknown zone 'suply'; did you mean 'supply'?"),
+    ("nowhere = Copper Coin", 13, "unknown zone 'nowhere'; the zones are deck, hand, discard, market, supply, removed"),
+    ("deck of Ambr = Copper Coin", 21, "unknown seat 'Ambr'; did you mean 'Amber'?"),
+    ("deck of Nobody = Copper Coin", 21, "unknown seat 'Nobody'; the seats are Amber, Basil"),
+    # a seat of the game that a match of 2 does not have
     ("deck of Cobalt = Copper Coin", 21, "no seat 'Cobalt' in this match (its seats are Amber, Basil)"),
     ("deck = Copper Coin", 13, "zone 'deck' is kept per seat: name the seat, as in `force order deck of Amber = ...`"),
     ("supply of Amber = Copper Coin", 23, "zone 'supply' is the game's own, not a seat's: write "
@@ -76,5 +77,28 @@ def test_the_repl_says_the_nearest_zone_too(tmp_path, monkeypatch):
     repl.handle("force order dek of Amber = Copper Coin")
     repl.handle("force order deck of Ambr = Copper Coin")
     assert out.getvalue().splitlines() == [
-        "error: no zone 'dek'; did you mean 'deck'?",
-        "error: no seat 'Ambr' in this match (its seats are Amber, Basil); did you mean 'Amber'?"]
+        "error: unknown zone 'dek'; did you mean 'deck'?",
+        "error: unknown seat 'Ambr'; did you mean 'Amber'?"]
+
+
+@pytest.mark.parametrize("zone, cards", [
+    ("dek of Amber", ["Copper Coin"]),
+    ("nowhere", ["Copper Coin"]),
+    ("deck", ["Copper Coin"]),
+    ("supply of Amber", ["Copper Coin"]),
+    ("deck of Ambr", ["Copper Coin"]),
+    ("deck of Amber", ["Coper Coin"]),
+])
+def test_a_replay_and_the_checker_say_the_same_fault_in_the_same_words(tmp_path, zone, cards):
+    # the same line in a test block (checked before it runs) and in a replay (read against the
+    # match): only the quotes of the line shown as an example follow each place
+    game = tmp_path / "t.ludus"
+    quoted = ", ".join(f'"{card}"' for card in cards)
+    game.write_text(f'extends "{GAME.as_posix()}"\n\ntest "t":\n    force order {zone} = {quoted}\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(game)
+    [d] = [d for d in diags if d.severity == "error"]
+    checked = f"{d.message}; {d.hint}" if d.hint else d.message
+    with pytest.raises(ReplayError) as err:
+        replay(tmp_path, f"{zone} = {', '.join(cards)}").run(lambda line: None)
+    assert err.value.message.replace("`", "'") == checked
+    assert "`" in err.value.message or "'force order" not in checked

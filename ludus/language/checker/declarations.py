@@ -10,6 +10,7 @@ import attrs
 
 from .. import nodes as n
 from ..discover import starts_game
+from ..forcing import order_card_faults, order_zone_fault
 from ..limits import MAX_COPIES, MAX_PLAYERS, MAX_TRACK_SPACES, number_in_range, player_range
 from ..snapshot_names import (
     EXTENSION,
@@ -922,23 +923,15 @@ class DeclarationChecks:
     def check_force_order(self, line: n.TestLine) -> None:
         """`force order ZONE [of SEAT] = "Card", ...`: a zone the game has, named with a seat when
         it is kept per seat (and only then), and cards the game has; found now, not when the
-        test runs, as a `resolve` line's card is."""
+        test runs, as a `resolve` line's card is, in the words a replay's line is told them."""
         sym = self.sym
         zone, seat, names = line.value
-        spec = sym.zones.get(zone)
-        if spec is None:
-            self.error(f"unknown zone '{zone}'", self.at(line.span, zone), suggest(zone, sym.zones))
-        elif spec.per == "seat" and seat is None:
-            self.error(f"zone '{zone}' is kept per seat: name the seat, as in 'force order {zone} of "
-                       f"{sym.seat_constants()[0]} = ...'", self.at(line.span, zone))
-        elif spec.per != "seat" and seat is not None:
-            self.error(f"zone '{zone}' is the game's own, not a seat's: write 'force order {zone} = ...'",
-                       self.at(line.span, seat))
-        else:
-            self.test_seat(line, seat)
-        for card in dict.fromkeys(names):
-            if card not in sym.entities:
-                self.error(f"unknown card '{card}'", self.at(line.span, f'"{card}"'), suggest(card, sym.entities))
+        fault = order_zone_fault(sym.zones, sym.seat_constants(), zone, seat)
+        faults = [] if fault is None else [fault]
+        for fault in [*faults, *order_card_faults(sym.entities, names)]:
+            # a card is written in quotes: pointed at with them, as a `resolve` line's card is
+            self.error(fault.message, self.at(line.span, f'"{fault.name}"' if fault.part == "card" else fault.name),
+                       fault.hint)
 
     def test_rule_call(self, call: n.CallStmt, scope: Scope) -> None:
         """A test's `resolve RULE(ARGS)`: checked as the same call in the rules is (an unknown

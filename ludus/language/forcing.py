@@ -1,0 +1,65 @@
+"""The faults of a `force order ZONE [of SEAT] = CARDS` line, worded once.
+
+The same line is read in a test block (checked by `ludus check` against the seats the game
+declares, and run by ludus.testing), in a replay and at the REPL (read against the seats of the
+match): each says a zone, seat or card the game does not have, and a seat missing or one too
+many, in the words made here. Only the quoting of the line shown as an example follows each
+place: 'force order deck = ...' as the checker quotes code, `force order deck = ...` as replays
+and the REPL do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+
+from attrs import frozen
+
+from .source import Suggestion, suggest
+
+
+@frozen
+class OrderFault:
+    """One fault of a `force order` line: the message, what it is about (`part`: "zone", "seat"
+    or "card") and its words as the line writes them (`name`, to point at), and a hint: the
+    nearest name the game has (a Suggestion), or the names it has, or None."""
+
+    message: str
+    part: str
+    name: str
+    hint: Suggestion | str | None = None
+
+    def text(self) -> str:
+        """The message with its hint, on one line: "unknown zone 'dek'; did you mean 'deck'?"."""
+        hint = self.hint.hint if isinstance(self.hint, Suggestion) else self.hint
+        return f"{self.message}; {hint}" if hint else self.message
+
+
+def order_zone_fault(zones: Mapping, seats: Iterable[str], zone: str, seat: str | None,
+                     quote: str = "'") -> OrderFault | None:
+    """What is wrong with the zone of a `force order` line, `zone` (`of seat`, or None when no seat
+    is named), or None: a zone the game has (`zones`: each zone's name and what has its `per`),
+    named with a seat when it is kept per seat, and only then, and a seat of `seats`. `quote`
+    quotes the line shown as an example."""
+    seats = list(seats)
+    spec = zones.get(zone)
+    if spec is None:
+        known = [z for z in zones if z != "box"]
+        return OrderFault(f"unknown zone '{zone}'", "zone", zone,
+                          suggest(zone, known) or f"the zones are {', '.join(known)}")
+    if spec.per == "seat" and seat is None:
+        example = f"{quote}force order {zone} of {seats[0]} = ...{quote}"
+        return OrderFault(f"zone '{zone}' is kept per seat: name the seat, as in {example}", "zone", zone)
+    if spec.per != "seat" and seat is not None:
+        return OrderFault(f"zone '{zone}' is the game's own, not a seat's: write {quote}force order {zone} = ...{quote}",
+                          "seat", seat)
+    if seat is not None and seat not in seats:
+        return OrderFault(f"unknown seat '{seat}'", "seat", seat,
+                          suggest(seat, seats) or f"the seats are {', '.join(seats)}")
+    return None
+
+
+def order_card_faults(cards: Collection[str], names: Iterable[str]) -> list[OrderFault]:
+    """The cards a `force order` line names that the game does not have (`cards`), each once, in
+    the line's order, with the nearest card it has."""
+    return [OrderFault(f"unknown card '{name}'", "card", name, suggest(name, cards))
+            for name in dict.fromkeys(names) if name not in cards]
