@@ -7,10 +7,9 @@ import stat
 from pathlib import Path
 
 from ..engine.effect import result_text
-from ..engine.match import order_problem, zone_key
 from ..language.snapshot_names import EXTENSION, same_file, snapshot_lines, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
-from .position import Position, TestError, _order_text
+from .position import Position, TestError
 from .snapshot_files import SnapshotFileError, python_namesakes, read_snapshot, write_snapshot
 
 
@@ -128,7 +127,8 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
             sides, *faces = value
             pos.next_roll(sides, *faces, span=span)
         elif kind == "force_order":
-            force_order(pos, value, span)
+            zone, seat, names = value
+            pos.force_order_line(zone, seat, list(names), span)
         elif kind in ("do", "answer"):
             pos.do(value, span, verb=kind)
         elif kind == "until":
@@ -152,7 +152,7 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
             # the line asks the rules to go on: after the end there is nothing to go on to, and
             # the test is told so (the Python API's run_on() may be called to make sure, and
             # does nothing then)
-            pos._over("run on", span)
+            pos.refuse_if_over("run on", span)
             pos.run_on(span)
         elif kind == "report_start":
             pos.effect()   # what came before (setup decisions, say) is left out of the next report
@@ -166,22 +166,6 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
     if pos is None:
         Position(game, players, seed)
 
-
-def force_order(pos, value, span) -> None:
-    """`force order ZONE [of SEAT] = "A", "B"`: the next shuffle of that zone puts A on top, then
-    B, as the same line does in replays and the REPL; and as there, the cards must be in the zone
-    (or in the one it refills from) when the line is read."""
-    zone, seat, names = value
-    # after the end nothing is shuffled: said before the zone and the cards are looked at
-    pos._over(_order_text(zone if seat is None else f"{zone} of {seat}", names), span)
-    match = pos.match
-    key = zone_key(pos.game, match._state["nseats"], zone if seat is None else f"{zone} of {seat}")
-    if key is None:  # the checker has made sure of the zone: the seat is not at this table
-        raise TestError(f"no seat '{seat}' in this match (its seats are {', '.join(match.seat_names())})", span)
-    problem = order_problem(match, ["order", key, list(names)])
-    if problem is not None:
-        raise TestError(f"cannot force this order: {problem}", span)
-    pos.next_order(key, list(names), span=span)
 
 # ───────────────────────── `ludus test`: test blocks without pytest ─────────────────────────
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from ..compiler.probe import compile_expression, compile_rule_call, compile_statements
 from ..engine import vm
 from ..engine.effect import Effect, _cards, _plain, changes, facts, result_text, unset_values
-from ..engine.match import closest
+from ..engine.match import closest, order_problem, order_zone_fault, shown_value, zone_key
 from ..engine.runtime import RuleError, Runtime, copy_state, forced_die
+from ..language.forcing import order_card_faults
 from ..language.source import Diagnostic, LudusError, Sources, Span, render, split_lines, suggest
 
 FLOW_ENDED = "the flow ended without a winner"
@@ -86,7 +87,7 @@ class Position:
         Then the waiting decision is asked again, with options that follow the new position;
         `ask_again=False` leaves that to the next given, for a position set up in several lines
         (a hand emptied, then filled: asked in between, an empty hand would end the turn)."""
-        self._over("set up the position with 'given'", span)
+        self.refuse_if_over("set up the position with 'given'", span)
         path, line, column = _where(span, "<given>")
         try:
             fn = compile_statements(self.game, text, path, line, column)
@@ -102,7 +103,7 @@ class Position:
     def next_roll(self, sides: int, *values: int, span: Span | None = None) -> None:
         """The next rolls of a d`sides` come out as `values` (0 sides: of any die). Once the
         match is over nothing is left to roll, and the step fails, saying so."""
-        self._over(f"force {'die' if sides == 0 else f'd{sides}'} = {', '.join(map(str, values))}", span)
+        self.refuse_if_over(f"force {'die' if sides == 0 else f'd{sides}'} = {', '.join(map(str, values))}", span)
         try:
             self.match.force(sides, *values)
         except ValueError as exc:
@@ -111,11 +112,37 @@ class Position:
     def next_order(self, zone: str, names: list[str], span: Span | None = None) -> None:
         """The next shuffle of `zone` ("deck@0" or "supply") puts these cards on top, in order.
         Once the match is over nothing is left to shuffle, and the step fails, saying so."""
-        self._over(_order_text(_zone_name(zone, self.match.seat_names()), names), span)
+        self.refuse_if_over(_order_text(_zone_name(zone, self.match.seat_names()), names), span)
         try:
             self.match.force_order(zone, names)
         except ValueError as exc:
             raise TestError(str(exc), span) from None
+
+    def force_order_line(self, zone: str, seat: str | None, names: list[str], span: Span | None = None) -> None:
+        """A test's `force order ZONE [of SEAT] = "A", "B"`: the next shuffle of that zone puts A
+        on top, then B, as the same line does in replays and the REPL; and as there, the cards
+        must be in the zone (or in the one it refills from) now. A zone, seat or card that the
+        game, or this match, does not have fails the step in the words `ludus check` has for it,
+        with the nearest name; once the match is over nothing is left to shuffle, and the step
+        fails, saying so."""
+        if not isinstance(zone, str):
+            raise TestError(f"zone is a zone's name, not {shown_value(zone)}", span)
+        if seat is not None and not isinstance(seat, str):
+            raise TestError(f"seat is a seat's name or None, not {shown_value(seat)}", span)
+        if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+            raise TestError(f"names is a list of card names, not {shown_value(names)}", span)
+        written = zone if seat is None else f"{zone} of {seat}"
+        # after the end nothing is shuffled: said before the zone and the cards are looked at
+        self.refuse_if_over(_order_text(written, names), span)
+        nseats = len(self.match.seat_names())
+        fault = order_zone_fault(self.game, nseats, zone, seat) or next(iter(order_card_faults(self.game.defs, names)), None)
+        if fault is not None:
+            raise TestError(fault.text(), span)
+        key = zone_key(self.game, nseats, written)
+        problem = order_problem(self.match, ["order", key, list(names)])
+        if problem is not None:
+            raise TestError(f"cannot force this order: {problem}", span)
+        self.next_order(key, list(names), span=span)
 
     # ── steps ──
 
@@ -172,7 +199,7 @@ class Position:
     def _ready_to_resolve(self, doing: str, seat, span: Span | None) -> int:
         """Before a `resolve`: the match is not over, and no effect resolved before still waits
         for an answer; the seat it runs for, as a number (None: the seat deciding now)."""
-        self._over(doing, span)
+        self.refuse_if_over(doing, span)
         if self._outer is not None:
             raise TestError(f"the effect of {self._effect_title} is still waiting for "
                             f"{self._waiting_text()}; answer it first", span)
@@ -204,7 +231,7 @@ class Position:
         expectations and the effect report see the action alone; the next step lets the rules
         go on to the next decision."""
         self._resume(span)
-        self._over(f"{verb} '{label}'", span)
+        self.refuse_if_over(f"{verb} '{label}'", span)
         pending = self.match.pending
         if pending is None:
             raise TestError(f"cannot {verb} '{label}': no decision is waiting", span)
@@ -278,7 +305,7 @@ class Position:
     def play_until(self, label: str, span: Span | None = None, limit: int = PLAY_LIMIT) -> None:
         """Take the last option of every decision (usually 'pass' or the 'else' choice) until `label`
         is a legal move."""
-        self._over(f"play until '{label}'", span)
+        self.refuse_if_over(f"play until '{label}'", span)
         for _ in range(limit):
             self._resume(span)
             if label in self.match.legal_actions():
@@ -358,11 +385,13 @@ class Position:
 
     # ── inside ──
 
-    def _over(self, doing: str, span: Span | None) -> None:
-        """Refuse a step once the match is over, saying how it ended. An effect that ended the
-        match (a card's or a rule's `win`) is over with it: nothing waits for an answer, and
-        nothing is resolved, done or set up after it. (`match.is_over` is no test: the flow
-        waits, between an action and the next step, with no decision asked.)"""
+    def refuse_if_over(self, doing: str, span: Span | None = None) -> None:
+        """Refuse a step once the match is over: a TestError, located at `span`, that says what
+        could not be done (`doing`: "run on", "do 'buy Farm'") and how the match ended. Every
+        step that needs the match going checks it; a test's own step may too. An effect that
+        ended the match (a card's or a rule's `win`) is over with it: nothing waits for an
+        answer, and nothing is resolved, done or set up after it. (`match.is_over` is no test:
+        the flow waits, between an action and the next step, with no decision asked.)"""
         result = self.match.result
         if result is not None:
             raise TestError(f"cannot {doing}: the match is over ({result_text(result)})", span)

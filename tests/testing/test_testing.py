@@ -88,6 +88,18 @@ def test_effects_are_the_same_on_every_run():
      "a forced order is for no zone 'dek@1' of the game; did you mean 'deck@1'?"),
     (lambda p: p.next_order("deck@0", ["Coper Coin"]),
      "a forced order names no card 'Coper Coin' of the game; did you mean 'Copper Coin'?"),
+    # a test's `force order` line, in Python: what `ludus check` finds, in its words, and more
+    (lambda p: p.force_order_line("dek", "Amber", ["Copper Coin"]), "unknown zone 'dek'; did you mean 'deck'?"),
+    (lambda p: p.force_order_line("deck", None, ["Copper Coin"]),
+     "zone 'deck' is kept per seat: name the seat, as in 'force order deck of Amber = ...'"),
+    (lambda p: p.force_order_line("deck", "Ambr", ["Copper Coin"]), "unknown seat 'Ambr'; did you mean 'Amber'?"),
+    (lambda p: p.force_order_line("deck", "Cobalt", ["Copper Coin"]),
+     "no seat 'Cobalt' in this match (its seats are Amber, Basil)"),
+    (lambda p: p.force_order_line("deck", "Amber", ["Coper Coin"]), "unknown card 'Coper Coin'; did you mean 'Copper Coin'?"),
+    (lambda p: p.force_order_line("deck", "Amber", ["Guild Charter"]),
+     "cannot force this order: 'Guild Charter' is not in deck of Amber; a copy is in supply"),
+    (lambda p: p.force_order_line("deck", "Amber", "Copper Coin"), "names is a list of card names, not 'Copper Coin'"),
+    (lambda p: p.force_order_line("deck", 0, ["Copper Coin"]), "seat is a seat's name or None, not 0"),
     # a position's statements have the step budget of any run: an endless loop is an error, not a hang
     (lambda p: p.given("while true: set mood to 0"),
      "the rules ran 200000 steps without asking for a decision: 'given' seems to loop forever"),
