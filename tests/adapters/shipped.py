@@ -26,6 +26,7 @@ SHIPPED = [
     "examples/hearts.ludus",
     "examples/coup.ludus",
     "examples/hanabi.ludus",
+    "examples/lost-cities.ludus",
     "examples/uprising-great-country.ludus",
 ]
 
