@@ -631,8 +631,13 @@ class DeclarationChecks:
         elif isinstance(item, n.GroupDecl):
             for m in item.members:
                 if m not in sym.tokens and m not in sym.spaces and m not in sym.entities and m not in sym.tracks:
-                    self.error(f"unknown group member '{m}'", self.at(item.span, m),
-                               suggest(m, set(sym.tokens) | set(sym.spaces) | set(sym.tracks)))
+                    near = suggest(m, set(sym.tokens) | set(sym.spaces) | set(sym.tracks))
+                    what = self.what_name_is(m)
+                    if what is None:
+                        self.error(f"unknown group member '{m}'", self.at(item.span, m), near)
+                    else:  # a name the game has, of a sort no group holds: say so, not "unknown"
+                        self.error(f"'{m}' is {what}: a group lists tokens, spaces or tracks",
+                                   self.at(item.span, m), near)
                 if m in sym.tracks:
                     self.used.add(("track", m))
         elif isinstance(item, n.EntityDecl):
@@ -853,6 +858,18 @@ class DeclarationChecks:
             scope.names.update(old="any", new="any", key="any")
         self.block(item.body, scope)
 
+    def what_name_is(self, name: str) -> str | None:
+        """What the game declares `name` to be, in words ("a zone", "a counter, flag or var"),
+        for an error where a name of another sort was expected; None for a name it lacks."""
+        sym = self.sym
+        return next((kind for kind, names in (("a value", sym.values), ("a zone", sym.zones),
+                                              ("a token", sym.tokens), ("a define", sym.defines),
+                                              ("a rule", sym.rules), ("an action", sym.actions),
+                                              ("a card", sym.entities), ("a kind", sym.kinds),
+                                              ("a space", sym.spaces), ("a track", sym.tracks),
+                                              ("a counter, flag or var", sym.vars), ("a group", sym.groups),
+                                              ("a board", sym.boards)) if name in names), None)
+
     def unwatchable(self, item: n.WhenDecl) -> None:
         """A `when NAME changes:` (or `enters`) on a name that is no counter, flag, var or track:
         say what may be watched there, and what the name is if the game has it."""
@@ -861,11 +878,9 @@ class DeclarationChecks:
             watched, near = "track", suggest(name, sym.tracks)
         else:
             watched, near = "counter, flag, var or track", suggest(name, set(sym.tracks) | set(sym.vars))
-        what = next((kind for kind, names in (("a value, which never changes", sym.values), ("a zone", sym.zones),
-                                              ("a token", sym.tokens), ("a define", sym.defines),
-                                              ("a rule", sym.rules), ("an action", sym.actions),
-                                              ("a card", sym.entities), ("a kind", sym.kinds),
-                                              ("a space", sym.spaces)) if name in names), None)
+        what = self.what_name_is(name)
+        if what == "a value":
+            what = "a value, which never changes"
         if what is None:
             self.error(f"unknown {watched} '{name}'", self.at(item.span, name), near)
             return
