@@ -421,9 +421,14 @@ def _unclosed_bracket(text: str, line: int, column: int) -> tuple[str, int, int]
     return stack[-1] if stack else None
 
 
+# `let` where an expression starts: after `=`, `(`, `,`, `[` or a word that an expression follows
+_LET_IN_EXPRESSION = re.compile(r"(?:[=(,\[]|\b(?:then|else|to|by|and|or|not|in|from))\s*let$")
+
+
 def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
     """A hint for the slips people bring from other languages: `else if`, `=` to compare, `+=`,
-    and the statement's `elif` inside an `if ... then ... else` expression."""
+    `let` inside an expression, and the statement's `elif` inside an `if ... then ... else`
+    expression."""
     lines = split_lines(text)
     source = lines[line - 1] if 0 < line <= len(lines) else ""
     before, after = source[: column - 1].rstrip(), source[column - 1 + len(str(tok.value)):]
@@ -434,6 +439,10 @@ def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
         return "an expression chains with 'else if': 'if A then X else if B then Y else Z'"
     if tok.value == "=":
         return "compare with '=='; to change a value, write 'set NAME to VALUE'"
+    if _LET_IN_EXPRESSION.search(before):
+        # `define total(s) = let x = ... in ...`: `let` read as a name, the name after it unexpected
+        return ("'let' is a statement, and an expression holds none: name the value with a define "
+                "of its own ('define x(s) = ...') and use it here")
     if tok.value in ("+", "-", "*", "/") and after.startswith("="):
         word = {"+": "increase NAME by", "-": "decrease NAME by"}.get(tok.value, "set NAME to NAME " + tok.value)
         return f"'{tok.value}=' is not in the language: write '{word} ...'"

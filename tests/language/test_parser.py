@@ -131,16 +131,27 @@ SLIPS = [
     ("\tset n to 1", "this file indents with tabs"),
     ("set n to if n == 1 then 2 elif n == 2 then 3 else 0",
      "an expression chains with 'else if': 'if A then X else if B then Y else Z'"),
+    ("set n to let m = 2 in m + 1", "'let' is a statement, and an expression holds none"),
 ]
 
 
-@pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs", "elif-in-expression"])
+@pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs", "elif-in-expression",
+                                                      "let-in-expression"])
 def test_common_slips_get_a_hint(tmp_path, body, hint):
     path = tmp_path / "slip.ludus"
     path.write_text(f'game "T"\nplayers 2\ncounter n\nflow:\n    {body}\n    end game\n', encoding="utf-8")
     diags, _checked, _sources = ludus.analyse(path)
     assert [d.severity for d in diags] == ["error"]
     assert diags[0].hint is not None and hint in diags[0].hint
+
+
+def test_a_let_inside_a_define_gets_the_hint_and_a_let_statement_none(tmp_path):
+    path = tmp_path / "slip.ludus"
+    path.write_text('game "T"\nplayers 2\ncounter n\ndefine more = let m = n in m + 1\n'
+                    'flow:\n    let total = n + 1\n    set n to total\n    end game\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    assert [(d.severity, d.span.line, d.message) for d in diags] == [("error", 4, "unexpected 'm'; expected end of line")]
+    assert "name the value with a define of its own" in diags[0].hint
 
 
 def test_a_stray_elif_among_statements_gets_no_expression_hint(tmp_path):
