@@ -1140,6 +1140,9 @@ class SourceGen:
 
     def binop(self, node) -> str:
         op = node.op
+        if op in ("in", "not in"):
+            a = self.sub(node.left)
+            return f"({a} {op} {self.members(node.right)})"
         a, b = self.sub(node.left), self.sub(node.right)
         if op == "and":
             return f"(bool({a}) and bool({b}))"
@@ -1167,11 +1170,18 @@ class SourceGen:
             return f"({a} {op} {b})"
         if op in ("<", "<=", ">", ">="):
             return f"({x} {op} {y})"
-        if op == "in":
-            return f"({a} in {self.as_listed(b, node.right)})"
-        if op == "not in":
-            return f"({a} not in {self.as_listed(b, node.right)})"
         raise AssertionError(op)
+
+    def members(self, node) -> str:
+        """Source for the right of `in`: what as_list makes of it. A group or a board kind is
+        the same list in every match, so it is read as a constant tuple, which `in` tests as it
+        tests the list, without the copy that handing the list out as a value needs."""
+        res = self.comp.c.res.get(id(node))
+        if res is not None and res[0] == "group":
+            return self.const(tuple(self.comp.sym.groups[res[1]].members))
+        if res is not None and res[0] == "space_kind":
+            return self.const(tuple(self.comp.sym.space_kinds[res[1]]))
+        return self.as_listed(self.sub(node), node)
 
     def aggregate(self, comp: n.Comprehension, agg: str) -> str:
         """An aggregate as its own generated function: the same loop as the closure's. The

@@ -452,6 +452,30 @@ flow:
                      "A 3 w: no no A, B 2 3", "B 1 w: yes yes B 1 3", "B 2 w: no yes A, B 2 3"]
 
 
+def test_membership_in_a_group_or_a_board_kind_reads_it_as_a_constant(tmp_path, monkeypatch):
+    # `r in places` and `r not in lands` test the fixed list itself, never a copy of it; the
+    # options are the closures' all the same (a seat, a number and a text are in no such list)
+    source = '''game "Members"
+players 2
+board land:
+    region A adjacent to B
+    region B adjacent to A
+    sea S adjacent to A
+group places = A, S
+action Pick(r in [A, B, S], k in [1, 2]):
+    require (r in places and r not in region) or (k > 1 and P1 not in places and "A" in region)
+flow:
+    turn P1:
+        offer Pick
+    win P1
+'''
+    compiled = []
+    real = pysource._cached_compile
+    monkeypatch.setattr(pysource, "_cached_compile", lambda text: compiled.append(text) or real(text))
+    assert _both(tmp_path, monkeypatch, source) == ["Pick A 2", "Pick B 2", "Pick S 1", "Pick S 2"]
+    assert len(compiled) == 1 and " in k" in compiled[0] and " in list(" not in compiled[0]
+
+
 def test_a_closure_among_a_listings_parameters_keeps_the_ones_bound_before_it(tmp_path, monkeypatch):
     # seats_from() is a closure whose argument is generated on its own while the listing is
     # being generated; `k`, bound before it, is read after it
