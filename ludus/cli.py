@@ -301,13 +301,14 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     sys.exit(1 if failed or (check_only and changed) else 0)
 
 
-def _note_bots_without_score(game, chosen: dict[int, str]) -> None:
+def _note_bots(game, chosen: dict[int, str], players: int) -> None:
     """A greedy bot in a game without `define score(s)` plays at random but for a win in one
     move, and an mcts bot with a playout depth learns little there: say so (on stderr) when one
-    is asked for, rather than leave its play unexplained."""
+    is asked for, rather than leave its play unexplained; and an mcts bot without a playout
+    depth in a game whose matches run long is slow."""
     from .bots import spec_note
 
-    for note in dict.fromkeys(spec_note(game, spec) for spec in chosen.values()):
+    for note in dict.fromkeys(spec_note(game, spec, players) for spec in chosen.values()):
         if note is not None:
             click.echo(f"note: {note}", err=True)
 
@@ -394,7 +395,7 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
         raise click.ClickException(str(exc)) from None
     names = list(match.seat_names())
     chosen = _bot_options(bots, names)
-    _note_bots_without_score(game, chosen)
+    _note_bots(game, chosen, len(names))
     view: str | int = "all" if all_seats else "auto"
     if seat is not None:
         if seat not in names:

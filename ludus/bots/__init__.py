@@ -42,7 +42,7 @@ from .base import (
 
 __all__ = ["BOTS", "DEFAULT_BUDGETS", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS", "OPTIONS", "BadBotSpec", "Bot",
            "Budget", "Observation", "RandomBot", "make_bot", "observe", "parse_budget", "parse_options", "parse_spec",
-           "spec_note"]
+           "random_length", "long_rollout_note", "spec_note"]
 
 
 class RandomBot:
@@ -181,18 +181,74 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
     return bot
 
 
-def spec_note(game, spec: str) -> str | None:
+def spec_note(game, spec: str, players: int | None = None) -> str | None:
     """The note a bot spec calls for in this game, or None: a greedy bot, or an mcts bot with a
-    playout depth, in a game without `define score(s)` (see ludus.bots.evaluate). The spec is
-    one parse_spec accepts."""
+    playout depth, in a game without `define score(s)` (see ludus.bots.evaluate); an mcts bot
+    without a depth in a game whose matches run long at `players` seats (`long_rollout_note`).
+    The spec is one parse_spec accepts."""
     from .evaluate import no_depth_score_note, no_score_note
 
-    kind, _, options = _parse(spec)
+    kind, budget, options = _parse(spec)
     if kind == "greedy":
         return no_score_note(game)
     if kind == "mcts" and "depth" in options:
         return no_depth_score_note(game)
+    if kind == "mcts" and players is not None:
+        return long_rollout_note(game, players, budget or DEFAULT_BUDGETS["mcts"], f"{spec.strip()}:depth=40")
     return None
+
+
+LONG_MATCH = 250  # random moves: a match this long makes every rollout of an mcts bot without a depth slow
+_LENGTHS: dict = {}  # (id of the game, players) -> (the game, random_length): the recent few
+
+
+def random_length(game, players: int) -> int | None:
+    """How many moves a match of `players` seats runs when every seat plays at random: the median
+    of three seeded matches, each counted up to the cap on an mcts rollout. None when a random
+    match breaks a rule (the designer hears of that from the match itself)."""
+    from ..engine.runtime import RuleError
+    from .mcts import ROLLOUT_CAP
+
+    key = (id(game), players)
+    if _LENGTHS.get(key, (None,))[0] is not game:  # a game loaded anew may take a freed one's id
+        lengths = []
+        try:
+            for seed in range(3):
+                rng, match, moves = random.Random(seed), game.new_match(players, seed=seed), 0
+                while not match.is_over and moves < ROLLOUT_CAP:
+                    options = match.legal_actions()
+                    match.apply(options[rng.randrange(len(options))])
+                    moves += 1
+                lengths.append(moves)
+        except (RuleError, ValueError):
+            lengths = []
+        if len(_LENGTHS) >= 8:  # a REPL that reloads a game as it is edited keeps only the recent ones
+            del _LENGTHS[next(iter(_LENGTHS))]
+        _LENGTHS[key] = (game, sorted(lengths)[1] if lengths else None)
+    return _LENGTHS[key][1]
+
+
+def long_rollout_note(game, players: int, budget: Budget, example: str = "mcts:depth=40") -> str | None:
+    """What a designer handing a seat to an mcts bot without a playout depth should know when the
+    game's matches run long (LONG_MATCH moves or more at random): every rollout plays on to the
+    end of the match, so each decision is slow, or on a time budget sees few rollouts; a depth
+    cuts them, when the game says how to judge the position where they stop (`example`: the spec
+    with a depth). None otherwise."""
+    from .evaluate import SCORE
+    from .mcts import ROLLOUT_CAP
+
+    length = random_length(game, players)
+    if length is None or length < LONG_MATCH:
+        return None
+    runs = f"some {length:,} moves" if length < ROLLOUT_CAP else f"over {ROLLOUT_CAP:,} moves (where a rollout stops)"
+    cost = (f"each decision plays {budget.iterations:,} such rollouts" if budget.iterations is not None
+            else f"in its {budget.seconds:g}s a decision plays few of them")
+    if SCORE in game.defines or game.payoff is not None:
+        cure = f"`{example}` stops each rollout 40 moves on and judges the position there"
+    else:
+        cure = f"a playout depth (`{example}`) needs a `define score(s)` to judge the position where it stops"
+    return (f"an mcts bot plays every rollout to the end of the match, and a {players}-player match of "
+            f"{game.title} played at random runs {runs}: {cost}; {cure} (see docs/simulation.md, \"Playout depth\")")
 
 
 def observe(match, seat: int, sampler: Callable[[random.Random], object] | None = None) -> Observation:

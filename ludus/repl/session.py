@@ -904,7 +904,7 @@ class Repl:
             raise Rejected(str(exc)) from None
         self.bots[names.index(seat)] = kind
         self.say(f"{seat} is played by the {kind} bot")
-        note = spec_note(self.game, kind)
+        note = spec_note(self.game, kind, len(self.match.seat_names()))
         if note is not None:
             self.say(f"note: {note}")
         if self.match.current == names.index(seat):

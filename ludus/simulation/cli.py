@@ -53,7 +53,7 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
                 make_bot(spec, game, seat, seed)
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--bot") from None
-    for note in dict.fromkeys(spec_note(game, spec) for game in loaded for spec in chosen.values()):
+    for note in dict.fromkeys(spec_note(game, spec, count) for game in loaded for spec in chosen.values()):
         if note is not None:
             click.echo(f"note: {note}", err=True)
     _check_outputs(json_path, report_dir, _game_files(files, loaded))

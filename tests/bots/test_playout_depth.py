@@ -7,7 +7,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ludus.bots import MAX_DEPTH, BadBotSpec, Budget, make_bot, observe, parse_options, parse_spec
+from ludus.bots import (
+    MAX_DEPTH,
+    BadBotSpec,
+    Budget,
+    make_bot,
+    observe,
+    parse_options,
+    parse_spec,
+    random_length,
+    spec_note,
+)
 from ludus.bots.mcts import MctsBot
 from ludus.cli import main
 from ludus.pipeline import load
@@ -271,3 +281,53 @@ def test_in_hanabi_a_cut_playout_is_worth_the_tables_score_where_it_stops(tmp_pa
     bot.choose(observe(scored.new_match(2, seed=4), 0))
     cut = [values for state, values in seen if state["result"] is None]
     assert cut and all(v[0] == v[1] and v[0] >= 97 for v in cut)
+
+
+# ── the note on a long game: every rollout of an mcts bot without a depth plays to the end ──
+
+LONG = TRAP.replace("repeat 30 times:", "repeat 150 times:")  # 301 moves a match
+
+
+def _game(tmp_path, text: str, name: str = "long.ludus"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path, load(path)
+
+
+def test_an_mcts_bot_without_a_depth_in_a_long_game_is_noted_as_slow_with_its_cure(tmp_path):
+    _, game = _game(tmp_path, LONG)
+    note = spec_note(game, "mcts", 2)
+    assert note is not None and "a 2-player match of Trap played at random runs some 301 moves" in note
+    assert "each decision plays 100 such rollouts; `mcts:depth=40` stops each rollout 40 moves on" in note
+    assert "each decision plays 50 such rollouts; `mcts:50:depth=40`" in spec_note(game, "mcts:50", 2)
+    assert "in its 2s a decision plays few of them; `mcts:2s:depth=40`" in spec_note(game, "mcts:2s", 2)
+    # a depth already given, another kind of bot, no player count: no such note
+    assert spec_note(game, "mcts:depth=40", 2) is None
+    assert spec_note(game, "random", 2) is None and spec_note(game, "mcts") is None
+
+
+def test_no_note_for_a_short_game_and_a_depth_needs_a_score(tmp_path):
+    _, short = _game(tmp_path, TRAP, "short.ludus")
+    assert spec_note(short, "mcts", 2) is None  # 61 moves
+    _, unscored = _game(tmp_path, LONG.replace("define score(s) = points of s\n", ""), "unscored.ludus")
+    note = spec_note(unscored, "mcts:30", 2)
+    assert "a playout depth (`mcts:30:depth=40`) needs a `define score(s)` to judge the position" in note
+
+
+def test_a_game_whose_random_play_breaks_a_rule_gets_no_length_note(tmp_path):
+    broken = LONG.replace("action Tick:\n    gain 1 ticks", "action Tick:\n    gain 1 ticks\n    gain 1 / (ticks - ticks) ticks")
+    _, game = _game(tmp_path, broken, "broken.ludus")
+    assert random_length(game, 2) is None and spec_note(game, "mcts", 2) is None
+
+
+def test_play_and_the_repl_give_the_note_when_the_bot_is_chosen(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    path, _ = _game(tmp_path, LONG)
+    # P1 moves first; P2's bot does not play before `quit`
+    out = CliRunner().invoke(main, ["play", str(path), "--bot", "P2=mcts:20"], input="quit\n")
+    assert out.exit_code == 0, out.output
+    assert "note: an mcts bot plays every rollout to the end of the match" in out.output
+    assert "`mcts:20:depth=40`" in out.output
+    out = CliRunner().invoke(main, ["play", str(path)], input="bot P2 mcts\nquit\n")
+    assert "note: an mcts bot plays every rollout to the end of the match" in out.output
+    assert "`mcts:depth=40`" in out.output
