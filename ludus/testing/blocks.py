@@ -101,11 +101,15 @@ def _together(errors: list[TestError]) -> TestError:
 
 def _run_lines(game, decl, compare, failed_expects: list) -> None:
     players, seed, pos = None, 0, None
+    given_setup: set[str] = set()  # `players` and `seed` lines read so far
     for i, line in enumerate(decl.lines):
         kind, value, span = line.kind, line.value, line.span
         if kind in ("players", "seed"):
             if pos is not None:
                 raise TestError(f"'{kind}' must come before the test's other lines", span)
+            if kind in given_setup:
+                raise TestError(f"a second '{kind}' line: a test has one", span)
+            given_setup.add(kind)
             if kind == "players":
                 players = value
             else:

@@ -92,6 +92,24 @@ def test_a_late_seed_line_is_still_refused_when_the_test_runs(tmp_path):
     assert (info.value.message, info.value.span.line) == ("'seed' must come before the test's other lines", 4)
     assert not info.value.also
 
+def test_a_second_seed_line_is_refused_by_the_check_and_the_run(tmp_path):
+    # the last of two seeds would have won without a word: which one the test plays is unclear
+    path = tmp_path / "t.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n\ntest "t":\n'
+                    '    seed 7\n    seed 8\n    expect coins of Amber == 3\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    [d] = [d for d in diags if d.severity == "error"]
+    assert (d.message, d.span.line) == ("a second 'seed' line: a test has one (the first is on line 4)", 5)
+    # a test block the checker never saw meets the same refusal at its run
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n\ntest "t":\n'
+                    '    seed 7\n    expect coins of Amber == 3\n', encoding="utf-8")
+    game = ludus.load(path)
+    decl = own_tests(game, path)[0]
+    twice = attrs.evolve(decl, lines=(decl.lines[0], *decl.lines))
+    with pytest.raises(TestError) as info:
+        run_test_decl(game, twice, lambda effect, name, span: None)
+    assert (info.value.message, info.value.span.line) == ("a second 'seed' line: a test has one", 4)
+
 TOGETHER = '''game "Together"
 players 3
 counter lit

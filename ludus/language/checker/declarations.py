@@ -891,11 +891,16 @@ class DeclarationChecks:
         scope = Scope(in_test=True)
         sym = self.sym
         started = False  # a line other than `players` and `seed` came before
+        setup: dict[str, n.TestLine] = {}  # the first `players` and `seed` line
         for line in item.lines:
             if line.kind in ("players", "seed"):
                 if started:
                     # the match is made once, at the first other line: said now, not when the test runs
                     self.error(f"'{line.kind}' must come before the test's other lines", line.span)
+                elif line.kind in setup:
+                    self.error(f"a second '{line.kind}' line: a test has one (the first is on line "
+                               f"{setup[line.kind].span.line})", line.span)
+                setup.setdefault(line.kind, line)
             else:
                 started = True
             if line.kind == "given":
