@@ -354,7 +354,10 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
         raise ReplayError(path, step.line, message, step.column + max(at, 0) + offset)
     faults = order_card_faults(game.defs, f.values)
     if faults:
-        raise ReplayError(path, step.line, faults[0].text(), step.column)
+        # pointed at the card's name after the `=` (quoted or not), else at the line
+        eq = step.text.find("=")
+        at = step.text.find(faults[0].name, eq) if eq >= 0 else -1
+        raise ReplayError(path, step.line, faults[0].text(), step.column + at if at >= 0 else step.column)
     return [["order", key, list(f.values)]]
 
 
@@ -497,7 +500,8 @@ def parse_force(text: str, path: str, line: int, column: int) -> Force:
 
 def _split_names(text: str) -> list[str]:
     """Comma-separated names; a name with a comma in it is written in double quotes."""
-    return [_unquote(p.strip()) for p in re.findall(r'"[^"]*"|[^,]+', text) if p.strip()]
+    # blanks before a name are skipped first, so that a quoted name after `, ` is read whole
+    return [_unquote(p.strip()) for p in re.findall(r'\s*("[^"]*"|[^,]+)', text) if p.strip()]
 
 
 def _unquote(text: str) -> str:

@@ -185,6 +185,17 @@ def test_malformed_lines(tmp_path, body, line, words):
     assert words in err.message
 
 
+@pytest.mark.parametrize("names, card, column", [
+    ("Copper Con", "Copper Con", 29), ("Copper Coin, Copper Con", "Copper Con", 42),
+    ("Copper Coin,   Tin", "Tin", 44),
+    # a name in quotes (one with a comma in it, as an export writes it) is read whole after `, `
+    ('"Copper, Con"', "Copper, Con", 30), ('Copper Coin, "Copper, Con"', "Copper, Con", 43),
+])
+def test_an_unknown_card_of_a_forced_order_is_pointed_at(tmp_path, names, card, column):
+    err = error_of(tmp_path, f"force order hand of Amber = {names}\n")
+    assert err.line == 4 and err.message.startswith(f"unknown card '{card}'") and err.column == column
+
+
 @pytest.mark.parametrize("force, words", [
     ("force die = 0", "0 is not a face of any die"),
     ("force die = -3", "-3 is not a face of any die"),
