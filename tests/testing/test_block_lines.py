@@ -72,11 +72,13 @@ def test_an_unknown_seat_in_expect_winner_is_a_located_check_error(tmp_path):
 def test_a_seed_or_players_line_after_another_line_is_a_located_check_error(tmp_path, late):
     path = tmp_path / "t.ludus"
     path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n\ntest "t":\n'
-                    f'    expect coins of Amber == 3\n    {late}\n', encoding="utf-8")
+                    f'    expect coins of Amber == 3\n    {late}   # too late\n', encoding="utf-8")
     diags, _checked, _sources = ludus.analyse(path)
     [d] = [d for d in diags if d.severity == "error"]
     word = late.split()[0]
     assert (d.message, d.span.line, d.span.column) == (f"'{word}' must come before the test's other lines", 5, 5)
+    # the line's span ends at its last word: the comment after it is not underlined
+    assert (d.span.end_line, d.span.end_column) == (5, 5 + len(late))
 
 
 def test_a_late_seed_line_is_still_refused_when_the_test_runs(tmp_path):
