@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..engine.display import display, display_all, distribute_prompt, merge_options, unique_labels
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, magnitude
+from ..language import nodes as n
 from ..language.limits import MAX_OPTIONS
 
 DONE = "done"
@@ -91,8 +92,7 @@ class OfferSpec:
                     if why is None:
                         continue
                     if why[0] == "require":
-                        source = rt.game.sources.text_at(why[1]) if rt.game.sources is not None else None
-                        return f"its requirement '{source or 'require'}' does not hold"
+                        return _requirement_refusal(rt, action, why[1], local)
                     _, need, have, counter = why
                     return f"it needs {need} {counter}, and {rt.seat_name(seat)} has {have}"
             return None
@@ -198,12 +198,95 @@ def _bindings(rt, env, action, seat) -> list[dict]:
 
 
 def _refusal(rt, action, local, seat):
-    """Why one binding of an action cannot be taken now: None when it can, ("require", span of the
+    """Why one binding of an action cannot be taken now: None when it can, ("require", index of the
     first requirement that fails) or ("cost", need, have, counter) for a cost it cannot pay."""
     for i, req in enumerate(action.requires):
         if not req(rt, local):
-            return ("require", action.require_spans[i])
+            return ("require", i)
     return _cost_refusal(rt, action.costs, local, seat)
+
+
+_COMPARISONS = frozenset(("==", "!=", "<", "<=", ">", ">="))
+_LITERALS = (n.Number, n.String, n.Bool, n.NoneLit)
+_LONGEST_SHOWN = 40  # a side's value longer than this (a list, say) is left out
+
+
+def _requirement_refusal(rt, action, index, local) -> str:
+    """Why requirement `index` of an action fails for one binding, in its own words: the whole
+    condition as written; for a condition whose top level is `and`, the first of its operands that
+    is false (an `and` in parentheses among them counts as more operands); for a comparison, the
+    value of each side that is not written as a value. The parts are read with the binding's own
+    parameters, in the order the condition reads them, so a part after the failing one is never
+    read; a part that breaks a rule, or parts that do not agree with the whole, leave the whole."""
+    sources = rt.game.sources
+    whole = sources.text_at(action.require_spans[index]) if sources is not None else None
+    said = f"its requirement '{whole or 'require'}' does not hold"
+    if whole is None:
+        return said
+    try:
+        parts = _parts(rt.game, action, index)
+        if parts is None:
+            return said
+        for text, fn, sides in parts:
+            if fn(rt, dict(local)):
+                continue
+            values = _sides_shown(rt, sides, local)
+            if len(parts) == 1:
+                return said + values
+            return f"{said}: '{text}' is false{values}"
+    except RuleError:
+        return said
+    return said  # every part holds now, yet the whole did not: say what is sure
+
+
+def _parts(game, action, index):
+    """The parts of requirement `index` (see `_requirement_refusal`), compiled when first asked
+    for and kept: [(text, fn, sides)], sides [(text, fn, type)] of a comparison; None when they
+    cannot be quoted (no source, or no nodes)."""
+    parts = action.require_parts.get(index, False)
+    if parts is not False:
+        return parts
+    parts = None
+    nodes = action.require_nodes
+    if game.checked is not None and game.sources is not None and index < len(nodes):
+        from .program import Compiler  # here: the compiler imports this module
+
+        comp = Compiler(game.checked, game)
+        parts = []
+        for node in _operands(nodes[index]):
+            text = game.sources.text_at(node.span)
+            if text is None:
+                parts = None
+                break
+            sides = []
+            if type(node) is n.BinOp and node.op in _COMPARISONS:
+                for side in (node.left, node.right):
+                    shown = None if isinstance(side, _LITERALS) else game.sources.text_at(side.span)
+                    if shown is not None:
+                        sides.append((shown, comp.closure(side), game.checked.types.get(id(side), "any")))
+            parts.append((text, comp.closure(node), sides))
+    action.require_parts[index] = parts
+    return parts
+
+
+def _operands(node) -> list:
+    """The operands of a condition's top-level `and`, in the order it reads them (those of an
+    `and` among them too); the condition alone when its top level is not `and`."""
+    if type(node) is n.BinOp and node.op == "and":
+        return _operands(node.left) + _operands(node.right)
+    return [node]
+
+
+def _sides_shown(rt, sides, local) -> str:
+    """` (coins is 2)`: the value of each side of a comparison not written as a value, short
+    enough to read in one line and not the same as its text (a seat's name, a space's); ""
+    when there is none."""
+    shown = []
+    for text, fn, typ in sides:
+        value = display(rt, fn(rt, dict(local)), typ)
+        if len(value) <= _LONGEST_SHOWN and value != text:
+            shown.append(f"{text} is {value}")
+    return f" ({', '.join(shown)})" if shown else ""
 
 
 def _cost_refusal(rt, costs, local, seat):

@@ -118,6 +118,7 @@ class ExpressionCompiler:
         spec = ActionSpec(decl.name, params, requires, costs, label, cid, decl.span, [r.span for r in decl.requires],
                           stages, fixed, bound)
         gen = getattr(self, "pygen", None)
+        spec.require_nodes = decl.requires
         if gen is not None:
             spec.enumerate = gen.enumerator(decl, stage_nodes, label, fixed, bound)
         return spec

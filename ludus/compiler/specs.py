@@ -132,5 +132,9 @@ class ActionSpec:
     # generated (pysource.py): fn(rt, env, seat, labels, values) appends the label and value of
     # every binding `instances` would give, in its order; None to list them with `instances`
     enumerate: object = None
+    # each `require`'s condition as written, and by its index, its parts compiled for "why not?"
+    # when a refused move first asks (decisions.py, _parts): compiled then, not when the game loads
+    require_nodes: tuple = ()
+    require_parts: dict = field(factory=dict)
 
 

@@ -1,4 +1,5 @@
-"""A refused move says why: the requirement that fails, or the cost that cannot be paid (issue 17, 8)."""
+"""A refused move says why: the requirement that fails (the part of it that fails, and the values
+of a comparison's sides), or the cost that cannot be paid."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def test_a_cost_that_cannot_be_paid_and_a_failing_requirement_are_named(tmp_path
     path.write_text(SOURCE, encoding="utf-8")
     game = ludus.load(path)
     assert game.new_match(2).why_not("build a stall") == "it needs 3 coins, and P1 has 2"
-    assert game.new_match(2).why_not("Rest") == "its requirement 'coins > 5' does not hold"
+    assert game.new_match(2).why_not("Rest") == "its requirement 'coins > 5' does not hold (coins is 2)"
     assert game.new_match(2).why_not("fly") is None
     repl, out = repl_for(game, path)
     repl.handle("build a stall")
@@ -57,4 +58,108 @@ def test_market_town_says_why_a_card_cannot_be_bought():
     path = EXAMPLES / "market-town.ludus"
     repl, out = repl_for(ludus.load(path), path, seed=3)
     repl.handle("buy Town Crier")
-    assert "'buy Town Crier' is not a legal move for Amber now: its requirement 'c.cost <= coins' does not hold" in out.getvalue()
+    assert "'buy Town Crier' is not a legal move for Amber now: its requirement 'c.cost <= coins' does not hold (c.cost is 4, coins is 3)" in out.getvalue()
+
+
+PARTS = '''game "Parts"
+players 2
+counter coins per seat start {coins}
+counter gems per seat start {gems}
+flag tired start {tired}
+define rich = coins > 10
+action Rest:
+    label "rest"
+    require coins > 1 and not tired and coins + gems > 5
+action Nest:
+    label "nest"
+    require coins > 1 and (gems == 1 and (rich or gems > 3))
+action Either:
+    label "either"
+    require rich or gems > 4
+action Seat:
+    label "seat"
+    require current != P1
+action Build:
+    label "build"
+    require coins > 0
+    cost 9 coins
+flow:
+    turn P1:
+        offer Rest, Nest, Either, Seat, Build else "pass"
+    end game
+'''
+
+
+def parts_game(tmp_path, coins=2, gems=1, tired="false"):
+    path = tmp_path / "parts.ludus"
+    path.write_text(PARTS.format(coins=coins, gems=gems, tired=tired), encoding="utf-8")
+    return ludus.load(path), path
+
+
+REST = "its requirement 'coins > 1 and not tired and coins + gems > 5' does not hold"
+
+
+@pytest.mark.parametrize("coins, gems, tired, why", [
+    (1, 9, "false", f"{REST}: 'coins > 1' is false (coins is 1)"),
+    (2, 9, "true", f"{REST}: 'not tired' is false"),
+    (3, 2, "false", f"{REST}: 'coins + gems > 5' is false (coins + gems is 5)"),
+])
+def test_the_first_operand_of_an_and_that_is_false_is_named(tmp_path, coins, gems, tired, why):
+    game, path = parts_game(tmp_path, coins, gems, tired)
+    assert game.new_match(2).why_not("rest") == why
+    repl, out = repl_for(game, path)
+    repl.handle("rest")
+    assert f"'rest' is not a legal move for P1 now: {why}" in out.getvalue()
+    assert repl.match.moves == []
+
+
+def test_an_and_in_parentheses_is_more_operands_and_an_or_among_them_is_named_whole(tmp_path):
+    nest = "its requirement 'coins > 1 and (gems == 1 and (rich or gems > 3))' does not hold"
+    assert parts_game(tmp_path, gems=2)[0].new_match(2).why_not("nest") == f"{nest}: 'gems == 1' is false (gems is 2)"
+    assert parts_game(tmp_path, gems=1)[0].new_match(2).why_not("nest") == f"{nest}: 'rich or gems > 3' is false"
+    # an `or` fails only when every part of it does: it is named whole
+    assert parts_game(tmp_path)[0].new_match(2).why_not("either") == "its requirement 'rich or gems > 4' does not hold"
+
+
+def test_a_comparison_shows_no_side_that_reads_as_its_value(tmp_path):
+    game, _path = parts_game(tmp_path)
+    # P1 reads as its own value: only `current` is shown
+    assert game.new_match(2).why_not("seat") == "its requirement 'current != P1' does not hold (current is P1)"
+
+
+def test_the_cost_is_named_as_before_once_the_requirements_hold(tmp_path):
+    game, _path = parts_game(tmp_path)
+    assert game.new_match(2).why_not("build") == "it needs 9 coins, and P1 has 2"
+    assert parts_game(tmp_path, coins=0)[0].new_match(2).why_not("build") == \
+        "its requirement 'coins > 0' does not hold (coins is 0)"
+
+
+def test_a_part_that_breaks_a_rule_leaves_the_whole_requirement(tmp_path):
+    from ludus.engine.runtime import RuleError
+
+    game, _path = parts_game(tmp_path, coins=3, gems=2)
+    match = game.new_match(2)
+    assert match.why_not("rest").endswith("'coins + gems > 5' is false (coins + gems is 5)")
+    rest = game.actions["Rest"]
+
+    def broken(rt, env):
+        raise RuleError("a rule broken while the part is read")
+    # the parts as compiled on first asking, the last one breaking a rule when read
+    parts = rest.require_parts[0]
+    rest.require_parts[0] = parts[:-1] + [(parts[-1][0], broken, parts[-1][2])]
+    assert match.why_not("rest") == REST
+    # and its comparison's side too
+    text, fn, [(side, _side_fn, typ)] = parts[-1]
+    rest.require_parts[0] = parts[:-1] + [(text, fn, [(side, broken, typ)])]
+    assert match.why_not("rest") == REST
+
+
+def test_a_replay_says_which_part_fails(tmp_path):
+    from ludus.replay import ReplayError, load_replay
+
+    _game, path = parts_game(tmp_path, coins=3, gems=2)
+    replay = tmp_path / "t.replay"
+    replay.write_text(f"game {path.name}\nplayers 2\nrest\n", encoding="utf-8")
+    with pytest.raises(ReplayError) as info:
+        load_replay(replay).run()
+    assert info.value.message == f"'rest' is not a legal move for P1 now: {REST}: 'coins + gems > 5' is false (coins + gems is 5)"
