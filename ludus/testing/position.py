@@ -237,8 +237,10 @@ class Position:
             raise TestError(f"cannot {verb} '{label}': no decision is waiting", span)
         options = self.match.legal_actions()
         if label not in options:
-            near = closest(label, options)
-            hint = f"; closest: {', '.join(near)}" if near else ""
+            # an action the flow offers, refused by its requirement or cost: say which
+            why = self.match.why_not(label) if pending["kind"] == "offer" else None
+            near = closest(label, options) if why is None else []
+            hint = f": {why}" if why is not None else f"; closest: {', '.join(near)}" if near else ""
             raise TestError(f"'{label}' is not a legal move now{hint}", span,
                             f"    waiting: {self._decision_text(pending)}")
         self._start()

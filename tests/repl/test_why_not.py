@@ -163,3 +163,22 @@ def test_a_replay_says_which_part_fails(tmp_path):
     with pytest.raises(ReplayError) as info:
         load_replay(replay).run()
     assert info.value.message == f"'rest' is not a legal move for P1 now: {REST}: 'coins + gems > 5' is false (coins + gems is 5)"
+
+
+@pytest.mark.parametrize("line, said", [
+    ('do "rest"', f"'rest' is not a legal move now: {REST}: 'coins + gems > 5' is false (coins + gems is 5)"),
+    ('expect legal "rest"', f"expected 'rest' to be a legal move, but {REST}: 'coins + gems > 5' is false (coins + gems is 5)"),
+    ('expect legal "build"', "expected 'build' to be a legal move, but it needs 9 coins, and P1 has 3"),
+    # not an action the flow offers: the closest moves, as before
+    ('do "passes"', "'passes' is not a legal move now; closest: pass"),
+])
+def test_a_test_block_s_do_and_expect_legal_say_why_a_move_is_refused(tmp_path, line, said):
+    from ludus.testing.blocks import own_tests, run_test_decl
+    from ludus.testing.position import TestError
+
+    path = tmp_path / "parts.ludus"
+    path.write_text(PARTS.format(coins=3, gems=2, tired="false") + f'\ntest "t":\n    {line}\n', encoding="utf-8")
+    game = ludus.load(path)
+    with pytest.raises(TestError) as failed:
+        run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+    assert failed.value.message == said
