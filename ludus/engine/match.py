@@ -243,8 +243,11 @@ class Match:
 
     def why_not(self, label: str) -> str | None:
         """Why a move that is not legal now is refused, when an offered action would have that
-        label: "its requirement 'c.cost <= coins' does not hold", "it needs 6 coins, and Amber
-        has 3". None when no offered action has such a move."""
+        label: "its requirement 'c.cost <= coins' does not hold (c.cost is 4, coins is 3)",
+        "its requirement 'clues > 0 and any(...)' does not hold: 'clues > 0' is false (clues is
+        0)", "it needs 6 coins, and Amber has 3". None when no offered action has such a move.
+        It reads the whole state, as `eval` in the REPL does: the values it shows may be of
+        cards a seat cannot see."""
         if not isinstance(label, str):
             raise ValueError(f"why_not takes a move's label (text), not {shown_value(label)}")
         pending = self._state["pending"]
