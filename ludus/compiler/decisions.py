@@ -76,9 +76,10 @@ class OfferSpec:
                 prompt = self.prompts[(rt.state["nseats"], seat)] = f"{rt.seat_name(seat)}: take an action"
         return {"kind": "offer", "seat": seat, "prompt": prompt, "options": labels, "values": values}
 
-    def explain(self, rt, env, seat, text: str) -> str | None:
-        """Why the move labelled `text` is not offered: the first `require` that fails or the
-        cost that cannot be paid; None when no binding of an offered action has that label."""
+    def explain(self, rt, env, seat, text: str, detail: bool = True) -> str | None:
+        """Why the move labelled `text` is not offered: the first `require` that fails (with
+        `detail`, the part of it that is false: `_requirement_refusal`) or the cost that cannot
+        be paid; None when no binding of an offered action has that label."""
         wanted = " ".join(text.split()).casefold()
         names = self.names if self.names is not None else list(rt.game.actions)
         rt.memo = {}
@@ -92,7 +93,7 @@ class OfferSpec:
                     if why is None:
                         continue
                     if why[0] == "require":
-                        return _requirement_refusal(rt, action, why[1], local)
+                        return _requirement_refusal(rt, action, why[1], local, detail)
                     _, need, have, counter = why
                     return f"it needs {need} {counter}, and {rt.seat_name(seat)} has {have}"
             return None
@@ -211,7 +212,7 @@ _LITERALS = (n.Number, n.String, n.Bool, n.NoneLit)
 _LONGEST_SHOWN = 40  # a side's value longer than this (a list, say) is left out
 
 
-def _requirement_refusal(rt, action, index, local) -> str:
+def _requirement_refusal(rt, action, index, local, detail: bool = True) -> str:
     """Why requirement `index` of an action fails for one binding, in its own words: the whole
     condition as written; for a condition whose top level is `and`, the first of its operands that
     is false (an `and` in parentheses among them counts as more operands); for a comparison, the
@@ -221,7 +222,7 @@ def _requirement_refusal(rt, action, index, local) -> str:
     sources = rt.game.sources
     whole = sources.text_at(action.require_spans[index]) if sources is not None else None
     said = f"its requirement '{whole or 'require'}' does not hold"
-    if whole is None:
+    if whole is None or not detail:
         return said
     try:
         parts = _parts(rt.game, action, index)

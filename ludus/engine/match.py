@@ -241,13 +241,19 @@ class Match:
         _log_answer(self.log, self._state["pending"], index)
         vm.answer(self.game, self._state, self.log, index)
 
-    def why_not(self, label: str) -> str | None:
+    def why_not(self, label: str, detail: bool | None = None) -> str | None:
         """Why a move that is not legal now is refused, when an offered action would have that
         label: "its requirement 'c.cost <= coins' does not hold (c.cost is 4, coins is 3)",
         "its requirement 'clues > 0 and any(...)' does not hold: 'clues > 0' is false (clues is
         0)", "it needs 6 coins, and Amber has 3". None when no offered action has such a move.
-        It reads the whole state, as `eval` in the REPL does: the values it shows may be of
-        cards a seat cannot see."""
+
+        The part of a requirement that is false and the values of its sides are read from the
+        whole state, as `eval` in the REPL reads it: in a game with hidden information they may
+        tell what a seat cannot see (`top(deck)`, or only that `top(deck).colour == Red` is
+        false). So `detail` None (the default) gives them only in a game without hidden
+        information, and otherwise the requirement whole ("its requirement '...' does not
+        hold"), which the move's being refused tells anyway; True gives them always (a
+        designer's view, a test, a replay), False never."""
         if not isinstance(label, str):
             raise ValueError(f"why_not takes a move's label (text), not {shown_value(label)}")
         pending = self._state["pending"]
@@ -258,7 +264,12 @@ class Match:
         if not hasattr(spec, "explain"):
             return None
         try:
-            return spec.explain(Runtime(self.game, copy_state(self._state), []), frame["env"], pending["seat"], label)
+            if detail is None:
+                from .determinize import has_hidden_information
+
+                detail = not has_hidden_information(self.game)
+            return spec.explain(Runtime(self.game, copy_state(self._state), []), frame["env"], pending["seat"], label,
+                                detail)
         except RuleError:
             return None
 

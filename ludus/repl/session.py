@@ -341,7 +341,9 @@ class Repl:
         options = self.visible_options()
         if options is not None:
             # an action the flow offers, refused by its requirement or cost: say which
-            why = self.match.why_not(text)
+            # the part of a requirement that is false, and its values, may tell what the seat
+            # playing cannot see: given whole in the designer's view or a game with nothing hidden
+            why = self.match.why_not(text, detail=True if self.view_mode == "all" else None)
             if why is not None:
                 return f"'{text}' is not a legal move for {who} now: {why}"
         near = closest(text, options or [])

@@ -228,7 +228,7 @@ def over_text(match: Match) -> str:
 
 def illegal_message(match: Match, exc: IllegalAction) -> str:
     who = match.seat_name(match.current)
-    why = match.why_not(exc.action)
+    why = match.why_not(exc.action, detail=True)  # a replay is the designer's: it reads the whole match
     if why is not None:
         return f"'{exc.action}' is not a legal move for {who} now: {why}"
     options = exc.near or exc.legal[:5]

@@ -66,7 +66,7 @@ def check_line(pos, kind: str, value, span) -> None:
     pos.run_on(span)
     options = pos.match.legal_actions()
     if kind == "legal" and value not in options:
-        why = pos.match.why_not(value)  # an offered action its requirement or cost refuses
+        why = pos.match.why_not(value, detail=True)  # an offered action its requirement or cost refuses
         raise TestError(f"expected '{value}' to be a legal move" + (f", but {why}" if why is not None else ""), span,
                         "    legal now: " + (", ".join(options) or _nothing_legal(pos.match)))
     if kind == "illegal" and value in options:

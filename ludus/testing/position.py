@@ -238,7 +238,7 @@ class Position:
         options = self.match.legal_actions()
         if label not in options:
             # an action the flow offers, refused by its requirement or cost: say which
-            why = self.match.why_not(label) if pending["kind"] == "offer" else None
+            why = self.match.why_not(label, detail=True) if pending["kind"] == "offer" else None
             near = closest(label, options) if why is None else []
             hint = f": {why}" if why is not None else f"; closest: {', '.join(near)}" if near else ""
             raise TestError(f"'{label}' is not a legal move now{hint}", span,

@@ -58,7 +58,43 @@ def test_market_town_says_why_a_card_cannot_be_bought():
     path = EXAMPLES / "market-town.ludus"
     repl, out = repl_for(ludus.load(path), path, seed=3)
     repl.handle("buy Town Crier")
+    # Market Town hides hands and decks: in a seat's view the requirement is given whole, since
+    # its parts' values are read from the whole match; the designer's view gives them
+    assert "'buy Town Crier' is not a legal move for Amber now: its requirement 'c.cost <= coins' does not hold\n" in out.getvalue()
+    repl.handle("view all")
+    repl.handle("buy Town Crier")
     assert "'buy Town Crier' is not a legal move for Amber now: its requirement 'c.cost <= coins' does not hold (c.cost is 4, coins is 3)" in out.getvalue()
+
+
+def test_a_part_of_a_requirement_over_hidden_cards_is_not_told_to_a_seat(tmp_path):
+    # `top(deck)` is hidden: which part fails, and the card on top, would tell it
+    path = tmp_path / "hidden.ludus"
+    path.write_text(HIDDEN, encoding="utf-8")
+    game = ludus.load(path)
+    match = game.new_match(2, seed=0)
+    whole = "its requirement 'size(deck) > 0 and top(deck).name == \"Gold\"' does not hold"
+    assert match.why_not("peek") == whole and match.why_not("peek", detail=False) == whole
+    assert match.why_not("peek", detail=True) == whole + ": 'top(deck).name == \"Gold\"' is false (top(deck).name is Lead)"
+    repl, out = repl_for(game, path)
+    repl.handle("peek")
+    assert f"'peek' is not a legal move for P1 now: {whole}\n" in out.getvalue() and "Lead" not in out.getvalue()
+
+
+HIDDEN = '''game "Hidden"
+players 2
+zone deck count only
+card "Lead"
+action Peek:
+    label "peek"
+    require size(deck) > 0 and top(deck).name == "Gold"
+action Wait:
+    label "wait"
+flow:
+    move box to deck
+    turn P1:
+        offer Peek, Wait
+    end game
+'''
 
 
 PARTS = '''game "Parts"
