@@ -598,7 +598,8 @@ def damages(game, state: dict, rng: random.Random) -> list:
             add(f"ents.{eid} moved to {place}", False, _moved(eid, place))
         add(f"ents.{eid} in two places", True, _twice(eid))
         add(f"ents.{eid} = None", True, _put(("ents", eid), None))
-    add("ents with one nowhere", True, lambda s: s["ents"].append({"d": next(iter(game.defs)), "o": None, "l": None}))
+    if game.defs:  # a game of pieces made in play only (Connect Four) has no card to add
+        add("ents with one nowhere", True, lambda s: s["ents"].append({"d": next(iter(game.defs)), "o": None, "l": None}))
     for place in sorted(state["places"])[:3]:
         add(f"places.{place} reversed", False, lambda s, p=place: s["places"][p].reverse())
         add(f"places.{place} renamed", True, lambda s, p=place: s["places"].__setitem__(p + "x", s["places"].pop(p)))
