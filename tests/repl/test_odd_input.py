@@ -42,6 +42,18 @@ def no_sessions(monkeypatch, tmp_path):
     monkeypatch.setenv("LUDUS_SESSIONS", str(tmp_path / "sessions"))
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_as_at_a_terminal():
+    """Ctrl-C handled by Python, as in a session at a terminal, even when the tests run in a
+    process started with it ignored (a shell's background job, some CI runners): there the REPL
+    rightly leaves Ctrl-C alone (ctrl_c_held), and the tests that press it would test nothing."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("command", ["save", "export"])
 def test_a_file_name_too_long_for_the_file_system_is_refused(tmp_path, command):
     # each part of a path is at most 255 bytes on common file systems: the OS refuses the name
