@@ -21,7 +21,7 @@ from attrs import frozen
 from ..compiler import Game
 from ..engine import CHANCE, Match
 from ..engine import ops as O
-from ..engine.determinize import has_hidden_zones
+from ..engine.hidden import has_hidden_zones
 from ..engine.runtime import RuleError
 from ..pipeline import load
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import time
 
-from ..engine.determinize import has_hidden_information
+from ..engine.hidden import has_hidden_information
 from ..engine.runtime import RuleError
 from .base import DEFAULT_BUDGETS, Budget, Observation
 from .evaluate import Evaluator

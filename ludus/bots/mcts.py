@@ -39,7 +39,7 @@ import math
 import random
 import time
 
-from ..engine.determinize import has_hidden_information
+from ..engine.hidden import has_hidden_information
 from ..engine.match import Match
 from ..engine.runtime import RuleError, copy_state
 from .base import DEFAULT_BUDGETS, DEPTH_RULE, MAX_DEPTH, BadBotSpec, Budget, Observation

@@ -250,9 +250,7 @@ def _parts(game, action, index):
     parts = None
     nodes = action.require_nodes
     if game.checked is not None and game.sources is not None and index < len(nodes):
-        from .program import Compiler  # here: the compiler imports this module
-
-        comp = Compiler(game.checked, game)
+        comp = game.closures()
         parts = []
         for node in _operands(nodes[index]):
             text = game.sources.text_at(node.span)

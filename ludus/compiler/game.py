@@ -132,6 +132,12 @@ class Game:
             return
         Compiler(self.checked, self).define_memo_tables()
 
+    def closures(self):
+        """A compiler of the checked game's expressions into closures (`.closure(node)`), for
+        what is compiled after the game, when first asked for: the parts of a requirement a
+        refused move names (decisions.py, `_parts`). None when the game keeps no checked program."""
+        return None if self.checked is None else Compiler(self.checked, self)
+
     def new_match(self, players: int | None = None, seed: int = 0, chance: str = "auto", forced: list | None = None):
         from ..engine.match import Match
 

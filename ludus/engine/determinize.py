@@ -30,7 +30,6 @@ from __future__ import annotations
 import random
 import weakref
 
-from . import ops as O
 from .runtime import Runtime, copy_state
 from .view import _can_see
 
@@ -42,31 +41,10 @@ LEARN_DECISIONS = 3_000
 _LEARNED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def has_hidden_zones(game) -> bool:
-    """Whether some zone (besides the box) or board keeps its cards from some seat."""
-    return (any(spec.visibility != "public" for name, spec in game.zones.items() if name != "box")
-            or any(sp.visibility != "public" for sp in game.spaces.values()))
-
-
 def _piles(game) -> frozenset:
     """The zones and spaces that are piles (`top only`): their hidden cards are grouped alone."""
     return frozenset([name for name, spec in game.zones.items() if spec.visibility == "top only"]
                      + [name for name, sp in game.spaces.items() if sp.visibility == "top only"])
-
-
-def has_chance(game) -> bool:
-    """Whether the rules roll dice or shuffle (by name, or by refilling a deck)."""
-    for code in game.codes.values():
-        if any(op and op[0] in (O.ROLL, O.SHUFFLE) for op in code.ops):
-            return True
-    return any(spec.refill for spec in game.zones.values())
-
-
-def has_hidden_information(game) -> bool:
-    """Whether a search needs determinizations rather than the one true state: hidden cards,
-    hidden counters, or dice and shuffles to come."""
-    hidden_vars = any(spec.visibility != "public" for spec in game.vars.values())
-    return has_hidden_zones(game) or hidden_vars or has_chance(game)
 
 
 def _root(ents: list, eid: int) -> str:

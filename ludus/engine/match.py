@@ -20,6 +20,7 @@ from ..language.source import Suggestion, suggest
 from . import vm
 from .dice import forcing_problem
 from .display import display, zone_text
+from .hidden import has_hidden_information
 from .runtime import RuleError, Runtime, box_cards, copy_state
 from .saved import Damaged, forced_problem, validate_state
 from .view import blind_seats, named_cards, told_instead, view_state
@@ -265,8 +266,6 @@ class Match:
             return None
         try:
             if detail is None:
-                from .determinize import has_hidden_information
-
                 detail = not has_hidden_information(self.game)
             return spec.explain(Runtime(self.game, copy_state(self._state), []), frame["env"], pending["seat"], label,
                                 detail)

@@ -5,7 +5,8 @@ from collections import Counter
 
 import pytest
 
-from ludus.engine.determinize import Determinizer, groups, has_chance, has_hidden_information, hidden_cards
+from ludus.engine.determinize import Determinizer, groups, hidden_cards
+from ludus.engine.hidden import has_chance, has_hidden_information
 from ludus.pipeline import load
 from tests.helpers import ROOT
 

@@ -7,7 +7,8 @@ import random
 import pytest
 
 import ludus
-from ludus.engine.determinize import Determinizer, groups, has_hidden_information, hidden_cards
+from ludus.engine.determinize import Determinizer, groups, hidden_cards
+from ludus.engine.hidden import has_hidden_information
 from ludus.engine.runtime import Runtime
 from ludus.language.source import LudusError
 from ludus.repl.render import cards_text, pieces_text
