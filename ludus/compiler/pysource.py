@@ -900,10 +900,8 @@ class SourceGen:
             return f"({res[1] + '@'!r} + format({self.sub(node.of)}))"
         if tag == "track":
             return f"rt.state['tracks'][{res[1]!r}]['pos']"
-        if tag == "group":
-            return f"list({self.const(list(sym.groups[res[1]].members))})"
-        if tag == "space_kind":
-            return f"list({self.const(list(sym.space_kinds[res[1]]))})"
+        if tag in ("group", "space_kind"):  # a copy: the list is handed out as a value
+            return f"list({self.const(self.fixed_names(res))})"
         if tag == "entity_kind":
             return f"rt.entities_of(kinds=_kind_tree[{res[1]!r}])"
         if tag == "pieces":
@@ -1177,11 +1175,14 @@ class SourceGen:
         the same list in every match, so it is read as a constant tuple, which `in` tests as it
         tests the list, without the copy that handing the list out as a value needs."""
         res = self.comp.c.res.get(id(node))
-        if res is not None and res[0] == "group":
-            return self.const(tuple(self.comp.sym.groups[res[1]].members))
-        if res is not None and res[0] == "space_kind":
-            return self.const(tuple(self.comp.sym.space_kinds[res[1]]))
+        if res is not None and res[0] in ("group", "space_kind"):
+            return self.const(self.fixed_names(res))
         return self.as_listed(self.sub(node), node)
+
+    def fixed_names(self, res) -> tuple:
+        """The names a group or a board kind (`res`, its resolution) lists, the same in every match."""
+        sym = self.comp.sym
+        return tuple(sym.groups[res[1]].members if res[0] == "group" else sym.space_kinds[res[1]])
 
     def aggregate(self, comp: n.Comprehension, agg: str) -> str:
         """An aggregate as its own generated function: the same loop as the closure's. The
