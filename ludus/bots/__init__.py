@@ -234,7 +234,7 @@ def long_rollout_note(game, players: int, budget: Budget, example: str = "mcts:d
     end of the match, so each decision is slow, or on a time budget sees few rollouts; a depth
     cuts them, when the game says how to judge the position where they stop (`example`: the spec
     with a depth). None otherwise."""
-    from .evaluate import SCORE
+    from .evaluate import judges_positions
     from .mcts import ROLLOUT_CAP
 
     length = random_length(game, players)
@@ -243,7 +243,7 @@ def long_rollout_note(game, players: int, budget: Budget, example: str = "mcts:d
     runs = f"some {length:,} moves" if length < ROLLOUT_CAP else f"over {ROLLOUT_CAP:,} moves (where a rollout stops)"
     cost = (f"each decision plays {budget.iterations:,} such rollouts" if budget.iterations is not None
             else f"in its {budget.seconds:g}s a decision plays few of them")
-    if SCORE in game.defines or game.payoff is not None:
+    if judges_positions(game):
         cure = f"`{example}` stops each rollout 40 moves on and judges the position there"
     else:
         cure = f"a playout depth (`{example}`) needs a `define score(s)` to judge the position where it stops"

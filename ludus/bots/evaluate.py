@@ -29,6 +29,12 @@ SCORE = "score"
 EVEN = 0.5  # a match no one won, or a position without a score to tell the seats apart
 
 
+def judges_positions(game) -> bool:
+    """Whether the game says what a position before the end is worth: a `define score(s)`, or a
+    `payoff` (read in any position, as if the match ended there)."""
+    return SCORE in game.defines or game.payoff is not None
+
+
 def no_score_note(game) -> str | None:
     """What a designer handing a seat to a greedy bot should know when the game has no
     `define score(s)`: the bot then judges a move only by a win it reaches at once, which in
@@ -36,7 +42,7 @@ def no_score_note(game) -> str | None:
     in a game whose points are its score), that thing is not read, and it takes the name a
     define would need. None when the game has a `define score`, or a `payoff` (read in every
     position, it judges every move)."""
-    if SCORE in game.defines or game.payoff is not None:
+    if judges_positions(game):
         return None
     return (f"{game.title} has no `define score(s)`{_taken(game)}: a greedy bot judges a move only by a win "
             "it reaches at once, and otherwise moves at random (see docs/simulation.md)")
@@ -47,7 +53,7 @@ def no_depth_score_note(game) -> str | None:
     `define score(s)`: a playout cut at the depth counts as even for every seat, so the search
     learns only from the playouts that end within it. None when the game has a `define score`,
     or a `payoff` (read where the playout is cut)."""
-    if SCORE in game.defines or game.payoff is not None:
+    if judges_positions(game):
         return None
     return (f"{game.title} has no `define score(s)`{_taken(game)}: an mcts bot with a playout depth counts a "
             "playout cut at the depth as even for every seat, and learns only from the playouts that end "
