@@ -592,9 +592,8 @@ def order_entry_problem(game, entry, n: int) -> str | None:
         spec = game.zones.get(zone)
         key = f"{zone}@0" if spec is not None and spec.per == "seat" else zone_key(game, n, zone)
         near = Suggestion(zone, (key,)) if key is not None else suggest(zone, keys)
-    else:
-        card = next(card for card in names if card not in game.defs)
-        near = suggest(card, game.defs)
+    else:  # the first card the game does not have, with its nearest, as a `force order` line says it
+        near = forcing.order_card_faults(game.defs, names)[0].hint
     return problem if near is None else f"{problem}; {near.hint}"
 
 
