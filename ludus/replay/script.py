@@ -354,10 +354,11 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
         raise ReplayError(path, step.line, message, step.column + max(at, 0) + offset)
     faults = order_card_faults(game.defs, f.values)
     if faults:
-        # pointed at the card's name after the `=` (quoted or not), else at the line
+        # pointed at the card's name after the `=` (at its first place in the list), else at the line
         eq = step.text.find("=")
-        at = step.text.find(faults[0].name, eq) if eq >= 0 else -1
-        raise ReplayError(path, step.line, faults[0].text(), step.column + at if at >= 0 else step.column)
+        at = next((eq + 1 + offset for name, offset in _names_at(step.text[eq + 1:]) if name == faults[0].name),
+                  None) if eq >= 0 else None
+        raise ReplayError(path, step.line, faults[0].text(), step.column + (at or 0))
     return [["order", key, list(f.values)]]
 
 
@@ -500,8 +501,19 @@ def parse_force(text: str, path: str, line: int, column: int) -> Force:
 
 def _split_names(text: str) -> list[str]:
     """Comma-separated names; a name with a comma in it is written in double quotes."""
-    # blanks before a name are skipped first, so that a quoted name after `, ` is read whole
-    return [_unquote(p.strip()) for p in re.findall(r'\s*("[^"]*"|[^,]+)', text) if p.strip()]
+    return [name for name, _ in _names_at(text)]
+
+
+def _names_at(text: str) -> list[tuple[str, int]]:
+    """The names of `_split_names`, each with where it starts in `text` (a quoted one: after its
+    quote). Blanks before a name are skipped first, so a quoted name after `, ` is read whole."""
+    out = []
+    for m in re.finditer(r'\s*("[^"]*"|[^,]+)', text):
+        raw = m.group(1).strip()
+        if raw:
+            name = _unquote(raw)
+            out.append((name, m.start(1) + m.group(1).index(raw) + (raw != name)))
+    return out
 
 
 def _unquote(text: str) -> str:

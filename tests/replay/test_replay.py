@@ -188,6 +188,8 @@ def test_malformed_lines(tmp_path, body, line, words):
 @pytest.mark.parametrize("names, card, column", [
     ("Copper Con", "Copper Con", 29), ("Copper Coin, Copper Con", "Copper Con", 42),
     ("Copper Coin,   Tin", "Tin", 44),
+    # a name that begins another name before it is pointed at where it stands alone
+    ("Copper Coin, Copper", "Copper", 42),
     # a name in quotes (one with a comma in it, as an export writes it) is read whole after `, `
     ('"Copper, Con"', "Copper, Con", 30), ('Copper Coin, "Copper, Con"', "Copper, Con", 43),
 ])
