@@ -21,10 +21,21 @@ def no_history(monkeypatch, tmp_path):
     monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
 
 
-def make_repl():
+def repl_on(path, seed: int = 0, view="auto"):
+    """A REPL on a 2-player match of the game at `path`, and what it prints."""
     out = io.StringIO()
     console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(GAME_PATH).new_match(2, seed=3), GAME_PATH, console), out
+    return Repl(ludus.load(path).new_match(2, seed=seed), path, console, view=view), out
+
+
+def written(tmp_path, name: str, source: str):
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def make_repl():
+    return repl_on(GAME_PATH, seed=3)
 
 
 def test_a_move_is_followed_by_what_it_changed():
@@ -86,10 +97,7 @@ def test_show_card_source_prints_the_declaration():
 def test_the_session_opens_with_a_banner_and_what_setup_did(tmp_path):
     from tests.helpers import GAMES
 
-    path = GAMES / "uprising.ludus"
-    out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
-    repl = Repl(ludus.load(path).new_match(2, seed=1), path, console)
+    repl, out = repl_on(GAMES / "uprising.ludus", seed=1)
     lines = iter(["quit"])
     repl.run(lambda prompt: next(lines))
     text = out.getvalue().splitlines()
@@ -130,11 +138,7 @@ flow:
 def test_a_first_change_of_a_per_space_counter_is_told_from_its_start(tmp_path):
     # the view lists a space's counter only once it is set: its first change used to read
     # "none → 3" for a counter that held 2
-    path = tmp_path / "climb.ludus"
-    path.write_text(PER_SPACE)
-    out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
-    repl = Repl(ludus.load(path).new_match(2), path, console)
+    repl, out = repl_on(written(tmp_path, "climb.ludus", PER_SPACE))
     repl.handle("High")
     text = out.getvalue()
     assert "changed: height of High: 2 → 3" in text
@@ -185,11 +189,7 @@ flow:
 
 
 def wounds_repl(tmp_path, view="auto"):
-    path = tmp_path / "wounds.ludus"
-    path.write_text(WOUNDS, encoding="utf-8")
-    out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(2), path, console, view=view), out
+    return repl_on(written(tmp_path, "wounds.ludus", WOUNDS), view=view)
 
 
 def changed_lines(repl, out, line):
@@ -255,11 +255,7 @@ flow:
 
 
 def scars_repl(tmp_path, view="auto"):
-    path = tmp_path / "scars.ludus"
-    path.write_text(SCARS, encoding="utf-8")
-    out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(2), path, console, view=view), out
+    return repl_on(written(tmp_path, "scars.ludus", SCARS), view=view)
 
 
 def test_a_counter_kept_per_card_changes_under_the_cards_name(tmp_path):
@@ -303,11 +299,7 @@ flow:
 def test_tokens_read_alike_wherever_the_repl_writes_them(tmp_path):
     # one wording (render.tokens_text): a count of one unsaid, more as `×2`; on a space, on a
     # track, on a card, and in `show` of a space
-    path = tmp_path / "tally.ludus"
-    path.write_text(TALLY, encoding="utf-8")
-    out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
-    repl = Repl(ludus.load(path).new_match(2), path, console)
+    repl, out = repl_on(written(tmp_path, "tally.ludus", TALLY))
     repl.handle("show")
     repl.handle("show Meadow")
     text = out.getvalue()
