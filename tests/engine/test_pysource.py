@@ -78,12 +78,18 @@ def test_an_error_in_generated_code_is_located_at_its_rule(tmp_path):
     assert str(err.value).startswith(f"{path}:")
 
 
-def test_a_warm_load_reads_the_cache_and_a_damaged_cache_is_compiled_again(tmp_path, monkeypatch):
+def _cached(tmp_path, monkeypatch):
+    """The game of SOURCE loaded once with a cache of its own under `tmp_path`, and its first
+    options; nothing remembered in this process before."""
     monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(pysource, "_LOADED", {})
     path = tmp_path / "g.ludus"
     path.write_text(SOURCE, encoding="utf-8")
-    first = ludus.load(path).new_match(2).legal_actions()
+    return path, ludus.load(path).new_match(2).legal_actions()
+
+
+def test_a_warm_load_reads_the_cache_and_a_damaged_cache_is_compiled_again(tmp_path, monkeypatch):
+    path, first = _cached(tmp_path, monkeypatch)
     files = list((tmp_path / "cache" / "pysource").iterdir())
     assert len(files) == 1
     stamp = files[0].stat().st_mtime_ns
@@ -106,11 +112,7 @@ def test_a_torn_or_foreign_cache_file_is_never_run_but_compiled_again(tmp_path, 
     # as valid, a module of other code would run as the game's
     import marshal
 
-    monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(pysource, "_LOADED", {})
-    path = tmp_path / "g.ludus"
-    path.write_text(SOURCE, encoding="utf-8")
-    first = ludus.load(path).new_match(2).legal_actions()
+    path, first = _cached(tmp_path, monkeypatch)
     [cached] = list((tmp_path / "cache" / "pysource").iterdir())
     whole = cached.read_bytes()
     foreign = marshal.dumps(compile("raise SystemExit('not this game')", "<elsewhere>", "exec"))
