@@ -72,6 +72,8 @@ def _mcts(game, seat: int, seed: int, budget: Budget | None = None, depth: int |
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": _greedy, "mcts": _mcts}
 # kind -> the options its spec may give after the budget (each a whole number; see _parse)
 OPTIONS: dict[str, tuple[str, ...]] = {"mcts": ("depth",)}
+# the kinds that spend no budget: one given is refused (`random:5` would play as `random`)
+NO_BUDGET = frozenset({"random"})
 
 def parse_budget(text: str) -> Budget:
     """'400' -> 400 iterations; '2s', '1.5s', '500ms' -> seconds per decision. Raises BadBotSpec."""
@@ -122,6 +124,9 @@ def _parse(spec: str) -> tuple[str, Budget | None, dict[str, int]]:
     parts = rest.split(":")
     budget = None
     if "=" not in parts[0]:  # the budget comes first, and may be left out: `mcts:depth=40`
+        if kind in NO_BUDGET:  # a budget it would never spend is refused, not ignored
+            raise BadBotSpec(f"in the bot '{_shown(spec)}': {kind} takes no budget; it plays at once "
+                             f"(greedy and mcts take one, as in 'mcts:400')")
         budget = parse_budget(parts.pop(0))
     options: dict[str, int] = {}
     for part in parts:

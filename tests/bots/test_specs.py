@@ -13,7 +13,7 @@ MARKET = "examples/market-town.ludus"
 
 def test_specs_parse_kind_and_budget():
     assert parse_spec("random") == ("random", None)
-    assert parse_spec(" Random:25 ") == ("random", Budget(iterations=25))
+    assert parse_spec(" Greedy:25 ") == ("greedy", Budget(iterations=25))
     assert parse_spec("") == ("random", None)
     assert parse_spec("mcts:2s") == ("mcts", Budget(seconds=2.0))
     assert parse_spec("MCTS:1.5s") == ("mcts", Budget(seconds=1.5))
@@ -23,10 +23,14 @@ def test_specs_parse_kind_and_budget():
 
 @pytest.mark.parametrize("spec, words", [
     ("dragon", "no bot 'dragon'"),
-    ("random:0", "whole number"),
-    ("random:-3", "whole number"),
-    ("random:lots", "whole number"),
-    ("random:99999999999", "whole number"),
+    ("greedy:0", "whole number"),
+    ("greedy:-3", "whole number"),
+    ("greedy:lots", "whole number"),
+    ("greedy:99999999999", "whole number"),
+    # random spends no budget: one given would be ignored, so it is refused
+    ("random:5", "random takes no budget"),
+    ("Random:2s", "random takes no budget"),
+    ("random:5:depth=3", "random takes no budget"),
     ("mcts:0s", "time per decision"),
     ("mcts:s", "time per decision"),
     ("mcts:1.2.3s", "time per decision"),
@@ -50,11 +54,11 @@ def test_a_seeded_bot_plays_the_same_moves():
 
 def test_simulate_with_a_bot_is_reproducible_and_reports_it():
     game = load(MARKET)
-    one = simulate(game, 30, seed=3, bots={0: "random:2"})
-    two = simulate(game, 30, seed=3, bots={0: "random:2"})
+    one = simulate(game, 30, seed=3, bots={0: "random"})
+    two = simulate(game, 30, seed=3, bots={0: "random"})
     assert one.lengths == two.lengths and one.wins == two.wins
-    assert one.bots == {"Amber": "random:2"}
-    assert "bots: Amber=random:2" in one.summary()
+    assert one.bots == {"Amber": "random"}
+    assert "bots: Amber=random" in one.summary()
     # the seats no bot plays keep the plain random path: no bots, same matches as before
     assert simulate(game, 30, seed=3).lengths != one.lengths
 
@@ -62,7 +66,8 @@ def test_simulate_with_a_bot_is_reproducible_and_reports_it():
 @pytest.mark.parametrize("value, words", [
     ("Nobody=random", "no seat 'Nobody'; the seats are Amber, Basil"),
     ("Amber=dragon", "no bot 'dragon'"),
-    ("Amber=random:x", "whole number"),
+    ("Amber=greedy:x", "whole number"),
+    ("Amber=random:3", "random takes no budget"),
 ])
 def test_bad_bot_options_are_usage_errors(value, words):
     for command in (["simulate", MARKET, "-n", "2"], ["play", MARKET]):
@@ -74,9 +79,9 @@ def test_bad_bot_options_are_usage_errors(value, words):
 def test_the_summary_names_random_seats_only_when_some_are_left():
     game = load(MARKET)
     some = simulate(game, 2, seed=1, bots={0: "random"})
-    every = simulate(game, 2, seed=1, bots={0: "random", 1: "random:3"})
+    every = simulate(game, 2, seed=1, bots={0: "random", 1: "greedy:2"})
     assert "(the other seats: random)" in some.summary()
-    assert "bots: Amber=random, Basil=random:3\n" in every.summary()
+    assert "bots: Amber=random, Basil=greedy:2\n" in every.summary()
 
 
 SCORED = '''game "Scored"

@@ -22,7 +22,7 @@ from tests.helpers import EXAMPLES, bounded
 distributed = pytest.importorskip("distributed")
 
 MARKET = str(EXAMPLES / "market-town.ludus")
-BOTS = {1: "random:3"}
+BOTS = {1: "random"}
 GAMES = 4000  # 63 chunks on one worker: the run is far from its end when the worker dies
 
 
@@ -94,7 +94,7 @@ def test_the_command_prints_and_writes_the_report_so_far_and_exits_1(lone_worker
     out = tmp_path / "out.json"
     report = tmp_path / "report"
     result = _bounded(lambda: CliRunner().invoke(main, [
-        "simulate", MARKET, "-n", str(GAMES), "--seed", "5", "--bot", "Basil=random:3", "--backend", "dask",
+        "simulate", MARKET, "-n", str(GAMES), "--seed", "5", "--bot", "Basil=random", "--backend", "dask",
         "--scheduler", address, "--json", str(out), "--report", str(report)]))
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)

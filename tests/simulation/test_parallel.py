@@ -13,7 +13,7 @@ from ludus.simulation.playout import fold
 from tests.helpers import EXAMPLES, bounded
 
 MARKET = str(EXAMPLES / "market-town.ludus")
-BOTS = {1: "random:3"}
+BOTS = {1: "random"}
 
 
 def data_of(result, path=MARKET, players=2, bots=BOTS):
