@@ -112,21 +112,29 @@ def _labels_of_cards_with_tokens(rt, looking: tuple | None) -> dict[int, str]:
 def named_apart(rt, eids: list[int], label=entity_label, every_copy: bool = False) -> dict[int, str]:
     """Each card or piece of `eids` by `label`, and where another reads the same, which copy it
     is: `Rope (copy 2)`, counted in the order the game makes the copies of that card. Told apart
-    from the others of `eids`; with `every_copy`, from every copy the match holds, wherever it
-    lies and whether the view names it or not, so that a card reads the same as the others come
-    and go (a key of a counter kept per card, which a change line names before and after)."""
+    from the others of `eids`; with `every_copy`, from every card or piece the match holds that
+    reads the same, wherever it lies and whether the view names it or not, so that a card reads
+    the same as the others come and go (a key of a counter kept per card, which a change line
+    names before and after): there the first made is written plain and the others `(copy 2)`
+    on, so that one made later (a piece promoted, a card created) renames none made before it."""
     ents = rt.state["ents"]
     labels = {eid: label(rt, eid) for eid in eids}
-    pool = dict(labels)
+    out = {}
     if every_copy:
         names = {ents[eid]["d"] for eid in eids if ents[eid] is not None}
+        rank: dict[str, int] = {}
+        ranks: dict[int, int] = {}
         for other, e in enumerate(ents):
-            if e is not None and e["d"] in names and other not in pool:
-                pool[other] = label(rt, other)
+            if e is not None and e["d"] in names:
+                text = labels[other] if other in labels else label(rt, other)
+                ranks[other] = rank[text] = rank.get(text, 0) + 1
+        for eid, text in labels.items():
+            k = ranks.get(eid, 1)
+            out[eid] = text if k == 1 else f"{text} (copy {k})"
+        return out
     alike: dict[str, int] = {}
-    for text in pool.values():
+    for text in labels.values():
         alike[text] = alike.get(text, 0) + 1
-    out = {}
     for eid, text in labels.items():
         if alike[text] > 1 and ents[eid] is not None:
             name = ents[eid]["d"]

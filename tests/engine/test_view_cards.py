@@ -195,6 +195,26 @@ flow:
 '''
 
 
+GUARDS = '''game "Guards"
+players 2
+seats Red, Blue
+board yard:
+    space Gate
+piece Guard
+counter alert per Piece
+action Recruit:
+    label "recruit"
+    create Guard at Gate for actor as g
+    set alert of g to 2
+flow:
+    create Guard at Gate for Red as first
+    set alert of first to 1
+    turn Red:
+        offer Recruit
+    end game
+'''
+
+
 @pytest.fixture
 def per_card(tmp_path):
     return game_from_text(tmp_path, PER_CARD).new_match(2, seed=0)
@@ -210,11 +230,21 @@ def test_a_counter_kept_per_card_is_keyed_by_the_cards_name(per_card):
 
 
 def test_a_copy_keeps_its_name_as_the_other_copies_come_and_go(per_card):
-    # the first copy is told apart from the second one even while it alone is in the row:
-    # a key that changed its name as others were set would read as one gone and one new
+    # the first copy is written plain and the second as the second, whichever of them the row
+    # holds: a key that changed its name as others were set would read as one gone and one new
     per_card.apply("hurt Rope")
-    assert per_card.view(0)["counters"]["wounds"] == {"Rope (copy 1)": 1, HIDDEN: [1, 3]}
-    assert per_card.view(0)["counters"]["marks"] == {"P1 Rope (copy 1)": 1}
+    assert per_card.view(0)["counters"]["wounds"] == {"Rope": 1, HIDDEN: [1, 3]}
+    assert per_card.view(0)["counters"]["marks"] == {"P1 Rope": 1}
+    assert per_card.view(None)["counters"]["wounds"] == {"Rope": 1, "Rope (copy 2)": 3, "Bell": 1}
+
+
+def test_a_piece_made_later_renames_none_made_before_it(tmp_path):
+    # a second Red Guard made in play is the second: the first keeps its name, as a change line
+    # reads it before and after (it would have become "Red Guard (copy 1)")
+    match = game_from_text(tmp_path, GUARDS).new_match(2, seed=0)
+    assert match.view(None)["counters"]["alert"] == {"Red Guard": 1}
+    match.apply("recruit")
+    assert match.view(None)["counters"]["alert"] == {"Red Guard": 1, "Red Guard (copy 2)": 2}
 
 
 def test_the_cards_a_seat_may_not_see_are_one_hidden_key(per_card):
