@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from attrs import define, field
 
-from .display import came_and_gone
+from .display import came_and_gone, entity_name
 
 BIG_ZONE = 10  # zones longer than this are reported by what entered and left, not card by card
 
@@ -109,13 +109,18 @@ def facts(match) -> dict:
 
 def set_properties(match) -> dict:
     """The properties set on cards and pieces, as `facts` names them -> (card id, property)."""
-    names = match.seat_names()
+    from .runtime import Runtime
+    from .view import named_apart
+
+    ents = match._state["ents"]
+    have = [eid for eid, ent in enumerate(ents) if ent is not None and ent.get("f")]
+    # named as views name a card or piece, by what stays the same as it moves: its name, a
+    # piece's owner, and which copy it is where the game has several (`Rope (copy 2)`)
+    named = named_apart(Runtime(match.game, match._state, []), have, entity_name, every_copy=True)
     out = {}
-    for eid, ent in enumerate(match._state["ents"]):
-        # named by what stays the same as the card or piece moves: owner, name and number
-        owner = f"{names[ent['o']]} " if ent and ent.get("o") is not None else ""
-        for fname in sorted((ent or {}).get("f", {})):
-            out[f"{fname} of {owner}{ent['d']} #{eid}"] = (eid, fname)
+    for eid in have:
+        for fname in sorted(ents[eid]["f"]):
+            out[f"{fname} of {named[eid]}"] = (eid, fname)
     return out
 
 

@@ -194,11 +194,20 @@ flow:
 
 
 @pytest.mark.parametrize(("card", "changed"), [
-    ("Saw", ["wear of P1 Saw #0: 2 -> 0"]),      # from its kind's default, not from none
-    ("File", ["wear of P1 File #1: 5 -> 6"]),    # from what the card has written
+    ("Saw", ["wear of Saw: 2 -> 0"]),      # from its kind's default, not from none
+    ("File", ["wear of File: 5 -> 6"]),    # from what the card has written
     ("Awl", []),                                  # set to what it read already: no change
 ])
 def test_a_property_set_the_first_time_is_reported_from_what_it_read(tmp_path, card, changed):
     pos = Position(game_from_text(tmp_path, WORN), 2)
     pos.resolve(card, "P1")
     assert pos.effect().changes == changed
+
+
+def test_a_property_set_on_one_copy_names_that_copy(tmp_path):
+    # named as views name it, not by the card's number in the state, nor by whose hand it is in
+    text = WORN.replace('card "Saw" is Tool:', 'card "Saw" is Tool:\n    copies 2').replace(
+        'move card("Saw") to hand of P1', 'move item(cards("Saw"), 2) to hand of P1')
+    pos = Position(game_from_text(tmp_path, text), 2)
+    pos.resolve("Saw", "P1")
+    assert pos.effect().changes == ["wear of Saw (copy 2): 2 -> 0"]
