@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import attrs
 import pytest
+from click.testing import CliRunner
 
 import ludus
+from ludus.cli import main
 from ludus.testing.blocks import own_tests, run_test_decl
 from ludus.testing.position import TestError
 from tests.helpers import EXAMPLES
@@ -65,6 +67,18 @@ def test_an_unknown_seat_in_expect_winner_is_a_located_check_error(tmp_path):
     diags, _checked, _sources = ludus.analyse(path)
     [d] = [d for d in diags if d.severity == "error"]
     assert d.message == "unknown seat 'Ambr'" and d.hint == "did you mean 'Amber'?" and d.span.line == 4
+
+
+def test_an_unknown_seat_of_a_test_line_with_no_seat_near_it_is_told_the_seats(tmp_path):
+    path = tmp_path / "t.tests.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n\ntest "t":\n'
+                    '    resolve "Street Musician" for Nobody\n    expect winner Ambr\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    assert [(d.span.line, d.span.column, d.message, d.hint) for d in diags if d.severity == "error"] == [
+        (4, 35, "unknown seat 'Nobody'", "the seats are Amber, Basil, Cobalt, Dune"),
+        (5, 19, "unknown seat 'Ambr'", "did you mean 'Amber'?")]   # a near seat is still the hint
+    checked = CliRunner().invoke(main, ["check", str(path)])
+    assert checked.exit_code == 1 and "hint: the seats are Amber, Basil, Cobalt, Dune" in checked.output
 
 
 

@@ -935,10 +935,12 @@ class DeclarationChecks:
 
     def test_seat(self, line: n.TestLine, seat: str | None) -> None:
         """A seat a test line names (None: none named) is a seat of the game, found now, not
-        when the test runs."""
+        when the test runs: the nearest seat, or the seats when none is near, as a `force
+        order` line's seat is told."""
         seats = self.sym.seat_constants()
         if seat is not None and seat not in seats:
-            self.error(f"unknown seat '{seat}'", self.at(line.span, seat), suggest(seat, seats))
+            self.error(f"unknown seat '{seat}'", self.at(line.span, seat),
+                       suggest(seat, seats) or f"the seats are {', '.join(seats)}")
 
     def check_force_order(self, line: n.TestLine) -> None:
         """`force order ZONE [of SEAT] = "Card", ...`: a zone the game has, named with a seat when
