@@ -99,13 +99,23 @@ class Sources:
         self.texts[path] = text
 
     def text_at(self, span) -> str | None:
-        """The source a one-line span covers (a `require`'s condition, say), or None."""
-        if span is None or span.line != span.end_line:
+        """The source a span covers (a `require`'s condition, say), on one line, or None: a
+        condition continued over lines (a trailing backslash, or inside brackets) is quoted
+        as one line, its comments and line breaks left out and each run of spaces between
+        its words one space (spaces inside its quoted strings stay as written)."""
+        if span is None or span.end_line < span.line:
             return None
-        text = self.line(span.path, span.line)
-        if text is None:
-            return None
-        return text[span.column - 1:span.end_column - 1].strip() or None
+        lines = []
+        for number in range(span.line, span.end_line + 1):
+            text = self.line(span.path, number)
+            if text is None:
+                return None
+            lines.append(text)
+        if len(lines) == 1:
+            lines[0] = lines[0][span.column - 1:span.end_column - 1]
+        else:
+            lines[0], lines[-1] = lines[0][span.column - 1:], lines[-1][:span.end_column - 1]
+        return one_line("\n".join(lines)) or None
 
     def line(self, path: str, line: int) -> str | None:
         text = self.texts.get(path)
@@ -178,6 +188,34 @@ def declared_at(previous: Span, here: Span) -> str:
     if previous.path == here.path:
         return f"on line {previous.line}"
     return f"in {previous.path.replace(chr(92), '/').rsplit('/', 1)[-1]} on line {previous.line}"
+
+
+# The pieces of an expression's text that one_line tells apart: a quoted string (as the grammar
+# reads one, a hole's own quotes and all; grammars/ludus.lark's STRING), a comment, a line
+# continued by a backslash, a run of spaces or line breaks, and anything else.
+_PIECE = re.compile(r'(?P<string>"(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*")|(?P<gap>(?:[ \t\f\n]|#[^\n]*|\\[ \t\f]*\n)+)'
+                    r'|(?P<other>[^" \t\f\n#\\]+|.)')
+_OPENS, _CLOSES = "([", ")]"
+
+
+def one_line(text: str) -> str:
+    """An expression's text, written over lines or not, as one line: its comments and line
+    continuations left out, each gap between its words one space (none just inside a bracket
+    where the gap broke the line: `(a and` / `b)` is `(a and b)`), its strings as written."""
+    out: list[str] = []
+    gap = None
+    for piece in _PIECE.finditer(text):
+        if piece.lastgroup == "gap":
+            gap = (gap or "") + piece.group()
+            continue
+        word = piece.group()
+        if gap is not None and out:
+            broke = "\n" in gap
+            if not (broke and (out[-1][-1] in _OPENS or word[0] in _CLOSES)):
+                out.append(" ")
+        gap = None
+        out.append(word)
+    return "".join(out)
 
 
 def suggest(name: str, candidates: Iterable[str]) -> Suggestion | None:

@@ -157,6 +157,45 @@ def test_an_and_in_parentheses_is_more_operands_and_an_or_among_them_is_named_wh
     assert parts_game(tmp_path)[0].new_match(2).why_not("either") == "its requirement 'rich or gems > 4' does not hold"
 
 
+LINES = '''game "Lines"
+players 2
+counter coins per seat start 2
+counter gems per seat start 0
+action Rest:
+    label "rest"
+    require coins > 1 and \\
+        gems   >   0
+action Nest:
+    label "nest"
+    require coins > 1 and (gems > 0   # a comment is not quoted
+                           or "a  b" == "a    b")
+action Wait:
+    label "wait"
+flow:
+    turn P1:
+        offer Rest, Nest, Wait
+    end game
+'''
+
+
+@pytest.mark.parametrize("label, why", [
+    # a trailing backslash: the whole on one line, each run of spaces one space
+    ("rest", "its requirement 'coins > 1 and gems > 0' does not hold: 'gems > 0' is false (gems is 0)"),
+    # inside brackets: no comment, no space just inside a bracket, a string's spaces as written
+    ("nest", "its requirement 'coins > 1 and (gems > 0 or \"a  b\" == \"a    b\")' does not hold: "
+             "'gems > 0 or \"a  b\" == \"a    b\"' is false"),
+])
+def test_a_requirement_over_several_lines_is_quoted_on_one_line(tmp_path, label, why):
+    path = tmp_path / "lines.ludus"
+    path.write_text(LINES, encoding="utf-8")
+    game = ludus.load(path)
+    assert game.new_match(2).why_not(label) == why
+    repl, out = repl_for(game, path)
+    repl.handle(label)
+    assert f"'{label}' is not a legal move for P1 now: {why}\n" in out.getvalue()
+    assert repl.match.moves == []
+
+
 def test_a_comparison_shows_no_side_that_reads_as_its_value(tmp_path):
     game, _path = parts_game(tmp_path)
     # P1 reads as its own value: only `current` is shown
