@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from ..language.symbols import per_keys
+from ..language.symbols import HIDDEN, per_keys
 from .display import display_all, distribute_prompt, entity_label, entity_name
 from .ops import DECIDE
 from .runtime import Runtime
-
-HIDDEN = "hidden"
 
 
 def view_state(match, seat=None) -> dict:

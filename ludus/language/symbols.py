@@ -66,6 +66,11 @@ ENTITY_ATTRS = {"owner": "seat", "loc": "any", "name": "text", "kind": "text", "
 SPACE_ATTRS = {"name": "text", "label": "text", "kind": "text", "parent": "space"}
 TRACK_ATTRS = {"start": "number", "low": "number", "high": "number"}
 
+# What a seat's view writes for a card it may not see: the value of a var holding one, and the one
+# key of a counter kept per card under which the cards it may not see are merged
+# (engine/view.py). No card or piece may be named so, in any case: it would read as one of them.
+HIDDEN = "hidden"
+
 
 @define
 class KindInfo:

@@ -26,6 +26,7 @@ from ..snapshot_names import (
 from ..source import Span, declared_at, suggest
 from ..symbols import (
     BUILTIN_FUNCTIONS,
+    HIDDEN,
     KindInfo,
     a_type,
     compatible,
@@ -127,6 +128,13 @@ class DeclarationChecks:
                 if item.name.isidentifier():
                     claim(item.name, item.span)
                 sym.entities[item.name] = item
+                if item.name.lower() == HIDDEN:
+                    # a card so named would read, in a seat's view, as the cards that seat may not
+                    # see: `wounds` kept per card could show it and them under one key, one
+                    # hiding the other, and a var holding it would seem to hold a hidden card
+                    self.error(f"a {item.word} may not be named '{item.name}': a seat's view writes "
+                               f"'{HIDDEN}' for the cards and pieces it may not see, so this {item.word} would read as one of them",
+                               self.at(item.span, item.name), "give it another name")
             elif isinstance(item, n.BoardDecl):
                 sym.boards[item.name] = item
                 if item.grid is not None and not self.claim_grid(item, seen):
