@@ -62,7 +62,7 @@ class Loader:
             hint, suggestion = None, None
             if exc.missing and written:
                 try:
-                    near = [p.name for p in path.parent.glob("*.ludus")]
+                    near = sorted(p.name for p in path.parent.glob("*.ludus"))  # not the folder's own order
                 except OSError:
                     near = []
                 hint = _name_hint(Path(written).name, near)

@@ -218,10 +218,33 @@ def one_line(text: str) -> str:
     return "".join(out)
 
 
+# How near a name must be to be suggested: difflib's ratio, as get_close_matches reads it.
+SUGGEST_CUTOFF = 0.6
+
+
 def suggest(name: str, candidates: Iterable[str]) -> Suggestion | None:
-    """The nearest candidate to a misspelt name (its hint says "did you mean 'x'?"), or None."""
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return Suggestion(name, (close[0],)) if close else None
+    """The nearest candidate to a misspelt name (its hint says "did you mean 'x'?"), or None.
+
+    Near as difflib measures it (a ratio of at least 0.6, as get_close_matches), but of
+    candidates equally near, the first in the order given, the order the game declares its
+    names in (get_close_matches gives the last in alphabetical order): `Cat` is `Bat`, not
+    `Cap`. A set has no order of its own, so its names are taken sorted, and the hint never
+    depends on the order Python happens to keep them in."""
+    if isinstance(candidates, (set, frozenset)):
+        candidates = sorted(candidates)
+    best, best_score = None, SUGGEST_CUTOFF
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(name)
+    for candidate in candidates:
+        matcher.set_seq1(candidate)
+        # the two quick ratios bound the slow one from above: a candidate whose bound is below
+        # the nearest so far is passed over without working it out
+        if matcher.real_quick_ratio() < best_score or matcher.quick_ratio() < best_score:
+            continue
+        score = matcher.ratio()
+        if score > best_score or (best is None and score == best_score):
+            best, best_score = candidate, score
+    return Suggestion(name, (best,)) if best is not None else None
 
 
 def diagnostic(severity: str, message: str, span: Span, hint: str | Suggestion | None = None,

@@ -170,12 +170,14 @@ class Symbols:
         """Seat names usable in rules: the sides, the declared seat names, or P1, P2, ..."""
         return self.sides or self.seat_names or tuple(f"P{i + 1}" for i in range(self.max_players))
 
-    def all_names(self) -> set:
-        names = set(BUILTIN_NAMES) | set(self.values) | set(self.vars) | set(self.zones) | set(self.tokens)
-        names |= set(self.groups) | set(self.kinds) | set(self.space_kinds) | set(self.spaces)
-        names |= set(self.tracks) | set(self.defines) | set(self.plurals) | set(self.seat_constants())
-        names |= {e for e in self.entities if e.isidentifier()}
-        return names
+    def all_names(self) -> list[str]:
+        """Every name an expression may read, each once, in an order of their own (each sort
+        of name in the order it is declared), so a "did you mean" hint never depends on a
+        set's order."""
+        names = [*BUILTIN_NAMES, *self.values, *self.vars, *self.zones, *self.tokens, *self.groups, *self.kinds,
+                 *self.space_kinds, *self.spaces, *self.tracks, *self.defines, *self.plurals, *self.seat_constants(),
+                 *(e for e in self.entities if e.isidentifier())]
+        return list(dict.fromkeys(names))
 
 
 def per_keys(per: str | None) -> tuple[str, ...]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
+
 import pytest
 
 from ludus.language import nodes as n
 from ludus.language.build import build
 from ludus.language.checker import check
-from ludus.language.source import Sources, Suggestion
+from ludus.language.source import Sources, Suggestion, suggest
 
 HEAD = 'game "T"\nplayers 2\n'
 
@@ -102,6 +104,20 @@ def test_no_suggestion_when_nothing_is_near():
     result, _ = checked("counter money per seat\nflow:\n    gain 1 xyzzy\n    gain 1 money\n    win P1\n")
     [d] = result.diagnostics
     assert d.message == "unknown counter 'xyzzy'" and d.hint is None and d.suggestion is None
+
+
+def test_of_names_equally_near_the_suggestion_is_the_first_given():
+    assert suggest("Cat", ["Bat", "Cap"]) == Suggestion("Cat", ("Bat",))
+    assert suggest("Cat", ["Cap", "Bat"]) == Suggestion("Cat", ("Cap",))
+    # a set keeps no order of its own: its names are taken sorted, whatever order it holds them in
+    assert suggest("Cat", {"Cap", "Bat"}) == Suggestion("Cat", ("Bat",))
+    # a nearer name wins wherever it is given
+    assert suggest("Cat", ["Bat", "Cats"]) == Suggestion("Cat", ("Cats",))
+    # as near as get_close_matches asks, no nearer: a name it finds nothing near has no suggestion
+    names = ["discard", "deck", "hand", "coins", "Bat", "Cap"]
+    for word in ["dicsard", "dek", "hnad", "cions", "xyzzy", "Cat", "handle", "c"]:
+        found = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+        assert (suggest(word, names) is None) == (not found), word
 
 
 def test_names_inside_a_line_are_located_without_sources_too():

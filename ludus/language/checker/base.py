@@ -45,12 +45,16 @@ class Scope:
             scope = scope.parent
         return None
 
-    def all(self) -> set:
-        out, scope = set(), self
+    def all(self) -> list[str]:
+        """Every name known here, each once: the innermost block's first, each block's in the
+        order they were named (an order of their own, so a "did you mean" hint among them
+        never depends on a set's)."""
+        out: dict[str, None] = {}
+        scope = self
         while scope:
-            out |= set(scope.names)
+            out.update(dict.fromkeys(scope.names))
             scope = scope.parent
-        return out
+        return list(out)
 
     def child(self, **flags) -> Scope:
         return Scope(self, **flags)

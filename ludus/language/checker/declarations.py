@@ -590,7 +590,7 @@ class DeclarationChecks:
             return "space:" + ref.name
         if ref.name in self.sym.entities:  # `p: Pawn`, a card's or piece's name for its kind
             return "entity:" + self.sym.entities[ref.name].kind
-        choices = BASIC_TYPES | set(self.sym.kinds) | set(self.sym.space_kinds)
+        choices = [*sorted(BASIC_TYPES), *self.sym.kinds, *self.sym.space_kinds]
         self.error(f"unknown type '{ref.name}'", ref.span, suggest(ref.name, choices))
         return "any"
 
@@ -605,7 +605,7 @@ class DeclarationChecks:
             self.out.keep.append(item)
             for part in per_keys(item.per):
                 if part != "seat" and part not in sym.space_kinds and part not in sym.kinds:
-                    choices = {"seat"} | set(sym.space_kinds) | set(sym.kinds)
+                    choices = ["seat", *sym.space_kinds, *sym.kinds]
                     self.error(f"'per {part}': no such seat, space kind or kind", self.at(item.span, part), suggest(part, choices))
             scope = top.child()
             if per_keys(item.per)[:1] == ("seat",):
@@ -639,7 +639,7 @@ class DeclarationChecks:
         elif isinstance(item, n.GroupDecl):
             for m in item.members:
                 if m not in sym.tokens and m not in sym.spaces and m not in sym.entities and m not in sym.tracks:
-                    near = suggest(m, set(sym.tokens) | set(sym.spaces) | set(sym.tracks))
+                    near = suggest(m, [*sym.tokens, *sym.spaces, *sym.tracks])
                     what = self.what_name_is(m)
                     if what is None:
                         self.error(f"unknown group member '{m}'", self.at(item.span, m), near)
@@ -885,7 +885,7 @@ class DeclarationChecks:
         if item.zone is not None:  # `enters` an end zone: only a track has them
             watched, near = "track", suggest(name, sym.tracks)
         else:
-            watched, near = "counter, flag, var or track", suggest(name, set(sym.tracks) | set(sym.vars))
+            watched, near = "counter, flag, var or track", suggest(name, [*sym.tracks, *sym.vars])
         what = self.what_name_is(name)
         if what == "a value":
             what = "a value, which never changes"

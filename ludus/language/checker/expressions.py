@@ -163,16 +163,16 @@ class ExpressionChecks:
         if name in ("this",):
             self.error("'this' is only known inside a card's or piece's effect", node.span)
             return "any"
-        self.unknown(node, name, sym.all_names() | scope.all())
+        self.unknown(node, name, [*sym.all_names(), *scope.all()])
         return "any"
 
-    def unknown(self, node, name: str, candidates: set) -> None:
+    def unknown(self, node, name: str, candidates: list[str]) -> None:
         """An unknown name, called what it should have been where that is known (a zone, a seat)."""
         span = Span(node.span.path, node.span.line, node.span.column, node.span.line, node.span.column + len(name))
         wanted_id, want = self.wanted
         if wanted_id == id(node) and want in ("zone", "seat", "zone or space"):
-            pool = {"zone": set(self.sym.zones), "seat": set(self.sym.seat_constants()),
-                    "zone or space": set(self.sym.zones) | set(self.sym.spaces)}[want]
+            pool = {"zone": [*self.sym.zones], "seat": [*self.sym.seat_constants()],
+                    "zone or space": [*self.sym.zones, *self.sym.spaces]}[want]
             self.error(f"unknown {want} '{name}'", span, suggest(name, pool))
             return
         # of several blocks that named it (two loops over `s`, one after the other), the nearest
@@ -257,31 +257,32 @@ class ExpressionChecks:
                 if node.name in fields:
                     return self.resolve(node, ("field", node.name), fields[node.name][0])
                 self.error(f"kind '{kind}' has no property '{node.name}'", node.span,
-                           suggest(node.name, set(fields) | set(ENTITY_ATTRS)))
+                           suggest(node.name, [*fields, *ENTITY_ATTRS]))
                 return "any"
             # a card of unknown kind (from a zone, say): the property's type is what every
             # kind that declares it agrees on
             declared = {sym.fields_of(k)[node.name][0] for k in sym.kinds if node.name in sym.fields_of(k)}
             agreed = declared.pop() if len(declared) == 1 else "any"
             if t == "any":
-                space_props = {p.name for sp in sym.spaces.values() for p in sp.props}
-                known = {f for k in sym.kinds for f in sym.fields_of(k)} | space_props | set(SPACE_ATTRS)
+                # dicts, not sets: in the order declared, for the "did you mean" among them
+                space_props = dict.fromkeys(p.name for sp in sym.spaces.values() for p in sp.props)
+                known = dict.fromkeys([*(f for k in sym.kinds for f in sym.fields_of(k)), *space_props, *SPACE_ATTRS])
                 if node.name not in known:
                     self.error(f"nothing has a property '{node.name}'", node.span, suggest(node.name, known))
                 is_space_prop = node.name in space_props or node.name in SPACE_ATTRS
                 return self.resolve(node, ("dynamic_attr", node.name), "any" if is_space_prop else agreed)
             if not declared and agreed == "any" and not any(node.name in sym.fields_of(k) for k in sym.kinds):
                 self.error(f"no kind of card or piece has a property '{node.name}'", node.span,
-                           suggest(node.name, {f for k in sym.kinds for f in sym.fields_of(k)} | set(ENTITY_ATTRS)))
+                           suggest(node.name, [*(f for k in sym.kinds for f in sym.fields_of(k)), *ENTITY_ATTRS]))
             return self.resolve(node, ("field", node.name), agreed)
         if t.startswith("space"):
             if node.name in SPACE_ATTRS:
                 return self.resolve(node, ("space_attr", node.name), SPACE_ATTRS[node.name])
             kind = t.partition(":")[2]
-            props = {p.name for sp in sym.spaces.values() if not kind or sp.kind == kind for p in sp.props}
+            props = dict.fromkeys(p.name for sp in sym.spaces.values() if not kind or sp.kind == kind for p in sp.props)
             if node.name not in props:
                 self.error(f"no {kind or 'space'} has a property '{node.name}'", node.span,
-                           suggest(node.name, props | set(SPACE_ATTRS)))
+                           suggest(node.name, [*props, *SPACE_ATTRS]))
             return self.resolve(node, ("space_prop", node.name), "any")
         if t == "track":
             # a track held in a value: its start, low and high, as for a track named
@@ -442,6 +443,6 @@ class ExpressionChecks:
             self.error(f"'{name}' is a rule: call it as a statement on its own line", node.span)
             return "any"
         self.error(f"unknown function '{name}'", node.span,
-                   suggest(name, set(sym.defines) | set(BUILTIN_FUNCTIONS)))
+                   suggest(name, [*sym.defines, *BUILTIN_FUNCTIONS]))
         return "any"
 

@@ -329,7 +329,7 @@ class StatementChecks:
             if not compatible(t, "token"):
                 self.error(f"'{name}' is {a_type(t)}, not a token", span)
             return
-        self.error(f"unknown token '{name}'", self.at(span, name), suggest(name, set(self.sym.tokens) | scope.all()))
+        self.error(f"unknown token '{name}'", self.at(span, name), suggest(name, [*self.sym.tokens, *scope.all()]))
 
     def place(self, node, scope: Scope) -> None:
         t = self.expr(node, scope)
