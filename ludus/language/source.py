@@ -193,7 +193,8 @@ def declared_at(previous: Span, here: Span) -> str:
 # The pieces of an expression's text that one_line tells apart: a quoted string (as the grammar
 # reads one, a hole's own quotes and all; grammars/ludus.lark's STRING), a comment, a line
 # continued by a backslash, a run of spaces or line breaks, and anything else.
-_PIECE = re.compile(r'(?P<string>"(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*")|(?P<gap>(?:[ \t\f\n]|#[^\n]*|\\[ \t\f]*\n)+)'
+STRING_PATTERN = r'"(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*"'  # a quoted string: the grammar's STRING
+_PIECE = re.compile(rf'(?P<string>{STRING_PATTERN})|(?P<gap>(?:[ \t\f\n]|#[^\n]*|\\[ \t\f]*\n)+)'
                     r'|(?P<other>[^" \t\f\n#\\]+|.)')
 _OPENS, _CLOSES = "([", ")]"
 

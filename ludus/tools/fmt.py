@@ -31,16 +31,15 @@ from lark.exceptions import VisitError
 
 from ..language.build import Builder
 from ..language.parser import parse
-from ..language.source import LudusError, lone_cr_as_newline
+from ..language.source import STRING_PATTERN, LudusError, lone_cr_as_newline
 
 INDENT = "    "
 # how far a trailing comment may be pushed right, past the end of its own code, to line up
 # with its neighbours' comments
 ALIGN_REACH = 40
 
-_STRING = r'"(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*"'
 _TOKEN = re.compile(
-    rf"(?P<space>[ \t\f]+)|(?P<comment>#[^\n]*)|(?P<string>{_STRING})|(?P<word>[A-Za-z_][A-Za-z0-9_]*|[0-9]+)"
+    rf"(?P<space>[ \t\f]+)|(?P<comment>#[^\n]*)|(?P<string>{STRING_PATTERN})|(?P<word>[A-Za-z_][A-Za-z0-9_]*|[0-9]+)"
     r"|(?P<op>==|!=|<=|>=|[-+*/%<>=:,.()\[\]])|(?P<backslash>\\[ \t\f]*$)|(?P<other>.)"
 )
 _BINARY_TYPES = {"ADD_OP", "MUL_OP"}
