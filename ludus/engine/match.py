@@ -16,7 +16,7 @@ import marshal
 from ..language import forcing
 from ..language.forcing import OrderFault
 from ..language.limits import MAX_FILE_BYTES
-from ..language.source import Suggestion, suggest
+from ..language.source import Suggestion, nearest, suggest
 from . import vm
 from .dice import forcing_problem
 from .display import display, zone_text
@@ -658,10 +658,8 @@ def shown_value(value) -> str:
 
 
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:
-    import difflib
-
     lowered = {o.lower(): o for o in options}
-    near = difflib.get_close_matches(action.lower(), list(lowered), n=n, cutoff=0.4)
+    near = nearest(action.lower(), list(lowered), n, cutoff=0.4)  # equally near: in the order offered
     found = [lowered[x] for x in near]
     if not found:
         found = [o for o in options if action.lower() in o.lower()][:n]

@@ -231,21 +231,31 @@ def suggest(name: str, candidates: Iterable[str]) -> Suggestion | None:
     names in (get_close_matches gives the last in alphabetical order): `Cat` is `Bat`, not
     `Cap`. A set has no order of its own, so its names are taken sorted, and the hint never
     depends on the order Python happens to keep them in."""
+    found = nearest(name, candidates, 1)
+    return Suggestion(name, (found[0],)) if found else None
+
+
+def nearest(name: str, candidates: Iterable[str], n: int, cutoff: float = SUGGEST_CUTOFF) -> list[str]:
+    """Up to `n` candidates near `name` (difflib's ratio at least `cutoff`), nearest first, and
+    of those equally near, in the order given (a set's sorted): see `suggest`."""
     if isinstance(candidates, (set, frozenset)):
         candidates = sorted(candidates)
-    best, best_score = None, SUGGEST_CUTOFF
+    scored: list[tuple[float, int, str]] = []
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(name)
-    for candidate in candidates:
+    for place, candidate in enumerate(candidates):
         matcher.set_seq1(candidate)
         # the two quick ratios bound the slow one from above: a candidate whose bound is below
-        # the nearest so far is passed over without working it out
-        if matcher.real_quick_ratio() < best_score or matcher.quick_ratio() < best_score:
+        # the cutoff, or below the n nearest so far, is passed over without working it out
+        floor = cutoff if len(scored) < n else max(cutoff, -scored[-1][0])
+        if matcher.real_quick_ratio() < floor or matcher.quick_ratio() < floor:
             continue
         score = matcher.ratio()
-        if score > best_score or (best is None and score == best_score):
-            best, best_score = candidate, score
-    return Suggestion(name, (best,)) if best is not None else None
+        if score >= floor:
+            scored.append((-score, place, candidate))
+            scored.sort()
+            del scored[n:]
+    return [candidate for _, _, candidate in scored]
 
 
 def diagnostic(severity: str, message: str, span: Span, hint: str | Suggestion | None = None,

@@ -32,7 +32,7 @@ from ..engine.runtime import RuleError, Runtime
 from ..engine.view import counter_starts
 from ..language.files import FileProblem, checked_path, read_text_file, same_file, write_text_file
 from ..language.limits import number_in_range, whole_number
-from ..language.source import LudusError
+from ..language.source import LudusError, nearest
 from ..replay.script import (
     Note,
     ReplayError,
@@ -333,8 +333,6 @@ class Repl:
         return decision is not None and decision.get("kind") == "number" and decision.get("options") is not None
 
     def _unknown(self, text: str, legal: list[str]) -> str:
-        import difflib
-
         if not legal:
             return f"'{text}' is not a command, and the match is over (type `help` for commands)"
         who = self.match.seat_name(self.match.current)
@@ -350,7 +348,7 @@ class Repl:
         if near:
             return f"'{text}' is not a legal move for {who} now; closest: " + "; ".join(near)
         word = text.split(" ", 1)[0].lower()
-        near_cmd = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
+        near_cmd = nearest(word, COMMANDS, 1)
         if near_cmd:
             return f"'{text}' is neither a legal move nor a command; did you mean `{near_cmd[0]}`?"
         if options is None:

@@ -6,10 +6,11 @@ import difflib
 
 import pytest
 
+from ludus.engine.match import closest
 from ludus.language import nodes as n
 from ludus.language.build import build
 from ludus.language.checker import check
-from ludus.language.source import Sources, Suggestion, suggest
+from ludus.language.source import Sources, Suggestion, nearest, suggest
 
 HEAD = 'game "T"\nplayers 2\n'
 
@@ -118,6 +119,20 @@ def test_of_names_equally_near_the_suggestion_is_the_first_given():
     for word in ["dicsard", "dek", "hnad", "cions", "xyzzy", "Cat", "handle", "c"]:
         found = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
         assert (suggest(word, names) is None) == (not found), word
+
+
+def test_the_nearest_few_come_nearest_first_and_equally_near_in_the_order_given():
+    assert nearest("Cat", ["Cut", "Bat", "Cats", "Cap"], 3) == ["Cats", "Cut", "Bat"]
+    assert nearest("Cat", ["Cut", "Bat", "Cap"], 5) == ["Cut", "Bat", "Cap"]
+    # the same names and scores as get_close_matches finds, only ties ordered otherwise
+    names = ["discard", "deck", "hand", "coins", "Bat", "Cap", "Cut"]
+    for word in ["dicsard", "dek", "hnad", "Cat", "c"]:
+        assert sorted(nearest(word, names, 3)) == sorted(difflib.get_close_matches(word, names, 3)), word
+    # a refused move's closest moves: nearest first, and equally near in the order offered
+    # (get_close_matches would give 'take 4', 'take 2', 'take 1')
+    assert closest("take 3", ["take 1", "take 2", "take 4"]) == ["take 1", "take 2", "take 4"]
+    assert closest("buy cop", ["buy Tax Collector", "buy nothing", "buy Copper Coin"]) == [
+        "buy Copper Coin", "buy nothing", "buy Tax Collector"]
 
 
 def test_names_inside_a_line_are_located_without_sources_too():

@@ -180,6 +180,12 @@ def test_a_rejected_line_makes_a_piped_session_exit_one():
     assert "error: 'buy the moon' is not a legal move for Amber now; closest:" in result.output
 
 
+def test_a_misspelt_command_is_named():
+    # nothing offered is near 'movse': the command it is near is named
+    result = play("movse")
+    assert "error: 'movse' is neither a legal move nor a command; did you mean `moves`?" in result.output
+
+
 def test_bad_bot_option_is_a_usage_error():
     result = play(args=("--bot", "Nobody=random"))
     assert result.exit_code == 2
