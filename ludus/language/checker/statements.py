@@ -304,10 +304,14 @@ class StatementChecks:
             self.error(f"{node.value:,} {what}: at most {limit:,} can be built at once", node.span)
 
     def movable(self, node, scope: Scope) -> None:
+        """What `move`, `discard`, `exile` and `reveal` take: a card or piece, a list of them, or
+        a zone or a board space, which stands for every card and piece in it (a space is a list
+        of what lies on it wherever a list is read, so here too)."""
         t = self.expr(node, scope)
-        if not (t in ("any", "zone", "entity", "list:any") or t.startswith("entity:") or t.startswith("list:entity")):
+        if not (t in ("any", "zone", "entity", "list:any", "space") or t.startswith(("entity:", "list:entity", "space:"))):
             hint = 'write card("...") for the card itself' if t == "text" else None
-            self.error(f"only cards and pieces (or a zone's cards) can be moved, not {a_type(t)}", node.span, hint)
+            self.error(f"only cards and pieces (or the cards of a zone or a space) can be moved, not {a_type(t)}",
+                       node.span, hint)
 
     def counter_name(self, name: str, span: Span) -> None:
         decl = self.sym.vars.get(name)
