@@ -14,6 +14,7 @@ from ..engine.match import closest, order_problem, order_zone_fault, shown_value
 from ..engine.runtime import RuleError, Runtime, copy_state, forced_die
 from ..language.forcing import order_card_faults
 from ..language.source import Diagnostic, LudusError, Sources, Span, render, split_lines, suggest
+from ..language.symbols import a_type
 
 FLOW_ENDED = "the flow ended without a winner"
 PLAY_LIMIT = 2000
@@ -335,17 +336,27 @@ class Position:
         return self.match.show(value, typ)
 
     def expect(self, text: str, span: Span | None = None) -> None:
-        """Fail with the actual values unless the expression is true now."""
+        """Fail with the actual values unless the expression is true now. Where the two sides of
+        a comparison read the same (a list of cards sorted by name, and a list of their names),
+        each is said with its type, which is what tells them apart."""
         value, _typ = self.value(text, span)
         if value is True:
             return
-        detail = []
-        for part in _comparison_sides(text):
+        sides = []
+        for part, literal in _comparison_sides(text):
             try:
-                shown = self.show(part, span)
+                side_value, typ = self.value(part, span)
+                shown = self.match.show(side_value, typ)
             except TestError:
                 continue
-            if shown != part:  # a seat's name, say, is itself: "West is West" says nothing
+            sides.append((part, literal, shown, typ))
+        alike = len(sides) == 2 and sides[0][2] == sides[1][2] and sides[0][3] != sides[1][3]
+        detail = []
+        for part, literal, shown, typ in sides:
+            if alike:
+                detail.append(f"    {part} is {_type_words(typ)}" if literal else
+                              f"    {part} is {shown} ({_type_words(typ)})")
+            elif not literal and shown != part:  # a seat's name, say, is itself: "West is West" says nothing
                 detail.append(f"    {part} is {shown}")
         raise TestError(f"expected {text}", span, "\n".join(detail) or f"    it is {_plain(value)}")
 
@@ -518,8 +529,14 @@ def _one_line(text: str) -> str:
     return re.sub(r"\s*\n\s*", " ", text.strip())
 
 
-def _comparison_sides(text: str) -> list[str]:
-    """The two sides of a top-level comparison, to show their values when it fails."""
+def _type_words(typ: str) -> str:
+    """A value's type as a failed expect says it: 'a list of cards', 'a text'."""
+    return a_type(typ).replace("a list of entities", "a list of cards").replace("an entity", "a card")
+
+
+def _comparison_sides(text: str) -> list[tuple[str, bool]]:
+    """The two sides of a top-level comparison, to show their values when it fails, each with
+    whether it is written as a literal (a number, a text, true, false, none), which shows itself."""
     from ..language.build import Builder
     from ..language.parser import parse
 
@@ -538,8 +555,9 @@ def _comparison_sides(text: str) -> list[str]:
         if s.line != s.end_line or s.line < 1:
             continue
         part = lines[s.line - 1][s.column - 1:s.end_column - 1].strip()
-        if part and not part.lstrip("-").isdigit() and not part.startswith('"') and part not in ("true", "false", "none"):
-            out.append(part)
+        if part:
+            literal = part.lstrip("-").isdigit() or part.startswith('"') or part in ("true", "false", "none")
+            out.append((part, literal))
     return out
 
 

@@ -285,6 +285,24 @@ def test_a_failed_expectation_shows_the_values_of_its_sides_but_not_of_constants
     assert info.value.detail == "    coins of Amber > 5 is no"
 
 
+def test_sides_that_read_the_same_but_differ_are_said_with_their_types(tmp_path):
+    # `sorted` gives the cards, ordered by their names: shown, they read as the list of names
+    # they are compared with, and only their types tell why the two are not equal
+    with pytest.raises(TestError) as info:
+        run(tmp_path, '    expect sorted(c.name for c in hand of Amber) == ["Copper Coin", "Copper Coin", "Copper Coin"]\n')
+    assert info.value.detail == ('    sorted(c.name for c in hand of Amber) is Copper Coin, Copper Coin, Copper Coin (a list of cards)\n'
+                                 '    ["Copper Coin", "Copper Coin", "Copper Coin"] is Copper Coin, Copper Coin, Copper Coin (a list of texts)')
+    # a text written in the line shows itself: it is said to be a text
+    with pytest.raises(TestError) as info:
+        run(tmp_path, '    expect top(hand of Amber) == "Copper Coin"\n')
+    assert info.value.detail == '    top(hand of Amber) is Copper Coin (a card)\n    "Copper Coin" is a text'
+    # sides that read differently are shown as before, without their types
+    with pytest.raises(TestError) as info:
+        run(tmp_path, '    expect [c.name for c in hand of Amber] == ["Guild Charter"]\n')
+    assert info.value.detail == ("    [c.name for c in hand of Amber] is Copper Coin, Copper Coin, Copper Coin\n"
+                                 '    ["Guild Charter"] is Guild Charter')
+
+
 SHUFFLES = '''game "Shuffles"
 players 2 to 3
 zone deck count only
