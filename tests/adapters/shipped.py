@@ -27,6 +27,7 @@ SHIPPED = [
     "examples/coup.ludus",
     "examples/hanabi.ludus",
     "examples/lost-cities.ludus",
+    "examples/jaipur.ludus",
     "examples/uprising-great-country.ludus",
 ]
 

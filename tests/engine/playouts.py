@@ -44,6 +44,7 @@ GAMES = [  # (path, players, seeds)
     ("examples/hanabi.ludus", 2, 200),
     ("examples/hanabi.ludus", 5, 100),
     ("examples/lost-cities.ludus", 2, 100),
+    ("examples/jaipur.ludus", 2, 100),
     ("examples/uprising-great-country.ludus", 2, 40),
     ("examples/uprising-great-country.ludus", 6, 10),
     ("games/uprising.ludus", 2, 200),
