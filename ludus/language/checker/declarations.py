@@ -67,6 +67,11 @@ def _apart_hint(file: str, other_file: str) -> str:
             + "; macOS takes them for one file name")
 
 
+def a_word(word: str) -> str:
+    """A word with its article: 'a stack', 'an alley'."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 class DeclarationChecks:
     """Collecting and checking declarations: components, actions, triggers, tests; unused names."""
 
@@ -75,12 +80,24 @@ class DeclarationChecks:
     def collect(self) -> None:
         sym = self.sym
         seen: dict[str, Span] = {}
+        sort_of: dict[str, str] = {}  # what each name was declared as: 'a card', 'a stack of board stacks'
 
-        def claim(name: str, span: Span) -> bool:
+        def claim(name: str, span: Span, sort: str) -> bool:
+            """Take a name for one declaration. A name declared twice is an error at the second;
+            where the two are of different sorts (a card named as a space is), the error says
+            what the first is, since the reader of the second line cannot see that it clashes."""
             if name in seen:
-                self.error(f"'{name}' is already declared {declared_at(seen[name], span)}", self.at(span, name))
+                first = sort_of.get(name, sort)
+                if first == sort:
+                    self.error(f"'{name}' is already declared {declared_at(seen[name], span)}", self.at(span, name))
+                else:
+                    self.error(f"'{name}' is already declared {declared_at(seen[name], span)}, as {first}",
+                               self.at(span, name),
+                               "cards, pieces, spaces, kinds and every other declaration share one set of names: "
+                               "rename one of the two")
                 return False
             seen[name] = span
+            sort_of[name] = sort
             return True
 
         for item in self.items:
@@ -96,29 +113,29 @@ class DeclarationChecks:
             elif isinstance(item, n.SidesDecl):
                 sym.sides = item.names
                 for name in item.names:
-                    claim(name, item.span)
+                    claim(name, item.span, "a side")
             elif isinstance(item, n.SeatsDecl):
                 sym.seat_names = item.names
                 for name in item.names:
-                    claim(name, item.span)
+                    claim(name, item.span, "a seat")
             elif isinstance(item, n.ValueDecl):
-                if claim(item.name, item.span):
+                if claim(item.name, item.span, "a value"):
                     sym.values[item.name] = item
             elif isinstance(item, n.VarDecl):
-                if claim(item.name, item.span):
+                if claim(item.name, item.span, f"a {item.kind}"):
                     sym.vars[item.name] = item
             elif isinstance(item, n.ZoneDecl):
-                if claim(item.name, item.span):
+                if claim(item.name, item.span, "a zone"):
                     sym.zones[item.name] = item
             elif isinstance(item, n.TokenDecl):
                 for name in item.names:
-                    if claim(name, item.span):
+                    if claim(name, item.span, "a token"):
                         sym.tokens[name] = item
             elif isinstance(item, n.GroupDecl):
-                if claim(item.name, item.span):
+                if claim(item.name, item.span, "a group"):
                     sym.groups[item.name] = item
             elif isinstance(item, n.KindDecl):
-                if claim(item.name, item.span):
+                if claim(item.name, item.span, "a kind"):
                     sym.kinds[item.name] = KindInfo(item.name, item.parent, decl=item)
             elif isinstance(item, n.EntityDecl):
                 if item.name in sym.entities:
@@ -126,7 +143,7 @@ class DeclarationChecks:
                                self.at(item.span, item.name))
                     continue
                 if item.name.isidentifier():
-                    claim(item.name, item.span)
+                    claim(item.name, item.span, f"a {item.word}")
                 sym.entities[item.name] = item
                 if item.name.lower() == HIDDEN:
                     # a card so named would read, in a seat's view, as the cards that seat may not
@@ -142,17 +159,17 @@ class DeclarationChecks:
                 for sp in item.spaces:
                     if item.grid is not None and sp.name in seen:
                         continue  # reported once, by claim_grid
-                    if claim(sp.name, sp.span):
+                    if claim(sp.name, sp.span, f"{a_word(sp.kind)} of board '{item.name}'"):
                         sym.spaces[sp.name] = sp
                         sym.space_kinds.setdefault(sp.kind, []).append(sp.name)
             elif isinstance(item, n.TrackDecl):
-                if claim(item.name, item.span):
+                if claim(item.name, item.span, "a track"):
                     sym.tracks[item.name] = item
             elif isinstance(item, n.DefineDecl):
-                if claim(item.name, item.span):
+                if claim(item.name, item.span, "a define"):
                     sym.defines[item.name] = item
             elif isinstance(item, n.RuleDecl):
-                if claim(item.name, item.span):
+                if claim(item.name, item.span, "a rule"):
                     sym.rules[item.name] = item
             elif isinstance(item, n.ActionDecl):
                 if item.name in sym.actions:
