@@ -71,7 +71,8 @@ def test_a_replay_expects_no_winner_in_either_words(game_path):
 
 def test_a_replay_names_a_seat_it_does_not_have_or_names_twice(game_path):
     error = refused(game_path, "1", "winner P1, P4")
-    assert error.message == "winner P1, P4: 'P4' is not a seat of this match (P1, P2, P3); did you mean 'P3'?"
+    # every seat is as near 'P4': the hint names the first, as every 'did you mean' does
+    assert error.message == "winner P1, P4: 'P4' is not a seat of this match (P1, P2, P3); did you mean 'P1'?"
     error = refused(game_path, "1", "winner P1, P3, P1")
     assert error.message == "winner P1, P3, P1: seat 'P1' is named twice"
 
@@ -87,7 +88,7 @@ def test_the_repl_checks_expect_winner_as_a_replay_does(game_path):
     assert said == [
         "ok: kept for the exported replay",
         "error: not so: winner P1: the winners are P1, P3 (not kept for the replay)",
-        "error: winner P1, P9: 'P9' is not a seat of this match (P1, P2, P3); did you mean 'P3'? (not kept for the replay)",
+        "error: winner P1, P9: 'P9' is not a seat of this match (P1, P2, P3); did you mean 'P1'? (not kept for the replay)",
         "error: not so: no winner: the winners are P1, P3 (not kept for the replay)",
     ]
     assert [n.text for n in repl.notes] == ["expect winner P3, P1"]
