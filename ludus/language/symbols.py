@@ -204,6 +204,11 @@ def type_name(t: str) -> str:
     return t
 
 
+def article(word: str) -> str:
+    """A word with its article, as messages and rules text write it: 'a stack', 'an alley'."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def a_type(t: str) -> str:
     """'a number', 'an entity', 'a list of region': a type with its article, for messages."""
     name = type_name(t)

@@ -15,7 +15,7 @@ from attrs import define, field
 
 from ..language import nodes as n
 from ..language.source import Sources
-from ..language.symbols import BUILTIN_FUNCTIONS, Symbols, per_keys, plural
+from ..language.symbols import BUILTIN_FUNCTIONS, Symbols, article, per_keys, plural
 
 BUILTIN_NAME_TEXT = {
     "actor": "you",
@@ -57,10 +57,6 @@ def singular(word: str) -> str:
     if word.endswith("s") and not word.endswith("ss") and len(word) > 1:
         return word[:-1]
     return word
-
-
-def article(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 KEEP = "\x01"  # starts a sentence that opens with a name the game chose, which keeps its case

@@ -29,6 +29,7 @@ from ..symbols import (
     HIDDEN,
     KindInfo,
     a_type,
+    article,
     compatible,
     elem_type,
     listlike,
@@ -65,11 +66,6 @@ def _apart_hint(file: str, other_file: str) -> str:
         what = f"'{unicodedata.normalize('NFC', a)}': as {code_points(a)} in this one, as {code_points(b)} in the other"
     return ("the two file names look the same, and differ only in how Unicode writes " + what
             + "; macOS takes them for one file name")
-
-
-def a_word(word: str) -> str:
-    """A word with its article: 'a stack', 'an alley'."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 class DeclarationChecks:
@@ -159,7 +155,7 @@ class DeclarationChecks:
                 for sp in item.spaces:
                     if item.grid is not None and sp.name in seen:
                         continue  # reported once, by claim_grid
-                    if claim(sp.name, sp.span, f"{a_word(sp.kind)} of board '{item.name}'"):
+                    if claim(sp.name, sp.span, f"{article(sp.kind)} of board '{item.name}'"):
                         sym.spaces[sp.name] = sp
                         sym.space_kinds.setdefault(sp.kind, []).append(sp.name)
             elif isinstance(item, n.TrackDecl):
