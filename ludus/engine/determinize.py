@@ -33,10 +33,15 @@ import weakref
 from .runtime import Runtime, copy_state
 from .view import _can_see
 
-LEARN_MATCHES = 6
-LEARN_DECISIONS = 3_000
+LEARN_MATCHES = 6          # random matches watched at least,
+LEARN_BUDGET = 1_500       # and until they have made this many decisions in all,
+LEARN_MAX_MATCHES = 300    # but no more matches than this (a game whose matches end at once)
+LEARN_DECISIONS = 3_000    # decisions at most in one match
+SURE = 1e-3                # the chance of a pattern by luck under which it is taken as a rule
+EXPECTED_IF_POSSIBLE = 7   # arrivals of a name expected in a zone, none seen: exp(-7) < SURE
+_ABSENT = object()
 
-# game -> {seats: union-find parents learned from random matches}; an entry goes with its game
+# game -> {seats: what random matches showed (_learned)}; an entry goes with its game
 # (a REPL's reload, an editor's language server, a long simulation loading variants)
 _LEARNED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -86,18 +91,68 @@ def _union(parent: dict, a, b) -> None:
         parent[ra] = rb
 
 
-def _note(parent: dict, game, state: dict, secret: set) -> None:
-    ents = state["ents"]
+def _note(learned: dict, state: dict, secret: set, last: dict) -> None:
+    """What one position shows: each card in a hidden zone links its name with the zone; each
+    card that has moved since the position before counts as a move of its name from where it
+    was to where it is (from "start" at a match's start); each token just laid on a card counts
+    as laid on a card of its name. `last`: where each card was, and the tokens there were."""
+    parent, moves, laid = learned["parent"], learned["moves"], learned["laid"]
+    ents, at = state["ents"], last["at"]
     for eid, e in enumerate(ents):
-        if e is None or e["l"] is None:
+        if e is None:
             continue
         root = _root(ents, eid)
         if root.split("@", 1)[0] in secret:
             _union(parent, ("card", e["d"]), ("zone", root))
+        before = at.get(eid, "start")
+        if before != root:
+            counts = moves.setdefault((before, root), {})
+            counts[e["d"]] = counts.get(e["d"], 0) + 1
+            at[eid] = root
+    tokens = set(state["tokens"])
+    for key in tokens - last["tokens"]:
+        token, owner, place = key.split("|", 2)
+        if place.startswith("#") and ents[int(place[1:])] is not None:
+            counts = laid.setdefault(f"{token}|{owner}", {})
+            name = ents[int(place[1:])]["d"]
+            counts[name] = counts.get(name, 0) + 1
+    last["tokens"] = tokens
+
+
+def _fields(match) -> dict[str, tuple[int, dict]]:
+    """name -> (its copies in a match, its fields that read a plain value), for the cards of a
+    new match: what a token laid on cards can be matched against."""
+    from .runtime import RuleError
+
+    game, state = match.game, match._state
+    rt = Runtime(game, state, [])
+    out: dict[str, tuple[int, dict]] = {}
+    for eid, e in enumerate(state["ents"]):
+        if e is None or e["d"] not in game.defs:
+            continue
+        name = e["d"]
+        if name in out:
+            out[name] = (out[name][0] + 1, out[name][1])
+            continue
+        d = game.defs[name]
+        values = {}
+        for f in list(d.props) + list(game.kind_fields.get(d.kind, {})):
+            try:
+                v = game.static_field(rt, eid, name, f)
+            except (RuleError, KeyError, TypeError, ValueError, IndexError):
+                continue
+            if v is None or isinstance(v, (bool, int, str)):
+                values[f] = v
+        out[name] = (1, values)
+    return out
 
 
 def _learned(game, seats: int) -> dict:
-    """Which cards have been seen in which hidden zones, over a few random matches."""
+    """What random matches showed (see the module doc): `parent`, the groups that cards seen in
+    hidden zones link; `moves`, (from, to) -> name -> how often a card of that name moved so;
+    `laid`, token|owner -> name -> how often it was laid on a card of that name; `fields`, the
+    cards' plain fields (`_fields`). Then, worked out from them, `never` (zone -> the names that
+    cannot come there) and `marks` (token|owner -> the names it can lie on)."""
     known = _LEARNED.setdefault(game, {})
     if seats in known:
         return known[seats]
@@ -105,22 +160,97 @@ def _learned(game, seats: int) -> dict:
 
     secret = {name for name, spec in game.zones.items()
               if spec.visibility not in ("public", "top only") and name != "box"}
-    parent: dict = {}
+    learned: dict = {"parent": {}, "moves": {}, "laid": {}, "fields": {}}
     rng = random.Random(0x5EED)
-    for k in range(LEARN_MATCHES):
+    decisions = 0
+    for k in range(LEARN_MAX_MATCHES):
+        if k >= LEARN_MATCHES and decisions >= LEARN_BUDGET:
+            break
+        last: dict = {"at": {}, "tokens": set()}
         try:
             match = game.new_match(seats, seed=7919 * k + 1)
-            _note(parent, game, match._state, secret)
+            if not learned["fields"]:
+                learned["fields"] = _fields(match)
+            _note(learned, match._state, secret, last)
             for _ in range(LEARN_DECISIONS):
                 pending = match._state["pending"]
                 if match._state["result"] is not None or pending is None:
                     break
                 match.apply_fast(rng.randrange(len(pending["options"])))
-                _note(parent, game, match._state, secret)
+                decisions += 1
+                _note(learned, match._state, secret, last)
         except RuleError:
             continue  # a match that breaks a rule still taught us what it saw before
-    known[seats] = parent
-    return parent
+    learned["never"] = _never(learned, secret)
+    learned["marks"] = _marks(learned)
+    known[seats] = learned
+    return learned
+
+
+def _never(learned: dict, secret: set) -> dict[str, frozenset]:
+    """zone -> the names of its group no card of which came into it, though the matches watched
+    would have brought one often if it could: cards came into the zone from other places so
+    often, and cards of that name made up so large a share of the cards leaving those places,
+    that the chance of none coming by luck is below SURE (a Poisson count with that mean being 0).
+    A card too rare for that keeps its place open: a sample may deal it there. (Camels leave
+    Jaipur's market for a herd, goods for a hand: some 200 cards went from the market to each
+    hand, a quarter of those leaving it were camels, and none went to a hand.)"""
+    parent, moves = learned["parent"], learned["moves"]
+    leaving: dict[str, dict[str, int]] = {}
+    for (source, _), counts in moves.items():
+        out = leaving.setdefault(source, {})
+        for name, n in counts.items():
+            out[name] = out.get(name, 0) + n
+    names_of: dict = {}
+    for x in list(parent):
+        if x[0] == "card":
+            names_of.setdefault(_find(parent, x), set()).add(x[1])
+    never = {}
+    for (source, zone), counts in moves.items():
+        # cards set out at the start, or taken from the box, come where the setup rules put
+        # them by name: what leaves the box says nothing of what else could come
+        if zone.split("@", 1)[0] not in secret or source in ("start", "box"):
+            continue
+        came = sum(counts.values())
+        left = leaving[source]
+        total = sum(left.values())
+        expected = never.setdefault(zone, {})
+        for name, n in left.items():
+            expected[name] = expected.get(name, 0) + came * n / total
+    out = {}
+    for zone, expected in never.items():
+        seen = {name for (_, z), counts in moves.items() if z == zone for name in counts}
+        group = names_of.get(_find(parent, ("zone", zone)), set())
+        ruled_out = frozenset(name for name, e in expected.items()
+                              if name in group and name not in seen and e >= EXPECTED_IF_POSSIBLE)
+        if ruled_out:
+            out[zone] = ruled_out
+    return out
+
+
+def _marks(learned: dict) -> dict[str, frozenset]:
+    """token|owner -> the names it can lie on, for a token every card of which, over the matches
+    watched, read one value of one field (every `ToldRed` lay on a red card): so often that cards
+    drawn at random from a match's cards would have read it each time with a chance below SURE.
+    Then it can lie on any card with that value, seen under it or not. A token that agrees with
+    no field so (one laid on any card) can lie on any card."""
+    fields, out = learned["fields"], {}
+    cards = sum(n for n, _ in fields.values())
+    for mark, laid in learned["laid"].items():
+        if any(name not in fields for name in laid):
+            continue  # a card the match made later: nothing to match it against
+        times = sum(laid.values())
+        told = set()
+        first = fields[next(iter(laid))][1]
+        for f, v in first.items():
+            if not all(fields[name][1].get(f, _ABSENT) == v for name in laid):
+                continue
+            share = sum(n for n, values in fields.values() if values.get(f, _ABSENT) == v) / cards
+            if share ** times < SURE:
+                told |= {name for name, (_, values) in fields.items() if values.get(f, _ABSENT) == v}
+        if told:
+            out[mark] = frozenset(told)
+    return out
 
 
 def groups(match, seat: int) -> list[list[int]]:
@@ -129,7 +259,7 @@ def groups(match, seat: int) -> list[list[int]]:
     if not hidden:
         return []
     ents = match._state["ents"]
-    parent = dict(_learned(match.game, match._state["nseats"]))
+    parent = dict(_learned(match.game, match._state["nseats"])["parent"])
     piles = _piles(match.game)
     roots = {eid: _root(ents, eid) for eid in hidden}
     for eid in hidden:  # what is true now is possible, whatever the random matches showed
@@ -142,6 +272,151 @@ def groups(match, seat: int) -> list[list[int]]:
     return [g for _, g in sorted(out.items(), key=lambda kv: kv[1][0])]
 
 
+def impossible(match, seat: int, hidden: list[int] | None = None) -> dict[int, frozenset]:
+    """For the place of each hidden card of `seat`, the names of the cards that cannot lie there:
+    those the learning matches show never come into its zone (`_never`) and, for a card in a
+    hand, those that cannot lie under a token the seat sees on its back (`_marks`). A card that
+    is really there is never among them, so the real placement is one a sample may deal."""
+    if hidden is None:
+        hidden = hidden_cards(match, seat)
+    game, ents = match.game, match._state["ents"]
+    learned = _learned(game, match._state["nseats"])
+    never, marks = learned["never"], learned["marks"]
+    on_card: dict[int, list[str]] = {}
+    for key in match._state["tokens"]:
+        token, owner, place = key.split("|", 2)
+        if place.startswith("#") and f"{token}|{owner}" in marks:
+            on_card.setdefault(int(place[1:]), []).append(f"{token}|{owner}")
+    # the marks on the backs of the cards in a hand are seen by the whole table (view.py); those
+    # on a card in a stack, or under another card, are hidden with it
+    hands = {name for name, spec in game.zones.items() if spec.visibility in ("owner only", "others only")}
+    needs: dict[int, list[tuple]] = {}
+    for eid in hidden:
+        root = _root(ents, eid)
+        need = [("zone", root)] if root in never else []
+        if ents[eid]["l"].split("@", 1)[0] in hands:
+            need += [("mark", m) for m in sorted(on_card.get(eid, ()))]
+        needs[eid] = need
+    # what is true now is possible, whatever the random matches showed
+    really: dict[tuple, set] = {}
+    for eid in hidden:
+        for need in needs[eid]:
+            really.setdefault(need, set()).add(ents[eid]["d"])
+    out: dict[int, frozenset] = {}
+    for eid in hidden:
+        ruled_out: set = set()
+        for kind, key in needs[eid]:
+            if kind == "zone":
+                ruled_out |= never[key] - really[(kind, key)]
+            else:
+                names = learned["fields"].keys()
+                ruled_out |= {n for n in names if n not in marks[key]} - really[(kind, key)]
+        out[eid] = frozenset(ruled_out)
+    return out
+
+
+class _Deal:
+    """How to deal one group whose places do not all take every card of it.
+
+    Each place of the group has a kind (the cards it may take); `counts` holds one placement of
+    the cards still to deal among the places still empty, as kind -> name -> how many, which
+    starts as the real one. Each place, dealt in turn, takes a card drawn at random among those
+    that some complete placement puts there: the one `counts` gives it, or one that a chain of
+    exchanges along `counts` frees for it (kind A gives its X to this place and takes a Y from
+    kind B, which takes ...). So the dealing never dead-ends, and every card may go to every
+    place some placement of the group puts it in."""
+
+    def __init__(self, group: list[int], ents: list, ruled_out: dict[int, frozenset]) -> None:
+        self.group = group
+        names = sorted({ents[eid]["d"] for eid in group})
+        self.kinds: list[frozenset] = []
+        index: dict[frozenset, int] = {}
+        self.kind_of: list[int] = []
+        self.counts: list[dict[str, int]] = []
+        for eid in group:
+            kind = frozenset(names) - ruled_out[eid]
+            if kind not in index:
+                index[kind] = len(self.kinds)
+                self.kinds.append(kind)
+                self.counts.append({})
+            k = index[kind]
+            self.kind_of.append(k)
+            self.counts[k][ents[eid]["d"]] = self.counts[k].get(ents[eid]["d"], 0) + 1
+        self.takers = {name: [k for k, kind in enumerate(self.kinds) if name in kind] for name in names}
+
+    def deal(self, ents: list, rng: random.Random) -> None:
+        group = self.group
+        pool: dict[str, list] = {}
+        for eid in group:
+            pool.setdefault(ents[eid]["d"], []).append((ents[eid]["d"], ents[eid].get("f")))
+        for cards in pool.values():
+            rng.shuffle(cards)
+        counts = [dict(c) for c in self.counts]
+        # the places dealt first are those that take the fewest cards, so that the others take
+        # what is left at random (a Jaipur hand its goods, then the deck the rest); among equals
+        # the order is dealt at random each time
+        order = list(range(len(group)))
+        rng.shuffle(order)
+        order.sort(key=lambda i: len(self.kinds[self.kind_of[i]]))
+        dealt = {}
+        for i in order:
+            k = self.kind_of[i]
+            name = held = self._draw(pool, self.kinds[k], rng)
+            if counts[k].get(name, 0) == 0:
+                # not the card `counts` gives this place: one a chain of exchanges frees, if
+                # any does; else a card drawn again among those some exchanges free
+                chains = self._chains(counts, k)
+                if name not in chains:
+                    name = self._draw(pool, [n for n in chains if n in self.kinds[k]], rng)
+                held = self._exchange(counts, chains, name)
+            counts[k][held] -= 1
+            dealt[group[i]] = pool[name].pop()
+        for eid, (d, f) in dealt.items():
+            ents[eid]["d"] = d
+            if f is None:
+                ents[eid].pop("f", None)
+            else:
+                ents[eid]["f"] = f
+
+    @staticmethod
+    def _draw(pool: dict, names, rng: random.Random) -> str:
+        """A name drawn as a card would be, among those left of `names`: more copies, more likely."""
+        left = [(name, len(pool[name])) for name in sorted(names) if pool.get(name)]
+        pick = rng.randrange(sum(n for _, n in left))
+        for name, n in left:
+            if pick < n:
+                return name
+            pick -= n
+        raise AssertionError("no card left to deal")  # the real placement rules this out
+
+    def _chains(self, counts: list[dict], k: int) -> dict[str, tuple | None]:
+        """The names of which `counts` can free a card for a place of kind `k` (if the place may
+        take it): name -> the next step of the exchanges that free it (None: `counts` gives kind
+        `k` one already)."""
+        reached: dict[str, tuple | None] = {name: None for name, n in counts[k].items() if n > 0}
+        queue = list(reached)
+        while queue:
+            wanted = queue.pop()
+            for taker in self.takers[wanted]:
+                for name, n in counts[taker].items():
+                    if n > 0 and name not in reached:
+                        reached[name] = (taker, wanted)
+                        queue.append(name)
+        return reached
+
+    @staticmethod
+    def _exchange(counts: list[dict], chains: dict, name: str) -> str:
+        """Move `counts` along the chain from `name`: each kind on it gives up a card of one name
+        for one of the next. The last name is one the dealt place's kind holds, and gives up
+        (returned): the rest of `counts` is then a placement of the cards left but `name`."""
+        while chains[name] is not None:
+            taker, wanted = chains[name]
+            counts[taker][name] -= 1
+            counts[taker][wanted] = counts[taker].get(wanted, 0) + 1
+            name = wanted
+        return name
+
+
 class Determinizer:
     """Samples of `match` as `seat` knows it; the groups are worked out once, on the first sample."""
 
@@ -149,16 +424,31 @@ class Determinizer:
         self.match = match
         self.seat = seat
         self._groups: list[list[int]] | None = None
+        self._deals: list[_Deal | None] = []
+
+    def _plan(self) -> None:
+        self._groups = [g for g in groups(self.match, self.seat) if len(g) > 1]
+        hidden = [eid for g in self._groups for eid in g]
+        ruled_out = impossible(self.match, self.seat, hidden) if hidden else {}
+        ents = self.match._state["ents"]
+        for group in self._groups:
+            names = {ents[eid]["d"] for eid in group}
+            free = not any(ruled_out[eid] & names for eid in group)
+            # a group whose every place takes every card of it is shuffled, as it always was
+            self._deals.append(None if free else _Deal(group, ents, ruled_out))
 
     def sample(self, rng: random.Random):
         """A copy of the match with the seat's hidden cards dealt anew and fresh dice to come."""
         from .match import Match
 
         if self._groups is None:
-            self._groups = [g for g in groups(self.match, self.seat) if len(g) > 1]
+            self._plan()
         state = copy_state(self.match._state)
         ents = state["ents"]
-        for group in self._groups:
+        for group, deal in zip(self._groups, self._deals, strict=True):
+            if deal is not None:
+                deal.deal(ents, rng)
+                continue
             identities = [(ents[eid]["d"], ents[eid].get("f")) for eid in group]
             rng.shuffle(identities)
             for eid, (d, f) in zip(group, identities, strict=True):

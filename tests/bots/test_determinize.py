@@ -142,3 +142,100 @@ def test_what_a_game_taught_the_determinizer_goes_with_the_game(tmp_path):
     del game, match
     gc.collect()
     assert gone() is None       # so its entry is gone too
+
+
+JAIPUR = "examples/jaipur.ludus"
+HANABI = "examples/hanabi.ludus"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_sample_never_deals_a_camel_into_a_jaipur_hand(seed):
+    """Camels go from the market to a herd, never to a hand; goods and camels share the deck, so
+    they are one group, and a sample once dealt the deck's camels into the other trader's hand,
+    where a rule reading the goods of the hand then broke. The opponent's hand still varies."""
+    game = load(JAIPUR)
+    match = game.new_match(2, seed=seed)
+    advance(match, seed, lambda m: isinstance(m.current, int) and m.state["places"].get(f"hand@{1 - m.current}"))
+    seat, other = match.current, 1 - match.current
+    ents = match.state["ents"]
+    hidden = hidden_cards(match, seat)
+    assert any(ents[e]["d"] == "Camel" for e in hidden)      # camels in the deck, unseen
+    assert any(set(g) >= set(match.state["places"][f"hand@{other}"]) and
+               any(ents[e]["d"] == "Camel" for e in g) for g in groups(match, seat))
+    sampler = Determinizer(match, seat)
+    rng = random.Random(seed)
+    hands = set()
+    for _ in range(60):
+        sample = sampler.sample(rng)
+        hand = tuple(sample.state["ents"][e]["d"] for e in sample.state["places"][f"hand@{other}"])
+        assert "Camel" not in hand
+        assert sample.view(seat) == match.view(seat)
+        hands.add(hand)
+    assert len(hands) > 1
+
+
+def test_a_hanabi_sample_keeps_each_card_to_its_clue_marks_and_deals_the_rest():
+    """A card marked red stays red in every sample (and a 3 stays a 3), whichever red card it is;
+    the marks are on the table for every seat to see. A card marked red alone may be any red card
+    the seat cannot see, and an unmarked card anything."""
+    game = load(HANABI)
+    match = game.new_match(2, seed=3)
+    rng = random.Random(1)
+    while len([k for k in match.state["tokens"] if "|#" in k]) < 4:
+        labels = match.legal_actions()
+        match.apply_fast(rng.choice([i for i, label in enumerate(labels) if label.startswith("tell")]))
+    seat = match.current
+    hand = match.state["places"][f"hand@{seat}"]
+    marks = {e: [k.split("|")[0].removeprefix("Told") for k in match.state["tokens"] if k.endswith(f"|#{e}")]
+             for e in hand}
+    assert any(marks.values()) and not all(marks.values())
+    sampler = Determinizer(match, seat)
+    dealt: dict = {e: set() for e in hand}
+    for _ in range(300):
+        sample = sampler.sample(rng)
+        assert sample.view(seat) == match.view(seat)
+        for e in hand:
+            name = sample.state["ents"][e]["d"]
+            assert all(told in name.split() for told in marks[e]), (name, marks[e])
+            dealt[e].add(name)
+    unseen = Counter(match.state["ents"][e]["d"] for e in hidden_cards(match, seat))
+    for e in hand:
+        fits = {name for name in unseen if all(told in name.split() for told in marks[e])}
+        assert dealt[e] == fits  # every card that fits the marks, and only those
+
+
+def _placements(slots: list[str], ruled_out: dict) -> set:
+    """Every (slot, name) pair some placement of the cards `slots` names puts together."""
+    from itertools import permutations
+
+    found = set()
+    for names in set(permutations(slots)):
+        if all(n not in ruled_out[i] for i, n in enumerate(names)):
+            found |= set(enumerate(names))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_dealing_a_group_with_places_that_rule_cards_out_never_dead_ends_and_reaches_every_placement(seed):
+    """Random small groups: cards of a few names, and places that rule out some names, though
+    never the card really there. Each deal is a placement the places allow, with the same cards,
+    and over many deals every card goes to every place that some placement puts it in."""
+    from ludus.engine.determinize import _Deal
+
+    rng = random.Random(seed)
+    size = rng.randint(2, 7)
+    names = [rng.choice("ABCD") for _ in range(size)]
+    pool = sorted(set(names))
+    ruled_out = {i: frozenset(n for n in pool if n != names[i] and rng.random() < 0.5) for i in range(size)}
+    ents = [{"d": n, "l": "x"} for n in names]
+    deal = _Deal(list(range(size)), ents, ruled_out)
+    possible = _placements(names, ruled_out)
+    seen = set()
+    for _ in range(400):
+        copy = [dict(e) for e in ents]
+        deal.deal(copy, rng)
+        dealt = [e["d"] for e in copy]
+        assert sorted(dealt) == sorted(names)
+        assert all(n not in ruled_out[i] for i, n in enumerate(dealt))
+        seen |= set(enumerate(dealt))
+    assert seen == possible
