@@ -11,11 +11,32 @@ shuffles to come are not the real ones. What the seat sees stays exactly where i
 Which hidden cards may trade places? Only cards the seat could not tell apart. A card that only
 ever travels among one side's deck and hand (an Opposition card in Votes for Women) could never be
 in the other side's deck, and a sample that put it there would be a game that cannot happen. So
-each game is first watched for a few random matches, noting in which hidden zones each card
-appears; cards and zones linked that way (directly or through other cards) form one group, and a
-sample reshuffles each group's cards among the group's hidden places. Within a group every hidden
-card can go to every hidden place, so nothing about which card is where leaks into the sample.
-Cards still in the game box (out of play) are left alone.
+each game is first watched for a few random matches (six at least, more while they are short),
+noting in which hidden zones each card appears; cards and zones linked that way (directly or
+through other cards) form one group, and a sample reshuffles each group's cards among the
+group's hidden places. Cards still in the game box (out of play) are left alone.
+
+A group links cards through the zones they share, so it can put a card where it never goes:
+Jaipur's camels share the deck with the goods, and the goods go into a hand, but a camel never
+does (taking camels puts them in the herd). So the watching also counts where cards move from
+and to. A hidden zone takes no card of a name that never came into it, though so many cards came
+into it from places that cards of that name often left that none coming by luck is too unlikely
+(`_never`); a name too rare for that is not ruled out. And a card in a hand takes no card that
+the marks on its back rule out, when every card a token was ever laid on read one value of one
+field, too often for luck (every `ToldRed` of Hanabi on a red card, every `Told3` on a 3): the
+card under it then has that value (`_marks`). Marks on a card in a stack are hidden with it,
+and restrict nothing. A card that is really in a place is never ruled out of it, so the real
+placement is always one a sample may deal (were the watching to miss a way a card can go, the
+samples would let only the real card of that name go there: a sample that could not be dealt
+would be worse).
+
+A group whose places rule cards out is dealt place by place (`_Deal`): each place takes a card
+drawn at random among those that some placement of the whole group gives it, so dealing never
+dead-ends. Within a group every hidden card can still go to every hidden place that some
+placement allows it, so nothing about which card is where leaks into the sample, beyond what
+the rules and the marks the seat sees tell. Samples are not drawn evenly among the placements
+allowed: the places that take the fewest cards are dealt first. A group where every place takes
+every card of it is shuffled whole.
 
 A pile (a `top only` zone, or a space of a `top only` board) shows its top card; the cards under
 it trade places only among themselves. A market slot's pile holds that slot's later cards, and
@@ -23,6 +44,10 @@ a sample that put a starting card under it, as the groups above would once a car
 it reached a hidden deck, would be a game that cannot happen. Their order under the top is
 dealt at random too, though a rulebook may fix it (Stonewall's decades): a sample may show a
 later card on top after the next one is taken.
+
+What samples do not keep: what the seat could work out from the moves it saw (a Hanabi clue
+also says the cards it did not point at are not red, and no mark records that), and hidden
+counters, which are not dealt anew.
 """
 
 from __future__ import annotations
