@@ -27,9 +27,10 @@ def _seat_of(rt, env, fn):
 class OfferSpec:
     """`offer A, B to seat else "stop" as picked`: the seat picks one legal action instance."""
 
-    def __init__(self, names, seat_fn, stop_label, bind, question_fn=None) -> None:
+    def __init__(self, names, seat_fn, stop_label, bind, question_fn=None, span=None) -> None:
         self.names, self.seat_fn, self.stop_label, self.bind = names, seat_fn, stop_label, bind
         self.question_fn = question_fn
+        self.span = span  # where the offer is written: an endless loop around it is located here
         # (name, action) for each action offered, looked up at the first offer, when the game
         # (which made this spec, and no other game uses) is compiled; the prompt of each seat,
         # by the number of seats (which names the seats)
@@ -67,6 +68,12 @@ class OfferSpec:
         if not labels:
             if self.bind:
                 env[self.bind] = "none"
+            # counted for vm.endless_cause: a loop that comes back to an offer with nothing to
+            # offer asks nothing, and the budget's error would name some other line of it
+            empty = rt.empty_offers
+            if empty is None:
+                empty = rt.empty_offers = {}
+            empty[self] = empty.get(self, 0) + 1
             return None
         if self.question_fn is not None:  # read when asked: it may show the state
             prompt = f"{rt.seat_name(seat)}: {self.question_fn(rt, env)}"

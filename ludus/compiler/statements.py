@@ -241,7 +241,7 @@ class StatementCompiler:
         from .decisions import OfferSpec
         names = list(s.actions) if s.actions else None
         spec = OfferSpec(names, self.expr(s.seat) if s.seat is not None else None, s.stop_label, s.bind,
-                         self.question(s.question))
+                         self.question(s.question), s.span)
         self.emit(O.DECIDE, s.span, spec)
 
     def s_Pass(self, s: n.Pass) -> None:

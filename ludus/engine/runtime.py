@@ -88,7 +88,7 @@ def forced_die(forced: list, sides: int) -> int | None:
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
-    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix", "reads")
+    __slots__ = ("game", "state", "events", "log", "watched", "changed", "memo", "work", "tix", "reads", "empty_offers")
 
     def __init__(self, game, state: dict, log: list) -> None:
         self.game = game
@@ -105,6 +105,10 @@ class Runtime:
         # while a define indexed by what it reads (Game.define_reading) works out a value: the
         # places its generated code has read tokens at so far (see index_reads)
         self.reads: list | None = None
+        # the offers with no `else` that found nothing legal in this run, each with how many
+        # times: an endless loop around one is blamed on it (vm.endless_cause), not on the line
+        # where the step budget happened to run out
+        self.empty_offers: dict | None = None
 
     def touch(self, name: str) -> None:
         """Forget the remembered values of the defines that read `name` (a var, track or token

@@ -199,7 +199,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, rt: Runtime | N
             if kind == EXEC:
                 continue
         except _FAILURES as exc:
-            raise _located(exc, code, pc) from None
+            raise _located(endless_cause(rt, exc), code, pc) from None
         steps += 1
         try:
             if kind == EXEC:
@@ -293,7 +293,7 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, rt: Runtime | N
             else:  # pragma: no cover
                 raise RuleError(f"unknown instruction {kind}")
         except _FAILURES as exc:
-            raise _located(exc, code, pc) from None
+            raise _located(endless_cause(rt, exc), code, pc) from None
     if not stack and state["result"] is None:
         state["result"] = {"winners": [], "losers": [], "reason": "the flow ended without a winner"}
     if state["result"] is not None and game.payoff is not None and "payoffs" not in state["result"]:
@@ -487,10 +487,28 @@ def _located(exc: Exception, code, pc: int) -> RuleError:
     return RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}", _span_near(code, pc))
 
 
+class Endless(RuleError):
+    """The step budget ran out: a block that seems to loop forever."""
+
+
 def endless(code, pc: int, budget: int) -> RuleError:
     """The error of a block that ran `budget` steps without a decision, located at `pc`."""
-    return RuleError(f"the rules ran {budget} steps without asking for a decision: "
-                     f"'{code.label}' seems to loop forever", _span_near(code, pc))
+    return Endless(f"the rules ran {budget} steps without asking for a decision: "
+                   f"'{code.label}' seems to loop forever", _span_near(code, pc))
+
+
+def endless_cause(rt: Runtime, exc: Exception) -> Exception:
+    """An endless loop that came back again and again to an `offer` with nothing legal and no
+    `else` (which asks nothing, and goes on) is most likely endless because of it: the error
+    is located at that offer and says so, rather than at the line of the loop where the budget
+    ran out. An offer found empty only once is left out: the loop may be elsewhere."""
+    if not isinstance(exc, Endless) or not rt.empty_offers:
+        return exc
+    spec, times = max(rt.empty_offers.items(), key=lambda item: item[1])
+    if times < 2 or spec.span is None:
+        return exc
+    return Endless(f"{exc.message}: it came to this offer {times:,} times, and each time the offer had nothing "
+                   "legal and no 'else', so it asked nothing", spec.span)
 
 
 def _span_near(code, pc: int):

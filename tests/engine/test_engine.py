@@ -156,6 +156,39 @@ def test_an_endless_while_is_a_rule_error_naming_the_rule(tmp_path):
     assert "loop.ludus:" in message
 
 
+EMPTY_OFFER = ('game "L"\nseats Red, Blue\ncounter coins per seat start 3\ncounter rounds\n'
+               "action Earn:\n    require coins of actor < 3\n    gain 1 coins\n"
+               "flow:\n    while true:\n        for each s in seats:\n            turn s:\n"
+               "                offer Earn\n                if coins of s > 5:\n                    win s\n"
+               "        increase rounds by 1\n")
+
+
+@pytest.mark.parametrize("regions", [True, False])
+def test_a_loop_around_an_offer_with_nothing_legal_is_blamed_on_the_offer(tmp_path, regions):
+    # no seat can Earn and the offer has no `else`: it asks nothing, and the loop goes round
+    # without end. The budget runs out on some other line of the loop (`win s`, `increase`);
+    # the error names the offer, and why it asked nothing.
+    game = game_from_text(tmp_path, EMPTY_OFFER)
+    if not regions:
+        for code in game.codes.values():
+            code.fast = None
+    with pytest.raises(ludus.RuleError) as err:
+        game.new_match(2)
+    assert (err.value.span.line, err.value.span.column) == (12, 17)
+    assert "'flow' seems to loop forever: it came to this offer" in err.value.message
+    assert "each time the offer had nothing legal and no 'else', so it asked nothing" in err.value.message
+
+
+def test_an_offer_found_empty_once_is_not_blamed_for_a_loop_after_it(tmp_path):
+    text = EMPTY_OFFER.replace("    while true:\n", "    turn Red:\n        offer Earn\n    while true:\n"
+                               "        increase rounds by 1\n    while true:\n")
+    game = game_from_text(tmp_path, text)
+    with pytest.raises(ludus.RuleError) as err:
+        game.new_match(2)
+    assert "it came to this offer" not in err.value.message
+    assert err.value.span.line in (11, 12)  # the loop itself, not the offer at line 10
+
+
 @pytest.mark.parametrize("depth", [5000, -1])  # a recursion that would end, far too deep; one that never ends
 def test_defines_too_deep_are_a_rule_error_at_the_line_that_asked(tmp_path, depth):
     path = tmp_path / "deep.ludus"

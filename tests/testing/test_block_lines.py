@@ -362,3 +362,21 @@ def test_force_order_of_a_seat_not_at_the_table_fails_at_its_line(tmp_path):
     with pytest.raises(TestError, match=r"no seat 'P3' in this match \(its seats are P1, P2\)") as info:
         run_shuffles(tmp_path, '    force order pile of P3 = "Ace"\n')
     assert info.value.span.line == 22
+
+
+def test_a_position_where_an_offer_has_nothing_legal_names_the_offer(tmp_path):
+    # the match starts well; the test's position leaves no seat a legal Earn, and the offer has
+    # no `else`: the loop goes round asking nothing, and the error says it is the offer's doing
+    (tmp_path / "g.ludus").write_text(
+        'game "G"\nseats Red, Blue\ncounter coins per seat\naction Earn:\n    require coins of actor < 3\n'
+        "    gain 1 coins\nflow:\n    while true:\n        for each s in seats:\n            turn s:\n"
+        "                offer Earn\n                if coins of s > 5:\n                    win s\n",
+        encoding="utf-8")
+    path = tmp_path / "g.tests.ludus"
+    path.write_text('extends "g.ludus"\n\ntest "t":\n    given set coins of Red to 3\n    given set coins of Blue to 3\n'
+                    '    do "Earn"\n', encoding="utf-8")
+    game = ludus.load(path)
+    with pytest.raises(TestError, match="it came to this offer .* times, and each time the offer had nothing legal "
+                                        "and no 'else', so it asked nothing") as info:
+        run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+    assert info.value.span.path.endswith("g.ludus") and info.value.span.line == 11
