@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections import deque
 
 from ..engine.runtime import RuleError
-from ..engine.values import as_int, as_list, as_seat, as_size, as_track, number_range, pick_extreme, show_value
+from ..engine.values import (
+    as_int,
+    as_list,
+    as_order,
+    as_seat,
+    as_size,
+    as_track,
+    number_range,
+    ordered,
+    pick_extreme,
+    show_value,
+)
 
 DIRECTIONS = {"north": (0, 1), "south": (0, -1), "east": (1, 0), "west": (-1, 0),
               "northeast": (1, 1), "northwest": (-1, 1), "southeast": (1, -1), "southwest": (-1, -1)}
@@ -142,6 +153,12 @@ def compile_builtin(comp, node, name: str):
             top = pick_extreme(f, items, name)
             return [x for x in items if x == top]
         return best
+    if name == "sorted":
+        # numbers or texts by their own values, as `sorted(x for x in LIST)` orders them (the
+        # checker refuses a list it knows holds anything else; `any` is checked here)
+        def sort_list(rt, env):
+            return ordered([(x, as_order(x, "element sorted")) for x in as_list(rt, a0(rt, env))])
+        return sort_list
     if name == "share":
         a1 = args[1]
 

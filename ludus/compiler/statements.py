@@ -708,7 +708,7 @@ class StatementCompiler:
                 elif fn in ("marker", "zone_of", "depth"):
                     deps.update(sym.tracks)
                 elif fn in ("size", "count", "top", "first", "last", "item", "sum", "any", "all", "most",
-                            "least", "without") or (fn in ("min", "max") and len(args) == 1):
+                            "least", "sorted", "without") or (fn in ("min", "max") and len(args) == 1):
                     if args:
                         listed(args[0])
                 elif fn == "adjacent":

@@ -38,7 +38,7 @@ BUILTIN_FUNCTIONS = {
     "all": (1, 1, "bool"),
     "most": (1, 1, "list:*"),
     "least": (1, 1, "list:*"),
-    "sorted": (1, 1, "list:*"),  # only as an aggregate: sorted(c.rank for c in hand)
+    "sorted": (1, 1, "list:*"),  # numbers or texts: sorted(bids); anything else as an aggregate
     "share": (2, 2, "number"),
     "space": (2, 2, "space"),
     "zone_of": (1, 2, "text"),

@@ -587,6 +587,7 @@ class RulesText:
             "all": lambda: f"all of {one}",
             "most": lambda: f"whoever has the most of {one}",
             "least": lambda: f"whoever has the least of {one}",
+            "sorted": lambda: f"{one} in order (lowest first)",
             "adjacent": lambda: f"the spaces next to {one}" + (f" ({a[1]})" if len(a) > 1 else ""),
             "share": lambda: f"the share of {a[0]} for {a[1]}",
             "space": lambda: f"space {a[1]} of {a[0]}",

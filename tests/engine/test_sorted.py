@@ -90,3 +90,30 @@ def test_sorting_by_what_is_neither_a_number_nor_a_text_stops_the_rule_with_an_e
     m = game.new_match(3)
     with pytest.raises(RuleError, match="the sorted value should be a number or a text, and it is True"):
         value(game, m, "sorted(nine(c) for c in Cards)")
+
+
+PLAIN = '''game "Plain"
+players 2
+var bids: list of number start []
+var words: list of text start []
+define named = sorted(["pear", "Apple", "fig"])
+flow:
+    set bids to sorted([3, 1, 2, 1])
+    set words to named
+    end game
+'''
+
+
+def test_a_plain_list_of_numbers_or_of_texts_sorts_by_itself(tmp_path):
+    path = tmp_path / "plain.ludus"
+    path.write_text(PLAIN, encoding="utf-8")
+    game = ludus.load(path)
+    m = game.new_match(2)
+    # in the rules (generated code) and in a test's expectations (closures) alike
+    assert m.view(None)["counters"]["bids"] == [1, 1, 2, 3]
+    assert m.view(None)["counters"]["words"] == ["Apple", "fig", "pear"]
+    assert value(game, m, "sorted([5, 2, 9])") == [2, 5, 9]
+    assert value(game, m, "sorted(bids)") == [1, 1, 2, 3]
+    assert value(game, m, "sorted([])") == []
+    with pytest.raises(RuleError, match="'sorted' orders numbers with numbers and texts with texts"):
+        value(game, m, 'sorted([1, "a"])')

@@ -360,6 +360,21 @@ class ExpressionChecks:
         self.unknown(node, name, set(sym.vars) | set(sym.zones) | set(sym.tokens) | set(sym.kinds))
         return "any"
 
+    def sorted_list(self, node: n.Call, scope: Scope) -> str:
+        """`sorted(LIST)`: numbers or texts ordered by themselves. Cards, seats, spaces have no
+        order of their own to sort by: the aggregate form says what to order them by."""
+        lt = self.expr(node.args[0], scope)
+        et = "entity" if lt == "zone" else elem_type(lt)
+        if not listlike(lt):
+            self.error(f"'sorted' needs a list, not {a_type(lt)}", node.args[0].span)
+            return "any"
+        if et not in ("number", "text", "any", "none"):
+            self.error(f"'sorted' orders a list of numbers or of texts by their own values, not {a_type(lt)}: "
+                       "order other things by a number or a text worked out for each, as in "
+                       "'sorted(c.rank for c in hand)'", node.span)
+            return "list:" + et
+        return self.resolve(node, ("builtin_fn", "sorted"), "list:" + et)
+
     def call(self, node: n.Call, scope: Scope) -> str:
         sym, name = self.sym, node.func
         if node.comp is not None:
@@ -398,12 +413,8 @@ class ExpressionChecks:
             if d.params and "any" in result and len(types) == want:
                 result = self.define_at_call(d, types, result)
             return self.resolve(node, ("define", name), result)
-        if name == "sorted":
-            self.error("'sorted' orders a list by a number worked out for each element: "
-                       "'sorted(c.rank for c in hand)'", node.span)
-            for a in node.args:
-                self.expr(a, scope)
-            return "any"
+        if name == "sorted" and len(node.args) == 1:
+            return self.sorted_list(node, scope)
         if name in BUILTIN_FUNCTIONS:
             lo, hi, result = BUILTIN_FUNCTIONS[name]
             if not lo <= len(node.args) <= hi:
