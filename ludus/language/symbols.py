@@ -210,9 +210,9 @@ def article(word: str) -> str:
 
 
 def a_type(t: str) -> str:
-    """'a number', 'an entity', 'a list of region': a type with its article, for messages."""
-    name = type_name(t)
-    return ("an " if name[:1] in "aeiou" else "a ") + name
+    """'a number', 'an entity', 'a list of region', 'an Event': a type with its article, for
+    messages (a kind's name starts with a capital: `article` reads it as it sounds)."""
+    return article(type_name(t))
 
 
 def elem_type(t: str) -> str:

@@ -165,6 +165,13 @@ def test_a_type_written_wrong_is_reported_once_however_often_it_is_read():
     assert messages(result) == ["unknown type 'seet'"]
 
 
+def test_a_kind_named_with_a_capital_vowel_takes_an():
+    # a kind's name starts with a capital: the article is chosen as the word sounds
+    result, _ = checked('kind Event:\n    power: number\ncard "Storm" is Event:\n    power 2\n'
+                        "flow:\n    if left(first(Events)) == P1:\n        end game\n    end game\n")
+    assert messages(result) == ["'left' needs a seat, not an Event"]
+
+
 def test_a_trigger_on_an_unknown_name_does_not_cascade():
     result, _ = checked("when monye changes:\n    log \"{old} {new}\"\nflow:\n    end game\n")
     assert messages(result) == ["unknown counter, flag, var or track 'monye'"]
