@@ -227,7 +227,8 @@ def _requirement_refusal(rt, action, index, local, detail: bool = True) -> str:
     parameters, in the order the condition reads them, so a part after the failing one is never
     read; a part that breaks a rule, or parts that do not agree with the whole, leave the whole."""
     sources = rt.game.sources
-    whole = sources.text_at(action.require_spans[index]) if sources is not None else None
+    # quoted with the brackets it is written in, `(a and b)`: the condition's node is inside them
+    whole = sources.text_at(sources.bracketed(action.require_spans[index])) if sources is not None else None
     said = f"its requirement '{whole or 'require'}' does not hold"
     if whole is None or not detail:
         return said

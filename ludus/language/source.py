@@ -117,6 +117,49 @@ class Sources:
             lines[0], lines[-1] = lines[0][span.column - 1:], lines[-1][:span.end_column - 1]
         return one_line("\n".join(lines)) or None
 
+    def bracketed(self, span):
+        """`span` widened over the brackets written around all of it: the node of a condition
+        written `(a and b)` spans only `a and b`, so a quote of it would not read as written.
+        For a node that is alone inside its brackets, as a `require`'s condition is: the
+        opening brackets just before it (spaces, line breaks and comments between) and as many
+        closing ones just after it. The span as it was when they do not pair up."""
+        if span is None or span.end_line < span.line:
+            return span
+        opens = []  # (line, column) of each "(" before the node, nearest first
+        number, text = span.line, self.line(span.path, span.line)
+        before = None if text is None else text[:span.column - 1]
+        while before is not None:
+            code = before.rstrip(" \t\f")
+            if code.endswith("("):
+                opens.append((number, len(code)))
+                before = code[:-1]
+            elif code or number <= 1:
+                break
+            else:  # only brackets before it on its line: they may open on a line before
+                number -= 1
+                before = _code_of(self.line(span.path, number))
+        if not opens:
+            return span
+        closes = []  # (line, column after it) of each ")" after the node, nearest first
+        number, at = span.end_line, span.end_column - 1
+        while len(closes) < len(opens):
+            text = self.line(span.path, number)
+            if text is None:
+                return span
+            rest = _code_of(text[at:])
+            if rest is None:
+                return span
+            stripped = rest.lstrip(" \t\f")
+            if not stripped:
+                number, at = number + 1, 0
+                continue
+            if not stripped.startswith(")"):
+                return span
+            at += len(rest) - len(stripped) + 1
+            closes.append((number, at + 1))
+        (line, column), (end_line, end_column) = opens[len(closes) - 1], closes[-1]
+        return Span(span.path, line, column, end_line, end_column)
+
     def line(self, path: str, line: int) -> str | None:
         text = self.texts.get(path)
         if text is None or line < 1:
@@ -197,6 +240,18 @@ STRING_PATTERN = r'"(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*"'  # a quoted string: the
 _PIECE = re.compile(rf'(?P<string>{STRING_PATTERN})|(?P<gap>(?:[ \t\f\n]|#[^\n]*|\\[ \t\f]*\n)+)'
                     r'|(?P<other>[^" \t\f\n#\\]+|.)')
 _OPENS, _CLOSES = "([", ")]"
+
+
+def _code_of(text: str | None) -> str | None:
+    """A piece of a line without the comment or the line continuation it ends with (a `#`
+    inside a string is no comment); None for no line."""
+    if text is None:
+        return None
+    end = 0
+    for piece in _PIECE.finditer(text + "\n"):
+        if piece.lastgroup != "gap":
+            end = piece.end()
+    return text[:end]
 
 
 def one_line(text: str) -> str:

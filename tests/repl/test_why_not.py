@@ -257,3 +257,49 @@ def test_a_test_block_s_do_and_expect_legal_say_why_a_move_is_refused(tmp_path, 
     with pytest.raises(TestError) as failed:
         run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
     assert failed.value.message == said
+
+
+BRACKETS = '''game "Brackets"
+players 2
+counter coins per seat start 2
+counter gems per seat start 0
+action Rest:
+    label "rest"
+    require (coins > 1 and gems > 0)
+action Nest:
+    label "nest"
+    require (coins > 5) and (gems > 0)
+action Best:
+    label "best"
+    require ((coins > 5))
+action Lines:
+    label "lines"
+    require (  # a comment
+        (coins > 5 and
+         gems > 0)   # another
+    )
+action Wait:
+    label "wait"
+flow:
+    turn P1:
+        offer Rest, Nest, Best, Lines, Wait
+    end game
+'''
+
+
+@pytest.mark.parametrize("label, why", [
+    # the condition's node is inside the brackets: the quote has them, as written
+    ("rest", "its requirement '(coins > 1 and gems > 0)' does not hold: 'gems > 0' is false (gems is 0)"),
+    ("nest", "its requirement '(coins > 5) and (gems > 0)' does not hold: 'coins > 5' is false (coins is 2)"),
+    ("best", "its requirement '((coins > 5))' does not hold (coins is 2)"),
+    # brackets on lines of their own, comments after them: one line, as any quote
+    ("lines", "its requirement '((coins > 5 and gems > 0))' does not hold: 'coins > 5' is false (coins is 2)"),
+])
+def test_a_requirement_in_brackets_is_quoted_with_them(tmp_path, label, why):
+    path = tmp_path / "brackets.ludus"
+    path.write_text(BRACKETS, encoding="utf-8")
+    game = ludus.load(path)
+    assert game.new_match(2).why_not(label) == why
+    repl, out = repl_for(game, path)
+    repl.handle(label)
+    assert f"'{label}' is not a legal move for P1 now: {why}\n" in out.getvalue()
