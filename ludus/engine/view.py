@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ..language.symbols import HIDDEN, per_keys
 from .display import display_all, distribute_prompt, entity_label, entity_name
 from .ops import DECIDE
@@ -297,7 +299,7 @@ def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
     A key that is a card (or piece) a seat of `looking` may not see where it is now neither
     names it nor gives its number (which is as good as its name: `_shown`). Such keys are not
     told apart from one another: they are merged into one key, the key with the card written
-    `hidden` (`hidden`; `Red hidden` for a pair of a seat and a card), listed after the others,
+    `hidden` (`hidden`; `Red at hidden` for a pair of a seat and a card), listed after the others,
     whose value is the list of their values, sorted by value. Numbering them instead (`hidden
     card 1`, `hidden card 2`) would need an order, and any order the state gives (the cards'
     numbers, where they lie in a deck) tells something of which card each is; the sorted
@@ -325,13 +327,31 @@ def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
             else:
                 shown.append(text)
         value = _shown(rt, value_of(key), spec.shown, looking, names)
+        shown_key = pair_text(shown, cards)
         if blind:
-            merged.setdefault(" ".join(shown), []).append(value)
+            merged.setdefault(shown_key, []).append(value)
         else:
-            row[" ".join(shown)] = value
+            row[shown_key] = value
     for shown_key, values in sorted(merged.items()):
         row[shown_key] = sorted(values, key=_value_order)
     return row
+
+
+PAIR_WORD = " at "
+
+
+def pair_text(shown: list, cards: list) -> str:
+    """A key as the view writes it: a pair's two parts as the rules name them (`progress of
+    Red at C7` is `Red at C7`). Joined by a space, two pairs could read alike (a card "A B"
+    with "C", and "A" with "B C"), and one value took the other's place. A seat's or a space's
+    name is a word; a card's name may hold ' at ' or a quote itself, and then each card of the
+    pair but `hidden` is written in quotes (`"A at B" at "C"`), so no two pairs read alike."""
+    if len(shown) == 1:
+        return shown[0]
+    if any(card and (PAIR_WORD in text or '"' in text) for text, card in zip(shown, cards, strict=False)):
+        shown = [json.dumps(text, ensure_ascii=False) if card and text != HIDDEN else text
+                 for text, card in zip(shown, cards, strict=False)]
+    return PAIR_WORD.join(shown)
 
 
 def _value_order(value):

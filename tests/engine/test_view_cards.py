@@ -226,7 +226,7 @@ def test_a_counter_kept_per_card_is_keyed_by_the_cards_name(per_card):
     assert per_card.view(None)["counters"]["wounds"] == {"Rope (copy 2)": 3, "Bell": 1}
     per_card.apply("hurt Lamp")
     assert per_card.view(None)["counters"] == {"wounds": {"Lamp": 1, "Rope (copy 2)": 3, "Bell": 1},
-                                               "marks": {"P1 Lamp": 1}}
+                                               "marks": {"P1 at Lamp": 1}}
 
 
 def test_a_copy_keeps_its_name_as_the_other_copies_come_and_go(per_card):
@@ -234,7 +234,7 @@ def test_a_copy_keeps_its_name_as_the_other_copies_come_and_go(per_card):
     # holds: a key that changed its name as others were set would read as one gone and one new
     per_card.apply("hurt Rope")
     assert per_card.view(0)["counters"]["wounds"] == {"Rope": 1, HIDDEN: [1, 3]}
-    assert per_card.view(0)["counters"]["marks"] == {"P1 Rope": 1}
+    assert per_card.view(0)["counters"]["marks"] == {"P1 at Rope": 1}
     assert per_card.view(None)["counters"]["wounds"] == {"Rope": 1, "Rope (copy 2)": 3, "Bell": 1}
 
 
@@ -271,9 +271,9 @@ def test_the_starts_of_per_card_keys_are_keyed_as_the_view_keys_them(per_card):
     from ludus.engine.view import counter_starts
 
     per_card.apply("hurt Lamp")
-    assert counter_starts(per_card, 0) == {("wounds", "Lamp"): 0, ("wounds", HIDDEN): [0, 0], ("marks", "P1 Lamp"): 0}
+    assert counter_starts(per_card, 0) == {("wounds", "Lamp"): 0, ("wounds", HIDDEN): [0, 0], ("marks", "P1 at Lamp"): 0}
     assert counter_starts(per_card) == {("wounds", "Lamp"): 0, ("wounds", "Rope (copy 2)"): 0, ("wounds", "Bell"): 0,
-                                        ("marks", "P1 Lamp"): 0}
+                                        ("marks", "P1 at Lamp"): 0}
 
 
 def test_a_seats_samples_show_its_per_card_counters_as_it_does(per_card):
