@@ -78,6 +78,7 @@ ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
 # commands that take nothing after them: `reload extra` is refused, not read as `reload`
 NO_ARGUMENT = ("undo", "redo", "reload", "quit")
 BOTS = tuple(BOT_KINDS)
+UNCHANGED = "nothing on the table changed (`show` draws it again)"
 INTERRUPTED = "interrupted (Ctrl-C); each move is taken whole or not at all: `show` draws the match as it is"
 INTERRUPTED_WRITE = "interrupted (Ctrl-C) while writing"
 # an input longer than this is quoted in an error by its start and end only
@@ -133,6 +134,9 @@ class Repl:
         self.leave_anyway = False  # set once leaving was refused because the moves could not be kept
         self.watch = watch
         self.watched = self._game_files_stamp() if watch else None
+        # the view last drawn, without its decision: a screen that would draw the same is not
+        # drawn again (show_state)
+        self.drawn: dict | None = None
 
     # ── the loop ──
 
@@ -520,8 +524,17 @@ class Repl:
         return None if decision is None else decision.get("options")
 
     def show_state(self, compact: bool = True) -> None:
+        """The state as the screen's seat sees it, then the decision. A step that changed
+        nothing on the table (a move that only moved the flow on, `buy nothing`; a `view` of
+        the seat already viewed) draws only the decision: the same table again would push the
+        one above off the screen and be read for news. `show` always draws it."""
         view = self.view()
-        self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact))
+        table = {key: value for key, value in view.items() if key not in ("decision", "result")}
+        if compact and table == self.drawn:
+            self.say(UNCHANGED, style="dim")
+        else:
+            self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact))
+        self.drawn = table
         self.console.print(decision_renderable(view, self.shown_options()))
 
     def shown_options(self) -> list[str] | None:

@@ -8,7 +8,7 @@ from rich.console import Console
 
 import ludus
 from ludus.repl import Repl
-from tests.helpers import GAMES
+from tests.helpers import EXAMPLES, GAMES
 
 VFW = GAMES / "votes-for-women" / "votes-for-women.ludus"
 
@@ -122,3 +122,29 @@ def test_copies_side_by_side_are_still_counted_once():
 
     assert cards_text(["Farm", "Farm", "Mill", "Farm", "Farm", "Farm"]) == "Farm ×2, Mill, Farm ×3"
     assert cards_text({"count": 3, "revealed": ["Mill", "Farm", "Mill"]}) == "3 cards; revealed: Mill, Farm, Mill"
+
+
+MARKET = EXAMPLES / "market-town.ludus"
+
+
+def test_a_step_that_changes_nothing_on_the_table_draws_only_the_decision(tmp_path, monkeypatch):
+    repl, out = repl_of(MARKET, tmp_path, monkeypatch)
+    repl.show_state()
+    assert "market " in out.getvalue()
+    out.truncate(0)
+    out.seek(0)
+    # buying nothing moves the flow on to the building, and changes nothing the screen draws
+    repl.handle("buy nothing")
+    screen = out.getvalue()
+    assert "nothing on the table changed (`show` draws it again)" in screen
+    assert "market " not in screen and "coins " not in screen
+    assert "build nothing" in screen  # the next decision, drawn in full
+    # `show` draws it all the same; a move that changes something draws the table again
+    out.truncate(0)
+    out.seek(0)
+    repl.handle("show")
+    assert "market " in out.getvalue()
+    out.truncate(0)
+    out.seek(0)
+    repl.handle("build a stall in Docks")
+    assert "market " in out.getvalue() and "nothing on the table changed" not in out.getvalue()
