@@ -68,10 +68,12 @@ def cards_text(cards) -> str:
     return grouped(cards) if cards else "empty"
 
 
-def pieces_text(entry: dict) -> list[str]:
-    """What lies on a space as the seat sees it: each piece or card shown, then how many more
-    lie face down under the top of a pile (a `top only` board)."""
-    shown = list(entry.get("pieces", []))
+def pieces_text(entry: dict, group: bool = False) -> list[str]:
+    """What lies on a space as the seat sees it: each piece or card shown (with `group`, copies
+    side by side counted, as a zone's are: a stack of `Leather 1 ×5`), then how many more lie
+    face down under the top of a pile (a `top only` board)."""
+    pieces = list(entry.get("pieces", []))
+    shown = _runs_text(pieces) if group else pieces
     if entry.get("face_down"):
         shown.append(f"{entry['face_down']} face down")
     return shown
@@ -82,13 +84,18 @@ def grouped(names: list[str]) -> str:
     copies next to each other: [Farm, Mill, Farm] is `Farm, Mill, Farm`, as counting them all
     at the first would put Mill second where it is not, and a game's positions (a market row
     priced by slot, `top`, `choose` of a position) would read wrong."""
+    return ", ".join(_runs_text(names))
+
+
+def _runs_text(names: list[str]) -> list[str]:
+    """Each run of copies side by side as one item, `Farm ×2` (see grouped)."""
     runs: list[list] = []
     for name in names:
         if runs and runs[-1][0] == name:
             runs[-1][1] += 1
         else:
             runs.append([name, 1])
-    return ", ".join(f"{name} ×{count}" if count > 1 else name for name, count in runs)
+    return [f"{name} ×{count}" if count > 1 else name for name, count in runs]
 
 
 TRACK_WIDTH = 41  # positions drawn of a longer track
@@ -226,7 +233,7 @@ def view_renderable(view: dict, seats: list[str], compact: bool = False):
         table.add_column()
         for space, entry in board:
             bits = [tokens_text(entry["tokens"])] if entry.get("tokens") else []
-            bits += pieces_text(entry)
+            bits += pieces_text(entry, group=True)
             table.add_row(space, items_renderable(", ".join(bits) or "·"))
         parts.append(table)
     if compact and bare:
@@ -361,5 +368,6 @@ def _things(things) -> str:
         return "nothing"
     if isinstance(things, dict):
         return ", ".join(f"{v} face down" if k == "face_down" else f"tokens {tokens_text(v)}" if k == "tokens" else
+                         f"pieces {grouped(v)}" if k == "pieces" and isinstance(v, list) and v else
                          f"{k} {value_text(v) if not isinstance(v, (list, dict)) else value_text(list(v))}" for k, v in things.items())
     return value_text(things)

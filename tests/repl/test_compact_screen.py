@@ -148,3 +148,24 @@ def test_a_step_that_changes_nothing_on_the_table_draws_only_the_decision(tmp_pa
     out.seek(0)
     repl.handle("build a stall in Docks")
     assert "market " in out.getvalue() and "nothing on the table changed" not in out.getvalue()
+
+
+def test_a_stack_on_the_board_counts_copies_side_by_side_as_a_zone_does(tmp_path, monkeypatch):
+    repl, out = repl_of(EXAMPLES / "jaipur.ludus", tmp_path, monkeypatch)
+    repl.show_state()
+    screen = out.getvalue()
+    lines = [line.rstrip() for line in screen.splitlines()]
+    assert "leather   Leather 4, Leather 3, Leather 2, Leather 1 ×6" in lines
+    assert "silver    Silver 5 ×5" in lines
+    assert "Leather 1, Leather 1" not in screen
+    # what a move changed on a stack reads the same
+    out.truncate(0)
+    out.seek(0)
+    repl.handle("sell 2 leather")
+    assert ("changed: leather: pieces Leather 4, Leather 3, Leather 2, Leather 1 ×6 → pieces Leather 2, Leather 1 ×6"
+            in out.getvalue())
+    # `show` of the stack lists every card in order, as `show` of a zone does
+    out.truncate(0)
+    out.seek(0)
+    repl.handle("show leather")
+    assert "Leather 2, Leather 1, Leather 1, Leather 1, Leather 1, Leather 1, Leather 1" in out.getvalue()
