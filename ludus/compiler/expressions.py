@@ -9,8 +9,10 @@ from ..engine.values import (
     as_int,
     as_list,
     as_order,
+    as_seat,
     as_track,
     entity_attr,
+    family_member,
     in_range,
     ordered,
     pair_key,
@@ -229,6 +231,14 @@ class ExpressionCompiler:
         if tag == "zone_of":
             name, seat = res[1], self.expr(node.of)
             return lambda rt, env: f"{name}@{seat(rt, env)}"
+        if tag == "zone_member":  # `expedition of s at c.colour`: a zone of a family
+            family = g.families[res[1]]
+            if family.seat:
+                seat, key = self.expr(node.of), self.expr(node.at)
+                what = f"zone '{family.name}'"
+                return lambda rt, env: f"{family_member(family, key(rt, env))}@{as_seat(rt, seat(rt, env), what)}"
+            key = self.expr(node.of)
+            return lambda rt, env: family_member(family, key(rt, env))
         if tag == "track":
             name = res[1]
             return lambda rt, env: rt.state["tracks"][name]["pos"]

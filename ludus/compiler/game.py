@@ -22,7 +22,8 @@ class Game:
     fingerprint: str = ""
     values: dict = field(factory=dict)
     vars: dict = field(factory=dict)
-    zones: dict = field(factory=dict)
+    zones: dict = field(factory=dict)  # every zone, a family's members each under its own name
+    families: dict = field(factory=dict)  # family name -> ZoneFamily (language.symbols)
     tokens: dict = field(factory=dict)
     groups: dict = field(factory=dict)
     tracks: dict = field(factory=dict)

@@ -60,7 +60,16 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 _literal(decl.low), _literal(decl.high), shown,
             )
         for name, decl in sym.zones.items():
-            g.zones[name] = ZoneSpec(name, decl.per, decl.visibility, decl.refill)
+            family = sym.zone_family(name)
+            if family is None:
+                g.zones[name] = ZoneSpec(name, decl.per, decl.visibility, decl.refill)
+                continue
+            # each member a zone of its own, in the order of its keys: views, samples, saved
+            # matches and the runtime know zones, and a member is one, hidden as its family says
+            g.families[name] = family
+            for member in family.members():
+                g.zones[member] = ZoneSpec(member, "seat" if family.seat else None, decl.visibility,
+                                           decl.refill, name)
         for name in ("box", "removed"):
             g.zones.setdefault(name, ZoneSpec(name, None, "public", None))
         for name, decl in sym.tokens.items():

@@ -69,9 +69,10 @@ class TrackSpec:
 @define
 class ZoneSpec:
     name: str
-    per: str | None
+    per: str | None  # "seat" or None: a family's member is kept as a zone of its own
     visibility: str
     refill: str | None
+    family: str | None = None  # the family a member belongs to (`expedition` of `expedition yellow`)
 
 
 @define

@@ -553,7 +553,7 @@ class StatementCompiler:
                 elif tag in ("space_attr", "space_prop", "dynamic_attr", "field", "value"):
                     return self.reads_no_tokens(tag, res[1])
                 elif tag not in ("local", "trackname", "token", "group", "space_kind", "space", "defname",
-                                 "seat", "builtin", "seat_name", "zone", "zone_of", "pieces", "entity_kind",
+                                 "seat", "builtin", "seat_name", "zone", "zone_of", "zone_member", "pieces", "entity_kind",
                                  "entity_attr", "track", "track_attr", "aggregate", "builtin_fn"):
                     return False  # it leads to expressions written elsewhere (properties, values)
             return True
@@ -639,6 +639,9 @@ class StatementCompiler:
             res = self.c.res.get(id(x))
             if res is not None and res[0] in ("zone", "zone_of"):
                 deps.add("@" + res[1])  # only that zone's cards, and their order
+            elif res is not None and res[0] == "zone_member":
+                # a family's member named by keys known only as the rules run: any of them
+                deps.update("@" + m for m in self.game.families[res[1]].members())
             elif not types.get(id(x), "any").startswith("list:"):
                 deps.add("$ents")
 
@@ -680,7 +683,7 @@ class StatementCompiler:
             if tag == "tokens":
                 deps.update(sym.tokens if res[2] else (res[1],))
                 return True
-            if tag in ("zone", "zone_of") or (tag == "entity_attr" and res[1] in ("name", "kind")):
+            if tag in ("zone", "zone_of", "zone_member") or (tag == "entity_attr" and res[1] in ("name", "kind")):
                 return True  # a zone's name (its cards are read by listed()); what a card is
             if tag in ("pieces", "entity_kind", "entity_attr"):
                 deps.add("$ents")

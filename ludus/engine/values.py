@@ -87,7 +87,10 @@ def entity_attr(rt: Runtime, eid, attr: str):
         return rt.game.defs[e["d"]].kind
     if attr == "zone":
         loc = e["l"] or ""
-        return loc.split("@", 1)[0]
+        name = loc.split("@", 1)[0]
+        # a family's member reads as its family, the name the rules write (`expedition`)
+        spec = rt.game.zones.get(name)
+        return spec.family if spec is not None and spec.family is not None else name
     raise RuleError(f"no attribute {attr}")
 
 
@@ -123,6 +126,16 @@ def as_seat(rt: Runtime, v, what: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < rt.state["nseats"]:
         raise RuleError(f"{what} needs a seat, and {show_value(v)} is not one")
     return v
+
+
+def family_member(family, key) -> str:
+    """The zone of a family (a ZoneFamily) that `key` names: `discards of "red"` is the zone
+    `discards red`. A key that is none of the family's stops the rule: a member made up as the
+    rules run would be a zone no view, sample or saved match knows."""
+    if key.__class__ is str and key in family.keys:
+        return f"{family.name} {key}"
+    raise RuleError(f"zone '{family.name}' has no member for {show_value(key)}: its keys are the "
+                    f"{family.value}, {', '.join(family.keys)}")
 
 
 def pair_key(rt: Runtime, first, second) -> str:

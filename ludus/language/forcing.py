@@ -46,6 +46,9 @@ def order_zone_fault(zones: Mapping, seats: Iterable[str], zone: str, seat: str 
         known = [z for z in zones if z != "box"]
         return OrderFault(f"unknown zone '{zone}'", "zone", zone,
                           suggest(zone, known) or f"the zones are {', '.join(known)}")
+    if spec.per not in (None, "seat"):  # a family: the checker's symbols (a game has its members)
+        return OrderFault(f"zone '{zone}' is a family of zones, one per {spec.per}: 'force order' names "
+                          "a zone kept per seat or for the whole game", "zone", zone)
     if spec.per == "seat" and seat is None:
         example = f"{quote}force order {zone} of {seats[0]} = ...{quote}"
         return OrderFault(f"zone '{zone}' is kept per seat: name the seat, as in {example}", "zone", zone)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from attrs import define, field
+import re
+
+from attrs import define, field, frozen
+
+from . import nodes as n
 
 # Built-in names usable in any expression, with their types.
 BUILTIN_NAMES = {
@@ -72,6 +76,36 @@ TRACK_ATTRS = {"start": "number", "low": "number", "high": "number"}
 HIDDEN = "hidden"
 
 
+# A key of a zone family (`zone discards per colour`): one word, so that a member's name, the
+# family's name and the key (`discards yellow`, `expedition yellow of North`), reads back as one.
+FAMILY_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+@frozen
+class ZoneFamily:
+    """A zone declared per a set of keys (`zone expedition per seat and colour`): one zone, a
+    member, per key (and per seat with `seat`). `word` is the key set as `per` writes it
+    ("colour"), `value` the list value that holds the keys ("colours"), `keys` its texts in
+    order. A member is named by the family and the key: `expedition yellow`."""
+
+    name: str
+    seat: bool
+    word: str
+    value: str
+    keys: tuple
+
+    def member(self, key: str) -> str:
+        return f"{self.name} {key}"
+
+    def members(self) -> list[str]:
+        return [self.member(k) for k in self.keys]
+
+
+def is_family(decl) -> bool:
+    """Whether a zone declaration is a family: kept per something besides the seat."""
+    return decl.per not in (None, "seat")
+
+
 @define
 class KindInfo:
     name: str
@@ -115,6 +149,63 @@ class Symbols:
     # the types the checker found for rule parameters and vars that say none, from the values
     # the game gives them: ("param", rule, index) or ("var", name) -> type (infer_untyped)
     inferred: dict = field(factory=dict)
+
+    def zone_family(self, name: str) -> ZoneFamily | None:
+        """The family a zone declaration makes, or None: a zone that is no family, or one whose
+        key set the checker refuses (family_fault)."""
+        decl = self.zones.get(name)
+        if decl is None or not is_family(decl) or self.family_fault(decl) is not None:
+            return None
+        parts = per_keys(decl.per)
+        word = parts[-1]
+        value = plural(word)
+        keys = tuple(item.value for item in self.values[value].value.items)
+        return ZoneFamily(name, parts[0] == "seat", word, value, keys)
+
+    def family_fault(self, decl) -> tuple[str, str, str | None] | None:
+        """What is wrong with the keys of a zone family's declaration, as (message, the word of
+        the declaration to point at, a hint or None), or None when it is a family the game can
+        keep. The keys are known when the game is compiled: they are the texts of a list value
+        written out in the rules, named in `per` by the singular of its name, as `per column`
+        names the spaces `columns` lists (so that views, samples and the checker can name every
+        member)."""
+        parts = per_keys(decl.per)
+        if "seat" in parts[1:]:
+            rest = " and ".join(p for p in parts if p != "seat")
+            return (f"a zone is kept per seat first: write 'per seat and {rest}'", parts[1], None)
+        keys = parts[1:] if parts[0] == "seat" else parts
+        if len(keys) != 1:
+            return (f"a zone is kept per seat, per one set of keys, or per seat and one set of keys, "
+                    f"not 'per {decl.per}'", keys[-1], None)
+        word = keys[0]
+        value = plural(word)
+        found = self.values.get(value)
+        if found is None:
+            if word in self.values:
+                return (f"'per {word}': a zone family names its keys by the singular of the list "
+                        f"value that holds them", word, f"write 'per {singular_guess(word)}'")
+            what = ("a board kind's spaces hold cards themselves" if word in self.space_kinds
+                    else "a card or piece is no key of a zone" if word in self.kinds else None)
+            if what is not None:
+                return (f"'per {word}': zones are kept per seat or per the texts of a list value ({what})",
+                        word, None)
+            return (f"'per {word}': no value '{value}' lists the keys of this zone family", word,
+                    f"declare them, as 'value {value} = [\"...\", \"...\"]'")
+        items = found.value
+        if not isinstance(items, n.ListLit) or not items.items or not all(
+                isinstance(x, n.String) for x in items.items):
+            return (f"'per {word}': the value '{value}' must be a list of texts written out, as "
+                    f"'value {value} = [\"...\", \"...\"]', so that every member is known before a match starts",
+                    word, None)
+        texts = [x.value for x in items.items]
+        bad = next((t for t in texts if not FAMILY_KEY.fullmatch(t)), None)
+        if bad is not None:
+            return (f"'per {word}': the key \"{bad}\" of '{value}' is not one word (letters, digits, '_' or '-'): "
+                    f"a member is named by its family and its key, as '{decl.name} {texts[0]}'", word, None)
+        twice = next((t for i, t in enumerate(texts) if t in texts[:i]), None)
+        if twice is not None:
+            return (f"'per {word}': the key \"{twice}\" is in '{value}' twice", word, None)
+        return None
 
     def kind_of_space_collection(self, name: str) -> str | None:
         if name in self.space_kinds:
@@ -184,6 +275,17 @@ def per_keys(per: str | None) -> tuple[str, ...]:
     """What a var is kept per, as its declaration says after `per`: () for one value for the
     whole game, ("seat",) for `per seat`, ("seat", "district") for `per seat and district`."""
     return tuple(per.split(" and ")) if per else ()
+
+
+def singular_guess(word: str) -> str:
+    """A word's singular, for a hint: the inverse of `plural` for the words it makes."""
+    if word.endswith("ies") and len(word) > 3:
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and len(word) > 1:
+        return word[:-1]
+    return word
 
 
 def plural(word: str) -> str:

@@ -32,6 +32,7 @@ from ..symbols import (
     article,
     compatible,
     elem_type,
+    is_family,
     listlike,
     per_keys,
     plural,
@@ -639,13 +640,21 @@ class DeclarationChecks:
             if item.resets and not self.loop_label_exists(item.resets):
                 self.warn(f"'resets each {item.resets}': no loop, turn or phase is labelled '{item.resets}'", self.at(item.span, item.resets))
         elif isinstance(item, n.ZoneDecl):
-            if item.per and item.per != "seat":
-                self.error(f"zones are 'per seat' or shared, not 'per {item.per}'", self.at(item.span, item.per))
-            if item.visibility == "others only" and item.per != "seat":
+            family = is_family(item)
+            fault = sym.family_fault(item) if family else None
+            if fault is not None:
+                message, word, hint = fault
+                self.error(message, self.at(item.span, word), hint)
+            elif family:
+                self.used.add(("value", sym.zone_family(item.name).value))
+            if item.visibility == "others only" and per_keys(item.per)[:1] != ("seat",):
                 self.error("'others only' hides a zone from the seat it belongs to: it needs 'per seat'",
                            self.at(item.span, "others"))
             if item.refill and item.refill not in sym.zones:
                 self.error(f"unknown zone '{item.refill}'", self.at(item.span, item.refill), suggest(item.refill, sym.zones))
+            elif item.refill and is_family(sym.zones[item.refill]):
+                self.error(f"'refill from {item.refill}': '{item.refill}' is a family of zones, and a zone "
+                           "refills from one zone", self.at(item.span, item.refill))
         elif isinstance(item, n.TokenDecl):
             if item.per and item.per != "seat":
                 self.error(f"tokens are owned 'per seat' or by no one, not 'per {item.per}'", self.at(item.span, item.per))

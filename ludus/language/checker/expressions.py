@@ -16,6 +16,7 @@ from ..symbols import (
     a_type,
     compatible,
     elem_type,
+    is_family,
     listlike,
     per_keys,
 )
@@ -120,6 +121,9 @@ class ExpressionChecks:
             return self.resolve(node, ("var", name), self.var_type(decl))
         if name in sym.zones:
             self.used.add(("zone", name))
+            if is_family(sym.zones[name]):
+                self.error(f"zone '{name}' is a family of zones, one per {sym.zones[name].per}: "
+                           f"name one, as {self.member_example(name)}", node.span)
             return self.resolve(node, ("zone", name), "zone")
         if name in sym.tracks:
             self.used.add(("track", name))
@@ -308,6 +312,8 @@ class ExpressionChecks:
             if node.at is not None:
                 self.place(node.at, scope)
             return self.resolve(node, res, "number")
+        if name in sym.zones and is_family(sym.zones[name]):
+            return self.family_member(node, scope)
         if name in sym.vars and len(per_keys(sym.vars[name].per)) == 2:
             # `cubes of Red at NY`: a var kept for each pair of a seat (or space...) and a space
             decl = sym.vars[name]
@@ -374,6 +380,40 @@ class ExpressionChecks:
                        "'sorted(c.rank for c in hand)'", node.span)
             return "list:" + et
         return self.resolve(node, ("builtin_fn", "sorted"), "list:" + et)
+
+    def member_example(self, name: str) -> str:
+        """How a member of the zone family `name` is named: 'expedition of SEAT at COLOUR'."""
+        parts = per_keys(self.sym.zones[name].per)
+        if parts[0] == "seat":
+            return f"'{name} of SEAT at {parts[-1].upper()}'"
+        return f"'{name} of {parts[-1].upper()}'"
+
+    def family_member(self, node: n.Access, scope: Scope) -> str:
+        """`discards of c.colour`, `expedition of s at "yellow"`: one zone of a family, named by
+        its keys as a counter kept per one thing or per a pair is (the seat with `of`, the other
+        key with `at`). A key written as a text must be one of the family's."""
+        sym, name = self.sym, node.name
+        decl = sym.zones[name]
+        self.used.add(("zone", name))
+        seat = per_keys(decl.per)[0] == "seat"
+        key = node.at if seat else node.of
+        if (node.at is None) if seat else (node.at is not None or node.of is None):
+            alone = "" if seat else " alone"
+            self.error(f"zone '{name}' is kept per {decl.per}{alone}: name one as {self.member_example(name)}",
+                       node.span)
+            for part in (node.of, node.at):  # their names are checked; their types wait for a right count
+                if part is not None:
+                    self.expr(part, scope)
+            return self.resolve(node, ("zone_member", name), "zone")
+        if seat:
+            self.expect(node.of, scope, "seat")
+        if key is not None:
+            self.expect(key, scope, "text")
+            family = sym.zone_family(name)
+            if family is not None and isinstance(key, n.String) and key.value not in family.keys:
+                self.error(f"zone '{name}' has no member \"{key.value}\": its keys are the {family.value}, "
+                           f"{', '.join(family.keys)}", key.span, suggest(key.value, family.keys))
+        return self.resolve(node, ("zone_member", name), "zone")
 
     def call(self, node: n.Call, scope: Scope) -> str:
         sym, name = self.sym, node.func

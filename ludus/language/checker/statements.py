@@ -11,6 +11,7 @@ from ..symbols import (
     a_type,
     compatible,
     elem_type,
+    is_family,
     listlike,
 )
 from .base import ANYTIME_STATEMENTS, Scope, _const_false
@@ -107,6 +108,9 @@ class StatementChecks:
                 if z is None:
                     if default not in sym.zones:
                         self.error(f"'draw' without 'from'/'into' needs a zone named '{default}'", s.span)
+                    elif is_family(sym.zones[default]):
+                        self.error(f"'draw' without '{'from' if default == 'deck' else 'into'}' names the zone "
+                                   f"'{default}', a family of zones: say which one", s.span)
                     else:
                         self.used.add(("zone", default))
                 else:
@@ -122,6 +126,9 @@ class StatementChecks:
             if s.op == "discard":
                 if "discard" not in sym.zones:
                     self.error("'discard' needs a zone named 'discard'", s.span)
+                elif is_family(sym.zones["discard"]):
+                    self.error("'discard' puts a card on its owner's zone 'discard', which is a family of "
+                               "zones here: move it to the one meant", s.span)
                 else:
                     self.used.add(("zone", "discard"))
             elif s.op == "exile":
