@@ -140,7 +140,7 @@ def test_the_last_round_never_empties_a_hand_and_every_turn_has_a_move(game, pla
                 assert all(len(state["places"][f"hand@{s}"]) >= hand_size - 1 for s in range(players))
             match.apply_fast(careful_move(match))
         assert match.result["winners"] == list(match.seat_names())
-        built = sum(len(match.state["places"][f"{c}_firework"]) for c in ("red", "yellow", "green", "blue", "white"))
+        built = sum(len(match.state["places"].get(f"firework {c}", [])) for c in ("red", "yellow", "green", "blue", "white"))
         # the last round is one turn each, unless the fireworks were completed first
         assert turns_after == players or (built == 25 and turns_after < players)
         last_rounds += turns_after > 0
