@@ -287,8 +287,10 @@ class Workspace:
         for kind, table in tables:
             if word in table:
                 d = table[word]
-                return Symbol(word, kind, {"track": "number", "zone": "zone", "token": "token"}.get(kind),
-                              d.span, self._source(analysis, d.span))
+                typ = {"track": "number", "zone": "zone", "token": "token"}.get(kind)
+                if kind == "zone" and d.per:  # `zone per seat`, and a family's keys: `zone per seat and colour`
+                    typ += f" per {' and '.join(per_keys(d.per))}"
+                return Symbol(word, kind, typ, d.span, self._source(analysis, d.span))
         if word in sym.defines:
             d = sym.defines[word]
             params = f"({', '.join(p.name for p in d.params)})" if d.params is not None else ""

@@ -618,7 +618,15 @@ class Repl:
         if low in zones:
             self.say(zone_detail(zones[low], view["zones"][zones[low]]))
             return True
-        family = [k for k in view["zones"] if k.lower().split(" of ")[0] == low]
+        # a zone's every seat's (`show hand`), a zone family's members (`show discards`: `discards
+        # red`, ...), and a family's members of one seat (`show expedition of North`)
+        name, _, seat = low.partition(" of ")
+
+        def matches(key: str) -> bool:
+            zone, _, owner = key.lower().partition(" of ")
+            return (zone == low or zone.split(" ", 1)[0] == low
+                    or (seat and zone.split(" ", 1)[0] == name and owner == seat))
+        family = [k for k in view["zones"] if matches(k)]
         if family:
             for k in family:
                 self.say(zone_detail(k, view["zones"][k]))

@@ -15,7 +15,7 @@ from attrs import define, field
 
 from ..language import nodes as n
 from ..language.source import Sources
-from ..language.symbols import BUILTIN_FUNCTIONS, Symbols, article, per_keys, plural
+from ..language.symbols import BUILTIN_FUNCTIONS, Symbols, article, is_family, per_keys, plural
 
 BUILTIN_NAME_TEXT = {
     "actor": "you",
@@ -492,7 +492,7 @@ class RulesText:
             decl = sym.vars[name]
             return f"your {human(name)}" if per_keys(decl.per) == ("seat",) else human(name)
         if name in sym.zones:
-            return f"your {human(name)}" if sym.zones[name].per else f"the {human(name)}"
+            return f"your {human(name)}" if sym.zones[name].per == "seat" else f"the {human(name)}"
         if name in sym.tracks:
             return f"the {human(name)} track"
         if self.after_noun(e):
@@ -665,6 +665,13 @@ class RulesText:
             return f"the number of {mine}{plural(e.name)}{of}{at}"
         if sym.entity_kind_collection(e.name) or e.name in sym.entities:
             return f"{'your' if yours else 'the'} {e.name} pieces{of}{at}"
+        if e.name in sym.zones and is_family(sym.zones[e.name]):
+            # a zone of a family: `expedition of s at c.colour` is "s's expedition for c's colour"
+            if per_keys(sym.zones[e.name].per)[0] == "seat":
+                key = f" for {self.expr(e.at)}" if e.at is not None else ""
+                return f"{mine or 'the '}{human(e.name)}{of}{key}"
+            key = f" for {self.expr(e.of)}" if e.of is not None else ""
+            return f"the {human(e.name)}{key}"
         return f"{mine}{human(e.name)}{of}{at}"
 
     def e_BinOp(self, e: n.BinOp) -> str:
