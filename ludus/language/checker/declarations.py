@@ -645,8 +645,9 @@ class DeclarationChecks:
             if fault is not None:
                 message, word, hint = fault
                 self.error(message, self.at(item.span, word), hint)
-            elif family:
-                self.used.add(("value", sym.zone_family(item.name).value))
+            for part in per_keys(item.per) if family else ():  # the value it names is used, faulty or not
+                if part != "seat" and plural(part) in sym.values:
+                    self.used.add(("value", plural(part)))
             if item.visibility == "others only" and per_keys(item.per)[:1] != ("seat",):
                 self.error("'others only' hides a zone from the seat it belongs to: it needs 'per seat'",
                            self.at(item.span, "others"))
