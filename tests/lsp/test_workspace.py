@@ -73,6 +73,22 @@ def test_hover_says_what_a_name_is(parts):
     assert ws.hover(game, 40, 0) is None                                # past the end
 
 
+def test_hover_and_definition_of_a_zone_family_and_its_members():
+    ws = Workspace()
+    path = str(EXAMPLES / "lost-cities.ludus")
+    rows = Path(path).read_text(encoding="utf-8").split("\n")
+    declared = next(i for i, row in enumerate(rows) if row.startswith("zone expedition"))
+    used = next(i for i, row in enumerate(rows) if "move c to the bottom of expedition of actor" in row)
+    column = rows[used].index("expedition") + 2
+    text = ws.hover(path, used, column)
+    assert text.startswith(f"**expedition**: zone (zone per seat and colour)\n\ndeclared at lost-cities.ludus:{declared + 1}")
+    assert "zone expedition per seat and colour" in text
+    target, span = ws.definition(path, used, column)
+    assert Path(target).name == "lost-cities.ludus" and (span.line, span.column) == (declared + 1, 6)
+    labels = {label: kind for label, kind, _ in ws.completions(path, used, column)}
+    assert labels["expedition"] == "zone" and labels["discards"] == "zone"
+
+
 def test_hover_on_a_property_names_its_kind():
     ws = Workspace()
     text = ws.hover(str(EXAMPLES / "market-town.ludus"), 71, 6)        # `cost 3` in Fortune Teller

@@ -76,3 +76,20 @@ def test_a_card_without_an_effect_names_the_actions_that_use_it():
     assert "Ambassador (Character, 3 copies)\n  No card effect; named by the actions Steal and Exchange.\n" \
         in result.stdout
     assert "Contessa (Character, 3 copies)\n  No card effect; named by the action Assassinate.\n" in result.stdout
+
+
+def test_a_zone_familys_member_reads_as_the_zone_for_its_key(tmp_path):
+    game = tmp_path / "families.ludus"
+    game.write_text('game "Families"\nplayers 2\nvalue colours = ["red", "blue"]\n'
+                    'zone expedition per seat and colour\nzone discards per colour\n'
+                    'kind Card:\n    colour: text\n'
+                    'card "Red 1" is Card:\n    colour "red"\n    on play:\n'
+                    '        move this to discards of this.colour\n'
+                    '        move this to expedition of actor at this.colour\n'
+                    '        move this to expedition of opponent at "red"\n'
+                    'flow:\n    resolve play of card("Red 1")\n    end game\n', encoding="utf-8")
+    result = run("cards", str(game))
+    assert result.exit_code == 0, result.output
+    assert ("    Move this card to the discards for this card's colour.\n"
+            "    Move this card to your expedition for this card's colour.\n"
+            '    Move this card to the expedition of your opponent for "red".\n') in result.stdout

@@ -139,6 +139,19 @@ def test_a_minus_sign_a_call_and_a_bracketed_property_keep_their_meaning():
     assert "track t from -6 to 6 start 0\n" in out
 
 
+def test_a_zone_family_and_its_members_come_out_in_the_house_style():
+    text = ('value colours = ["red","blue"]\n'
+            'zone   expedition  per seat   and colour\n'
+            'zone discards per colour   top  only\n'
+            'flow:\n    move expedition of P1   at "red" to discards of   "blue"\n')
+    out = format_text(text)
+    assert out == ('value colours = ["red", "blue"]\n'
+                   'zone expedition per seat and colour\n'
+                   'zone discards per colour top only\n\n'
+                   'flow:\n    move expedition of P1 at "red" to discards of "blue"\n')
+    assert format_text(out) == out
+
+
 def test_brackets_spanning_lines_and_continued_lines_keep_their_breaks():
     text = ('define xs = [1,\n              2, # two\n              3]\n'
             'define y = 1 +\\\n   2\n')
