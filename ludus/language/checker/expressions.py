@@ -397,6 +397,12 @@ class ExpressionChecks:
         self.used.add(("zone", name))
         seat = per_keys(decl.per)[0] == "seat"
         key = node.at if seat else node.of
+        family = sym.zone_family(name)
+        if family is None:  # its declaration is refused (said there): its keys are not known
+            for part in (node.of, node.at):
+                if part is not None:
+                    self.expr(part, scope)
+            return self.resolve(node, ("zone_member", name), "zone")
         if (node.at is None) if seat else (node.at is not None or node.of is None):
             alone = "" if seat else " alone"
             self.error(f"zone '{name}' is kept per {decl.per}{alone}: name one as {self.member_example(name)}",
@@ -409,8 +415,7 @@ class ExpressionChecks:
             self.expect(node.of, scope, "seat")
         if key is not None:
             self.expect(key, scope, "text")
-            family = sym.zone_family(name)
-            if family is not None and isinstance(key, n.String) and key.value not in family.keys:
+            if isinstance(key, n.String) and key.value not in family.keys:
                 self.error(f"zone '{name}' has no member \"{key.value}\": its keys are the {family.value}, "
                            f"{', '.join(family.keys)}", key.span, suggest(key.value, family.keys))
         return self.resolve(node, ("zone_member", name), "zone")
