@@ -172,6 +172,8 @@ class Symbols:
         parts = per_keys(decl.per)
         if "seat" in parts[1:]:
             rest = " and ".join(p for p in parts if p != "seat")
+            if not rest:
+                return ("a zone is kept per seat once: write 'per seat'", parts[1], None)
             return (f"a zone is kept per seat first: write 'per seat and {rest}'", parts[1], None)
         keys = parts[1:] if parts[0] == "seat" else parts
         if len(keys) != 1:
