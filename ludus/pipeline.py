@@ -218,7 +218,6 @@ def load(path: str | Path) -> Game:
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:
         raise LudusError(errors, sources)
-    game = compile_game(checked, str(path), fingerprint(sources.texts))
-    game.sources = sources
+    game = compile_game(checked, str(path), fingerprint(sources.texts), sources)
     game.warnings = [d for d in diags if d.severity == "warning"]
     return game

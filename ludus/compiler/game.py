@@ -148,10 +148,11 @@ class Game:
 _NO_FIELD = object()
 
 
-def compile_game(checked: Checked, path: str = "", fingerprint: str = "") -> Game:
+def compile_game(checked: Checked, path: str = "", fingerprint: str = "", sources: Sources | None = None) -> Game:
     sym = checked.symbols
+    # the sources before the code: a result's reason quotes the statement that ended the game
     game = Game(sym.title, sym.min_players, sym.max_players, tuple(sym.sides), tuple(sym.seat_names),
-                path=path, fingerprint=fingerprint, checked=checked)
+                path=path, fingerprint=fingerprint, checked=checked, sources=sources)
     Compiler(checked, game).compile()
     for name, spec in game.vars.items():
         if spec.resets:

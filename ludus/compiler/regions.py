@@ -38,7 +38,7 @@ each loop's jump back rather than at every instruction.
 from __future__ import annotations
 
 from ..engine import ops as O
-from ..engine.vm import _FAILURES, _draw, _finish, _located, _reason, _roll, _scope, _unscope, endless, no_seat
+from ..engine.vm import _FAILURES, _draw, _ended, _finish, _located, _reason, _roll, _scope, _unscope, endless, no_seat
 
 # instructions a region runs itself; CALL and RESOLVE too, when the rule or effect can be called.
 # A decision (DECIDE, and ROLL when chance is asked by hand) is listed here and, when it waits,
@@ -542,13 +542,14 @@ class _Gen:
                 out.append(f"{ind}if {self.check}:")
                 out.append(stop)
         elif kind in (O.WIN, O.LOSE, O.END):  # the game ends here: the frame stays at this instruction
-            reason = _reason(code, k)
+            # the reason and place as vm.py's _ended gives them: the same result on either path
+            ended = _ended(code, k, _reason(code, k))
             out.append(f"{ind}pc = {k}; n += 1")
             if kind == O.END:
                 out.append(f"{ind}state['result'] = {{'winners': [], 'losers': list(range(state['nseats'])), "
-                           f"'reason': {reason!r}}}")
+                           f"**{ended!r}}}")
             else:
-                out.append(f"{ind}_rg_finish(rt, {self.const(op[1])}(rt, env), {kind == O.WIN}, {reason!r})")
+                out.append(f"{ind}_rg_finish(rt, {self.const(op[1])}(rt, env), {kind == O.WIN}, {ended!r})")
             out.append(f"{ind}frame['pc'] = {k}")
             out.append(f"{ind}return n")
         elif kind == O.DECIDE:  # the seat is asked here: the frame waits at this instruction

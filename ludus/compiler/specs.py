@@ -111,6 +111,9 @@ class Code:
     # the instructions vm.run follows: `ops` with generated regions at their first instruction
     # (regions.py); None: `ops` as they are
     fast: list | None = None
+    # each `win`, `lose` and `end game` instruction's statement as written, on one line: what a
+    # match's result says ended it (vm._reason), so the result does not name a line number
+    ends: dict = field(factory=dict)
 
 
 @define

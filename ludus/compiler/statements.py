@@ -258,13 +258,21 @@ class StatementCompiler:
         self.code.shapes[start] = ("break", self.here())
 
     def s_Win(self, s: n.Win) -> None:
-        self.emit(O.WIN, s.span, self.expr(s.seats))
+        self.ending(self.emit(O.WIN, s.span, self.expr(s.seats)), s.span, "win")
 
     def s_Lose(self, s: n.Lose) -> None:
-        self.emit(O.LOSE, s.span, self.expr(s.seats))
+        self.ending(self.emit(O.LOSE, s.span, self.expr(s.seats)), s.span, "lose")
 
     def s_EndGame(self, s: n.EndGame) -> None:
-        self.emit(O.END, s.span)
+        self.ending(self.emit(O.END, s.span), s.span, "end game")
+
+    def ending(self, pc: int, span, keyword: str) -> None:
+        """Keep the statement that ends the game at `pc` as written, for the result's reason:
+        its text, unlike its line, stays the same when lines above it are added or removed.
+        Without the game's sources (or a span), the statement's keyword."""
+        sources = self.game.sources
+        text = sources.text_at(span) if sources is not None else None
+        self.code.ends[pc] = ending_text(text) if text else keyword
 
     def s_Log(self, s: n.Log) -> None:
         text = self.template(s.text)
@@ -840,3 +848,12 @@ def always_run(node):
             stack.extend(x.args)
         elif cls is n.Access:
             stack.extend(v for v in (x.of, x.at) if v is not None)
+
+
+# The most of a statement a result's reason quotes: `win` of a long expression is cut, so that
+# the reason stays one readable line.
+ENDING_MOST = 60
+
+
+def ending_text(text: str) -> str:
+    return text if len(text) <= ENDING_MOST else text[:ENDING_MOST - 3].rstrip() + "..."

@@ -146,11 +146,28 @@ def unset_values(match, before: dict) -> dict:
     return out
 
 
-def result_text(r: dict) -> str:
-    """A finished match's result for people: who won, and why the match ended."""
+def result_text(r: dict, game_path: str | None = None) -> str:
+    """A finished match's result for people: who won, and why the match ended. With the game's
+    path, also where the statement that ended it is written (`, line 140`), for the messages a
+    person reads to go and look; an effect snapshot leaves the line out, so that it does not
+    change when lines above the statement move."""
+    why = r["reason"] + (place_text(r, game_path) if game_path is not None else "")
     if not r["winners"]:
-        return f"no one wins ({r['reason']})"
-    return f"{', '.join(r['winners'])} win{'s' if len(r['winners']) == 1 else ''} ({r['reason']})"
+        return f"no one wins ({why})"
+    return f"{', '.join(r['winners'])} win{'s' if len(r['winners']) == 1 else ''} ({why})"
+
+
+def place_text(r: dict, game_path: str) -> str:
+    """`, line N` of a result (Match.result) that says where the game ended, `, line N of
+    FILE` when that is another file than the game's own (one it imports); "" when it does not
+    say (the flow ran out, or a match saved before results said where)."""
+    at = r.get("at")
+    if not at:
+        return ""
+    path, line = at
+    if path == game_path:
+        return f", line {line}"
+    return f", line {line} of {str(path).replace(chr(92), '/').rsplit('/', 1)[-1]}"
 
 
 def _plain(v) -> str:

@@ -403,6 +403,9 @@ class Match:
         names = self.seat_names()
         out = {"winners": [names[s] for s in r["winners"]], "losers": [names[s] for s in r["losers"]],
                "reason": r["reason"]}
+        at = ending_place(self.game, r)
+        if at is not None:
+            out["at"] = at
         if "payoffs" in r:
             out["payoffs"] = dict(zip(names, r["payoffs"], strict=True))
         return out
@@ -536,6 +539,19 @@ def _asked_again(game, state) -> None:
     for key in sorted(set(shown) | set(pending)):
         if json.dumps(shown.get(key)) != json.dumps(pending.get(key)):
             raise Damaged(f"the pending decision's {key!r} is not what the rules ask in this state")
+
+
+def ending_place(game, result: dict) -> list | None:
+    """Where the statement that ended the match is written, [path, line], for a person to look
+    (the REPL's game-over line, replays, failed tests); None when the result does not say (the
+    flow ended, or a match saved before results said where). Not part of the reason, which
+    snapshots show: the place moves when lines above it do, the reason does not."""
+    at = result.get("at")
+    if not (isinstance(at, list) and len(at) == 2 and at[0] in game.codes):
+        return None
+    spans = game.codes[at[0]].spans
+    span = spans[at[1]] if isinstance(at[1], int) and 0 <= at[1] < len(spans) else None
+    return None if span is None else [span.path, span.line]
 
 
 def _check_game(game, what: str) -> None:

@@ -32,7 +32,7 @@ import json
 
 from ..language.limits import MAX_DIE_SIDES, MAX_NESTING, MAX_NUMBER, MAX_TEXT
 from ..language.symbols import a_type, per_keys
-from .ops import ALT_INIT, ALT_POP, CALL, DECIDE, DRAW, EXEC, ITER, RESOLVE, ROLL, SHUFFLE, UNSCOPE
+from .ops import ALT_INIT, ALT_POP, CALL, DECIDE, DRAW, END, EXEC, ITER, LOSE, RESOLVE, ROLL, SHUFFLE, UNSCOPE, WIN
 
 FRAME_KEYS = {"c", "pc", "env"}
 SCOPE_KEYS = {"turn": {"k", "n", "v", "sc", "sa"}, "phase": {"k", "n"}, "loop": {"k", "n", "v"}, "each": {"k", "n", "v"}}
@@ -80,12 +80,22 @@ def validate_state(game, state) -> None:
         for side in ("winners", "losers"):
             seats = result.get(side)
             _need(isinstance(seats, list) and all(_is_int(s) and 0 <= s < n for s in seats), f"the result's {side} are damaged")
+        if "at" in result:  # a match saved before results said where they ended has no "at"
+            _need(_ending(game, result["at"]), "the result's place is damaged")
         if "payoffs" in result:
             payoffs = result["payoffs"]
             _need(isinstance(payoffs, list) and len(payoffs) == n and all(_is_int(p) for p in payoffs),
                   "the result's payoffs are damaged")
     _scopes(game, state, n, blocks, opened)
     _forced(game, state, n)
+
+
+def _ending(game, at) -> bool:
+    """Whether a result's "at" is a win, lose or end game instruction of the game's code."""
+    if not (isinstance(at, list) and len(at) == 2 and isinstance(at[0], str) and at[0] in game.codes and _is_int(at[1])):
+        return False
+    ops = game.codes[at[0]].ops
+    return 0 <= at[1] < len(ops) and ops[at[1]][0] in (WIN, LOSE, END)
 
 
 def _frames(game, state, n: int, blocks: dict) -> list:

@@ -253,9 +253,9 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, rt: Runtime | N
                     if cid is not None:
                         stack.append({"c": cid, "pc": 0, "env": {"this": eid, "$cur": env.get("$cur"), "$act": env.get("$act")}})
             elif kind == WIN or kind == LOSE:
-                _finish(rt, op[1](rt, env), kind == WIN, _reason(code, pc))
+                _finish(rt, op[1](rt, env), kind == WIN, _ended(code, pc, _reason(code, pc)))
             elif kind == END:
-                state["result"] = {"winners": [], "losers": list(range(state["nseats"])), "reason": _reason(code, pc)}
+                state["result"] = {"winners": [], "losers": list(range(state["nseats"])), **_ended(code, pc, _reason(code, pc))}
             elif kind == ALT_INIT:
                 seats = op[1](rt, env)
                 seats = [seats] if isinstance(seats, int) else list(seats)
@@ -422,9 +422,10 @@ def run_inline(rt: Runtime, code, env: dict, refusal: str, budget: int = STEP_BU
                 _draw(rt, env, op)
                 pc += 1
             elif kind == WIN or kind == LOSE:
-                _finish(rt, op[1](rt, env), kind == WIN, _reason(code, pc))
+                _finish(rt, op[1](rt, env), kind == WIN, _ended(code, pc, _reason(code, pc)))
             elif kind == END:
-                rt.state["result"] = {"winners": [], "losers": list(range(rt.state["nseats"])), "reason": _reason(code, pc)}
+                rt.state["result"] = {"winners": [], "losers": list(range(rt.state["nseats"])),
+                                      **_ended(code, pc, _reason(code, pc))}
             elif kind == RET:
                 return
             elif kind == CALL:
@@ -521,12 +522,21 @@ def _span_near(code, pc: int):
 
 
 def _reason(code, pc: int) -> str:
-    """Why the game ended, for people: the block and the line of the win, lose or end."""
-    span = code.spans[pc]
-    return f"{code.label}, line {span.line}" if span is not None else code.label
+    """Why the game ended, for people: the win, lose or end statement as written, and the block
+    it is in (`lose seats (at any time)`). No line number: a result, and so every snapshot of
+    a test that ends the game, stays the same when lines above the statement move. The line is
+    kept apart, in the result's "at" (`_ended`), for what shows a person where to look."""
+    return f"{code.ends[pc]} ({code.label})" if pc in code.ends else code.label
 
 
-def _finish(rt: Runtime, seats, win: bool, reason: str) -> None:
+def _ended(code, pc: int, reason: str) -> dict:
+    """A result's reason and where the statement that ended the game is: its block's id and
+    instruction, which Match.result turns into the file and line (these, unlike a line number,
+    stay the same when lines move)."""
+    return {"reason": reason, "at": [code.id, pc]}
+
+
+def _finish(rt: Runtime, seats, win: bool, ended: dict) -> None:
     n = rt.state["nseats"]
     chosen = [seats] if isinstance(seats, int) and not isinstance(seats, bool) else list(seats or [])
     for s in chosen:
@@ -534,7 +544,7 @@ def _finish(rt: Runtime, seats, win: bool, reason: str) -> None:
             raise RuleError(f"{s!r} is not a seat")
     others = [s for s in range(n) if s not in chosen]
     winners, losers = (chosen, others) if win else (others, chosen)
-    rt.state["result"] = {"winners": sorted(winners), "losers": sorted(losers), "reason": reason}
+    rt.state["result"] = {"winners": sorted(winners), "losers": sorted(losers), **ended}
     rt.log.append({"t": "end", "winners": [rt.seat_name(s) for s in sorted(winners)]})
 
 

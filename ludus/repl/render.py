@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.display import came_and_gone
+from ..engine.effect import place_text
 from ..engine.view import HIDDEN
 
 
@@ -243,13 +244,15 @@ def view_renderable(view: dict, seats: list[str], compact: bool = False):
     return Group(*parts)
 
 
-def decision_renderable(view: dict, shown: list[str] | None = None):
+def decision_renderable(view: dict, shown: list[str] | None = None, game_path: str | None = None):
     """The pending decision with numbered options (or who is deciding, when it is hidden);
-    `shown`, when given, is how each option is written on screen (with spaces' full names)."""
+    `shown`, when given, is how each option is written on screen (with spaces' full names).
+    With the game's path, the game-over line says on which line the game ended."""
     if view.get("result") is not None:
         r = view["result"]
         scores = ", ".join(f"{name} {value}" for name, value in r.get("payoffs", {}).items())
-        return Text(f"game over: {', '.join(r['winners']) or 'no one'} won ({r['reason']})"
+        place = place_text(r, game_path) if game_path is not None else ""
+        return Text(f"game over: {', '.join(r['winners']) or 'no one'} won ({r['reason']}{place})"
                     + (f"; payoffs: {scores}" if scores else ""), style="bold")
     decision = view.get("decision")
     if decision is None:

@@ -535,7 +535,7 @@ class Repl:
         else:
             self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact))
         self.drawn = table
-        self.console.print(decision_renderable(view, self.shown_options()))
+        self.console.print(decision_renderable(view, self.shown_options(), self.game.path))
 
     def shown_options(self) -> list[str] | None:
         """The options as the screen writes them: an option whose value is a space with a full
@@ -587,7 +587,7 @@ class Repl:
             for i, option in hits:
                 self.say(f"  {i:>2}. {option}")
         else:
-            self.console.print(decision_renderable(self.view()))
+            self.console.print(decision_renderable(self.view(), game_path=self.game.path))
 
     def cmd_show(self, arg: str) -> None:
         if not arg:
@@ -823,7 +823,7 @@ class Repl:
                 # nothing rolls or shuffles after the end; kept, the force would end the exported
                 # replay with a line that a replay refuses
                 left = "roll" if force.kind == "die" else "shuffle"
-                raise Rejected(f"the match is over ({result_text(self.match.result)}), so there is no {left} left "
+                raise Rejected(f"the match is over ({result_text(self.match.result, self.game.path)}), so there is no {left} left "
                                "to force; `undo`, `load`, `export` or `quit`")
             entries = forced_entries(self.game, self.match._state["nseats"], _Line(force), "<input>")
         except ReplayError as exc:

@@ -17,7 +17,7 @@ from attrs import define, field
 
 from ..engine.dice import die_problem
 from ..engine.display import describe_entry
-from ..engine.effect import result_text
+from ..engine.effect import place_text, result_text
 from ..engine.match import IllegalAction, Match, closest, order_problem, order_zone_fault, zone_key
 from ..engine.runtime import RuleError
 from ..engine.saved import force_problem
@@ -195,7 +195,7 @@ class Replay:
 def result_line(match: Match) -> str:
     result = match.result or {"winners": [], "reason": ""}
     winners = ", ".join(result["winners"]) or "no one"
-    reason = f" ({result['reason']})" if result.get("reason") else ""
+    reason = f" ({result['reason']}{place_text(result, match.game.path)})" if result.get("reason") else ""
     return f"game over: {winners} won{reason}"
 
 
@@ -223,7 +223,7 @@ def apply_move(match: Match, label: str, path: str, line: int, column: int = 1) 
 
 def over_text(match: Match) -> str:
     """The start of the error of a line after the end: the match is over, and how it ended."""
-    return f"the match is already over ({result_text(match.result)})"
+    return f"the match is already over ({result_text(match.result, match.game.path)})"
 
 
 def illegal_message(match: Match, exc: IllegalAction) -> str:

@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..engine.effect import result_text
+from ..engine.effect import place_text, result_text
 from ..language.snapshot_names import EXTENSION, same_file, snapshot_lines, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
 from .position import Position, TestError
@@ -53,7 +53,7 @@ def check_line(pos, kind: str, value, span) -> None:
                             "but the match is not over", span)
         winners = list(result["winners"])
         if value is None and winners:
-            raise TestError(f"expected no winner, but {', '.join(winners)} won ({result['reason']})", span)
+            raise TestError(f"expected no winner, but {', '.join(winners)} won ({result['reason']}{place_text(result, pos.match.game.path)})", span)
         if value is not None:
             named = [value] if isinstance(value, str) else list(value)
             for seat in named:
@@ -61,7 +61,7 @@ def check_line(pos, kind: str, value, span) -> None:
                     raise TestError(f"'{seat}' is not a seat of this match ({', '.join(pos.match.seat_names())})", span)
             if sorted(winners) != sorted(named):
                 won = ", ".join(winners) or "nobody"
-                raise TestError(f"expected {_seats_text(named)} to win, but {won} won ({result['reason']})", span)
+                raise TestError(f"expected {_seats_text(named)} to win, but {won} won ({result['reason']}{place_text(result, pos.match.game.path)})", span)
         return
     pos.run_on(span)
     options = pos.match.legal_actions()
@@ -75,7 +75,7 @@ def check_line(pos, kind: str, value, span) -> None:
 
 def _nothing_legal(match) -> str:
     result = match.result
-    return "nothing (no decision is waiting)" if result is None else f"nothing (the match is over: {result_text(result)})"
+    return "nothing (no decision is waiting)" if result is None else f"nothing (the match is over: {result_text(result, match.game.path)})"
 
 
 def run_test_decl(game, decl, compare) -> None:

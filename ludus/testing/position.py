@@ -314,7 +314,7 @@ class Position:
             if label in self.match.legal_actions():
                 return
             if self.match.is_over:
-                raise TestError(f"the match ended ({result_text(self.match.result)}) before '{label}' was a legal move", span)
+                raise TestError(f"the match ended ({result_text(self.match.result, self.match.game.path)}) before '{label}' was a legal move", span)
             self.do(self.match.legal_actions()[-1], span)
         raise TestError(f"'{label}' was not a legal move in {limit} moves", span)
 
@@ -407,7 +407,7 @@ class Position:
         the flow waits, between an action and the next step, with no decision asked.)"""
         result = self.match.result
         if result is not None:
-            raise TestError(f"cannot {doing}: the match is over ({result_text(result)})", span)
+            raise TestError(f"cannot {doing}: the match is over ({result_text(result, self.match.game.path)})", span)
 
     def _start(self) -> None:
         if self._base is None:
