@@ -217,13 +217,14 @@ def test_a_define_that_gives_seats_gives_seats_not_numbers(tmp_path):
     assert {"t": "log", "text": "Blue goes next"} in m.log
 
 
-def test_ask_questions_name_things_and_win_reasons_give_the_line(tmp_path):
+def test_ask_questions_name_things_and_win_reasons_give_the_statement_and_its_line(tmp_path):
     m = play(tmp_path, "board map:\n    region North", "for each r in regions:\n"
              "    ask P1 \"Hold {r}?\" as hold\n    if hold:\n        win P1\nend game")
     assert m.pending["prompt"] == "P1: Hold North?"
     m.apply("yes")
     assert m.result["winners"] == ["P1"]
-    assert m.result["reason"] == "flow, line 9"
+    assert m.result["reason"] == "win P1 (flow)"
+    assert m.result["at"] == [m.game.path, 9]
 
 
 def test_exiled_pieces_are_out_of_the_game_but_card_finds_them(tmp_path):

@@ -174,7 +174,8 @@ card "Coronation" is Good:
         win Basil
 
 '''
-OVER = "Basil wins ('on play' of Coronation, line 7)"
+OVER = "Basil wins (win Basil ('on play' of Coronation), line 7)"  # a failed line says where the card won
+SNAPPED = "Basil wins (win Basil ('on play' of Coronation))"  # a snapshot does not: lines move
 
 
 def run_crowned(tmp_path, body: str):
@@ -191,7 +192,7 @@ def run_crowned(tmp_path, body: str):
 def test_every_step_after_a_card_that_ended_the_match_says_the_match_is_over(tmp_path):
     # the card's own step is reported, and the match is over with Basil the winner
     seen = run_crowned(tmp_path, '    resolve "Coronation"\n    expect winner Basil\n    snapshot\n')
-    assert seen == [f"Coronation, played by Amber\nchanges:\n  result: playing -> {OVER}\n"]
+    assert seen == [f"Coronation, played by Amber\nchanges:\n  result: playing -> {SNAPPED}\n"]
     # the line after it fails plainly at that line, whatever step it is (line 11: the second line)
     for line, column, said in [('resolve "Coronation"', 5, "resolve 'Coronation'"),
                                ('do "buy nothing"', 5, "do 'buy nothing'"),
