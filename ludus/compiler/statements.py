@@ -856,4 +856,7 @@ ENDING_MOST = 60
 
 
 def ending_text(text: str) -> str:
-    return text if len(text) <= ENDING_MOST else text[:ENDING_MOST - 3].rstrip() + "..."
+    if len(text) <= ENDING_MOST:
+        return text
+    cut = text[:ENDING_MOST - 3]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "..."  # cut between words

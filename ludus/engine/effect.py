@@ -165,9 +165,20 @@ def place_text(r: dict, game_path: str) -> str:
     if not at:
         return ""
     path, line = at
-    if path == game_path:
+    if path == game_path or _same_path(str(path), str(game_path)):
         return f", line {line}"
     return f", line {line} of {str(path).replace(chr(92), '/').rsplit('/', 1)[-1]}"
+
+
+def _same_path(a: str, b: str) -> bool:
+    """Whether two paths name one file as written (`replays/../game.ludus` and the loader's
+    `game.ludus`), without asking the file system: a message must not fail for want of a file."""
+    import os
+
+    try:
+        return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b))
+    except (OSError, ValueError):
+        return False
 
 
 def _plain(v) -> str:
