@@ -77,11 +77,11 @@ def test_the_reason_names_the_statement_and_its_block_and_at_says_the_line(tmp_p
 def test_lines_added_above_the_ending_leave_the_snapshot_as_it_was(tmp_path):
     before = load(tmp_path)
     seen = snapshots(before, tmp_path)
-    assert "  result: playing -> P1 wins (win P1 (flow))\n" in seen[0]
     moved = SOURCE.replace('players 2\n', 'players 2\n\n# a note, and room\n\n').replace(
         "    win P1\n", "    # the first seat wins when no one scored\n\n    win P1\n")
     after = load(tmp_path, moved)
     assert snapshots(after, tmp_path) == seen
+    assert "  result: playing -> P1 wins (win P1 (flow))\n" in seen[0]
     # the line, kept apart, did move: it is where the statement is now
     assert finish(before, ["no", "no"]).result["at"][1] == 15
     assert finish(after, ["no", "no"]).result["at"][1] == 20
