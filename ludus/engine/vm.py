@@ -523,10 +523,10 @@ def _span_near(code, pc: int):
 
 def _reason(code, pc: int) -> str:
     """Why the game ended, for people: the win, lose or end statement as written, and the block
-    it is in (`lose seats (at any time)`). No line number: a result, and so every snapshot of
+    it is in (`lose seats, at any time`). No line number: a result, and so every snapshot of
     a test that ends the game, stays the same when lines above the statement move. The line is
     kept apart, in the result's "at" (`_ended`), for what shows a person where to look."""
-    return f"{code.ends[pc]} ({code.label})" if pc in code.ends else code.label
+    return f"{code.ends[pc]}, {code.label}" if pc in code.ends else code.label
 
 
 def _ended(code, pc: int, reason: str) -> dict:

@@ -59,10 +59,10 @@ def snapshots(game, tmp_path) -> list[str]:
 
 
 @pytest.mark.parametrize("answers, reason, line", [
-    (["no", "yes"], "lose seats (at any time)", 6),
-    (["no", "no"], "win P1 (flow)", 15),
+    (["no", "yes"], "lose seats, at any time", 6),
+    (["no", "no"], "win P1, flow", 15),
     # a long statement is cut, so that the reason stays one readable line
-    (["yes", "no"], "win first([s for s in seats where score of s > 0 and... (flow)", 14),
+    (["yes", "no"], "win first([s for s in seats where score of s > 0 and..., flow", 14),
 ])
 def test_the_reason_names_the_statement_and_its_block_and_at_says_the_line(tmp_path, answers, reason, line):
     game = load(tmp_path)
@@ -81,7 +81,7 @@ def test_lines_added_above_the_ending_leave_the_snapshot_as_it_was(tmp_path):
         "    win P1\n", "    # the first seat wins when no one scored\n\n    win P1\n")
     after = load(tmp_path, moved)
     assert snapshots(after, tmp_path) == seen
-    assert "  result: playing -> P1 wins (win P1 (flow))\n" in seen[0]
+    assert "  result: playing -> P1 wins (win P1, flow)\n" in seen[0]
     # the line, kept apart, did move: it is where the statement is now
     assert finish(before, ["no", "no"]).result["at"][1] == 15
     assert finish(after, ["no", "no"]).result["at"][1] == 20
@@ -124,4 +124,4 @@ def test_an_ending_in_an_imported_file_names_that_file(tmp_path):
     load(tmp_path, SOURCE.split("\ntest ")[0], "base.ludus")
     game = load(tmp_path, 'extends "base.ludus"\n', "variant.ludus")
     match = finish(game, ["no", "no"])
-    assert result_text(match.result, game.path) == "P1 wins (win P1 (flow), line 15 of base.ludus)"
+    assert result_text(match.result, game.path) == "P1 wins (win P1, flow, line 15 of base.ludus)"

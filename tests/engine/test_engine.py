@@ -223,7 +223,7 @@ def test_ask_questions_name_things_and_win_reasons_give_the_statement_and_its_li
     assert m.pending["prompt"] == "P1: Hold North?"
     m.apply("yes")
     assert m.result["winners"] == ["P1"]
-    assert m.result["reason"] == "win P1 (flow)"
+    assert m.result["reason"] == "win P1, flow"
     assert m.result["at"] == [m.game.path, 9]
 
 

@@ -60,7 +60,7 @@ def test_a_first_change_is_reported_from_the_start_of_that_key(tmp_path):
     match.apply("C3")  # P2, whose start is 1
     after = facts(match)
     assert changes(before, after, unset_values(match, before)) == [
-        "result: playing -> no one wins (end game (flow))", "counter progress of P2 at C3: 1 -> 3"]
+        "result: playing -> no one wins (end game, flow)", "counter progress of P2 at C3: 1 -> 3"]
 
 
 CARD_PAIRS = '''game "Links"

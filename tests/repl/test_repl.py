@@ -411,7 +411,7 @@ def test_a_force_after_the_end_is_refused_and_kept_out_of_the_export(tmp_path, l
     feed(repl, f"load {EXAMPLES / 'replays' / 'full-match.replay'}")
     before, notes, start = repl.match.to_json(), list(repl.notes), len(out.getvalue())
     feed(repl, line)
-    assert out.getvalue()[start:] == ("error: the match is over (Amber wins (win s (at any time), line 140)), so there is "
+    assert out.getvalue()[start:] == ("error: the match is over (Amber wins (win s, at any time, line 140)), so there is "
                                       f"no {left} left to force; `undo`, `load`, `export` or `quit`\n")
     assert repl.match.to_json() == before and repl.notes == notes
     path = tmp_path / "after.replay"

@@ -258,7 +258,7 @@ def test_a_move_after_the_end_is_an_error(tmp_path):
     with pytest.raises(ReplayError, match="the match is already over") as info:
         load_replay(path).run()
     assert info.value.line == len(text.splitlines()) + 1
-    assert info.value.message == ("the match is already over (Amber wins (win s (at any time), line 140)), "
+    assert info.value.message == ("the match is already over (Amber wins (win s, at any time, line 140)), "
                                   "so 'buy nothing' cannot be played")
 
 
@@ -276,7 +276,7 @@ def test_a_force_after_the_end_is_an_error(tmp_path, line, message):
     with pytest.raises(ReplayError) as info:
         load_replay(path).run()
     assert info.value.line == len(text.splitlines()) + 1 and info.value.column == 7
-    assert info.value.message == f"the match is already over (Amber wins (win s (at any time), line 140)), {message}"
+    assert info.value.message == f"the match is already over (Amber wins (win s, at any time, line 140)), {message}"
 
 
 def test_missing_replay_file():
@@ -309,7 +309,7 @@ def test_cli_exits_one_naming_the_line(tmp_path):
 def test_cli_quiet_prints_the_result_only():
     result = CliRunner().invoke(main, ["replay", "-q", str(EXAMPLES / "replays" / "full-match.replay")])
     assert result.exit_code == 0
-    assert result.output.strip() == "game over: Amber won (win s (at any time), line 140)"
+    assert result.output.strip() == "game over: Amber won (win s, at any time, line 140)"
 
 
 # ── export ──

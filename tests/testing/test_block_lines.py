@@ -174,8 +174,8 @@ card "Coronation" is Good:
         win Basil
 
 '''
-OVER = "Basil wins (win Basil ('on play' of Coronation), line 7)"  # a failed line says where the card won
-SNAPPED = "Basil wins (win Basil ('on play' of Coronation))"  # a snapshot does not: lines move
+OVER = "Basil wins (win Basil, 'on play' of Coronation, line 7)"  # a failed line says where the card won
+SNAPPED = "Basil wins (win Basil, 'on play' of Coronation)"  # a snapshot does not: lines move
 
 
 def run_crowned(tmp_path, body: str):
