@@ -294,7 +294,7 @@ def counter_starts(match, seat=None) -> dict:
 
 def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
     """A counter, flag or var kept per space, card or pair, as the view shows it: key as shown
-    -> `value_of(key)` shown, for each key set now, in the order of the keys in the state.
+    -> `value_of(key)` shown, for each key set now, in the order of `key_order`.
 
     A key that is a card (or piece) a seat of `looking` may not see where it is now neither
     names it nor gives its number (which is as good as its name: `_shown`). Such keys are not
@@ -306,8 +306,9 @@ def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
     values tell only what the seat may know: how many hidden cards have a value, and which."""
     spec = rt.game.vars[name]
     prefix = name + "@"
-    keys = [k[len(prefix):] for k in sorted(rt.state["vars"]) if k.startswith(prefix)]
     parts = per_keys(spec.per)
+    keys = sorted((k[len(prefix):] for k in rt.state["vars"] if k.startswith(prefix)),
+                  key=key_order(rt.game, parts))
     cards = [p != "seat" and p not in rt.game.space_kinds for p in parts]
     split = [key.split("|", 1) if len(parts) == 2 else [key] for key in keys]
     eids = {int(t) for texts in split for t, card in zip(texts, cards, strict=False) if card}
@@ -335,6 +336,28 @@ def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
     for shown_key, values in sorted(merged.items()):
         row[shown_key] = sorted(values, key=_value_order)
     return row
+
+
+def key_order(game, parts: tuple):
+    """A sort key for the keys of a var kept per `parts`, as the state writes them ("10",
+    "C7", "1|C7"): seats and cards by their numbers, spaces as the board declares them, the
+    first part of a pair before the second. Sorted as texts, card 10 came before card 2 and
+    a view listed a card's copies out of the order the game makes them."""
+    spaces = {space: i for i, space in enumerate(game.spaces)}
+    numbered = [p not in game.space_kinds for p in parts]
+
+    def rank(key: str) -> tuple:
+        texts = key.split("|", 1) if len(parts) == 2 else [key]
+        out = []
+        for text, number in zip(texts, numbered, strict=False):
+            if number and text.isdigit():
+                out.append((0, int(text), ""))
+            elif not number and text in spaces:
+                out.append((0, spaces[text], ""))
+            else:  # not to be met (saved.var_problem): after the others, as text
+                out.append((1, 0, text))
+        return tuple(out)
+    return rank
 
 
 PAIR_WORD = " at "

@@ -281,3 +281,39 @@ def test_a_seats_samples_show_its_per_card_counters_as_it_does(per_card):
     rng = random.Random(5)
     for _ in range(10):
         assert sampler.sample(rng).view(0)["counters"] == per_card.view(0)["counters"]
+
+
+# keys in the order the game makes them, not as texts: card 10 after card 2 ("10" < "2" as
+# texts), a space where the board declares it (South before North), a pair by its seat first
+ORDERED = '''game "Lamps"
+players 2
+board land:
+    space South
+    space North
+zone table
+card "Lamp":
+    copies 12
+counter lit per Card
+counter glow per seat and Card
+flag cold per space
+flow:
+    for each c in cards("Lamp"):
+        move c to table
+    for each c in cards("Lamp"):
+        increase lit of c by 1
+        increase glow of P2 at c by 1
+    increase glow of P1 at item(cards("Lamp"), 10) by 1
+    set cold of North to true
+    set cold of South to true
+    turn P1:
+        choose n from 0 to 1 "go"
+    end game
+'''
+
+
+def test_a_rows_keys_come_in_the_order_of_the_cards_spaces_and_seats(tmp_path):
+    view = game_from_text(tmp_path, ORDERED).new_match(2, seed=0).view(None)["counters"]
+    copies = ["Lamp"] + [f"Lamp (copy {k})" for k in range(2, 13)]
+    assert list(view["lit"]) == copies
+    assert list(view["glow"]) == ["P1 at Lamp (copy 10)"] + [f"P2 at {c}" for c in copies]
+    assert list(view["cold"]) == ["South", "North"]
