@@ -360,6 +360,25 @@ def key_order(game, parts: tuple):
     return rank
 
 
+def pair_shown(rt, name: str, key: str) -> str:
+    """The key of a var kept per pair, "1|South" in the state, as a view names it (`P2 at
+    South`, a card by its name and which copy it is): the `key` a `when NAME changes:` trigger
+    is given, so a text that shows it reads as the view's row does. Unlike the view it names
+    a card any seat may not see, as `{c}` in a text does."""
+    parts = per_keys(rt.game.vars[name].per)
+    cards = [p != "seat" and p not in rt.game.space_kinds for p in parts]
+    names = rt.game.seat_names(rt.state["nseats"])
+    shown = []
+    for part, text, card in zip(parts, key.split("|", 1), cards, strict=False):
+        if card and text.isdigit() and int(text) < len(rt.state["ents"]):
+            shown.append(named_apart(rt, [int(text)], entity_name, every_copy=True)[int(text)])
+        elif part == "seat" and text.isdigit() and int(text) < len(names):
+            shown.append(names[int(text)])
+        else:
+            shown.append(text)
+    return pair_text(shown, cards)
+
+
 PAIR_WORD = " at "
 
 

@@ -33,6 +33,7 @@ from .ops import (
 )
 from .runtime import TIX, RuleError, Runtime, check_die, forced_die
 from .values import as_int, as_list
+from .view import pair_shown
 
 STEP_BUDGET = 200_000
 
@@ -319,6 +320,8 @@ def _after_change(rt: Runtime, env: dict, frame: dict) -> None:
         events, rt.events = rt.events, []
         frames = []
         for name, key, old, new in events:
+            if key.__class__ is str and "|" in key and name in game.vars and " and " in (game.vars[name].per or ""):
+                key = pair_shown(rt, name, key)  # "1|South" is the state's, not the rules'
             for zone, cid in game.triggers.get(name, ()):
                 if zone is not None:
                     spec = game.tracks[name]

@@ -179,7 +179,8 @@ flow:
     end game
 '''
 
-# keys of other kinds: a space's name, a pair's "seat|space"
+# keys of other kinds: a space's name, a pair as the view names it (`P2 at South`; the state's
+# own "1|South" said nothing to a player reading the log)
 KEYS = '''game "Keys"
 players 2
 board land:
@@ -243,10 +244,35 @@ def test_a_var_put_back_names_its_space_or_pair_as_its_key(tmp_path, monkeypatch
     m = load_in(tmp_path, monkeypatch, KEYS, mode).new_match(2)
     m.apply("South")
     m.apply("North")
-    assert logged(m) == ["unstable South: no -> yes", "cubes 1|South: 0 -> 2",
-                         "unstable South: yes -> no", "cubes 1|South: 2 -> 0",
-                         "unstable North: no -> yes", "cubes 1|North: 0 -> 2",
-                         "unstable North: yes -> no", "cubes 1|North: 2 -> 0"]
+    assert logged(m) == ["unstable South: no -> yes", "cubes P2 at South: 0 -> 2",
+                         "unstable South: yes -> no", "cubes P2 at South: 2 -> 0",
+                         "unstable North: no -> yes", "cubes P2 at North: 0 -> 2",
+                         "unstable North: yes -> no", "cubes P2 at North: 2 -> 0"]
+
+
+# a pair of a seat and a card: the card by its name and which copy it is, as the view's row
+PAIR_CARD = '''game "Marks"
+players 2
+zone table
+card "Rope":
+    copies 2
+counter marks per seat and Card
+when marks changes:
+    log "marks of {key}: {old} -> {new}"
+flow:
+    move item(cards("Rope"), 2) to table
+    increase marks of P2 at item(cards("Rope"), 2) by 1
+    turn P1:
+        choose n from 0 to 1 "go"
+    end game
+'''
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_pair_with_a_card_names_the_card_as_the_view_does(tmp_path, monkeypatch, mode):
+    m = load_in(tmp_path, monkeypatch, PAIR_CARD, mode).new_match(2)
+    assert logged(m) == ["marks of P2 at Rope (copy 2): 0 -> 1"]
+    assert list(m.view(None)["counters"]["marks"]) == ["P2 at Rope (copy 2)"]
 
 
 # a per-seat var given a text as its key, through a rule's parameter without a type (the

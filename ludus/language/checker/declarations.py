@@ -883,7 +883,8 @@ class DeclarationChecks:
             t = self.var_type(decl)
             scope.names.update(old=t, new=t)
             if decl.per:
-                scope.names["key"] = "seat" if decl.per == "seat" else "any"
+                # a pair's key is given as the view writes it (`P2 at South`): a text
+                scope.names["key"] = "seat" if decl.per == "seat" else "text" if " and " in decl.per else "any"
         else:
             self.unwatchable(item)
             scope.names.update(old="any", new="any", key="any")
