@@ -157,10 +157,13 @@ def value_text(value) -> str:
 
 
 def row_text(row: dict) -> str:
-    """A counter, flag or var kept per space, card or pair, on one line: `Rope 1, Lamp 2,
-    hidden (0, 3)`. A list is put in brackets, so that its items do not read as keys: the
-    values of the cards the seat may not see are such a list, under one `hidden` key."""
-    return ", ".join(f"{k} ({value_text(v)})" if isinstance(v, list) else f"{k} {value_text(v)}"
+    """A counter, flag or var kept per space, card or pair, on one line: `Rope: 1, Lamp: 2,
+    hidden: (0, 3)`. Each key is followed by a colon, as `show` writes a name and its value:
+    a key and its value joined by a space alone read wrong where the key ends in a number
+    (`Lamp 2 1`, a card named "Lamp 2"). A list is put in brackets, so that its items do not
+    read as keys: the values of the cards the seat may not see are such a list, under one
+    `hidden` key."""
+    return ", ".join(f"{k}: ({value_text(v)})" if isinstance(v, list) else f"{k}: {value_text(v)}"
                      for k, v in row.items())
 
 

@@ -127,3 +127,31 @@ def test_an_empty_text_shows_as_two_quotes_not_as_nothing(tmp_path):
     before = facts(m)
     m.apply("1")
     assert 'var note: "" -> gone' in changes(before, facts(m))
+
+
+LAMPS = '''game "Lamps"
+players 2
+zone table
+card "Lamp 2"
+card "Rope"
+counter wounds per Card
+setup:
+    move box to table
+    increase wounds of card("Lamp 2") by 1
+    increase wounds of card("Rope") by 3
+flow:
+    turn P1:
+        choose n from 0 to 1 "Go?"
+    end game
+'''
+
+
+def test_a_per_card_row_sets_each_key_apart_from_its_value(tmp_path):
+    # a card named "Lamp 2" worth 1 read `Lamp 2 1`, as if "Lamp" were worth 2 1
+    path = tmp_path / "lamps.ludus"
+    path.write_text(LAMPS, encoding="utf-8")
+    m = ludus.load(path).new_match(2)
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None).print(view_renderable(m.view(None), list(m.seat_names())))
+    row = next(line.strip() for line in out.getvalue().splitlines() if line.strip().startswith("wounds"))
+    assert row.split(None, 1) == ["wounds", "Lamp 2: 1, Rope: 3"]

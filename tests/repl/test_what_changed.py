@@ -265,7 +265,7 @@ def test_a_counter_kept_per_card_changes_under_the_cards_name(tmp_path):
     assert changed_lines(repl, out, "curse the held card") == ["wounds of hidden: 0 → 2"]
     start = len(out.getvalue())
     repl.handle("show wounds")
-    assert out.getvalue()[start:].strip() == "wounds: Rope 1, hidden (2)"
+    assert out.getvalue()[start:].strip() == "wounds: Rope: 1, hidden: (2)"
 
 
 def test_the_designer_reads_every_per_card_key_by_name(tmp_path):
