@@ -648,7 +648,7 @@ def order_zone_fault(game, nseats: int, zone: str, seat: str | None, quote: str 
     if (spec is not None and spec.per == "seat" and seat is not None and seat not in seats
             and seat in game.seat_names(game.max_players)):
         return OrderFault(f"no seat '{seat}' in this match (its seats are {', '.join(seats)})", "seat", seat)
-    return forcing.order_zone_fault(game.zones, seats, zone, seat, quote)
+    return forcing.order_zone_fault(game.zones, seats, zone, seat, quote, game.families)
 
 
 def zone_key(game, nseats: int, text: str) -> str | None:

@@ -35,20 +35,38 @@ class OrderFault:
 
 
 def order_zone_fault(zones: Mapping, seats: Iterable[str], zone: str, seat: str | None,
-                     quote: str = "'") -> OrderFault | None:
+                     quote: str = "'", families: Mapping | None = None) -> OrderFault | None:
     """What is wrong with the zone of a `force order` line, `zone` (`of seat`, or None when no seat
     is named), or None: a zone the game has (`zones`: each zone's name and what has its `per`),
-    named with a seat when it is kept per seat, and only then, and a seat of `seats`. `quote`
+    named with a seat when it is kept per seat, and only then, and a seat of `seats`. A member of
+    a zone family (`families`: name -> language.symbols.ZoneFamily) is named as views name it,
+    the family's name and its key (`discards red`, `expedition yellow of North`), whether
+    `zones` lists the members (a compiled game) or the families (the checker's symbols). `quote`
     quotes the line shown as an example."""
     seats = list(seats)
+    families = families or {}
     spec = zones.get(zone)
+    family = families.get(zone)
+    if family is not None or (spec is not None and spec.per not in (None, "seat")):
+        # the family itself: a line names one of its members
+        per = spec.per if spec is not None else ("seat and " if family.seat else "") + family.word
+        member = family.members()[0] if family is not None else f"{zone} KEY"
+        whose = f" of {seats[0]}" if per.split(" and ")[0] == "seat" else ""
+        example = f"{quote}force order {member}{whose} = ...{quote}"
+        return OrderFault(f"zone '{zone}' is a family of zones, one per {per}: name one of them, as in {example}",
+                          "zone", zone)
+    if spec is None:
+        name, _, key = zone.partition(" ")
+        family = families.get(name)
+        if family is not None and key not in family.keys:
+            return OrderFault(f"zone family '{name}' has no member '{zone}'", "zone", key.split(" ")[0],
+                              suggest(key, list(family.keys)) or f"its keys are {', '.join(family.keys)}")
+        if family is not None:
+            spec = _Member("seat" if family.seat else None)
     if spec is None:
         known = [z for z in zones if z != "box"]
         return OrderFault(f"unknown zone '{zone}'", "zone", zone,
                           suggest(zone, known) or f"the zones are {', '.join(known)}")
-    if spec.per not in (None, "seat"):  # a family: the checker's symbols (a game has its members)
-        return OrderFault(f"zone '{zone}' is a family of zones, one per {spec.per}: 'force order' names "
-                          "a zone kept per seat or for the whole game", "zone", zone)
     if spec.per == "seat" and seat is None:
         example = f"{quote}force order {zone} of {seats[0]} = ...{quote}"
         return OrderFault(f"zone '{zone}' is kept per seat: name the seat, as in {example}", "zone", zone)
@@ -59,6 +77,13 @@ def order_zone_fault(zones: Mapping, seats: Iterable[str], zone: str, seat: str 
         return OrderFault(f"unknown seat '{seat}'", "seat", seat,
                           suggest(seat, seats) or f"the seats are {', '.join(seats)}")
     return None
+
+
+@frozen
+class _Member:
+    """A family's member where `zones` lists the family only: kept per seat or shared."""
+
+    per: str | None
 
 
 def order_card_faults(cards: Collection[str], names: Iterable[str]) -> list[OrderFault]:

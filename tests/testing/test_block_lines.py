@@ -365,6 +365,40 @@ def test_force_order_of_a_seat_not_at_the_table_fails_at_its_line(tmp_path):
     assert info.value.span.line == 22
 
 
+MEMBERS = '''game "Members"
+players 2
+value colours = ["red", "blue"]
+zone discards per colour
+zone row per seat and colour
+card "Ace"
+card "King"
+card "Queen"
+card "Jack"
+setup:
+    move [card("Ace"), card("King")] to discards of "red"
+    move [card("Queen"), card("Jack")] to row of P2 at "blue"
+flow:
+    turn P1:
+        choose go from [1] "Go on?"
+        shuffle discards of "red"
+        shuffle row of P2 at "blue"
+    end game
+
+test "t":
+'''
+
+
+def test_force_order_names_a_zone_familys_member_as_views_do(tmp_path):
+    # as replays and the REPL name it: the family's name and the key, and the seat of one kept per seat
+    path = tmp_path / "members.ludus"
+    for shared, seats in (("Ace", "Queen"), ("King", "Jack")):
+        path.write_text(MEMBERS + f'    force order discards red = "{shared}"\n    force order row blue of P2 = "{seats}"\n'
+                        f'    do "1"\n    expect top(discards of "red").name == "{shared}"\n'
+                        f'    expect top(row of P2 at "blue").name == "{seats}"\n', encoding="utf-8")
+        game = ludus.load(path)
+        run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
 def test_a_position_where_an_offer_has_nothing_legal_names_the_offer(tmp_path):
     # the match starts well; the test's position leaves no seat a legal Earn, and the offer has
     # no `else`: the loop goes round asking nothing, and the error says it is the offer's doing

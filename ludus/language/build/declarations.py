@@ -334,10 +334,13 @@ class DeclarationBuilder(BuilderBase):
     def test_force_die(self, meta, c):
         return n.TestLine("force_die", (int(str(c[0])[1:]), int(c[1])), span=self.span(meta))
 
+    def zone_words(self, c):
+        return " ".join(str(word) for word in c)
+
     @v_args(meta=True)
     def test_force_order(self, meta, c):
         zone, seat, *names = c
-        value = (str(zone), str(seat) if seat is not None else None, tuple(unquote(x) for x in names))
+        value = (zone, str(seat) if seat is not None else None, tuple(unquote(x) for x in names))
         return n.TestLine("force_order", value, span=self.span(meta))
 
     @v_args(meta=True)

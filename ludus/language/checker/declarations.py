@@ -980,7 +980,8 @@ class DeclarationChecks:
         test runs, as a `resolve` line's card is, in the words a replay's line is told them."""
         sym = self.sym
         zone, seat, names = line.value
-        fault = order_zone_fault(sym.zones, sym.seat_constants(), zone, seat)
+        families = {name: family for name in sym.zones if (family := sym.zone_family(name)) is not None}
+        fault = order_zone_fault(sym.zones, sym.seat_constants(), zone, seat, families=families)
         faults = [] if fault is None else [fault]
         for fault in [*faults, *order_card_faults(sym.entities, names)]:
             # a card is written in quotes: pointed at with them, as a `resolve` line's card is
