@@ -24,6 +24,7 @@ from lark import Token, Tree
 from ..language import nodes as n
 from ..language.parser import parse
 from ..language.source import LudusError, Span
+from ..language.symbols import plural
 
 # rules whose own NAME binds a name in a block: never one of the game's names
 BINDERS = {"let_stmt", "create_stmt", "roll_stmt", "choose_stmt", "choose_range_stmt", "ask_stmt",
@@ -59,6 +60,9 @@ class Occurrence:
     key: tuple | None  # (what it is, its name); None: none of the game's names
     declares: bool = False
     plural: bool = False  # the plural alias of a kind (`Properties`, `regions`): key holds the singular
+    # the singular of a list value that names a zone family's keys (`per colour` of `colours`):
+    # key holds the value, and a rename writes the singular of its new name here
+    singular: bool = False
 
     @property
     def span(self) -> Span:
@@ -148,6 +152,13 @@ class Index:
             self._named[word, quoted] = (key, plural)
         return self._named[word, quoted]
 
+    def _family_value(self, word: str) -> tuple | None:
+        """The key of the list value a zone's `per WORD` names by its singular (symbols.family_fault),
+        or None."""
+        name = plural(word)
+        key, _ = self.key_of(name, False) if word != "seat" else (None, False)
+        return key if key is not None and key[0] == "value" else None
+
     def _attr_key(self, res: str, word: str) -> tuple | None:
         if res in ATTR_KEYS:
             return (ATTR_KEYS[res], word)
@@ -202,6 +213,12 @@ class Index:
                 key, plural = self.key_of(word, False)
                 if rule == "type" and key is not None and key[0] not in TYPES:
                     key = None  # `number: number`: the property, then the type
+                if key is None and rule == "per" and above == "zone_decl":
+                    value = self._family_value(word)
+                    if value is not None:  # the family's keys: the list value of that plural
+                        out.append(Occurrence(path, line, column, column + len(word), word, False, value,
+                                              singular=True))
+                        continue
             if key is None:
                 continue
             declares = (DECLARES.get(rule) == index or (rule, index) == SPACE_KIND_DECLARED

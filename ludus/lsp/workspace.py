@@ -30,6 +30,7 @@ from ..language.symbols import (
     SPACE_ATTRS,
     per_keys,
     plural,
+    singular_guess,
     type_name,
 )
 from ..pipeline import analyse
@@ -538,8 +539,14 @@ class Workspace:
         index = self.index(path)
         kind, old = here.key
         uses, family = self._uses(index, here.key)
+        if here.singular:  # `colour` of `per colour`: the new name is the new singular of `colours`
+            if not WORD.fullmatch(new):
+                raise Refused(f"'{new}' is not a name: a name is letters, digits and '_', "
+                              "and does not start with a digit")
+            new = plural(new)
         if new == old:
             return {}
+        singular = self._singular(uses, old, new)
         if any(not o.quoted for o in uses) or kind != "card" and kind != "piece":
             if not WORD.fullmatch(new):
                 raise Refused(f"'{new}' is not a name: a name is letters, digits and '_', "
@@ -570,9 +577,15 @@ class Workspace:
         if clash:
             raise Refused(f"'{new}' is already {clash}: pick another name" if not clash.startswith("'")
                           else f"{clash}: pick another name")
+        if singular is not None:
+            for each in family:
+                clash = self._clash(each, "value", singular)
+                if clash:
+                    raise Refused(f"'{singular}', the singular of '{new}' that a zone family's 'per' would "
+                                  f"name, is already {clash}: pick another name")
         edits: dict[str, list[tuple[Span, str]]] = {}
         for o in uses:
-            edits.setdefault(o.path, []).append((o.span, plural(new) if o.plural else new))
+            edits.setdefault(o.path, []).append((o.span, plural(new) if o.plural else singular if o.singular else new))
         for where, spans in edits.items():  # a keyword in a place that wants a name
             text = self.text(where) or ""
             try:
@@ -581,6 +594,22 @@ class Workspace:
                 raise Refused(f"'{new}' cannot be a name where '{old}' is used: "
                               f"{Path(where).name} would no longer read") from None
         return edits
+
+    @staticmethod
+    def _singular(uses, old: str, new: str) -> str | None:
+        """The word a zone family's `per` is to read when the list value `old` that holds its keys
+        is renamed `new` (`per colour` of `colours` becomes `per shade` of `shades`), or None when
+        no family names it; Refused when `new` is no plural the checker reads back to a singular
+        (symbols.family_fault: the value a `per WORD` names is plural(WORD))."""
+        per = next((o for o in uses if o.singular), None)
+        if per is None:
+            return None
+        word = singular_guess(new)
+        if plural(word) != new or not WORD.fullmatch(word) or word == "seat" or word in keywords():
+            raise Refused(f"'per {per.word}' on line {per.line} of {Path(per.path).name} names the keys of a zone "
+                          f"family by the singular of '{old}', and '{new}' has no singular that names it "
+                          f"back: pick a plural, as '{old}' is of '{per.word}'")
+        return word
 
     def _clash(self, index, kind: str, new: str) -> str | None:
         """What the game already calls `new`, that a `kind` renamed to it would be confused with."""

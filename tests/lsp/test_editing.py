@@ -636,3 +636,54 @@ def test_a_rename_in_a_part_reaches_every_game_that_reads_it_and_the_files_that_
     assert "        payday()\n" in (tmp_path / "cards.ludus").read_text(encoding="utf-8")
     assert "expect gold of P1 == 1" in (tmp_path / "big.tests.ludus").read_text(encoding="utf-8")
     assert {g: diagnostics(tmp_path / g) for g in before} == before
+
+
+# ── a zone family's keys ──
+
+FAMILY = '''game "Family"
+players 2
+value colours = ["red", "blue"]
+zone discards per colour
+zone row per seat and colour
+card "Red 1"
+flow:
+    move card("Red 1") to discards of "red"
+    for each c in colours:
+        log "{c}"
+    end game
+'''
+
+
+def family_edits(server, tmp_path, line, character, new):
+    path = tmp_path / "family.ludus"
+    path.write_text(FAMILY, encoding="utf-8")
+    edit = rename(server, path, line, character, new)
+    return path, [(e.range.start.line, e.range.start.character, e.new_text) for e in edit.changes[path.as_uri()]]
+
+
+def test_renaming_a_familys_list_value_renames_its_per_to_the_new_singular(server, tmp_path):
+    # `per colour` names `colours` by its singular: left as it was, the game would no longer check
+    path, edits = family_edits(server, tmp_path, 2, 8, "shades")
+    assert edits == [(2, 6, "shades"), (3, 18, "shade"), (4, 22, "shade"), (8, 18, "shades")]
+    before = diagnostics(path)
+    apply_edit(rename(server, path, 2, 8, "shades"))
+    assert diagnostics(path) == before
+    # from the `per` word, the new name is the new singular
+    _, edits = family_edits(server, tmp_path, 3, 20, "hue")
+    assert edits == [(2, 6, "hues"), (3, 18, "hue"), (4, 22, "hue"), (8, 18, "hues")]
+
+
+@pytest.mark.parametrize(("line", "character", "new", "why"), [
+    (2, 8, "fish", "'per colour' on line 4 of family.ludus names the keys of a zone family by the singular of "
+                   "'colours', and 'fish' has no singular that names it back"),
+    (3, 20, "row", "'row', the singular of 'rows' that a zone family's 'per' would name, "
+                   "is already the name of a zone"),
+])
+def test_a_familys_list_value_is_not_renamed_to_a_name_without_a_singular(server, tmp_path, line, character, new, why):
+    from pygls.exceptions import JsonRpcException
+
+    path = tmp_path / "family.ludus"
+    path.write_text(FAMILY, encoding="utf-8")
+    with pytest.raises(JsonRpcException) as caught:
+        rename(server, path, line, character, new)
+    assert why in caught.value.message
