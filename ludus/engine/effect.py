@@ -159,26 +159,16 @@ def result_text(r: dict, game_path: str | None = None) -> str:
 
 def place_text(r: dict, game_path: str) -> str:
     """`, line N` of a result (Match.result) that says where the game ended, `, line N of
-    FILE` when that is another file than the game's own (one it imports); "" when it does not
-    say (the flow ran out, or a match saved before results said where)."""
+    FILE` when that is another file than the game's own (one it imports, named from the game
+    file's folder); "" when it does not say (the flow ran out, or a match saved before results
+    said where)."""
     at = r.get("at")
     if not at:
         return ""
     path, line = at
-    if path == game_path or _same_path(str(path), str(game_path)):
+    if str(path) == str(game_path).replace(chr(92), "/").rsplit("/", 1)[-1]:
         return f", line {line}"
-    return f", line {line} of {str(path).replace(chr(92), '/').rsplit('/', 1)[-1]}"
-
-
-def _same_path(a: str, b: str) -> bool:
-    """Whether two paths name one file as written (`replays/../game.ludus` and the loader's
-    `game.ludus`), without asking the file system: a message must not fail for want of a file."""
-    import os
-
-    try:
-        return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b))
-    except (OSError, ValueError):
-        return False
+    return f", line {line} of {path}"
 
 
 def _plain(v) -> str:

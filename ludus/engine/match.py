@@ -542,7 +542,8 @@ def _asked_again(game, state) -> None:
 
 
 def ending_place(game, result: dict) -> list | None:
-    """Where the statement that ended the match is written, [path, line], for a person to look
+    """Where the statement that ended the match is written, [file, line] (the file as seen from
+    the game file's folder: `_from_game_folder`), for a person to look
     (the REPL's game-over line, replays, failed tests); None when the result does not say (the
     flow ended, or a match saved before results said where). Not part of the reason, which
     snapshots show: the place moves when lines above it do, the reason does not."""
@@ -551,7 +552,21 @@ def ending_place(game, result: dict) -> list | None:
         return None
     spans = game.codes[at[0]].spans
     span = spans[at[1]] if isinstance(at[1], int) and 0 <= at[1] < len(spans) else None
-    return None if span is None else [span.path, span.line]
+    return None if span is None else [_from_game_folder(game.path, span.path), span.line]
+
+
+def _from_game_folder(game_path, path) -> str:
+    """`path` as seen from the game file's folder, with '/' between folders: the game's own file
+    is its bare name, a file it imports `../shared/base.ludus`. A result is part of every view,
+    which bots and other processes read: the path as this process loaded it (absolute, or from
+    its working folder) would differ from one process or machine to the next."""
+    import os
+
+    try:
+        rel = os.path.relpath(str(path), os.path.dirname(os.path.abspath(str(game_path))))
+    except (TypeError, ValueError):  # another drive, or no path at all
+        rel = os.path.basename(str(path))
+    return rel.replace(os.sep, "/")
 
 
 def _check_game(game, what: str) -> None:

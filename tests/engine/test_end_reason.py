@@ -68,7 +68,7 @@ def test_the_reason_names_the_statement_and_its_block_and_at_says_the_line(tmp_p
     game = load(tmp_path)
     match = finish(game, answers)
     assert match.result["reason"] == reason
-    assert match.result["at"] == [game.path, line]
+    assert match.result["at"] == ["ends.ludus", line]  # the file as the game's folder sees it
     # what a person reads to find it says the line; a snapshot's result does not
     assert result_text(match.result, game.path).endswith(f", line {line})")
     assert "line" not in result_text(match.result)
@@ -125,3 +125,23 @@ def test_an_ending_in_an_imported_file_names_that_file(tmp_path):
     game = load(tmp_path, 'extends "base.ludus"\n', "variant.ludus")
     match = finish(game, ["no", "no"])
     assert result_text(match.result, game.path) == "P1 wins (win P1, flow, line 15 of base.ludus)"
+
+
+def test_where_a_match_ended_reads_the_same_however_the_game_was_loaded(tmp_path, monkeypatch):
+    """A result is in every view, which bots read in other processes (a pickled environment
+    plays on elsewhere): its place must not carry the path as one process happened to load it."""
+    load(tmp_path)
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "quick.ludus").write_text('extends "../ends.ludus"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    seen = []
+    for path in (tmp_path / "ends.ludus", "ends.ludus", "./variants/../ends.ludus"):
+        game = ludus.load(path)
+        seen.append(finish(game, ["no", "no"]).result["at"])
+        assert result_text(finish(game, ["no", "no"]).result, game.path).endswith(", line 15)")
+    assert seen == [["ends.ludus", 15]] * 3
+    for path in (tmp_path / "variants" / "quick.ludus", "variants/quick.ludus"):
+        game = ludus.load(path)
+        match = finish(game, ["no", "no"])
+        assert match.result["at"] == ["../ends.ludus", 15]
+        assert result_text(match.result, game.path) == "P1 wins (win P1, flow, line 15 of ../ends.ludus)"
