@@ -224,7 +224,7 @@ def test_ask_questions_name_things_and_win_reasons_give_the_statement_and_its_li
     m.apply("yes")
     assert m.result["winners"] == ["P1"]
     assert m.result["reason"] == "win P1, flow"
-    assert m.result["at"] == [m.game.path, 9]
+    assert m.result["at"] == ["game.ludus", 9]  # the file named from the game's folder
 
 
 def test_exiled_pieces_are_out_of_the_game_but_card_finds_them(tmp_path):
