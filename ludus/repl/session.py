@@ -1139,6 +1139,7 @@ class Repl:
         self.say(f"restarted with seed {seed}" + (f"; the old match is in {kept}" if kept else ""))
         self.print_log(0, self.audience())
         self.play_bots()
+        self.drawn = None  # another match: its table is drawn, whatever the last one showed
         self.show_state()
 
     def _switch(self, match: Match, notes: list[Note], setup: list[str], message: str, loaded: bool = True,
@@ -1158,6 +1159,9 @@ class Repl:
         self.redo_stack.clear()
         self.say(message)
         self.play_bots()
+        # a match loaded or replayed on reloaded rules is drawn whole, even where it stands as
+        # the last screen did: after `reload` the designer looks for the table under the new rules
+        self.drawn = None
         self.show_state()
 
     def cmd_export(self, arg: str) -> None:

@@ -169,3 +169,18 @@ def test_a_stack_on_the_board_counts_copies_side_by_side_as_a_zone_does(tmp_path
     out.seek(0)
     repl.handle("show leather")
     assert "Leather 2, Leather 1, Leather 1, Leather 1, Leather 1, Leather 1, Leather 1" in out.getvalue()
+
+
+def test_reload_and_restart_draw_the_table_even_where_it_reads_as_before(tmp_path, monkeypatch):
+    """After `reload` the designer looks for the table under the new rules, and after `restart`
+    for the new match's: neither says 'nothing on the table changed', though the position
+    may read exactly as the screen before it did."""
+    repl, out = repl_of(EXAMPLES / "market-town.ludus", tmp_path, monkeypatch)
+    repl.show_state()
+    for command in ("reload", "restart"):
+        out.truncate(0)
+        out.seek(0)
+        repl.handle(command)
+        screen = out.getvalue()
+        assert "nothing on the table changed" not in screen, command
+        assert "market " in screen and "coins " in screen, command
