@@ -275,6 +275,35 @@ def test_a_pair_with_a_card_names_the_card_as_the_view_does(tmp_path, monkeypatc
     assert list(m.view(None)["counters"]["marks"]) == ["P2 at Rope (copy 2)"]
 
 
+# a var kept per card: `key` is the card, named as `{c}` names one and read as one (`key.cost`);
+# it was the card's number, typed as anything
+PER_CARD = '''game "Charge"
+players 2
+zone table
+kind Gadget:
+    cost: number
+card "Lamp" is Gadget:
+    cost 3
+card "Rope" is Gadget:
+    cost 2
+counter charge per Gadget resets each round
+when charge changes:
+    log "charge of {key} (cost {key.cost}): {old} -> {new}"
+flow:
+    for round in 1 to 1:
+        increase charge of item(cards("Rope"), 1) by 1
+    turn P1:
+        choose n from 0 to 1 "go"
+    end game
+'''
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_var_kept_per_card_gives_its_trigger_the_card_as_key(tmp_path, monkeypatch, mode):
+    m = load_in(tmp_path, monkeypatch, PER_CARD, mode).new_match(2)
+    assert logged(m) == ["charge of Rope (cost 2): 0 -> 1", "charge of Rope (cost 2): 1 -> 0"]
+
+
 # a per-seat var given a text as its key, through a rule's parameter without a type (the
 # checker cannot tell): the rule is stopped where it sets it, as a state holding it could be
 # saved and not loaded again

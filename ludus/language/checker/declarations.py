@@ -883,8 +883,11 @@ class DeclarationChecks:
             t = self.var_type(decl)
             scope.names.update(old=t, new=t)
             if decl.per:
-                # a pair's key is given as the view writes it (`P2 at South`): a text
-                scope.names["key"] = "seat" if decl.per == "seat" else "text" if " and " in decl.per else "any"
+                # `key` is what the var is kept per, typed as `of` takes it: the seat, the space,
+                # or the card (`{key}` writes its name, `key.cost` reads it). A pair's key is a
+                # text, as the view writes it (`P2 at South`): the language has no value that
+                # holds two things, and a text reads in a log line as the view's row does
+                scope.names["key"] = "text" if " and " in decl.per else self._key_type(decl.per)
         else:
             self.unwatchable(item)
             scope.names.update(old="any", new="any", key="any")
