@@ -317,16 +317,10 @@ def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
     row: dict = {}
     merged: dict[str, list] = {}
     for key, texts in zip(keys, split, strict=True):
-        shown, blind = [], False
-        for part, text, card in zip(parts, texts, cards, strict=False):
-            if card:
-                label = labels.get(int(text))
-                blind = blind or label is None
-                shown.append(HIDDEN if label is None else label)
-            elif part == "seat" and text.isdigit() and int(text) < len(names):
-                shown.append(names[int(text)])
-            else:
-                shown.append(text)
+        shown = _parts_named(parts, texts, cards, names, labels.get)
+        blind = None in shown
+        if blind:
+            shown = [HIDDEN if text is None else text for text in shown]
         value = _shown(rt, value_of(key), spec.shown, looking, names)
         shown_key = pair_text(shown, cards)
         if blind:
@@ -368,15 +362,28 @@ def pair_shown(rt, name: str, key: str) -> str:
     parts = per_keys(rt.game.vars[name].per)
     cards = [p != "seat" and p not in rt.game.space_kinds for p in parts]
     names = rt.game.seat_names(rt.state["nseats"])
+    made = len(rt.state["ents"])
+
+    def card_named(eid: int) -> str:
+        return named_apart(rt, [eid], entity_name, every_copy=True)[eid] if eid < made else str(eid)
+    return pair_text(_parts_named(parts, key.split("|", 1), cards, names, card_named), cards)
+
+
+def _parts_named(parts: tuple, texts: list, cards: list, names, card_named) -> list:
+    """The parts of a key as the state writes it (`texts`, "1|South" split at its bar) as the
+    rules name them: a card by `card_named(its number)`, a seat by its name, a space (or a text
+    not to be met, saved.var_problem) as it is. A view's row and a trigger's `key` (pair_shown)
+    name keys so, and differ only in how a card is named: a view has None for a card a seat
+    may not see, a trigger names every card."""
     shown = []
-    for part, text, card in zip(parts, key.split("|", 1), cards, strict=False):
-        if card and text.isdigit() and int(text) < len(rt.state["ents"]):
-            shown.append(named_apart(rt, [int(text)], entity_name, every_copy=True)[int(text)])
+    for part, text, card in zip(parts, texts, cards, strict=False):
+        if card and text.isdigit():
+            shown.append(card_named(int(text)))
         elif part == "seat" and text.isdigit() and int(text) < len(names):
             shown.append(names[int(text)])
         else:
             shown.append(text)
-    return pair_text(shown, cards)
+    return shown
 
 
 PAIR_WORD = " at "

@@ -275,6 +275,37 @@ def test_a_pair_with_a_card_names_the_card_as_the_view_does(tmp_path, monkeypatc
     assert list(m.view(None)["counters"]["marks"]) == ["P2 at Rope (copy 2)"]
 
 
+# two cards, copies and a name holding the word between a pair's parts: a trigger's key reads
+# as the view's row names the pair (both name a key's parts by one helper, view._parts_named)
+PAIR_CARDS = '''game "Links"
+players 2
+zone table
+zone box
+card "A at B":
+    copies 2
+card "C"
+counter links per Card and Card
+when links changes:
+    log "{key}"
+setup:
+    move cards("A at B") to table
+    move cards("C") to box
+flow:
+    increase links of item(cards("A at B"), 2) at card("C") by 1
+    increase links of card("C") at item(cards("A at B"), 1) by 2
+    turn P1:
+        choose n from 0 to 1 "go"
+    end game
+'''
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_pair_of_cards_names_its_key_as_the_view_does(tmp_path, monkeypatch, mode):
+    m = load_in(tmp_path, monkeypatch, PAIR_CARDS, mode).new_match(2)
+    assert logged(m) == ['"A at B (copy 2)" at "C"', '"C" at "A at B"']
+    assert list(m.view(None)["counters"]["links"]) == logged(m)
+
+
 # a var kept per card: `key` is the card, named as `{c}` names one and read as one (`key.cost`);
 # it was the card's number, typed as anything
 PER_CARD = '''game "Charge"
