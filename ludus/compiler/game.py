@@ -29,6 +29,9 @@ class Game:
     tracks: dict = field(factory=dict)
     spaces: dict = field(factory=dict)
     space_kinds: dict = field(factory=dict)
+    # space name -> its place among the spaces as the boards declare them: the order of the
+    # keys of a var kept per space in every view (view.key_order), made once with the spaces
+    space_order: dict = field(factory=dict)
     kind_tree: dict = field(factory=dict)
     kind_fields: dict = field(factory=dict)
     defs: dict = field(factory=dict)

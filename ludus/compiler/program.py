@@ -101,6 +101,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             if sp.kind == "cell" and "column" in coords and "row" in coords:
                 g.grid[name] = (coords["column"], coords["row"])
                 g.grid_at[(coords["column"], coords["row"])] = name
+        g.space_order = {name: i for i, name in enumerate(g.spaces)}
         g.space_kinds = {k: list(v) for k, v in sym.space_kinds.items()}
         subkinds = sym.subkinds()
         for kind in sym.kinds:

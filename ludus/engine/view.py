@@ -337,7 +337,7 @@ def key_order(game, parts: tuple):
     "C7", "1|C7"): seats and cards by their numbers, spaces as the board declares them, the
     first part of a pair before the second. Sorted as texts, card 10 came before card 2 and
     a view listed a card's copies out of the order the game makes them."""
-    spaces = {space: i for i, space in enumerate(game.spaces)}
+    spaces = game.space_order
     numbered = [p not in game.space_kinds for p in parts]
 
     def rank(key: str) -> tuple:

@@ -92,3 +92,32 @@ def test_two_pairs_of_cards_never_read_alike(tmp_path):
     path.write_text(CARD_PAIRS.format(a="A at B", b="C", c="A", d="B at C"), encoding="utf-8")
     view = ludus.load(path).new_match(2).view()["counters"]["links"]
     assert view == {'"A at B" at "C"': 1, '"A" at "B at C"': 2}
+
+
+MARKS = '''game "Marks"
+players 2
+board columns:
+    column C2 "2"
+    column C3 "3"
+    column C4 "4"
+counter marks per column
+flow:
+    for each c in columns:
+        increase marks of c by 1
+    turn P1:
+        choose x from [1, 2]
+    end game
+'''
+
+
+def test_keys_of_spaces_are_listed_by_the_order_kept_on_the_game(tmp_path):
+    # the spaces' places are made once with the game, not again for every keyed row of every
+    # view: a view follows game.space_order (here turned round)
+    path = tmp_path / "marks.ludus"
+    path.write_text(MARKS, encoding="utf-8")
+    g = ludus.load(path)
+    assert g.space_order == {"C2": 0, "C3": 1, "C4": 2}
+    m = g.new_match(2)
+    assert list(m.view()["counters"]["marks"]) == ["C2", "C3", "C4"]
+    g.space_order = {"C4": 0, "C3": 1, "C2": 2}
+    assert list(m.view()["counters"]["marks"]) == ["C4", "C3", "C2"]
