@@ -155,7 +155,10 @@ def compile_builtin(comp, node, name: str):
         return best
     if name == "sorted":
         # numbers or texts by their own values, as `sorted(x for x in LIST)` orders them (the
-        # checker refuses a list it knows holds anything else; `any` is checked here)
+        # checker refuses a list it knows holds anything else; `any` is checked here). A seat
+        # or a card is a number here and a space a text: read from an untyped parameter, a list
+        # of them sorts as that plain data, as no value says what it is (docs/language.md,
+        # untyped parameters and vars; tests/engine/test_sorted.py)
         def sort_list(rt, env):
             return ordered([(x, as_order(x, "element sorted")) for x in as_list(rt, a0(rt, env))])
         return sort_list

@@ -117,3 +117,48 @@ def test_a_plain_list_of_numbers_or_of_texts_sorts_by_itself(tmp_path):
     assert value(game, m, "sorted([])") == []
     with pytest.raises(RuleError, match="'sorted' orders numbers with numbers and texts with texts"):
         value(game, m, 'sorted([1, "a"])')
+
+
+# Through a parameter without a type the checker cannot see what a list holds, nor can the match
+# (a seat is its number, a card its number in the match, a space its name): `sorted` orders the
+# plain data, seats in seat order, cards in the order the game makes them (whatever order a
+# shuffle left them in), spaces by name. Declared, the type makes it the checker's error.
+UNTYPED = '''game "Untyped"
+players 3
+board land:
+    region South
+    region North
+zone deck
+card "Two"
+card "One"
+card "Three"
+define tidy(xs) = sorted(xs)
+rule show(xs):
+    log "{sorted(xs)}"
+setup:
+    move Cards to deck
+    shuffle deck
+flow:
+    log "{tidy([P3, P1, P2])}"
+    show([P3, P1, P2])
+    log "{[c.name for c in tidy(deck)]}"
+    log "{tidy(regions)}"
+    end game
+'''
+
+
+def test_sorted_through_a_parameter_without_a_type_orders_plain_data(tmp_path):
+    path = tmp_path / "untyped.ludus"
+    path.write_text(UNTYPED, encoding="utf-8")
+    assert [d.message for d in ludus.analyse(path)[0]] == []
+    for seed in range(3):
+        m = ludus.load(path).new_match(3, seed=seed)
+        # the define's value is shown as the call's type, seats by name; the rule's parameter,
+        # given seats and read by `sorted`, which would refuse them, keeps no type (numbers)
+        assert [e["text"] for e in m.log if e["t"] == "log"] == [
+            "P1, P2, P3", "0, 1, 2", "Two, One, Three", "North, South"]
+    typed = UNTYPED.replace("define tidy(xs)", "define tidy(xs: list of seat)")
+    path.write_text(typed, encoding="utf-8")
+    assert [d.message for d in ludus.analyse(path)[0] if d.severity == "error"] == [
+        "'sorted' orders a list of numbers or of texts by their own values, not a list of seats: order "
+        "other things by a number or a text worked out for each, as in 'sorted(c.rank for c in hand)'"]
