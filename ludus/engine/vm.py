@@ -7,6 +7,7 @@ so a match paused in the middle of a card effect can be copied, saved and resume
 from __future__ import annotations
 
 from ..language.limits import MAX_OPTIONS
+from ..language.symbols import per_keys
 from .ops import (
     ALT_INIT,
     ALT_NEXT,
@@ -33,7 +34,7 @@ from .ops import (
 )
 from .runtime import TIX, RuleError, Runtime, check_die, forced_die
 from .values import as_int, as_list
-from .view import pair_shown
+from .view import key_order, pair_shown
 
 STEP_BUDGET = 200_000
 
@@ -595,12 +596,16 @@ def _unscope(rt: Runtime, env: dict) -> bool:
                 del variables[k]
             continue
         spec = game.vars[name]
+        # in the order a view lists the keys (spaces as the board declares them, "0|10" after
+        # "0|2"): the state's own order is the order they were set in
+        order = key_order(game, per_keys(spec.per))
+        gone.sort(key=lambda k: order(k[len(prefix):]))
         put_back = []
         for k in gone:
             key = None if k == name else state_key(game, spec, k[len(prefix):])
             old = variables.pop(k)
             put_back.append((key, old))
-        for key, old in sorted(put_back, key=_key_order):
+        for key, old in put_back:
             new = spec.initial(rt, key)  # read once the var is back, as get_var reads it
             if old != new:
                 rt.events.append((name, key, old, new))
@@ -615,11 +620,6 @@ def state_key(game, spec, text: str):
     if spec.per == "seat" or (spec.per not in game.space_kinds and " and " not in spec.per):
         return int(text)
     return text
-
-
-def _key_order(pair):
-    key = pair[0]
-    return (0, key, "") if isinstance(key, int) else (1, 0, str(key))
 
 
 def _roll(rt: Runtime, frame: dict, op) -> None:

@@ -250,6 +250,41 @@ def test_a_var_put_back_names_its_space_or_pair_as_its_key(tmp_path, monkeypatch
                          "unstable North: yes -> no", "cubes P2 at North: 2 -> 0"]
 
 
+# keys put back as a round ends fire in the order the view lists them: spaces as the board
+# declares them (not by name), cards by number (card 10 after card 2, not as texts)
+PUT_BACK_ORDER = '''game "Order"
+players 2
+board land:
+    region South
+    region North
+zone table
+card "Rope":
+    copies 12
+flag unstable per region resets each round
+counter marks per seat and Card resets each round
+when unstable changes:
+    log "unstable {key}: {old} -> {new}"
+when marks changes:
+    log "marks {key}: {old} -> {new}"
+flow:
+    for round in 1 to 1:
+        set unstable of North to true
+        set unstable of South to true
+        increase marks of P1 at item(cards("Rope"), 11) by 1
+        increase marks of P1 at item(cards("Rope"), 3) by 1
+    turn P1:
+        choose n from 0 to 1 "go"
+    end game
+'''
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_keys_put_back_fire_in_the_order_the_view_lists_them(tmp_path, monkeypatch, mode):
+    m = load_in(tmp_path, monkeypatch, PUT_BACK_ORDER, mode).new_match(2)
+    assert logged(m)[4:] == ["unstable South: yes -> no", "unstable North: yes -> no",
+                             "marks P1 at Rope (copy 3): 1 -> 0", "marks P1 at Rope (copy 11): 1 -> 0"]
+
+
 # a pair of a seat and a card: the card by its name and which copy it is, as the view's row
 PAIR_CARD = '''game "Marks"
 players 2
