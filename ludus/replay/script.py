@@ -371,7 +371,8 @@ def zone_problem(game, nseats: int, text: str) -> tuple[str, int]:
     if fault is None:  # pragma: no cover - zone_key found no zone: there is a fault
         return f"no zone '{text}'", 0
     if fault.part == "zone":
-        return fault.text(), 0
+        # at the zone, or at the key of a member the family lacks (`discards dark-bleu`), as the checker points
+        return fault.text(), max(name_part.find(fault.name), 0)
     return fault.text(), len(name_part) + len(sep) + len(seat_part) - len(seat_part.lstrip())
 
 

@@ -108,11 +108,20 @@ def _scan(text: str) -> list[Line]:
     return lines
 
 
-def _tree_facts(tree: Tree) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
-    """Where the binary operators are, and which names are followed by their call's '('."""
+def _tree_facts(tree: Tree) -> tuple[set[tuple[int, int]], set[tuple[int, int]], set[tuple[int, int]]]:
+    """Where the binary operators are, which names are followed by their call's '(', and which
+    tokens are glued to the one before: the pieces of a zone family's key in a `force order`
+    line (`discards dark-blue`, `row 2nd`), which a space would part into other words."""
     binary: set[tuple[int, int]] = set()
     heads: set[tuple[int, int]] = set()
+    glued: set[tuple[int, int]] = set()
     for sub in tree.iter_subtrees():
+        if sub.data == "zone_words":
+            pieces = sub.children
+            glued.update((b.line, b.column) for a, b in zip(pieces, pieces[1:], strict=False) if a.end_pos == b.start_pos)
+            # a '-' standing apart (`dark - blue`, no key) stays apart, as written: not a minus sign
+            binary.update((t.line, t.column) for t in pieces if t.type in _BINARY_TYPES)
+            continue
         for child in sub.children:
             if isinstance(child, Token) and (child.type in _BINARY_TYPES or sub.data == "comp_op"):
                 binary.add((child.line, child.column))
@@ -123,10 +132,12 @@ def _tree_facts(tree: Tree) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]
                 if isinstance(child, Token) and child.type in ("NAME", "STRING"):
                     heads.add((child.line, child.column))
                     break
-    return binary, heads
+    return binary, heads, glued
 
 
-def _space(prev: Tok, tok: Tok, binary: set, heads: set) -> str:
+def _space(prev: Tok, tok: Tok, binary: set, heads: set, glued: set) -> str:
+    if (tok.line, tok.column) in glued:
+        return ""
     if tok.kind == "op" and tok.text in ",)]:.":
         return ""
     if prev.kind == "op" and prev.text in "([.":
@@ -138,13 +149,13 @@ def _space(prev: Tok, tok: Tok, binary: set, heads: set) -> str:
     return " "
 
 
-def _join(tokens: list[Tok], binary: set, heads: set) -> str:
+def _join(tokens: list[Tok], binary: set, heads: set, glued: set) -> str:
     """One line's tokens, spaced; a continuation line's first token follows its indentation."""
     out = []
     prev: Tok | None = None
     for tok in tokens:
         if prev is not None:
-            out.append(_space(prev, tok, binary, heads))
+            out.append(_space(prev, tok, binary, heads, glued))
         out.append(tok.text)
         prev = tok
     return "".join(out)
@@ -162,7 +173,7 @@ class Out:
     continuation: bool = False
 
 
-def _layout(lines: list[Line], binary: set, heads: set) -> list[Out]:
+def _layout(lines: list[Line], binary: set, heads: set, glued: set) -> list[Out]:
     out: list[Out] = []
     stack = [0]  # original indentation widths of the open blocks
     code_widths = [ln.width for ln in lines]  # looked ahead by comment lines
@@ -186,7 +197,7 @@ def _layout(lines: list[Line], binary: set, heads: set) -> list[Out]:
             if not ln.tokens and not ln.backslash:  # only a comment, inside brackets
                 out.append(Out("comment", level=-1, comment=ln.comment, indent=logical_indent + " " * extra))
                 continue
-            text = _join(ln.tokens, binary, heads)
+            text = _join(ln.tokens, binary, heads, glued)
             if ln.backslash:
                 text = (text + " \\") if text else "\\"
             out.append(Out("code", text=text, comment=ln.comment, comment_column=ln.comment_column,
@@ -215,7 +226,7 @@ def _layout(lines: list[Line], binary: set, heads: set) -> list[Out]:
         level = len(stack) - 1
         logical_start = ln
         logical_indent = INDENT * level
-        text = _join(ln.tokens, binary, heads)
+        text = _join(ln.tokens, binary, heads, glued)
         if ln.backslash:
             text = (text + " \\") if text else "\\"
         out.append(Out("code", level=level, text=text, comment=ln.comment, comment_column=ln.comment_column,
@@ -298,8 +309,8 @@ def format_text(text: str, path: str = "<string>") -> str:
     text = lone_cr_as_newline(text.removeprefix("\ufeff").replace("\r\n", "\n"))
     tree = parse(text, path)
     before = _nodes(tree, path)  # a file the builder refuses (a bad text hole) is refused here
-    binary, heads = _tree_facts(tree)
-    out = _blank_lines(_layout(_scan(text), binary, heads))
+    binary, heads, glued = _tree_facts(tree)
+    out = _blank_lines(_layout(_scan(text), binary, heads, glued))
     result = "\n".join(line.rstrip() for line in _align(out)).strip("\n") + "\n"
     if result.strip() == "":
         result = ""

@@ -102,3 +102,48 @@ def test_a_replay_and_the_checker_say_the_same_fault_in_the_same_words(tmp_path,
         replay(tmp_path, f"{zone} = {', '.join(cards)}").run(lambda line: None)
     assert err.value.message.replace("`", "'") == checked
     assert "`" in err.value.message or "'force order" not in checked
+
+
+DASHED = '''game "Dashed"
+players 2
+value colours = ["dark-blue", "light-green"]
+zone hand per seat
+zone discards per colour
+zone row per seat and colour
+card "Ace"
+card "King"
+setup:
+    move [card("Ace"), card("King")] to discards of "dark-blue"
+flow:
+    turn P1:
+        choose go from [1] "Go on?"
+        shuffle discards of "dark-blue"
+    end game
+'''
+
+
+def test_a_member_whose_key_holds_a_dash_is_forced_in_a_replay_and_the_repl(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    game = tmp_path / "dashed.ludus"
+    game.write_text(DASHED, encoding="utf-8")
+    script = tmp_path / "t.replay"
+    for first in ("Ace", "King"):
+        script.write_text(f"game {game.as_posix()}\nplayers 2\nforce order discards dark-blue = {first}\n1\n"
+                          f'expect top(discards of "dark-blue").name == "{first}"\n', encoding="utf-8")
+        load_replay(script).run(lambda line: None)
+    out = io.StringIO()
+    repl = Repl(ludus.load(game).new_match(2, seed=0), game, Console(file=out, width=200, color_system=None))
+    repl.handle("force order discards dark-blue = Ace")
+    assert out.getvalue().startswith("forced: the next shuffle of discards dark-blue")
+
+
+def test_a_key_the_family_lacks_is_pointed_at_in_a_replay(tmp_path):
+    # at the key, as the checker points at it in a test's line, not at the family's name
+    game = tmp_path / "dashed.ludus"
+    game.write_text(DASHED, encoding="utf-8")
+    script = tmp_path / "t.replay"
+    script.write_text(f"game {game.as_posix()}\nplayers 2\nforce order discards dark-bleu = Ace\n1\n", encoding="utf-8")
+    with pytest.raises(ReplayError) as err:
+        load_replay(script).run(lambda line: None)
+    assert (err.value.line, err.value.column, err.value.message) == (
+        3, 22, "zone family 'discards' has no member 'discards dark-bleu'; did you mean 'dark-blue'?")

@@ -399,6 +399,36 @@ def test_force_order_names_a_zone_familys_member_as_views_do(tmp_path):
         run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
 
 
+DASHED = MEMBERS.replace('["red", "blue"]', '["dark-red", "2nd"]').replace('"red"', '"dark-red"').replace('"blue"', '"2nd"')
+
+
+def test_force_order_names_a_member_whose_key_holds_a_dash_or_starts_with_a_digit(tmp_path):
+    # a key is letters, digits, '_' and '-': written in a test's line as views write it
+    path = tmp_path / "dashed.ludus"
+    for shared, seats in (("Ace", "Queen"), ("King", "Jack")):
+        path.write_text(DASHED + f'    force order discards dark-red = "{shared}"\n    force order row 2nd of P2 = "{seats}"\n'
+                        f'    do "1"\n    expect top(discards of "dark-red").name == "{shared}"\n'
+                        f'    expect top(row of P2 at "2nd").name == "{seats}"\n', encoding="utf-8")
+        game = ludus.load(path)
+        run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
+@pytest.mark.parametrize("line, column, message, hint", [
+    ('force order discards dark-rde = "Ace"', 26, "zone family 'discards' has no member 'discards dark-rde'",
+     "did you mean 'dark-red'?"),
+    ('force order row dark+red of P2 = "Ace"', 21, "zone family 'row' has no member 'row dark+red'",
+     "did you mean 'dark-red'?"),
+    ('force order discards dark - red = "Ace"', 26, "zone family 'discards' has no member 'discards dark - red'",
+     "did you mean 'dark-red'?"),
+])
+def test_a_dashed_key_the_family_lacks_is_an_error_at_the_key(tmp_path, line, column, message, hint):
+    path = tmp_path / "dashed.ludus"
+    path.write_text(DASHED + f"    {line}\n", encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    [d] = [d for d in diags if d.severity == "error"]
+    assert (d.span.line, d.span.column, d.message, d.hint) == (DASHED.count("\n") + 1, column, message, hint)
+
+
 def test_a_position_where_an_offer_has_nothing_legal_names_the_offer(tmp_path):
     # the match starts well; the test's position leaves no seat a legal Earn, and the offer has
     # no `else`: the loop goes round asking nothing, and the error says it is the offer's doing

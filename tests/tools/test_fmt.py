@@ -152,6 +152,17 @@ def test_a_zone_family_and_its_members_come_out_in_the_house_style():
     assert format_text(out) == out
 
 
+def test_a_members_key_in_a_force_order_line_keeps_its_dash_and_digits():
+    # `dark-blue` and `2nd` lex as several tokens: spaced apart they would name no member
+    text = ('value colours = ["dark-blue", "2nd"]\nzone discards per colour\nzone row per seat and colour\n'
+            'test "t":\n    force order discards   dark-blue = "A"\n    force order row  2nd of P2 = "A"\n'
+            '    force order discards dark - blue = "A"\n')
+    out = format_text(text)
+    assert out.splitlines()[-3:] == ['    force order discards dark-blue = "A"', '    force order row 2nd of P2 = "A"',
+                                     '    force order discards dark - blue = "A"']
+    assert format_text(out) == out
+
+
 def test_brackets_spanning_lines_and_continued_lines_keep_their_breaks():
     text = ('define xs = [1,\n              2, # two\n              3]\n'
             'define y = 1 +\\\n   2\n')
@@ -194,12 +205,12 @@ def test_a_syntax_error_is_refused_with_its_place():
 
 def test_the_meaning_guard_refuses_a_broken_rewrite(monkeypatch):
     """If a spacing rule went wrong, the formatter must refuse, not write a different program."""
-    monkeypatch.setattr(fmt_module, "_space", lambda prev, tok, binary, heads: "")
+    monkeypatch.setattr(fmt_module, "_space", lambda prev, tok, *facts: "")
     with pytest.raises(FormatError, match="break the file"):
         # `countercoinsperseat` once read as `counter coinsperseat`; a keyword glued to a word is
         # now a syntax error, so the guard finds a broken file rather than a changed one
         format_text("counter coins per seat\n", "g.ludus")
-    monkeypatch.setattr(fmt_module, "_space", lambda prev, tok, binary, heads: " $ ")
+    monkeypatch.setattr(fmt_module, "_space", lambda prev, tok, *facts: " $ ")
     with pytest.raises(FormatError, match="break the file"):
         format_text("value x = 1\n", "g.ludus")
 

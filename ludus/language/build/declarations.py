@@ -335,7 +335,14 @@ class DeclarationBuilder(BuilderBase):
         return n.TestLine("force_die", (int(str(c[0])[1:]), int(c[1])), span=self.span(meta))
 
     def zone_words(self, c):
-        return " ".join(str(word) for word in c)
+        """The zone as written, one space between words: the pieces of a key that stand side by
+        side (`dark`, `-`, `blue`) are one word again, `dark-blue`. A key with a sign no key
+        holds (`+`) is read as written, and the checker says the family has no such member."""
+        out = ""
+        for i, piece in enumerate(c):
+            joined = i and c[i - 1].end_pos == piece.start_pos
+            out += ("" if joined or not i else " ") + str(piece)
+        return out
 
     @v_args(meta=True)
     def test_force_order(self, meta, c):
