@@ -64,9 +64,14 @@ def order_zone_fault(zones: Mapping, seats: Iterable[str], zone: str, seat: str 
         if family is not None:
             spec = _Member("seat" if family.seat else None)
     if spec is None:
-        known = [z for z in zones if z != "box"]
+        # what the line may name: the zones that are no family, and each family's members (a
+        # family's name alone is an error in turn), in the order the game declares them
+        # (a compiled game's `zones` lists the members already, as zones of their own)
+        known = [z for z, s in zones.items() if z != "box" and s.per in (None, "seat")]
+        known = list(dict.fromkeys([*known, *(m for f in families.values() for m in f.members())]))
         return OrderFault(f"unknown zone '{zone}'", "zone", zone,
-                          suggest(zone, known) or f"the zones are {', '.join(known)}")
+                          suggest(zone, known) or _family_hint(zone, families, seats, quote)
+                          or f"the zones are {', '.join(known)}")
     if spec.per == "seat" and seat is None:
         example = f"{quote}force order {zone} of {seats[0]} = ...{quote}"
         return OrderFault(f"zone '{zone}' is kept per seat: name the seat, as in {example}", "zone", zone)
@@ -77,6 +82,20 @@ def order_zone_fault(zones: Mapping, seats: Iterable[str], zone: str, seat: str 
         return OrderFault(f"unknown seat '{seat}'", "seat", seat,
                           suggest(seat, seats) or f"the seats are {', '.join(seats)}")
     return None
+
+
+def _family_hint(zone: str, families: Mapping, seats: list[str], quote: str) -> str | None:
+    """For an unknown zone near no zone or member (a member whose key is long reads far from a
+    family's name misspelt: 'discard' and 'discards dark-blue'), the family whose name is near
+    the zone's first word, with how one of its members is named; or None."""
+    near = suggest(zone.partition(" ")[0], list(families))
+    if near is None:
+        return None
+    family = families[near.meant[0]]
+    whose = f" of {seats[0]}" if family.seat else ""
+    per = ("seat and " if family.seat else "") + family.word
+    return (f"did you mean a member of the zone family '{family.name}' (one per {per}), as in "
+            f"{quote}force order {family.members()[0]}{whose} = ...{quote}?")
 
 
 @frozen

@@ -101,6 +101,35 @@ def test_unknown_names_suggest_the_nearest_and_point_at_the_name():
     assert (d.span.line, d.span.column, d.span.end_column) == (6, 19, 26)
 
 
+FAMILY = 'value colours = ["red", "dark-blue"]\nzone discards per colour top only\nzone dock\n'
+
+
+def test_an_unknown_name_near_a_zone_family_is_told_how_a_member_is_named():
+    # the family's name alone would be an error in turn: the hint names a member, and offers no
+    # name for an editor's quick fix to put in place of the one written
+    result, _ = checked(FAMILY + 'flow:\n    move discards of "red" to dock\n    log "{size(discard)}"\n    win P1\n')
+    [d] = result.diagnostics
+    assert d.message == "unknown name 'discard'"
+    assert d.hint == "did you mean 'discards of COLOUR'? 'discards' is a family of zones, one per colour"
+    assert d.suggestion is None
+
+
+def test_an_unknown_name_written_as_a_member_is_suggested_the_family():
+    result, _ = checked(FAMILY + 'flow:\n    move dock to discard of "red"\n    win P1\n')
+    [d] = [d for d in result.diagnostics if d.severity == "error"]
+    assert d.message == "unknown zone or space 'discard'"
+    assert d.suggestion == Suggestion("discard", ("discards",))
+
+
+def test_an_unknown_refill_zone_is_not_suggested_a_family():
+    # a zone refills from no family: 'discards' would be refused in turn
+    result, _ = checked(FAMILY + 'zone deck refill from discard\nflow:\n    move deck to discards of "red"\n'
+                        '    move dock to deck\n    win P1\n')
+    [d] = result.diagnostics
+    assert d.message == "unknown zone 'discard'"
+    assert d.hint is None
+
+
 def test_no_suggestion_when_nothing_is_near():
     result, _ = checked("counter money per seat\nflow:\n    gain 1 xyzzy\n    gain 1 money\n    win P1\n")
     [d] = result.diagnostics

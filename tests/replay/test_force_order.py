@@ -122,6 +122,36 @@ flow:
 '''
 
 
+@pytest.mark.parametrize("zone, message", [
+    # a family's name alone is no zone: the nearest member is suggested, never the family
+    ("dicards dark-blue", "unknown zone 'dicards dark-blue'; did you mean 'discards dark-blue'?"),
+    # a long key leaves every member far from a misspelt family: the family, with a member
+    ("discard", "unknown zone 'discard'; did you mean a member of the zone family 'discards' (one per colour), "
+                "as in 'force order discards dark-blue = ...'?"),
+    ("rows of P2", "unknown zone 'rows'; did you mean a member of the zone family 'row' (one per seat and colour), "
+                   "as in 'force order row dark-blue of P1 = ...'?"),
+])
+def test_an_unknown_zone_near_a_zone_family_is_suggested_a_member(tmp_path, monkeypatch, zone, message):
+    # the same words from the checker of a test's line, a replay and the REPL
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    game = tmp_path / "dashed.ludus"
+    game.write_text(DASHED, encoding="utf-8")
+    tests = tmp_path / "dashed.tests.ludus"
+    tests.write_text(f'extends "dashed.ludus"\n\ntest "t":\n    force order {zone} = "Ace"\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(tests)
+    [d] = [d for d in diags if d.severity == "error"]
+    assert f"{d.message}; {d.hint}" == message
+    script = tmp_path / "t.replay"
+    script.write_text(f"game {game.as_posix()}\nplayers 2\nforce order {zone} = Ace\n1\n", encoding="utf-8")
+    with pytest.raises(ReplayError) as err:
+        load_replay(script).run(lambda line: None)
+    assert (err.value.line, err.value.column, err.value.message.replace("`", "'")) == (3, 13, message)
+    out = io.StringIO()
+    repl = Repl(ludus.load(game).new_match(2, seed=0), game, Console(file=out, width=200, color_system=None))
+    repl.handle(f"force order {zone} = Ace")
+    assert out.getvalue().replace("`", "'").splitlines() == [f"error: {message}"]
+
+
 def test_a_member_whose_key_holds_a_dash_is_forced_in_a_replay_and_the_repl(tmp_path, monkeypatch):
     monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
     game = tmp_path / "dashed.ludus"

@@ -652,7 +652,9 @@ class DeclarationChecks:
                 self.error("'others only' hides a zone from the seat it belongs to: it needs 'per seat'",
                            self.at(item.span, "others"))
             if item.refill and item.refill not in sym.zones:
-                self.error(f"unknown zone '{item.refill}'", self.at(item.span, item.refill), suggest(item.refill, sym.zones))
+                # a zone refills from no family (said below): only the zones it may name are suggested
+                self.error(f"unknown zone '{item.refill}'", self.at(item.span, item.refill),
+                           suggest(item.refill, [z for z, d in sym.zones.items() if not is_family(d)]))
             elif item.refill and is_family(sym.zones[item.refill]):
                 self.error(f"'refill from {item.refill}': '{item.refill}' is a family of zones, and a zone "
                            "refills from one zone", self.at(item.span, item.refill))

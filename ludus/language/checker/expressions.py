@@ -177,7 +177,7 @@ class ExpressionChecks:
         if wanted_id == id(node) and want in ("zone", "seat", "zone or space"):
             pool = {"zone": [*self.sym.zones], "seat": [*self.sym.seat_constants()],
                     "zone or space": [*self.sym.zones, *self.sym.spaces]}[want]
-            self.error(f"unknown {want} '{name}'", span, suggest(name, pool))
+            self.error(f"unknown {want} '{name}'", span, self.zone_hint(node, suggest(name, pool)))
             return
         # of several blocks that named it (two loops over `s`, one after the other), the nearest
         # before the use is the one most likely meant
@@ -192,7 +192,25 @@ class ExpressionChecks:
             word = {"true": "true", "false": "false"}.get(name.lower(), "none")
             self.error(f"unknown name '{name}'", span, f"the word is '{word}', in lower case")
             return
-        self.error(f"unknown name '{name}'", span, suggest(name, candidates))
+        self.error(f"unknown name '{name}'", span, self.zone_hint(node, suggest(name, candidates)))
+
+    def zone_hint(self, node, near):
+        """The hint for an unknown name whose nearest known name is `near` (a Suggestion or None).
+        Where that is a zone family, its name alone is no zone: written as the unknown name was
+        (bare, or with a seat but no key), it would be an error in turn. So the hint shows how a
+        member is named (`did you mean 'discards of COLOUR'?`) and carries no name for a tool to
+        put in its place; a family named with its keys (`discard of c.colour`) keeps the plain
+        suggestion, which the editor's quick fix applies."""
+        meant = near.meant[0] if near is not None else None
+        decl = self.sym.zones.get(meant) if meant is not None else None
+        if decl is None or not is_family(decl):
+            return near
+        of, at = getattr(node, "of", None), getattr(node, "at", None)
+        keyed = (of is not None and at is not None) if per_keys(decl.per)[0] == "seat" else (of is not None and at is None)
+        if keyed:
+            return near
+        return (f"did you mean {self.member_example(meant)}? '{meant}' is a family of zones, "
+                f"one per {decl.per}")
 
     def binop(self, node: n.BinOp, scope: Scope) -> str:
         op = node.op
@@ -334,6 +352,13 @@ class ExpressionChecks:
             self.expr(node.at, scope)  # its names are checked; its type waits for the `of` (one error here)
             return self.resolve(node, ("var_of", name), self.var_type(decl))
         if node.at is not None and name not in sym.kinds and name not in sym.entities and sym.entity_kind_collection(name) is None:
+            near = suggest(name, [*sym.tokens, *sym.zones])
+            if (near is not None and near.meant[0] in sym.zones and is_family(sym.zones[near.meant[0]])
+                    and scope.lookup(name) is None and name not in sym.all_names()):
+                # `expeditions of s at c`: a misspelt zone family, named as its members are,
+                # is that, not a count of tokens
+                self.unknown(node, name, [*sym.tokens, *sym.zones])
+                return "any"
             self.error(f"'{name} at ...' counts tokens, and '{name}' is not a token", node.span,
                        suggest(name, sym.tokens))
             return "number"
