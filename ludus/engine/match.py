@@ -78,6 +78,10 @@ class Match:
         # retraces, so that `apply`, which simulations call in a loop, pays nothing for it; kept
         # beside the log, not in its entries, so the log (and a saved match) stays as it is.
         self.sight: dict[int, tuple | None] = {}
+        # The log's length as a saved match was loaded (from_json), 0 for a match made here: the
+        # answers before it were given before the save, and no history retraces them, so who
+        # may see them is known only if the file said it (the REPL reads that, Repl.cmd_load)
+        self.loaded = 0
 
     @property
     def state(self) -> dict:
@@ -293,13 +297,19 @@ class Match:
         what was chosen ("chose a card"), or None when it may. The designer (`seat` None) and
         the seat that chose see every answer; an answer whose sight is not known (taken by
         `apply_fast`, or before the match was loaded from JSON: no history retraces it) is
-        hidden from the others."""
+        hidden from the others, and one from before the save says that is why ("answered
+        before the match was saved (not shown: the save does not say who may see it)")."""
         entry = self.log[index]
         if seat is None or entry.get("seat") == seat or entry["t"] not in ("answer", "action"):
             return None
         sight = self._sight(index)
         if sight is _UNKNOWN:
-            return "took an action" if entry["t"] == "action" else "answered"
+            done = "took an action" if entry["t"] == "action" else "answered"
+            if index < self.loaded:
+                # not "Blue answered" alone, which reads as a move the rules hid from this
+                # seat: the seat may have seen it, and nothing says whether it did
+                return f"{done} before the match was saved (not shown: the save does not say who may see it)"
+            return done
         return None if sight is None or seat in sight[0] else sight[1]
 
     def _sight(self, index: int):
@@ -358,6 +368,7 @@ class Match:
         other.moves = list(self.moves)
         other._since = self._since
         other.sight = dict(self.sight)
+        other.loaded = self.loaded
         return other
 
     def force(self, sides: int, *values: int) -> None:
@@ -487,6 +498,7 @@ class Match:
             _asked_again(game, state)
             match = cls(game, state, list(log), seed)
             match.moves = list(moves)
+            match.loaded = len(log)
             # exercise it once, so a damage the checks above missed is found now, not mid-game
             match.legal_actions()
             match.scopes()

@@ -133,6 +133,9 @@ def test_a_save_that_does_not_say_who_may_see_its_moves_says_so_on_loading(tmp_p
     again.handle("log 100")
     seen = out.getvalue()[start:]
     assert "Blue took an action" in seen and "Blue answered" in seen and not re.search(rf"Blue: {CARD}\b", seen)
+    # said as what it is: not a move the rules hid from this seat, but one the file says nothing of
+    assert "Blue answered before the match was saved (not shown: the save does not say who may see it)" in seen
+    assert "Blue took an action before the match was saved (not shown: the save does not say who may see it)" in seen
 
 
 @pytest.mark.parametrize("sight", [
@@ -228,6 +231,12 @@ def test_match_says_who_may_see_an_answer_and_forgets_it_on_undo_and_loading():
     assert describe_entry(match, entry, actions=True, viewer=1, index=n) == "Red chose a card"
     assert match.clone().hidden_answer(n, 1) == "chose a card"
     loaded = type(match).from_json(game, match.to_json())
-    assert loaded.hidden_answer(n, 1) == "answered"  # not known: hidden from the others
+    # not known: hidden from the others, saying why
+    assert loaded.hidden_answer(n, 1) == "answered before the match was saved (not shown: the save does not say who may see it)"
+    assert loaded.clone().hidden_answer(n, 1) == loaded.hidden_answer(n, 1)
+    m = len(loaded.log)
+    loaded.apply(0)  # a move after loading: its history says who may see it
+    entry = loaded.log[m]
+    assert entry["t"] == "answer" and loaded.hidden_answer(m, 1 - entry["seat"]) in (None, "chose a card")
     match.undo()
     assert n not in match.sight
