@@ -998,8 +998,13 @@ class Repl:
             raise Rejected(f"cannot load '{arg}': a forced outcome of the saved session is refused: {exc.message}") from None
         except (TypeError, ValueError, AttributeError):
             raise Rejected(f"cannot load '{arg}': the saved session notes are damaged") from None
+        notes, stale = _forces_after_the_end(match, notes)
         unreplayable = self._moves_problem(match, notes, setup)
         message = f"loaded {arg}: {_moves(len(match.moves))}"
+        if stale:
+            message += (f"; left out {_count(len(stale), 'force line')} typed after the match ended "
+                        f"({'; '.join(n.text for n in stale)}): the match is over, so there is no roll or shuffle "
+                        "left to force (an older ludus took such lines and saved them)")
         if unreplayable is not None:
             message += (f"; its moves do not lead to the position it holds ({unreplayable}), so `export` and "
                         "`reload` are off for this match")
@@ -1234,6 +1239,29 @@ def _run_to_first_refusal(script, game) -> tuple[Match, str | None]:
         failed = exc
     script.steps = [s for s in script.steps if s.line < failed.line]
     return script.run(game=game), f"{failed.line}: {failed.message}"
+
+
+def _forces_after_the_end(match: Match, notes: list[Note]) -> tuple[list[Note], list[Note]]:
+    """A saved session's notes without the `force` lines typed after its match ended, and those
+    lines. The REPL refuses them now, but an older one took them, queued their outcomes in the
+    finished match and saved both: kept, they would make its moves seem not to lead to its
+    position (a replay refuses a force after the end), and `export` and `reload` would be off.
+    Their outcomes, the last in the match's queue, are taken out of it as `force off` would."""
+    if match.result is None:
+        return notes, []
+    end = len(match.moves)
+    stale = [n for n in notes if n.kind == "force" and n.position == end]
+    if not stale:
+        return notes, []
+    entries = [list(e) for n in stale for e in n.force or ()]
+    forced = match._state["forced"]
+    if entries and forced[len(forced) - len(entries):] == entries:
+        del forced[len(forced) - len(entries):]
+    return [n for n in notes if not any(n is s for s in stale)], stale
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def _holds(path: Path, kind: str) -> bool:

@@ -419,6 +419,36 @@ def test_a_force_after_the_end_is_refused_and_kept_out_of_the_export(tmp_path, l
     assert load_replay(path).run().to_json() == before
 
 
+@pytest.mark.parametrize("queued", [True, False])
+def test_an_old_save_with_forces_after_the_end_loads_without_them(tmp_path, queued):
+    # an older REPL took a force after the end, queued its outcome in the finished match and
+    # saved both, in a save that did not yet say who may see each move: loaded, the forces are
+    # left out, said so, and the match is the one that ended, its moves replayable
+    repl, _ = make_repl()
+    feed(repl, f"load {EXAMPLES / 'replays' / 'full-match.replay'}", f"save {tmp_path / 'ended.json'}")
+    ended = repl.match.to_json()
+    data = json.loads((tmp_path / "ended.json").read_text(encoding="utf-8"))
+    end = len(data["moves"])
+    late = [[end, "force", "force d6 = 3", [["die", 6, 3]]],
+            [end, "force", "force order supply = Town Crier", [["order", "supply", ["Town Crier"]]]]]
+    data["session"]["notes"] += late
+    if queued:
+        data["state"]["forced"] += [entry for note in late for entry in note[3]]
+    del data["session"]["sight"]
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    again, out = make_repl()
+    feed(again, f"load {tmp_path / 'old.json'}")
+    said = out.getvalue()
+    assert (f"loaded {tmp_path / 'old.json'}: {end} moves; left out 2 force lines typed after the match ended "
+            "(force d6 = 3; force order supply = Town Crier): the match is over, so there is no roll or shuffle "
+            "left to force (an older ludus took such lines and saved them)\n") in said
+    assert "do not lead" not in said and "does not say who may see" not in said and "Traceback" not in said
+    assert again.match.to_json() == ended and not any(n.position == end and n.kind == "force" for n in again.notes)
+    path = tmp_path / "again.replay"
+    feed(again, f"export {path}")
+    assert load_replay(path).run().to_json() == ended
+
+
 def test_history_file_follows_the_environment(monkeypatch):
     monkeypatch.setenv("LUDUS_HISTORY", "/somewhere/h")
     assert history_path() == "/somewhere/h"
