@@ -446,6 +446,44 @@ def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
     if tok.value in ("+", "-", "*", "/") and after.startswith("="):
         word = {"+": "increase NAME by", "-": "decrease NAME by"}.get(tok.value, "set NAME to NAME " + tok.value)
         return f"'{tok.value}=' is not in the language: write '{word} ...'"
+    return _statement_slip_hint(tok, before.strip(), _in_test_block(text, line))
+
+
+_CHOOSE_FROM = re.compile(r"choose\s+(\w+)\s+from\s+(.+)")
+
+
+def _in_test_block(text: str, line: int) -> bool:
+    """Whether `line` is inside a `test` block: the declaration it is indented under is one."""
+    lines = split_lines(text)
+    for number in range(min(line, len(lines)), 0, -1):
+        code = lines[number - 1].split("#", 1)[0]
+        if code.strip() and not code[0].isspace():
+            return number < line and code.startswith("test")
+    return False
+
+
+def _statement_slip_hint(tok: Token, before: str, in_test: bool) -> str | None:
+    """Hints for statements written as a designer might expect them to be: `end turn`,
+    `offer A or B`, `choose X from LIST where ...`, `loop:`, and a test's `setup force`."""
+    if tok.value == "turn" and before == "end":
+        # a turn is a block: what ends it is the block's end, so there is no statement for it
+        return ("a turn ends where its 'turn s:' block does: to end it early, 'break' out of a loop "
+                "inside the block, or loop on what the offer answers ('offer Roll, Hold as picked'): "
+                "see 'A turn of several moves' in docs/language.md")
+    if tok.value == "or" and re.match(r"offer\b", before):
+        return "separate the actions with commas: 'offer A, B'"
+    choose = _CHOOSE_FROM.fullmatch(before) if tok.value == "where" else None
+    if choose is not None:
+        name, items = choose.groups()
+        return (f"a choice takes no 'where': choose from the list of those that pass, "
+                f"'choose {name} from [{name} for {name} in {items} where ...]'")
+    if tok.value == ":" and before == "loop":
+        return "to repeat a block until the game ends, write 'while true:'"
+    if tok.value == "setup" and before == "" and in_test:
+        # a test starts at the flow's first decision, when setup's shuffles (and a deal) are done
+        return ("a test starts at the first decision, once setup has run: set the position with "
+                "'given' lines ('given move card(\"...\") to hand of ...'); a replay's 'setup force' "
+                "line fixes setup's shuffles")
     return None
 
 

@@ -132,17 +132,36 @@ SLIPS = [
     ("set n to if n == 1 then 2 elif n == 2 then 3 else 0",
      "an expression chains with 'else if': 'if A then X else if B then Y else Z'"),
     ("set n to let m = 2 in m + 1", "'let' is a statement, and an expression holds none"),
+    # statements written as a designer new to ludus expects them (a designer's trial found these)
+    ("turn P1:\n        end turn", "a turn ends where its 'turn s:' block does"),
+    ("offer Roll or Hold", "separate the actions with commas: 'offer A, B'"),
+    ("choose t from seats where t != P1", "'choose t from [t for t in seats where ...]'"),
+    ("loop:\n        set n to 1", "write 'while true:'"),
 ]
 
 
 @pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs", "elif-in-expression",
-                                                      "let-in-expression"])
+                                                      "let-in-expression", "end-turn", "offer-or", "choose-where", "loop"])
 def test_common_slips_get_a_hint(tmp_path, body, hint):
     path = tmp_path / "slip.ludus"
     path.write_text(f'game "T"\nplayers 2\ncounter n\nflow:\n    {body}\n    end game\n', encoding="utf-8")
     diags, _checked, _sources = ludus.analyse(path)
     assert [d.severity for d in diags] == ["error"]
     assert diags[0].hint is not None and hint in diags[0].hint
+
+
+def test_setup_force_in_a_test_says_where_the_test_starts_and_elsewhere_nothing(tmp_path):
+    path = tmp_path / "slip.ludus"
+    game = 'game "T"\nplayers 2\nzone deck\ncard "A"\nflow:\n    end game\n'
+    path.write_text(game + '\ntest "t":\n    setup force order deck = "A"\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    assert [(d.severity, d.span.line) for d in diags] == [("error", 9)]
+    assert "a test starts at the first decision, once setup has run" in diags[0].hint
+    assert "setup force" in diags[0].hint
+    path.write_text(game.replace("    end game", "    setup force\n    end game"), encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    assert [d.severity for d in diags] == ["error"]
+    assert diags[0].hint is None or "a test starts" not in diags[0].hint
 
 
 def test_a_let_inside_a_define_gets_the_hint_and_a_let_statement_none(tmp_path):
