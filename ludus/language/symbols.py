@@ -7,6 +7,7 @@ import re
 from attrs import define, field, frozen
 
 from . import nodes as n
+from .source import Suggestion
 
 # Built-in names usable in any expression, with their types.
 BUILTIN_NAMES = {
@@ -79,6 +80,8 @@ HIDDEN = "hidden"
 # A key of a zone family (`zone discards per colour`): one word, so that a member's name, the
 # family's name and the key (`discards yellow`, `expedition yellow of North`), reads back as one.
 FAMILY_KEY = re.compile(r"[A-Za-z0-9_-]+")
+# what a designer may write in `per` for a seat: a thing kept `per player` is kept `per seat`
+SEAT_WORDS = ("player", "players", "seats")
 
 
 @frozen
@@ -191,6 +194,8 @@ class Symbols:
             if what is not None:
                 return (f"'per {word}': zones are kept per seat or per the texts of a list value ({what})",
                         word, None)
+            if word in SEAT_WORDS:
+                return (f"'per {word}': a zone kept for each seat is 'per seat'", word, Suggestion(word, ("seat",)))
             return (f"'per {word}': no value '{value}' lists the keys of this zone family", word,
                     f"declare them, as 'value {value} = [\"...\", \"...\"]'")
         items = found.value

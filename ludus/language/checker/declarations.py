@@ -23,10 +23,11 @@ from ..snapshot_names import (
     refusals,
     written_apart,
 )
-from ..source import Span, declared_at, suggest
+from ..source import Span, Suggestion, declared_at, suggest
 from ..symbols import (
     BUILTIN_FUNCTIONS,
     HIDDEN,
+    SEAT_WORDS,
     KindInfo,
     a_type,
     article,
@@ -620,7 +621,8 @@ class DeclarationChecks:
             for part in per_keys(item.per):
                 if part != "seat" and part not in sym.space_kinds and part not in sym.kinds:
                     choices = ["seat", *sym.space_kinds, *sym.kinds]
-                    self.error(f"'per {part}': no such seat, space kind or kind", self.at(item.span, part), suggest(part, choices))
+                    hint = suggest(part, choices) or (Suggestion(part, ("seat",)) if part in SEAT_WORDS else None)
+                    self.error(f"'per {part}': no such seat, space kind or kind", self.at(item.span, part), hint)
             scope = top.child()
             if per_keys(item.per)[:1] == ("seat",):
                 scope.names["seat"] = "seat"
