@@ -192,7 +192,12 @@ def compile_builtin(comp, node, name: str):
             return pos - lo + 1 if lo > start else hi - pos + 1
         return zone_of
     if name == "owner_of":
-        return lambda rt, env: rt.ent(a0(rt, env))["o"]
+        def owner_of(rt, env):
+            eid = a0(rt, env)
+            if eid is None:  # `first(...)` of an empty list, say: named, as "no card #None" would not be
+                raise RuleError("'owner_of' needs a card or piece, and the value here is none")
+            return rt.ent(eid)["o"]
+        return owner_of
     if name == "range":
         a1 = args[1]
         return lambda rt, env: number_range(rt, a0(rt, env), a1(rt, env))
@@ -229,6 +234,8 @@ def compile_builtin(comp, node, name: str):
     if name == "position":
         def position(rt, env):
             eid = a0(rt, env)
+            if eid is None:
+                raise RuleError("'position' needs a card or piece, and the value here is none")
             loc = rt.ent(eid)["l"]
             return rt.state["places"].get(loc, []).index(eid) + 1
         return position

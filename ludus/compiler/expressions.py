@@ -342,6 +342,8 @@ class ExpressionCompiler:
                     return rt.field(v, fname)
                 if isinstance(v, str) and v in g.spaces:
                     return space_attr(rt, v, fname, env)
+                if v is None:  # as a typed property read says it
+                    raise RuleError(f"cannot read '{fname}' of none")
                 raise RuleError(f"{v!r} has no property '{fname}'")
             return dyn
         if tag == "space_attr" or tag == "space_prop":

@@ -205,6 +205,8 @@ def _dyn_attr(rt, v, fname, env):
         return rt.field(v, fname)
     if isinstance(v, str) and v in rt.game.spaces:
         return space_attr(rt, v, fname, env)
+    if v is None:  # as a typed property read says it
+        raise RuleError(f"cannot read '{fname}' of none")
     raise RuleError(f"{v!r} has no property '{fname}'")
 
 

@@ -193,9 +193,10 @@ class StatementSource:
             return [f"rt.set_track({res[1]!r}, as_int({v}, 'track position'))"]
         if tag in ("field", "dynamic_attr"):
             fname = node.name
-            message = f"cannot set '{fname}' of {{st_eid!r}}: only cards and pieces have properties to set"
+            message = f"cannot set '{fname}' of {{st_what}}: only cards and pieces have properties to set"
             return [f"st_eid = {self.sub(node.obj)}",
                     "if not isinstance(st_eid, int) or isinstance(st_eid, bool):",
+                    "    st_what = 'none' if st_eid is None else repr(st_eid)",
                     f"    raise RuleError(f{message!r})",
                     f"rt.set_field(st_eid, {fname!r}, {v})"]
         return None  # a track's start, or anything else: the closure

@@ -822,7 +822,8 @@ class StatementCompiler:
             def set_field(rt, env, v):
                 eid = obj(rt, env)
                 if not isinstance(eid, int) or isinstance(eid, bool):
-                    raise RuleError(f"cannot set '{fname}' of {eid!r}: only cards and pieces have properties to set")
+                    what = "none" if eid is None else repr(eid)
+                    raise RuleError(f"cannot set '{fname}' of {what}: only cards and pieces have properties to set")
                 rt.set_field(eid, fname, v)
             return set_field
         raise AssertionError(f"not assignable: {res}")

@@ -135,6 +135,11 @@ ERRORS = [
     ("move card(\"Spark\") to x", "first(cards(\"Ember\"))", "not onto a card"),
     ("create Scout at x for P1", "first(cards(\"Ember\"))", "created in a zone or on a space, not on a card"),
     ("set x.hp to 2", "[4]", "cannot set 'hp' of [4]"),
+    # none (a `first` of an empty list) is named as the rules write it, not as Python's None
+    ("set x.hp to 2", "none", "cannot set 'hp' of none: only cards"),
+    ("set score to x.hp", "none", "cannot read 'hp' of none"),
+    ("set note to owner_of(x)", "none", "'owner_of' needs a card or piece, and the value here is none"),
+    ("set score to position(x)", "none", "'position' needs a card or piece, and the value here is none"),
     ("increase coins by x", "true", "amount"),
     ("add x Cube to A", "0 - 2", "cannot add -2 tokens"),
     ("remove 1 Cube from x", "none", "tokens need a place"),
