@@ -391,7 +391,13 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
     game = _load_or_exit(file)
     try:
         match = game.new_match(players, seed=seed, chance=chance)
-    except (ValueError, RuleError) as exc:
+    except RuleError as exc:
+        # setup (or the flow before the first decision) broke a rule: its message is located
+        # already ("game.ludus:9:5: error: ..."), and click's "Error: " would say it twice
+        text = str(exc)
+        click.echo(text if ": error: " in text else f"error: {text}", err=True)
+        sys.exit(1)
+    except ValueError as exc:
         raise click.ClickException(str(exc)) from None
     names = list(match.seat_names())
     chosen = _bot_options(bots, names)

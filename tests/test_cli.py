@@ -425,3 +425,12 @@ def test_through_one_pipe_stdout_and_stderr_come_in_the_order_written(tmp_path, 
     shown = CliRunner().invoke(main, args).output  # both streams, in the order they were written
     assert piped == shown
     assert "error" in piped and len(piped.splitlines()) > 3
+
+
+def test_play_a_game_whose_setup_breaks_a_rule_says_so_once(tmp_path):
+    # the rule error is located already: click's "Error: " before it said "error" twice
+    text = 'game "T"\nplayers 2\nzone trick\ncard "A"\nvar w start 0\nflow:\n    set w to owner_of(first([c for c in trick]))\n    end game\n'
+    result = run("play", write(tmp_path, "t.ludus", text))
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"{tmp_path / 't.ludus'}:7:5: error: 'owner_of' needs a card or piece, "
+                                     "and the value here is none")
