@@ -661,7 +661,10 @@ def order_problem(match, entry) -> str | None:
         if held:
             return f"{shown} holds {held} '{name}', and the order names it {wanted} times"
         where = next((e["l"] for e in state["ents"] if e is not None and e["d"] == name and e["l"]), None)
-        found = f"; a copy is in {zone_text(match, where)}" if where and not where.startswith("#") else ""
+        # "a copy" of a card the game has several of; a card of its own is "it"
+        copies = sum(1 for e in state["ents"] if e is not None and e["d"] == name)
+        found = (f"; {'a copy' if copies > 1 else 'it'} is in {zone_text(match, where)}"
+                 if where and not where.startswith("#") else "")
         return f"'{name}' is not in {shown}{found}"
     return None
 
