@@ -293,7 +293,10 @@ class Position:
         try:
             vm.run(self.game, work, self.match.log)
         except RuleError as err:
-            raise TestError(f"the rules failed going on from here: {err.message}", err.span or span) from None
+            # the error points at the rule's line: say which line of the test set the rules going
+            where = (f"the test's line {span.line}" if span is not None and err.span is not None
+                     and (err.span.path, err.span.line) != (span.path, span.line) else "here")
+            raise TestError(f"the rules failed going on from {where}: {err.message}", err.span or span) from None
         self.match.state = work
 
     def answer(self, label: str, span: Span | None = None) -> None:

@@ -447,3 +447,19 @@ def test_a_position_where_an_offer_has_nothing_legal_names_the_offer(tmp_path):
                                         "and no 'else', so it asked nothing") as info:
         run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
     assert info.value.span.path.endswith("g.ludus") and info.value.span.line == 11
+
+
+def test_rules_that_fail_going_on_name_the_test_line_that_set_them_going(tmp_path):
+    # the error is located at the rule's line; which step of the test ran the rules there was
+    # left to guess ("going on from here")
+    path = tmp_path / "going.ludus"
+    path.write_text('game "Going"\nplayers 2\nzone trick\ncard "A"\nvar w start 0\naction Go:\n    log "go"\n'
+                    'flow:\n    turn P1:\n        offer Go\n'
+                    '    set w to owner_of(first([c for c in trick]))\n    end game\n\n'
+                    'test "t":\n    do "Go"\n    run on\n', encoding="utf-8")
+    game = ludus.load(path)
+    with pytest.raises(TestError) as info:
+        run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+    assert info.value.message == ("the rules failed going on from the test's line 16: "
+                                  "'owner_of' needs a card or piece, and the value here is none")
+    assert info.value.span.line == 11
