@@ -3,6 +3,8 @@ lines, the REPL), checked against a game's symbols and run against a live match.
 
 from __future__ import annotations
 
+from lark.exceptions import VisitError
+
 from ..engine.runtime import Runtime, copy_state
 from ..engine.vm import run_inline
 from ..language.build import Builder, shift_spans
@@ -13,14 +15,24 @@ from .program import Compiler
 
 
 def _checked(game, path, line, column, text, start):
+    def moved(err: LudusError) -> LudusError:
+        return LudusError([type(d)(d.severity, d.message, Span(path, line + d.span.line - 1, column + d.span.column - 1,
+                                                               line + d.span.line - 1, column + d.span.column))
+                           for d in err.diagnostics])
+
     try:
         tree = parse(text, path, start=start)
     except LudusError as err:
-        moved = [type(d)(d.severity, d.message, Span(path, line + d.span.line - 1, column + d.span.column - 1,
-                                                     line + d.span.line - 1, column + d.span.column))
-                 for d in err.diagnostics]
-        raise LudusError(moved) from None
-    node = shift_spans(Builder(path).transform(tree), line - 1, column - 1)
+        raise moved(err) from None
+    try:
+        built = Builder(path).transform(tree)
+    except VisitError as exc:
+        # a text's holes are parsed as it is built: `"{"` (a hole never closed) or `"{}"` fails
+        # there, inside lark, which wraps the error; it is the line's error all the same
+        if isinstance(exc.orig_exc, LudusError):
+            raise moved(exc.orig_exc) from None
+        raise
+    node = shift_spans(built, line - 1, column - 1)
     checker = Checker([], game.checked.symbols)
     return node, checker
 

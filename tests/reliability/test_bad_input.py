@@ -20,6 +20,7 @@ from ludus.language.limits import MAX_NESTING
 from ludus.repl import Repl
 from ludus.repl.render import track_text
 from ludus.replay import ReplayError, load_replay
+from ludus.testing import Position, TestError
 from tests.helpers import EXAMPLES, game_from_text
 
 GAME_PATH = EXAMPLES / "market-town.ludus"
@@ -117,6 +118,25 @@ def test_deep_nesting_in_a_repl_line_a_replay_and_a_saved_match(tmp_path):
         replay(tmp_path, "expect " + " and ".join(["true"] * 3000)).run()
     with pytest.raises(ludus.MatchError):
         Match.from_json(GAME, "[" * 100_000 + "]" * 100_000)
+
+
+def test_a_hole_left_open_in_a_repl_line_a_replay_or_a_python_test_is_a_located_error(tmp_path):
+    """A text's holes are parsed as the text is built, inside lark, which wraps the error: a REPL
+    line answered "internal error", a replay's `expect` ended in a traceback, at the wrong line."""
+    text = repl_answers('? "a{n"', 'expect "{" == "x"', '? "{}"')
+    assert "internal error" not in text
+    assert text.count("error: column 3: '{' opens a hole that is never closed with '}'") == 1
+    assert text.count("error: column 2: '{' opens a hole that is never closed with '}'") == 1
+    assert "error: column 3: unexpected '}'; expected an expression" in text
+    with pytest.raises(ReplayError) as err:
+        replay(tmp_path, "", 'expect 1 == 1 and "ab{cd" == ""').run()
+    assert str(err.value) == f"{tmp_path / 'r.replay'}:4:22: error: '{{' opens a hole that is never closed with '}}'"
+    pos = Position(GAME, 2)
+    with pytest.raises(TestError, match="never closed") as err:
+        pos.expect('"{" == ""')
+    assert (err.value.span.line, err.value.span.column) == (1, 2)
+    with pytest.raises(TestError, match="never closed"):
+        pos.given('set mood to size("{")')
 
 
 # ── 3. huge sizes, and 4. odd dice ──
