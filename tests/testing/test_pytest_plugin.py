@@ -204,6 +204,7 @@ def test_snapshot_update_writes_new_snapshots_and_then_they_pass(tmp_path):
         encoding="utf-8")
     first = pytest_in(tmp_path, "t.ludus")
     assert first.returncode == 1 and "is not stored yet (run `pytest --snapshot-update` to write it)" in first.stdout
+    assert "has no new line at its end" not in first.stdout  # nothing is stored to have one
     update = pytest_in(tmp_path, "t.ludus", "--snapshot-update")
     assert update.returncode == 0, update.stdout
     stored = sorted(p.name for p in (tmp_path / "__snapshots__" / "t").iterdir())
