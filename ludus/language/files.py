@@ -39,6 +39,17 @@ def checked_path(path: str | os.PathLike) -> Path:
     return Path(text)
 
 
+def resolved_path(path: str | os.PathLike) -> Path:
+    """The absolute path a path names, symbolic links followed. A link that leads round in a loop
+    is left as written (made absolute), as Python 3.13 leaves it; before 3.13 `resolve` raised
+    RuntimeError for it, which no caller's `except OSError` caught, and `ludus check`, `play` and
+    the language server stopped with a traceback. Reading the path then says what is wrong."""
+    try:
+        return Path(path).resolve()
+    except RuntimeError:
+        return Path(os.path.abspath(path))
+
+
 def read_text_file(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, shown: str | None = None) -> str:
     """The whole text of a regular file, or FileProblem saying why not (naming it `shown`, if given,
     as the person wrote it)."""

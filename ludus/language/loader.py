@@ -10,7 +10,7 @@ import attrs
 
 from . import nodes as n
 from .build import build
-from .files import FileProblem, checked_path, read_text_file
+from .files import FileProblem, checked_path, read_text_file, resolved_path
 from .snapshot_names import code_points, written_apart
 from .source import Diagnostic, LudusError, Sources, Span, Suggestion, declared_at, suggest
 
@@ -54,7 +54,7 @@ class Loader:
 
     def read(self, path: Path, span: Span | None, written: str | None = None) -> n.Program | None:
         try:
-            text = self.overrides.get(str(path.resolve())) if self.overrides else None
+            text = self.overrides.get(str(resolved_path(path))) if self.overrides else None
             if text is None:
                 text = read_text_file(path, shown=written)
         except FileProblem as exc:
@@ -87,7 +87,7 @@ class Loader:
     def load(self, path: Path, span: Span | None = None, stack: tuple = (), written: str | None = None) -> list:
         """The declarations of a file with its includes spliced in and its base (extends) first."""
         try:
-            key = str(checked_path(path).resolve())
+            key = str(resolved_path(checked_path(path)))
         except (FileProblem, OSError, ValueError) as exc:
             where = self.sources.locate(span, written) if span and written else (span or Span(_safe(path), 1, 1, 1, 1))
             reason = str(exc) if isinstance(exc, FileProblem) else f"cannot use the path: {exc}"
@@ -250,7 +250,7 @@ def _safe(path) -> str:
 
 def _display(path: Path) -> str:
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(resolved_path(path).relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 

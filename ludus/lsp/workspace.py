@@ -19,7 +19,7 @@ from attrs import define, field
 from ..language import nodes as n
 from ..language.build import build
 from ..language.discover import games_including, is_game_text, near, starts_game
-from ..language.files import FileProblem, read_text_file
+from ..language.files import FileProblem, read_text_file, resolved_path
 from ..language.limits import MAX_FILE_BYTES
 from ..language.parser import keywords
 from ..language.source import LINE_END, Diagnostic, LudusError, Sources, Span
@@ -52,7 +52,7 @@ STRING = re.compile(r'"([^"\\\n]*)"')
 def resolved(path: str | Path) -> str:
     """The one spelling of a file's path used as a key: absolute, resolved."""
     try:
-        return str(Path(path).resolve())
+        return str(resolved_path(path))
     except (OSError, ValueError):
         return str(path)
 

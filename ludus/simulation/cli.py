@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from ..bots import make_bot, spec_note
-from ..language.files import FileProblem, checked_path, same_file, write_text_file
+from ..language.files import FileProblem, checked_path, link_target, same_file, write_text_file
 from .analysis import compare_data, report_data
 from .parallel import BackendError, GameUnavailable, Job, MatchFailed, RunResult, ctrl_c_guard, default_workers, run
 from .playout import SimReport, fold
@@ -143,7 +143,10 @@ def _check_outputs(json_path: str | None, report_dir: str | None, game_files: li
         if target.exists() and not holds_results(target):
             raise click.BadParameter(f"{json_path} exists and does not hold the results of a `ludus simulate` run; "
                                      "give another name, or remove it first", param_hint="--json")
-        folder = (target.resolve() if target.is_symlink() else target).parent  # written through a link
+        try:
+            folder = link_target(target).parent  # written through a link
+        except OSError as exc:  # a link that leads round in a loop, or into no folder
+            raise click.BadParameter(f"cannot write {json_path}: {exc.strerror}", param_hint="--json") from None
         why = _cannot_write_in(folder)
         if why is not None:
             raise click.BadParameter(f"cannot write {json_path}: {why}", param_hint="--json")

@@ -7,6 +7,7 @@ replay, a saved match) and pins the kind of answer, so a regression shows as a t
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -216,6 +217,38 @@ def test_repl_file_commands_and_replay_game_paths_refuse_bad_paths(tmp_path):
         load_replay(path).run()
     with pytest.raises(ReplayError, match="NUL character"):
         load_replay(tmp_path / "r\x00.replay")
+
+
+def test_a_symbolic_link_that_leads_round_in_a_loop_is_an_error_not_a_traceback(tmp_path):
+    """Before Python 3.13, Path.resolve raises RuntimeError for a link loop, which no `except
+    OSError` caught: `ludus check`, `play`, `cards`, `simulate` of such a file (or of a game that
+    includes one) and `simulate --json` to one ended in a traceback, and the language server
+    published no diagnostics for a buffer that included one."""
+    from click.testing import CliRunner
+
+    from ludus.cli import main
+    from ludus.lsp.workspace import Workspace
+
+    (tmp_path / "a.ludus").symlink_to("b.ludus")
+    (tmp_path / "b.ludus").symlink_to("a.ludus")
+    (tmp_path / "game.ludus").write_text('include "a.ludus"\n' + BASE.format(body="set n to 1"), encoding="utf-8")
+    (tmp_path / "out.json").symlink_to("out.json")
+    loop = os.strerror(errno.ELOOP)  # "Too many levels of symbolic links"
+    runner = CliRunner()
+    for args in (["check", "a.ludus"], ["play", "a.ludus"], ["cards", "a.ludus"], ["simulate", "a.ludus", "-n", "1"]):
+        run = runner.invoke(main, [args[0], str(tmp_path / args[1]), *args[2:]])
+        assert run.exit_code == 1 and isinstance(run.exception, (SystemExit, type(None))), run.output
+        assert f"a.ludus:1:1: error: cannot read '{tmp_path / 'a.ludus'}': {loop}" in run.output, run.output
+    run = runner.invoke(main, ["check", str(tmp_path / "game.ludus")])
+    assert f"game.ludus:1:9: error: cannot read 'a.ludus': {loop}" in run.output, run.output
+    run = runner.invoke(main, ["simulate", str(GAME_PATH), "-n", "1", "-w", "1", "--json", str(tmp_path / "out.json")])
+    assert run.exit_code == 2 and "it is a symbolic link that leads round in a loop" in run.output, run.output
+    ws = Workspace()
+    analysis = ws.analyse(str(tmp_path / "game.ludus"))
+    assert [d.message for ds in analysis.diagnostics.values() for d in ds] == [f"cannot read 'a.ludus': {loop}"]
+    # a buffer open under the loop's own name (the editor has its text) is analysed from that text
+    ws.open(str(tmp_path / "a.ludus"), BASE.format(body="set n to 1"))
+    assert ws.hover(str(tmp_path / "a.ludus"), 2, 9).startswith("**n**: counter")
 
 
 # ── 6. digits that are not ASCII ──
