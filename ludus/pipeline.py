@@ -17,7 +17,7 @@ from pathlib import Path
 import attrs
 
 from .compiler import Game, compile_game
-from .engine.dice import forcing_problem
+from .engine.dice import test_line_problem
 from .language.checker import Checked, check
 from .language.checker.declarations import PART_ALONE
 from .language.discover import games_including, near, sort_out
@@ -88,7 +88,7 @@ def force_errors(checked: Checked, sources: Sources, path) -> list[Diagnostic]:
             if line.kind != "force_die":
                 continue
             sides, *values = line.value
-            problem = forcing_problem(rules, sides, values)
+            problem = test_line_problem(rules, sides, values)
             if problem is not None:
                 out.append(Diagnostic("error", problem, line.span))
     return out

@@ -177,18 +177,22 @@ def test_check_reports_a_forced_roll_the_game_can_never_take_in_the_words_of_the
     tests = write(tmp_path, "t.ludus", 'extends "market-town.ludus"\n\n'
                   'test "a d7":\n    force d7 = 3\n    resolve "Fortune Teller" for Amber\n\n'
                   'test "a face":\n    force d6 = 2, 9\n    resolve "Fortune Teller" for Amber\n\n'
-                  'test "a d6":\n    next d6 is 5\n    resolve "Fortune Teller" for Amber\n')
+                  'test "a d6":\n    next d6 is 5\n    resolve "Fortune Teller" for Amber\n\n'
+                  # a d0 is a die with no faces, as in `roll d0`: it forced whatever die came next
+                  'test "a d0":\n    force d0 = 1\n    resolve "Fortune Teller" for Amber\n')
     errors = [f"{tests}:4:5: error: Market Town never rolls a d7; it rolls a d6",
-              f"{tests}:8:5: error: 9 is not a face of a d6"]
+              f"{tests}:8:5: error: 9 is not a face of a d6",
+              f"{tests}:16:5: error: a die has 1 to 1,000,000 faces, not 0"]
     checked = run("check", tests)
     assert checked.exit_code == 1 and all(e in checked.output for e in errors), checked.output
-    assert "t.ludus: 2 errors, 0 warnings" in checked.output
+    assert "t.ludus: 3 errors, 0 warnings" in checked.output
     assert all(checked.output.count(e) == 1 for e in errors), checked.output  # reported once, not twice
     tested = run("test", tests)
-    assert all(e in tested.output for e in errors) and "1 passed, 2 failed" in tested.output, tested.output
+    assert all(e in tested.output for e in errors) and "1 passed, 3 failed" in tested.output, tested.output
     as_json = run("check", "--format", "json", tests)
     assert [(d["line"], d["message"]) for d in json.loads(as_json.output)] == [
-        (4, "Market Town never rolls a d7; it rolls a d6"), (8, "9 is not a face of a d6")]
+        (4, "Market Town never rolls a d7; it rolls a d6"), (8, "9 is not a face of a d6"),
+        (16, "a die has 1 to 1,000,000 faces, not 0")]
 
 
 def test_a_folder_with_a_file_that_cannot_be_read_fails_check_and_test(tmp_path):

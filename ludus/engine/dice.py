@@ -8,6 +8,7 @@ import weakref
 from attrs import fields, has
 
 from ..language import nodes as n
+from ..language.limits import MAX_DIE_SIDES
 from .saved import force_problem
 
 
@@ -43,6 +44,16 @@ def forcing_problem(game, sides: int, values) -> str | None:
         if problem is not None:
             return problem
     return die_problem(game, sides, list(values)) if values else None
+
+
+def test_line_problem(game, sides: int, values) -> str | None:
+    """Why a test's `force dN = ...` line could never be taken: as `forcing_problem`, except that a
+    `d0` there is a die with no faces, as in `roll d0`, not any die (0 sides to the Python API and
+    the engine; a test line has no `force die`), which left the line forcing whatever die rolled
+    next, and `ludus check` silent."""
+    if sides < 1:
+        return f"a die has 1 to {MAX_DIE_SIDES:,} faces, not {sides}"
+    return forcing_problem(game, sides, values)
 
 
 def game_dice(game) -> frozenset | None:

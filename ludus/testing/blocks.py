@@ -6,6 +6,7 @@ import os
 import stat
 from pathlib import Path
 
+from ..engine.dice import test_line_problem
 from ..engine.effect import place_text, result_text
 from ..language.snapshot_names import EXTENSION, same_file, snapshot_lines, snapshot_stem, tests_run_by
 from ..language.source import Diagnostic, LudusError, Span, split_lines
@@ -130,6 +131,8 @@ def _run_lines(game, decl, compare, failed_expects: list) -> None:
             pos.given(source_text(game, stmt_span), stmt_span, ask_again=last)
         elif kind == "force_die":
             sides, *faces = value
+            if sides < 1:  # `force d0 = 1`: to next_roll, 0 sides is any die
+                raise TestError(test_line_problem(game, sides, faces), span)
             pos.next_roll(sides, *faces, span=span)
         elif kind == "force_order":
             zone, seat, names = value
