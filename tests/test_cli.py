@@ -438,3 +438,35 @@ def test_play_a_game_whose_setup_breaks_a_rule_says_so_once(tmp_path):
     assert result.exit_code == 1
     assert result.output.strip() == (f"{tmp_path / 't.ludus'}:7:5: error: 'owner_of' needs a card or piece, "
                                      "and the value here is none")
+
+
+def test_a_replay_or_a_saved_match_given_for_a_game_file_and_a_game_file_given_for_a_replay_say_so(tmp_path):
+    # each was read as the other kind: a replay given to `play` gave 20 syntax errors, a saved
+    # match one with kilobytes of JSON quoted, and a game given to `replay` failed at `players 2 to 4`
+    game = write(tmp_path, "market-town.ludus", (EXAMPLES / "market-town.ludus").read_text(encoding="utf-8"))
+    replay = write(tmp_path, "s.replay", "# a session\ngame market-town.ludus\nseed 3\nbuy nothing\n")
+    for command in ("play", "check", "cards"):
+        result = run(command, replay)
+        assert result.exit_code == 1 and "1 error" in result.output, result.output
+        assert result.output.startswith(f"{replay}:2:1: error: this is a replay, not a game file\n"
+                                        "    game market-town.ludus\n    " + "^" * 22 + "\n"
+                                        f"    hint: run it with `ludus replay {replay}`, or continue it in `ludus play` "
+                                        f"of its game: `load {replay}`\n"), result.output
+    saved = write(tmp_path, "s.json", ludus_match_json(game))
+    result = run("check", saved)
+    assert result.output == (f"{saved}:1:1: error: this is a saved match, not a game file\n"
+                             f"    hint: continue it in `ludus play` of its game ('Market Town'): `load {saved}`\n"
+                             f"{saved}: 1 error, 0 warnings\n")
+    result = run("replay", game)
+    assert result.exit_code == 1
+    assert result.output == (f"{game}:11:1: error: this is a game file, not a replay: play it with `ludus play {game}`; "
+                             "a replay names its game on a line like `game ../market-town.ludus`\n")
+    # a game file with a syntax error is still told its syntax errors, a replay its own
+    assert "'(' is never closed" in run("check", write(tmp_path, "b.ludus", CLEAN.replace("by 1", "by (1"))).output
+    assert run("replay", replay).exit_code == 0
+
+
+def ludus_match_json(game: str) -> str:
+    import ludus
+
+    return ludus.load(game).new_match(2, seed=1).to_json()

@@ -81,7 +81,15 @@ class Loader:
         try:
             return build(text, shown)
         except LudusError as err:
-            self.diagnostics.extend(err.diagnostics)
+            other = _other_kind(text, shown)
+            if other is None:
+                self.diagnostics.extend(err.diagnostics)
+            else:  # its syntax errors, twenty of them, would say nothing about what is wrong
+                message, hint, span = other
+                if text.lstrip().startswith("{"):
+                    # a saved match is one line of JSON, kilobytes long: not one to print
+                    del self.sources.texts[shown]
+                self.diagnostics.append(Diagnostic("error", message, span, hint))
             return None
 
     def load(self, path: Path, span: Span | None = None, stack: tuple = (), written: str | None = None) -> list:
@@ -253,6 +261,37 @@ def _display(path: Path) -> str:
         return str(resolved_path(path).relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def _other_kind(text: str, shown: str) -> tuple[str, str, Span] | None:
+    """(message, hint, where) for a file that does not parse because it is another of ludus's files: a
+    replay (its first line `game ../market-town.ludus`, a path where a game file has its quoted
+    title) or a saved match (JSON), given to `ludus play` or `check` for the game it belongs to."""
+    import json
+
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        if isinstance(data, dict) and "state" in data and "fingerprint" in data:
+            return ("this is a saved match, not a game file",
+                    f"continue it in `ludus play` of its game ({str(data.get('game'))[:80]!r}): `load {shown}`",
+                    Span(shown, 1, 1, 1, 2))
+        return None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if word == "game" and rest and (not rest.startswith('"') or rest.endswith('.ludus"')):
+            column = len(raw) - len(raw.lstrip()) + 1
+            return ("this is a replay, not a game file",
+                    f"run it with `ludus replay {shown}`, or continue it in `ludus play` of its game: `load {shown}`",
+                    Span(shown, number, column, number, len(raw.rstrip()) + 1))
+        return None
+    return None
 
 
 def load_declarations(path: str | Path, overrides: dict[str, str] | None = None) -> tuple[list, Loader]:

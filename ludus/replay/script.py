@@ -384,7 +384,27 @@ def load_replay(path: str | Path) -> Replay:
         text = read_text_file(path)
     except FileProblem as exc:
         raise ReplayError(_printable(str(path)), 0, "no such replay file" if exc.missing else str(exc)) from None
+    game_line = _game_file_line(text)
+    if game_line is not None:
+        raise ReplayError(str(path), game_line, "this is a game file, not a replay: play it with "
+                          f"`ludus play {_printable(str(path))}`; a replay names its game on a line like "
+                          "`game ../market-town.ludus`")
     return parse(text, str(path))
+
+
+# Lines a game file has and a replay never does: read as a replay, a game file failed at its
+# `players 2 to 4`, or ran and failed at its `game "Market Town"`, taken for a file's name.
+_GAME_FILE_LINE = re.compile(r'(?:flow|setup)\s*:|(?:extends|include)\s+"')
+
+
+def _game_file_line(text: str) -> int | None:
+    """Where `text` shows itself a game file: its `game "Title"` line, or else the first line
+    that only a game file has; None for a replay."""
+    lines = split_lines(text)
+    found = next((number for number, raw in enumerate(lines, 1) if _GAME_FILE_LINE.match(raw)), None)
+    if found is None:
+        return None
+    return next((number for number, raw in enumerate(lines, 1) if raw.startswith('game "')), found)
 
 
 def _printable(text: str) -> str:
