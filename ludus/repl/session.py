@@ -79,6 +79,9 @@ ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
 NO_ARGUMENT = ("undo", "redo", "reload", "quit")
 BOTS = tuple(BOT_KINDS)
 UNCHANGED = "nothing on the table changed (`show` draws it again)"
+# The bots' moves between two lines typed: a match in which every seat left is a bot's and that
+# never ends (a game still being written) stops there with an error, not after hours of output.
+BOT_MOVES_IN_A_ROW = 100_000
 INTERRUPTED = "interrupted (Ctrl-C); each move is taken whole or not at all: `show` draws the match as it is"
 INTERRUPTED_WRITE = "interrupted (Ctrl-C) while writing"
 # an input longer than this is quoted in an error by its start and end only
@@ -464,7 +467,7 @@ class Repl:
     def bots_move(self) -> list[str]:
         """Let the bots play until a person decides or the match ends; returns the errors to
         say (a bot that cannot play hands its seat back). What they did is in the log."""
-        for _ in range(100_000):
+        for _ in range(BOT_MOVES_IN_A_ROW):
             cur = self.match.current
             if cur in (CHANCE, TERMINAL) or cur not in self.bots:
                 return []
@@ -480,7 +483,13 @@ class Repl:
             except RuleError as exc:
                 del self.bots[cur]
                 return [f"error: the bot's move {broke_rule(label, exc)}; {self.match.seat_name(cur)} is yours now"]
-        return []
+        cur = self.match.current
+        if cur in (CHANCE, TERMINAL) or cur not in self.bots:
+            return []
+        name = self.match.seat_name(cur)
+        return [f"error: the bots made {BOT_MOVES_IN_A_ROW:,} moves in a row and the match has not ended (does it "
+                f"ever end?); they stop here: make {name}'s move to let them go on, or take a seat back with "
+                f"`bot {name} off`"]
 
     def print_log(self, start: int, seats: list[int] | None = None, end: int | None = None,
                   moves: bool = False) -> None:

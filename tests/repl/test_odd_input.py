@@ -467,3 +467,40 @@ def test_restart_or_load_that_would_drop_moves_it_cannot_keep_changes_nothing(no
     assert repl.match.moves == ["buy Tax Collector"]
     assert repl.handle(f"export {tmp_path / 's.replay'}") and repl.handle(line.format(saved=saved))
     assert repl.match.moves == [] and repl.rejected == 1
+
+
+ENDLESS = '''game "Endless"
+players 2
+counter n per seat
+
+action Pass:
+    gain 1 n
+    set n to 0
+
+flow:
+    while true:
+        for each s in seats:
+            turn s:
+                offer Pass
+'''
+
+
+def test_bots_in_a_match_that_never_ends_stop_with_an_error(tmp_path, monkeypatch):
+    # every seat a bot's, in a game whose flow never ends: the line played 100,000 moves, then
+    # stopped without a word, its last seat still a bot's at the prompt
+    from ludus.repl import session
+
+    monkeypatch.setattr(session, "BOT_MOVES_IN_A_ROW", 50)
+    path = tmp_path / "endless.ludus"
+    path.write_text(ENDLESS, encoding="utf-8")
+    game = ludus.load(path)
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+    repl = Repl(game.new_match(2), path, console)
+    assert repl.handle("bot P2 random") is True and repl.handle("bot P1 random") is True
+    text = out.getvalue()
+    assert text.count("(bot): Pass") == 50
+    assert ("error: the bots made 50 moves in a row and the match has not ended (does it ever end?); they stop "
+            "here: make P1's move to let them go on, or take a seat back with `bot P1 off`") in text
+    assert repl.handle("bot P1 off") is True and repl.handle("1") is True  # P1's move, then P2's bot's
+    assert out.getvalue().count("(bot): Pass") == 51 and repl.match.current == 0
