@@ -143,6 +143,7 @@ class _Merged:
         # key -> the slots that ever held it, as a heap of negated numbers: the last live one
         # is the slot a fresh index would name (the last declaration with that key wins)
         self.holders: dict[tuple[str, str], list[int]] = {}
+        self.spliced_twice: set[str] = set()  # the files whose declarations came twice, said once
 
     def items(self) -> list:
         return [x for x in self.slots if x is not None]
@@ -197,6 +198,18 @@ class _Merged:
         prev = out[at(existing[0])] if existing else None
         # a variant may restate a base's `game`, `players`, `flow`...; one file may not say them twice
         same_file_singleton = prev is not None and type(item) in SINGLETONS and prev.span.path == item.span.path
+        if existing and not override and prev.span == item.span:
+            # the very declaration again: its file is included twice (by two parts that share
+            # it, say), and "already declared on line 1" pointed at the line it stood on
+            if item.span.path not in self.spliced_twice:
+                self.spliced_twice.add(item.span.path)
+                name = item.span.path.replace(chr(92), "/").rsplit("/", 1)[-1]
+                loader.diagnostics.append(Diagnostic(
+                    "error", f"'{name}' is included more than once, so its declarations come twice",
+                    Span(item.span.path, item.span.line, item.span.column, item.span.line, item.span.column + 1),
+                    hint="each `include` splices the file's lines in again: include it once, from the game "
+                         "or from one of the files that share it"))
+            return
         if existing and not override and (type(item) not in SINGLETONS or same_file_singleton):
             # replacing a declaration of another file (a base) is what 'override' is for
             hint = "write 'override' before the declaration to replace it" if prev.span.path != item.span.path else None

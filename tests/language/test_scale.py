@@ -204,6 +204,17 @@ class ReferenceLoader(Loader):
                     "error", f"'override' needs an earlier declaration of '{keys[0][1] or keys[0][0]}' to replace",
                     self.sources.locate(item.span, keys[0][1]) if keys[0][1] else item.span))
             prev = out[index[existing[0]]] if existing else None
+            if existing and not override and prev.span == item.span:
+                # changed since: a file spliced in twice is said once, not at each declaration
+                twice = self.__dict__.setdefault("spliced_twice", set())
+                if item.span.path not in twice:
+                    twice.add(item.span.path)
+                    self.diagnostics.append(Diagnostic(
+                        "error", f"'{Path(item.span.path).name}' is included more than once, so its declarations come twice",
+                        Span(item.span.path, item.span.line, item.span.column, item.span.line, item.span.column + 1),
+                        hint="each `include` splices the file's lines in again: include it once, from the game "
+                             "or from one of the files that share it"))
+                continue
             same_file_singleton = prev is not None and type(item) in SINGLETONS and prev.span.path == item.span.path
             if existing and not override and (type(item) not in SINGLETONS or same_file_singleton):
                 hint = "write 'override' before the declaration to replace it" if prev.span.path != item.span.path else None
