@@ -514,7 +514,8 @@ def parse_force(text: str, path: str, line: int, column: int) -> Force:
         return Force("die", sides, values)
     if text.startswith("order "):
         zone, eq, names = text[6:].partition("=")
-        if not eq or not zone.strip() or not names.strip():
+        # `= , ,` names no card: it forced an empty order, which the REPL said as "forced"
+        if not eq or not zone.strip() or not _split_names(names):
             raise ReplayError(path, line, f"write a forced order as {_USAGE['force'].split(' or ')[1]}", column)
         return Force("order", zone.strip(), _split_names(names))
     raise ReplayError(path, line, f"cannot read the forced outcome '{text}'; write {_USAGE['force']}", column)

@@ -176,6 +176,7 @@ def test_non_boolean_expectation_is_refused(tmp_path):
     ("force order deck = Copper Coin\n", 4, "zone 'deck' is kept per seat: name the seat"),
     ("force order hand of Amber = Copper Con\n", 4, "unknown card 'Copper Con'; did you mean 'Copper Coin'"),
     ("force order supply\n", 4, "write a forced order as"),
+    ("force order supply = , ,\n", 4, "write a forced order as"),
     ("buy nothing\nseed 4\n", 5, "'seed' belongs to the header"),
     ("expect\n", 4, "'expect' needs a value"),
 ])
