@@ -95,6 +95,8 @@ class Loader:
     def load(self, path: Path, span: Span | None = None, stack: tuple = (), written: str | None = None) -> list:
         """The declarations of a file with its includes spliced in and its base (extends) first."""
         try:
+            if written is not None:  # `include ""` names the including file's folder
+                checked_path(written)
             key = str(resolved_path(checked_path(path)))
         except (FileProblem, OSError, ValueError) as exc:
             where = self.sources.locate(span, written) if span and written else (span or Span(_safe(path), 1, 1, 1, 1))

@@ -205,6 +205,9 @@ def test_include_paths_with_nul_devices_and_fifos_are_errors(tmp_path):
     (tmp_path / "fifo.ludus").write_text('include "pipe"\n' + BASE.format(body="set n to 1"), encoding="utf-8")
     assert "it is not a regular file" in errors_of(tmp_path / "fifo.ludus")[0]
     assert "characters long" in errors_of("x/" * 3000 + "g.ludus")[0]
+    # an empty path named the including file's folder: "cannot read '': it is a folder"
+    (tmp_path / "empty.ludus").write_text('include ""\n' + BASE.format(body="set n to 1"), encoding="utf-8")
+    assert errors_of(tmp_path / "empty.ludus") == ["1:1: the path is empty"]
 
 
 def test_repl_file_commands_and_replay_game_paths_refuse_bad_paths(tmp_path):
