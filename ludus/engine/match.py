@@ -23,7 +23,7 @@ from .display import display, zone_text
 from .hidden import has_hidden_information
 from .runtime import RuleError, Runtime, box_cards, copy_state
 from .saved import Damaged, forced_problem, validate_state
-from .view import blind_seats, named_cards, told_instead, view_state
+from .view import Watching, blind_seats, named_cards, told_instead, view_state
 
 CHANCE = "chance"
 TERMINAL = "terminal"
@@ -325,8 +325,11 @@ class Match:
     def _sight_of(self, n: int) -> tuple | None:
         """Who may see what history entry `n` chose: None when every seat may, else (the seats
         that may, what the others are told). A card it names that a seat could not see as the
-        answer was given, and still cannot once the move is made, is hidden from that seat (a
-        card the move shows, played face up, is seen by all)."""
+        answer was given, and did not see at any moment of the move either, is hidden from that
+        seat. A card the move shows is seen: played face up, even if the same move then sweeps
+        it into a pile no one looks through (the last card of a trick), put on top of a pile
+        and covered, revealed and put back. The move is played again on a copy of the state
+        before it, with a runtime that watches the cards it names (view.Watching)."""
         state = self._before(n)
         pending, index = state["pending"], self.history[n][3]
         named = named_cards(self.game, state, pending, index)
@@ -336,9 +339,17 @@ class Match:
         if not blind:
             return None
         told = told_instead(self.game, state, pending, index, named)
-        vm.answer(self.game, state, [], index)  # the state after the move, on this copy
+        unseen = {s: set(named) for s in blind}
+        made: list[Watching] = []
+
+        def watching(game, state, log) -> Watching:
+            made.append(Watching(game, state, log, unseen))
+            return made[-1]
+
+        vm.answer(self.game, state, [], index, runtime=watching)  # the state after the move, on this copy
         vm.forget(self.game)  # the define values remembered were this copy's
-        blind = blind_seats(self.game, state, named, blind)
+        made[-1].look()  # where the rules stop: a card revealed after the last one moved shows there
+        blind = [s for s in blind if unseen[s]]
         if not blind:
             return None
         return tuple(s for s in range(state["nseats"]) if s not in blind), told

@@ -521,6 +521,41 @@ def blind_seats(game, state: dict, eids: list[int], seats) -> list[int]:
     return [s for s in seats if not all(_can_see(rt, e, s) for e in known)]
 
 
+class Watching(Runtime):
+    """A runtime that notes, as a move runs, which seats saw each card the move names at some
+    moment of it: a card that shows to a seat (in a public zone, on top of a `top only` pile, in
+    the seat's own hand, revealed) was seen by that seat, wherever it goes next, as at a table
+    where it went by face up. `unseen` is, per seat, the named cards it has not seen yet, and
+    shrinks as they show. It looks before and after each `move` and each shuffle (what a reveal
+    showed is found before the next move; the caller looks once more where the rules stop). A
+    `move` of several cards is one step: of cards put together on a pile, the last one shows.
+    A card gone from the match before a seat saw it stays unseen. Only Match's retrace of a move,
+    to work out who may see it (Match._sight_of), runs one (vm.answer's `runtime`): a move
+    played for real, and a simulation's loop, pays nothing for it."""
+
+    __slots__ = ("unseen",)
+
+    def __init__(self, game, state: dict, log: list, unseen: dict[int, set[int]]) -> None:
+        super().__init__(game, state, log)
+        self.unseen = unseen
+
+    def look(self) -> None:
+        ents = self.state["ents"]
+        for seat, cards in self.unseen.items():
+            if cards:
+                cards.difference_update([e for e in cards if 0 <= e < len(ents) and ents[e] is not None
+                                         and _can_see(self, e, seat)])
+
+    def move_entities(self, eids: list, dest: str, bottom: bool = False) -> None:
+        self.look()
+        super().move_entities(eids, dest, bottom)
+        self.look()
+
+    def shuffle(self, zone: str) -> None:
+        super().shuffle(zone)
+        self.look()
+
+
 def told_instead(game, state: dict, pending: dict, index: int, eids: list[int]) -> str:
     """What a seat that may not see the answer is told of it: that a card was chosen (or given
     a share of a `distribute`, how much being part of the answer)."""

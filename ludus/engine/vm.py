@@ -77,10 +77,12 @@ def _condition(rt: Runtime, cond, span, env: dict) -> bool:
         raise
 
 
-def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET) -> None:
-    """Apply option `index` of the pending decision, then run on."""
+def answer(game, state: dict, log: list, index: int, budget: int = STEP_BUDGET, runtime=Runtime) -> None:
+    """Apply option `index` of the pending decision, then run on. `runtime` makes the runtime the
+    move runs with: a Runtime, or one that watches the move as it goes (view.Watching, which
+    Match.hidden_answer's retrace uses), so that a move played for real pays nothing for it."""
     pending = state["pending"]
-    rt = Runtime(game, state, log)
+    rt = runtime(game, state, log)
     rt.memo = memo_for(game, state)  # the answer's own changes drop what they must
     rt.tix = rt.memo.get(TIX)
     frame = state["stack"][-1]
