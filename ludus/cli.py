@@ -416,7 +416,8 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
     console = Console(file=out, highlight=False, markup=False,
                       **({} if interactive else {"width": 100, "color_system": None, "force_terminal": False}))
     # a session typed at the keyboard keeps its unsaved moves on quitting; a script can be run again
-    repl = Repl(match, file, console, bots=chosen, view=view, keep_unsaved=interactive, watch=watch)
+    repl = Repl(match, file, console, bots=chosen, view=view, keep_unsaved=interactive, watch=watch,
+                handover=interactive)
     if interactive:
         repl.run(prompt_reader(repl, history=history_path()))
     else:

@@ -111,7 +111,7 @@ def sessions_path() -> Path | None:
 class Repl:
     def __init__(self, match: Match, game_path: str | Path, console: Console, *, bots: dict[int, str] | None = None,
                  view: str | int = "auto", bot_seed: int | None = None, keep_unsaved: bool = False,
-                 watch: bool = False) -> None:
+                 watch: bool = False, handover: bool = False) -> None:
         self.match = match
         self.game = match.game
         self.game_path = Path(game_path)
@@ -140,11 +140,18 @@ class Repl:
         # the view last drawn, without its decision: a screen that would draw the same is not
         # drawn again (show_state)
         self.drawn: dict | None = None
+        # hot seat at the keyboard (hand_over): the screen is handed over, and cleared, before
+        # it turns to another person's seat that sees what the last one may not
+        self.handover = handover
+        self.read: Callable[[str], str] | None = None
+        self.screen_seat = None  # the seat whose screen was drawn last with `view auto`
+        self.said: list[tuple[str, str | None]] = []  # the lines printed since the last input line
 
     # ── the loop ──
 
     def run(self, read: Callable[[str], str]) -> None:
         """Read lines until quit or end of input; `read(prompt)` raises EOFError at the end."""
+        self.read = read
         names = ", ".join(self.match.seat_names())
         self.say(f"{self.game.title}: {names}, seed {self.match.seed}. Type a move's number or its label; "
                  "`help` lists the commands, `quit` ends.", style="bold")
@@ -170,6 +177,7 @@ class Repl:
                         self.reload_if_changed()
                     except KeyboardInterrupt:
                         self.say(f"error: {INTERRUPTED}", style="red")
+                self.said = []
                 if not self.handle(line):
                     break
         finally:  # however the session ends, the moves not saved are kept
@@ -365,6 +373,7 @@ class Repl:
 
     def say(self, text: str, style: str | None = None) -> None:
         """One message, never wrapped: an error stays one line however narrow the terminal."""
+        self.said.append((text, style))
         self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
     # ── moves and bots ──
@@ -537,6 +546,8 @@ class Repl:
         nothing on the table (a move that only moved the flow on, `buy nothing`; a `view` of
         the seat already viewed) draws only the decision: the same table again would push the
         one above off the screen and be read for news. `show` always draws it."""
+        if self.hand_over():
+            self.drawn = None  # the screen was cleared: the table is drawn whole
         view = self.view()
         table = {key: value for key, value in view.items() if key not in ("decision", "result")}
         if compact and table == self.drawn:
@@ -545,6 +556,38 @@ class Repl:
             self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact))
         self.drawn = table
         self.console.print(decision_renderable(view, self.shown_options(), self.game.path))
+
+    def hand_over(self) -> bool:
+        """Hot seat at the keyboard: when the screen is about to turn from one person's seat to
+        another's that shows what the first may not see (a hand), the person who just moved is
+        still looking, so the REPL asks for the screen to be passed on and clears it before
+        drawing; then it prints again the lines written for both since the last input (what
+        happened, what changed). True when it cleared the screen. Not in scripts and pipes,
+        nor with `view SEAT` or `view all`, nor when the two seats see the same table."""
+        seat = self.viewing() if self.view_mode == "auto" else None
+        last, self.screen_seat = self.screen_seat, seat
+        if not self.handover or self.read is None or last is None or seat is None or seat == last:
+            return False
+
+        def table(view: dict) -> dict:
+            return {key: value for key, value in view.items() if key not in ("seat", "decision", "result")}
+
+        if table(self.match.view(seat)) == table(self.match.view(last)):
+            return False  # nothing hidden between them (Connect Four): no pause
+        said, name = list(self.said), self.match.seat_name(seat)
+        try:
+            typed = self.read(f"{name} plays next: pass the screen to {name}, then press Enter "
+                              "(`view all` plays on without this pause) ")
+        except (EOFError, KeyboardInterrupt):
+            typed = ""
+        self.console.clear()
+        for text, style in said:  # what both may read, again, for the one now at the screen
+            self.console.print(Text(text, style=style or ""), soft_wrap=True)
+        if typed.strip():  # a move typed blind is not made: the screen it answers was not drawn
+            typed = typed.strip()
+            self.say(visible(_short_echo(f"not taken: '{typed}' was typed before {name}'s screen was drawn", typed)),
+                     style="red")
+        return True
 
     def shown_options(self) -> list[str] | None:
         """The options as the screen writes them: an option whose value is a space with a full

@@ -193,3 +193,64 @@ def test_a_refused_redo_does_not_name_the_other_seats_pick():
     start = len(out.getvalue())
     repl.handle("redo")
     assert out.getvalue()[start:].startswith(f"error: cannot redo '{pick}': it is not a legal move now")
+
+
+# ── handing the screen over, at the keyboard ──
+
+LOVE = ROOT / "examples" / "love-letter.ludus"
+CONNECT = ROOT / "examples" / "connect-four.ludus"
+
+
+def keyboard(repl: Repl, out: io.StringIO, lines: list[str]) -> list[tuple[str, int]]:
+    """Run `repl` on `lines` as a session typed at the keyboard reads them; returns each prompt
+    with how much had been printed when it was asked."""
+    asked, left = [], iter(lines)
+
+    def read(prompt: str) -> str:
+        asked.append((prompt, len(out.getvalue())))
+        try:
+            return next(left)
+        except StopIteration:
+            raise EOFError from None
+
+    repl.run(read)
+    return asked
+
+
+def test_at_the_keyboard_the_screen_is_handed_over_before_the_next_seat_sees_its_hand():
+    # Love Letter, Red plays a Priest on Blue: Blue's screen comes next, with Blue's hand on it,
+    # while Red is still at the keyboard
+    repl, out = repl_of(LOVE, 2, 5, handover=True)
+    asked = keyboard(repl, out, ["1", "1", "", "1"])  # Blue plays its Countess
+    prompts = [p for p, _ in asked]
+    assert prompts[:4] == ["Red> ", "Red> ", "Blue plays next: pass the screen to Blue, then press Enter "
+                           "(`view all` plays on without this pause) ", "Blue> "]
+    before, after = out.getvalue()[:asked[2][1]], out.getvalue()[asked[2][1]:asked[3][1]]
+    assert repl.match.moves[:2] == ["play Priest", "Blue"]  # and Blue holds a Countess and a Baron
+    # nothing of Blue's screen is drawn before the screen is handed over ...
+    assert "as Blue sees it" not in before and "Countess" not in before
+    # ... and once it is, what happened is said again, then Blue's screen
+    assert after.startswith("  showed a card to Red\n  changed: deck: 9 cards → 8 cards\n")
+    assert "as Blue sees it" in after and "hand of Blue   Countess, Baron" in after
+    assert prompts[2].strip() in (ROOT / "docs" / "repl.md").read_text(encoding="utf-8")  # as the docs quote it
+    # Blue's move hands it back to Red the same way
+    assert prompts[4].startswith("Red plays next: pass the screen to Red")
+
+
+def test_a_line_typed_at_the_hand_over_is_not_taken_as_a_move():
+    repl, out = repl_of(LOVE, 2, 5, handover=True)
+    keyboard(repl, out, ["1", "1", "2"])
+    assert repl.match.current == 1 and len(repl.match.moves) == 2  # Blue's '2' was not played
+    assert "not taken: '2' was typed before Blue's screen was drawn" in out.getvalue()
+
+
+def test_no_hand_over_where_the_seats_see_the_same_table_or_in_a_script():
+    # Connect Four hides nothing: the screen just turns
+    repl, out = repl_of(CONNECT, 2, 0, handover=True)
+    assert [p for p, _ in keyboard(repl, out, ["1", "1"])] == ["Red> ", "Yellow> ", "Red> "]
+    # a script (or pipe) never pauses: its input is not a person at the screen
+    repl, out = repl_of(LOVE, 2, 5)
+    assert [p for p, _ in keyboard(repl, out, ["1", "1", "1"])] == ["Red> ", "Red> ", "Blue> ", "Red> "]
+    # nor does one person's view, `view Red`, or the designer's
+    repl, out = repl_of(LOVE, 2, 5, handover=True, view="all")
+    assert not any("pass the screen" in p for p, _ in keyboard(repl, out, ["1", "1", "2"]))
