@@ -576,8 +576,7 @@ class Repl:
             return False  # nothing hidden between them (Connect Four): no pause
         said, name = list(self.said), self.match.seat_name(seat)
         try:
-            typed = self.read(f"{name} plays next: pass the screen to {name}, then press Enter "
-                              "(`view all` plays on without this pause) ")
+            typed = self.read(f"{name} plays next: pass the screen, then press Enter (`view all` skips this) ")
         except (EOFError, KeyboardInterrupt):
             typed = ""
         self.console.clear()

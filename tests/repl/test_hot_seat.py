@@ -223,8 +223,7 @@ def test_at_the_keyboard_the_screen_is_handed_over_before_the_next_seat_sees_its
     repl, out = repl_of(LOVE, 2, 5, handover=True)
     asked = keyboard(repl, out, ["1", "1", "", "1"])  # Blue plays its Countess
     prompts = [p for p, _ in asked]
-    assert prompts[:4] == ["Red> ", "Red> ", "Blue plays next: pass the screen to Blue, then press Enter "
-                           "(`view all` plays on without this pause) ", "Blue> "]
+    assert prompts[:4] == ["Red> ", "Red> ", "Blue plays next: pass the screen, then press Enter (`view all` skips this) ", "Blue> "]
     before, after = out.getvalue()[:asked[2][1]], out.getvalue()[asked[2][1]:asked[3][1]]
     assert repl.match.moves[:2] == ["play Priest", "Blue"]  # and Blue holds a Countess and a Baron
     # nothing of Blue's screen is drawn before the screen is handed over ...
@@ -234,7 +233,7 @@ def test_at_the_keyboard_the_screen_is_handed_over_before_the_next_seat_sees_its
     assert "as Blue sees it" in after and "hand of Blue   Countess, Baron" in after
     assert prompts[2].strip() in (ROOT / "docs" / "repl.md").read_text(encoding="utf-8")  # as the docs quote it
     # Blue's move hands it back to Red the same way
-    assert prompts[4].startswith("Red plays next: pass the screen to Red")
+    assert prompts[4].startswith("Red plays next: pass the screen")
 
 
 def test_a_line_typed_at_the_hand_over_is_not_taken_as_a_move():
