@@ -146,6 +146,7 @@ class Repl:
         self.read: Callable[[str], str] | None = None
         self.screen_seat = None  # the seat whose screen was drawn last with `view auto`
         self.said: list[tuple[str, str | None]] = []  # the lines printed since the last input line
+        self.bot_asked: dict[int, dict] = {}  # log index of a bot's answer -> its question (question)
 
     # ── the loop ──
 
@@ -476,6 +477,7 @@ class Repl:
     def bots_move(self) -> list[str]:
         """Let the bots play until a person decides or the match ends; returns the errors to
         say (a bot that cannot play hands its seat back). What they did is in the log."""
+        self.bot_asked = {}
         for _ in range(BOT_MOVES_IN_A_ROW):
             cur = self.match.current
             if cur in (CHANCE, TERMINAL) or cur not in self.bots:
@@ -485,7 +487,10 @@ class Repl:
             try:
                 bot = self.bot_for(cur)
                 label = self.rng.choice(legal) if bot is None else legal[bot.choose(observe(self.match, cur))]
+                asked, at = self.question(), len(self.match.log)
                 self.match.apply(label)
+                if asked:
+                    self.bot_asked[at] = asked
             except ValueError as exc:  # a spec the game cannot take, e.g. a 'define score' of two seats
                 del self.bots[cur]
                 return [f"error: the bot cannot play: {exc}; {self.match.seat_name(cur)} is yours now"]
@@ -500,6 +505,37 @@ class Repl:
                 f"ever end?); they stop here: make {name}'s move to let them go on, or take a seat back with "
                 f"`bot {name} off`"]
 
+    QUESTIONS = ("choose", "number", "ask", "distribute")  # an offer's options say what they do
+
+    def question(self) -> dict | None:
+        """The question of the decision waiting, when it is one a bot's answer (`IN`, `1`,
+        `yes`) does not explain on its own, as each seat reads it ({seat: prompt}, None for the
+        designer), a `distribute`'s naming a card a seat may not see as `a card`."""
+        pending = self.match.pending
+        if pending is None or pending.get("kind") not in self.QUESTIONS:
+            return None
+        # the seats that may be at the screen: the people's, and the one viewed; a seat left out
+        # is told no question (asked_of). Not every seat's view: bots playing every seat would
+        # work out views no one reads at each of their moves
+        seats = [s for s in range(self.match._state["nseats"]) if s not in self.bots or s == self.view_mode]
+        asked = {seat: (self.match.view(seat).get("decision") or {}).get("prompt") for seat in seats}
+        asked[None] = pending["prompt"]  # the designer's, as the view without a seat says it
+        return asked
+
+    def asked_of(self, index: int, seats: list[int] | None) -> str:
+        """` (the question)` a bot's answer at log `index` was given to, as every one of `seats`
+        may read it (the words of the one that may see least, as `describe`), or nothing."""
+        asked = self.bot_asked.get(index)
+        if not asked:
+            return ""
+        prompt = asked.get(None)
+        for seat in seats or ():
+            if asked.get(seat) != prompt:  # a seat left out of `asked` too: no question
+                prompt = asked.get(seat)
+                break
+        who = f"{self.match.seat_name(self.match.log[index]['seat'])}: "
+        return f" ({prompt.removeprefix(who)})" if prompt else ""  # the seat is named before it
+
     def print_log(self, start: int, seats: list[int] | None = None, end: int | None = None,
                   moves: bool = False) -> None:
         """The log from `start` (to `end`), as `seats` may see it (None: everything). With
@@ -511,8 +547,8 @@ class Repl:
             entry = log[index]
             if moves and entry["t"] in ("answer", "action"):
                 who = self.match.seat_name(entry["seat"])
-                told = self.told(index, seats)
-                self.say(f"{who} (bot): {entry['label']}" if told is None else f"{who} (bot) {told}")
+                told, asked = self.told(index, seats), self.asked_of(index, seats) if entry["t"] == "answer" else ""
+                self.say((f"{who} (bot): {entry['label']}" if told is None else f"{who} (bot) {told}") + asked)
                 continue
             shown = self.describe(entry, index, seats)
             if shown:

@@ -1,0 +1,90 @@
+"""A bot's answer to a question is said with the question (`Suffragist (bot): 1 (choose
+purple_cubes)`): the answer alone, `1`, `IN` or `yes`, did not say what it answered. The
+question is said as the seats at the screen may read it; an action says what it does alone."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import ludus
+from ludus.repl.session import Repl
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+VOTES = ROOT / "games" / "votes-for-women" / "votes-for-women.ludus"
+
+
+@pytest.fixture(autouse=True)
+def no_home_files(monkeypatch):
+    monkeypatch.setenv("LUDUS_HISTORY", "")
+    monkeypatch.setenv("LUDUS_SESSIONS", "")
+
+
+def repl_of(path: Path, players: int, seed: int, **kw) -> tuple[Repl, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=200, color_system=None, highlight=False, markup=False)
+    return Repl(ludus.load(path).new_match(players, seed=seed), path, console, **kw), out
+
+
+def bot_lines(out: io.StringIO) -> list[str]:
+    return [line for line in out.getvalue().splitlines() if "(bot)" in line]
+
+
+def test_a_bots_answers_say_their_questions_and_its_actions_do_not():
+    repl, out = repl_of(VOTES, 2, 5, bots={0: "random"})
+    repl.play_bots()
+    for _ in range(12):
+        repl.handle("1")
+    lines = bot_lines(out)
+    # its actions, as before
+    assert "Suffragist (bot): organize with Susan B. Anthony Indicted" in lines
+    # its answers, each with what it answered
+    assert "Suffragist (bot): 2 (choose purple_cubes)" in lines
+    assert "Suffragist (bot): yes (Spend a button to re-roll?)" in lines
+    assert "Suffragist (bot): NY (choose st)" in lines
+    assert "Suffragist (bot): 0 (How many buttons do you commit?)" in lines
+    # an offer's `else` says what it does, as an action does
+    assert "Suffragist (bot): keep claimed cards for now" in lines
+
+
+def test_a_hidden_answer_keeps_its_question_and_names_no_card():
+    from tests.repl.test_hidden_answers import CARD, coup_until_blue_exchanges
+
+    _repl, out = coup_until_blue_exchanges()
+    lines = bot_lines(out)
+    assert "Blue (bot) chose a card (Which two cards do you return to the court deck? (0 chosen))" in lines
+    assert "Blue (bot) chose a card (Which two cards do you return to the court deck? (1 chosen))" in lines
+    assert not any(re.search(rf"\b{CARD}\b", line.replace("(Ambassador)", "").replace("(Duke)", "")) for line in lines)
+
+
+SHARES = '''game "Shares"
+players 2
+zone hand per seat owner only
+kind Thing:
+    cost: number = 0
+card "Lamp" is Thing
+card "Rope" is Thing
+flow:
+    move card("Lamp") to hand of P2
+    move card("Rope") to hand of P2
+    turn P2:
+        distribute 2 among hand of P2 as shares "Spread the marks"
+    turn P1:
+        choose n from 0 to 1 "How many?"
+    win P1
+'''
+
+
+def test_a_question_naming_a_card_the_screen_may_not_see_says_a_card(tmp_path):
+    path = tmp_path / "shares.ludus"
+    path.write_text(SHARES, encoding="utf-8")
+    repl, out = repl_of(path, 2, 0, bots={1: "random"})  # P1's screen: P2's hand is hidden
+    repl.play_bots()
+    assert bot_lines(out) == ["P2 (bot) gave a share to a card (Spread the marks: 2 left to give; how many to a card?)"]
+    repl, out = repl_of(path, 2, 0, bots={1: "random"}, view="all")  # the designer reads it all
+    repl.play_bots()
+    assert bot_lines(out) == ["P2 (bot): 1 to Rope (Spread the marks: 2 left to give; how many to Rope?)"]
