@@ -350,14 +350,19 @@ def tokens_text(tokens: dict) -> str:
 
 
 BIG_ZONE = 10  # a zone longer than this is said by the cards that came and went, as snapshots say it
+# nor is a zone whose cards, written twice over, would take more than this many characters:
+# a hand of seven long names (Votes for Women) made a line of 300 that hid the one card played
+LONG_CHANGE = 100
 
 
 def zone_change_text(old, new) -> str:
-    """`hand of Basil: empty → Copper Coin ×3`; for a big zone (a pile of tricks taken), its
-    sizes and the cards that came and went, `20 cards → 24 cards; + 2 of Hearts, ...`, rather
-    than every card twice over."""
-    if not (isinstance(old, list) and isinstance(new, list)) or max(len(old), len(new)) <= BIG_ZONE:
-        return f"{cards_text(old)} → {cards_text(new)}"
+    """`hand of Basil: empty → Copper Coin ×3`; for a big zone (a pile of tricks taken) or one
+    whose names are long, its sizes and the cards that came and went, `20 cards → 24 cards; +
+    2 of Hearts, ...`, rather than every card twice over."""
+    whole = f"{cards_text(old)} → {cards_text(new)}"
+    if not (isinstance(old, list) and isinstance(new, list)) or \
+            (max(len(old), len(new)) <= BIG_ZONE and len(whole) <= LONG_CHANGE):
+        return whole
     came, gone = came_and_gone(old, new)
     parts = [f"{cards_text({'count': len(old)})} → {cards_text({'count': len(new)})}"]
     if came:

@@ -161,6 +161,24 @@ def test_a_big_zone_that_changed_is_said_by_what_came_and_went():
     assert view_changes(before, emptied) == ["taken of East: 11 cards → 0 cards; - " + ", ".join(pile)]
 
 
+
+def test_a_zone_whose_cards_written_twice_make_a_long_line_is_said_by_what_came_and_went():
+    from ludus.repl.render import view_changes
+
+    # Votes for Women: a hand of seven long names, one played. Written twice over, the line
+    # ran to 300 characters, and the card played was for the reader to find
+    hand = ["Frances Willard", "A Vindication of the Rights of Woman", "Frederick Douglass",
+            "National Woman’s Rights Convention", "Pioneer Women", "Frances Harper", "Seneca Falls Convention"]
+    before = {"zones": {"hand of Suffragist": hand, "discard of Suffragist": []}}
+    after = {"zones": {"hand of Suffragist": hand[1:], "discard of Suffragist": hand[:1]}}
+    assert view_changes(before, after) == [
+        "hand of Suffragist: 7 cards → 6 cards; - Frances Willard",
+        "discard of Suffragist: empty → Frances Willard",
+    ]
+    # a short one is still written whole, its order and all
+    short = ["Lamp", "Rope", "Key"]
+    assert view_changes({"zones": {"hand": short}}, {"zones": {"hand": short[::-1]}}) == ["hand: Lamp, Rope, Key → Key, Rope, Lamp"]
+
 WOUNDS = '''game "Wounds"
 players 2
 zone table
