@@ -43,6 +43,23 @@ class Items:
         yield Text("\n".join(lines), style=self.style)
 
 
+class Header:
+    """The screen's first line: the game, where the flow is, and whose view it is. When it does
+    not fit, `· as Suffragist sees it` goes to a line of its own rather than being broken
+    anywhere (`... · as Suffragist sees` / `it`)."""
+
+    def __init__(self, where: Text, who: Text) -> None:
+        self.where, self.who = where, who
+
+    def __rich_console__(self, console, options):
+        whole = Text.assemble(self.where, "  · ", self.who)
+        if cell_len(whole.plain) <= options.max_width:
+            yield whole
+        else:
+            yield self.where
+            yield Text.assemble("  · ", self.who)
+
+
 def items_renderable(text: str, style: str = ""):
     """`text`, a list written with `, ` between its items, as a renderable that wraps between
     items (see Items); text with no list in it stays plain text."""
@@ -208,7 +225,7 @@ def view_renderable(view: dict, seats: list[str], compact: bool = False):
     parts: list = []
     who = "designer view: every seat's hidden information" if view["seat"] is None else f"as {view['seat']} sees it"
     where = ", ".join(view["where"])
-    parts.append(Text.assemble((view["game"], "bold"), f"  ({where})" if where else "", "  · ", (who, "italic")))
+    parts.append(Header(Text.assemble((view["game"], "bold"), f"  ({where})" if where else ""), Text(who, style="italic")))
     table = counters_table(view, seats)
     if table is not None:
         parts.append(table)

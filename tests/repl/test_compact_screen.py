@@ -184,3 +184,16 @@ def test_reload_and_restart_draw_the_table_even_where_it_reads_as_before(tmp_pat
         screen = out.getvalue()
         assert "nothing on the table changed" not in screen, command
         assert "market " in screen and "coins " in screen, command
+
+
+def test_a_header_too_wide_for_the_screen_puts_whose_view_it_is_on_a_line_of_its_own(tmp_path, monkeypatch):
+    # Votes for Women's header is 101 characters: at 100 it broke as '... · as Suffragist sees' / 'it'
+    repl, out = repl_of(VFW, tmp_path, monkeypatch)
+    repl.show_state()
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["Votes for Women  (game_turn 1, phase Operations, round 1, turn of Suffragist)",
+                         "  · as Suffragist sees it"]
+    # one that fits stays one line
+    repl, out = repl_of(EXAMPLES / "love-letter.ludus", tmp_path, monkeypatch)
+    repl.show_state()
+    assert out.getvalue().splitlines()[0] == "Love Letter  (turn of Red)  · as Red sees it"
