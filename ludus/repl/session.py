@@ -963,6 +963,12 @@ class Repl:
 
     def cmd_eval(self, arg: str) -> None:
         value, typ = self._expression(arg, "eval")
+        if typ == "zone":  # a zone's name alone (`hand of Blue`) answered nothing: its cards, as eval reads them all
+            name = self.match.show(value, typ)
+            cards = self.match.view(None)["zones"].get(name)
+            if cards is not None:
+                self.say(zone_detail(name, cards))
+                return
         self.say('""' if value == "" else self.match.show(value, typ))  # an empty text is not a blank line
 
     def cmd_expect(self, arg: str) -> None:

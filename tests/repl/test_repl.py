@@ -484,3 +484,15 @@ def test_move_labels_are_read_without_regard_to_case_or_spacing():
     repl, _out = make_repl()
     feed(repl, "BUY   tax collector")
     assert repl.match.moves == ["buy Tax Collector"]
+
+
+def test_eval_of_a_zone_says_its_cards_not_only_its_name():
+    # `? hand of Amber` answered `hand of Amber`; eval reads the whole match, so it names them
+    repl, out = make_repl()
+    feed(repl, "? hand of Amber", "? hand of Basil", "? removed", "? size(hand of Amber)")
+    assert out.getvalue().splitlines() == [
+        "hand of Amber (3, top first): Copper Coin, Copper Coin, Copper Coin",
+        "hand of Basil: empty",
+        "removed (4, top first): Copper Coin, Copper Coin, Copper Coin, Copper Coin",
+        "3",  # any other value as before
+    ]
