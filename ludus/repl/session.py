@@ -402,6 +402,8 @@ class Repl:
             self.print_log(log_len, seats, end=moved)
             self.print_changes(changes_between(before, after, seats))
             self.print_log(moved, seats, moves=True)
+            if len(self.match.moves) > len(after.moves):  # and what the bots' moves changed, after them
+                self.print_changes(changes_between(after, self.match, seats))
         for error in errors:
             self.say(error, style="red")
         self.show_state()

@@ -326,3 +326,29 @@ def test_tokens_read_alike_wherever_the_repl_writes_them(tmp_path):
     assert "at 2: Wound   at 3: Wound ×2" in text
     assert "Lamp: Wound\n" in text
     assert "Meadow (plain): P1 Shield ×2, Wound\n" in text
+
+
+def test_what_a_bots_moves_changed_is_said_after_them():
+    from tests.helpers import GAMES
+
+    # Votes for Women, the Opposition a random bot: its event turned Missouri red, and only a
+    # look at the whole screen told the Suffragist so
+    path = GAMES / "votes-for-women" / "votes-for-women.ludus"
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
+    repl = Repl(ludus.load(path).new_match(2, seed=0), path, console, bots={1: "random"})
+    for _ in range(30):
+        repl.handle("1")
+    text = out.getvalue()
+    after = text[text.index("Opposition (bot): play Senator George Vest as an event\n"):].splitlines()
+    assert after[1:6] == [
+        "  Opposition plays Senator George Vest",
+        "  changed: congress: 1 → 0",
+        "  changed: hand of Opposition: 5 cards → 4 cards",
+        "  changed: discard of Opposition: 2 cards → 3 cards; + Senator George Vest",
+        "  changed: MO: tokens Purple → tokens Red",
+    ]
+    # said as the Suffragist may see them: the bot's hand is counted, never named
+    first = text.index("Opposition (bot): organize with Southern Resentment\n")
+    assert text[first:].splitlines()[1:3] == ["  changed: hand of Opposition: 7 cards → 6 cards",
+                                              "  changed: discard of Opposition: empty → Southern Resentment"]
