@@ -299,7 +299,9 @@ class Repl:
         if legal and self.visible_options() is None and (whole_number(text) is not None or _same_label(text, legal)):
             # the decision belongs to a seat whose options this view hides: no blind moves for it
             who = self.match.seat_name(self.match.current)
-            raise Rejected(f"{who} is deciding, and this view hides {who}'s options: `view {who}` to decide for it")
+            # with `--seat`, the other seats are often meant for bots: say how to hand one over too
+            raise Rejected(f"{who} is deciding, and this view hides {who}'s options: `view {who}` to decide for it, "
+                           f"or `bot {who} random` to let a bot play it")
         if self._number_decision() and whole_number(text, signed=True) is not None:
             # `choose n from 0 to 3`: the options are numbers, so a typed number is the number itself
             text = str(int(text))
@@ -666,7 +668,8 @@ class Repl:
         if decision is None:
             self.say("no moves: the match is over")
         elif decision.get("options") is None:
-            self.say(f"{decision['seat']} is deciding; the options are hidden from this view (`view {decision['seat']}`)")
+            self.say(f"{decision['seat']} is deciding; the options are hidden from this view (`view {decision['seat']}`, "
+                     f"or `bot {decision['seat']} random`)")
         elif arg:
             # `moves tax`: only the options whose label holds the words, with their numbers
             wanted = arg.casefold()

@@ -111,7 +111,10 @@ def test_a_move_typed_for_a_seat_whose_options_are_hidden_is_refused():
     repl.handle("1")
     repl.handle("buy nothing")
     assert repl.match.moves == []
-    assert out.getvalue().count("error: Amber is deciding, and this view hides Amber's options") == 2
+    assert out.getvalue().count("error: Amber is deciding, and this view hides Amber's options: `view Amber` to decide "
+                                "for it, or `bot Amber random` to let a bot play it") == 2
+    repl.handle("moves")
+    assert "Amber is deciding; the options are hidden from this view (`view Amber`, or `bot Amber random`)" in out.getvalue()
     repl.handle("view Amber")
     repl.handle("buy nothing")
     assert repl.match.moves == ["buy nothing"]
