@@ -121,7 +121,12 @@ TRACK_WIDTH = 41  # positions drawn of a longer track
 
 def track_text(name: str, track: dict) -> Text:
     """`mood  Riot[-4 -3] -2 -1 (0) 1 2 [3 4]Festival`: every position, the marker in brackets."""
-    out = Text(f"{name}  ")
+    return Text(f"{name}  ") + track_body(track)
+
+
+def track_body(track: dict) -> Text:
+    """A track's positions, the marker in brackets, and the tokens on it, without its name."""
+    out = Text()
     zones = sorted(track["zones"].items(), key=lambda z: z[1][0])
     starts = {lo: (z, hi) for z, (lo, hi) in zones}
     ends = {hi: z for z, (lo, hi) in zones}
@@ -229,8 +234,15 @@ def view_renderable(view: dict, seats: list[str], compact: bool = False):
     table = counters_table(view, seats)
     if table is not None:
         parts.append(table)
-    for name, track in view["tracks"].items():
-        parts.append(track_text(name, track))
+    if view["tracks"]:
+        # in a table, as the zones are: the names lined up, and a long track (Stonewall's
+        # overton, 41 positions and its tokens) wrapped under its own positions, not under its name
+        tracks = Table(box=None, pad_edge=False, show_header=False)
+        tracks.add_column()
+        tracks.add_column()
+        for name, track in view["tracks"].items():
+            tracks.add_row(name, track_body(track))
+        parts.append(tracks)
     zones = Table(box=None, pad_edge=False, show_header=False)
     zones.add_column(style="bold")
     zones.add_column()

@@ -197,3 +197,21 @@ def test_a_header_too_wide_for_the_screen_puts_whose_view_it_is_on_a_line_of_its
     repl, out = repl_of(EXAMPLES / "love-letter.ludus", tmp_path, monkeypatch)
     repl.show_state()
     assert out.getvalue().splitlines()[0] == "Love Letter  (turn of Red)  · as Red sees it"
+
+
+def test_tracks_line_up_and_a_long_one_wraps_under_its_positions(tmp_path, monkeypatch):
+    # Stonewall Uprising: four tracks; the overton's 41 positions and its tokens take more
+    # than a line, and wrapped to the screen's edge, under the other tracks' names
+    repl, out = repl_of(GAMES / "stonewall-uprising" / "stonewall-uprising.ludus", tmp_path, monkeypatch)
+    repl.show_state()
+    lines = [line.rstrip() for line in out.getvalue().splitlines()]  # a table pads its cells
+    start = next(i for i, line in enumerate(lines) if line.startswith("systemic "))
+    assert lines[start:start + 7] == [
+        "systemic     TheMan[-6 -5 -4] -3 -2 -1 (0) 1 2 3 Pride[4 5 6]",
+        "public       TheMan[-6 -5 -4] -3 -2 -1 (0) 1 2 3 Pride[4 5 6]",
+        "individual   TheMan[-6 -5 -4] -3 -2 -1 (0) 1 2 3 Pride[4 5 6]",
+        "overton      0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 (30) 31",
+        "             32 33 34 35 36 37 38 39 40   at 15: DeckThin   at 18: DeckThin   at 21: DeckThin   at",
+        "             24: DeckThin   at 27: DeckThin",
+        "aids_deaths  (0) 1 2 3 4 5 6 7 8 9 10 11 12",
+    ]
