@@ -1239,6 +1239,10 @@ class Repl:
         self.match, self.notes, self.setup = match, [], []
         self.unreplayable = None
         self.saved_moves = []
+        # the bots start again too, as in a new session with this seed: a restart with the same
+        # seed and the same moves typed plays the same match, the bots' moves included
+        self.rng = random.Random(seed if self.bot_seed is None else self.bot_seed)
+        self.bot_players = {}
         self.say(f"restarted with seed {seed}" + (f"; the old match is in {kept}" if kept else ""))
         self.print_log(0, self.audience())
         self.play_bots()

@@ -496,3 +496,24 @@ def test_eval_of_a_zone_says_its_cards_not_only_its_name():
         "removed (4, top first): Copper Coin, Copper Coin, Copper Coin, Copper Coin",
         "3",  # any other value as before
     ]
+
+
+def test_restart_plays_the_bots_as_a_new_session_with_that_seed_would():
+    # the bots' random draws went on from where the old match left them, so a restart with the
+    # same seed, every seat a bot, played another match
+    love = EXAMPLES / "love-letter.ludus"
+    game = ludus.load(love)
+
+    def session(seed: int) -> Repl:
+        out = io.StringIO()
+        console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+        repl = Repl(game.new_match(2, seed=seed), love, console, bots={0: "random", 1: "mcts:5"})
+        repl.play_bots()
+        return repl
+
+    first, other = session(0), session(3)
+    repl = session(0)
+    feed(repl, "restart")
+    assert repl.match.moves == first.match.moves
+    feed(repl, "restart 3")
+    assert repl.match.moves == other.match.moves != first.match.moves
