@@ -507,7 +507,7 @@ def test_restart_plays_the_bots_as_a_new_session_with_that_seed_would():
     def session(seed: int) -> Repl:
         out = io.StringIO()
         console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-        repl = Repl(game.new_match(2, seed=seed), love, console, bots={0: "random", 1: "mcts:5"})
+        repl = Repl(game.new_match(2, seed=seed), love, console, bots={0: "random", 1: "greedy:2"})
         repl.play_bots()
         return repl
 
