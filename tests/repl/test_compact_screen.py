@@ -215,3 +215,16 @@ def test_tracks_line_up_and_a_long_one_wraps_under_its_positions(tmp_path, monke
         "             24: DeckThin   at 27: DeckThin",
         "aids_deaths  (0) 1 2 3 4 5 6 7 8 9 10 11 12",
     ]
+
+
+def test_the_docs_count_the_lines_of_votes_for_womens_first_screen_right(tmp_path, monkeypatch):
+    # docs/repl.md said 45 and 116 once the screen had grown shorter: counted here, at the width
+    # of a piped session
+    repl, out = repl_of(VFW, tmp_path, monkeypatch)
+    repl.show_state()
+    compact = len(out.getvalue().splitlines())
+    repl, out = repl_of(VFW, tmp_path, monkeypatch)
+    repl.show_state(compact=False)
+    whole = len(out.getvalue().splitlines())
+    text = " ".join((GAMES.parent / "docs" / "repl.md").read_text(encoding="utf-8").split())
+    assert f"Votes for Women's first screen is {compact} lines, where drawing every state would take {whole}" in text
