@@ -17,11 +17,12 @@ from ..engine.values import (
     ordered,
     pair_key,
     pick_extreme,
+    set_key,
     space_attr,
     text_in_range,
 )
 from ..language import nodes as n
-from ..language.symbols import elem_type
+from ..language.symbols import elem_type, per_keys
 from .pysource import _best, define_value
 from .specs import _MISSING, ActionSpec, Code
 
@@ -146,6 +147,15 @@ class ExpressionCompiler:
                 out.add(res[1])
         return out
 
+    def key_of(self, name: str, index: int, node):
+        """The key `node` gives var `name` as part `index` of its `per`: checked to be one of a
+        set of keys (`played of c.colour`, values.set_key), else as it is."""
+        keys = self.sym.key_set(per_keys(self.sym.vars[name].per)[index])
+        key = self.expr(node)
+        if keys is None:
+            return key
+        return lambda rt, env: set_key(name, keys, key(rt, env))
+
     def expr(self, node):
         """A function (rt, env) for an expression: generated Python source while a whole game
         compiles (see pysource.py), else the closure."""
@@ -217,10 +227,10 @@ class ExpressionCompiler:
                 return lambda rt, env: rt.get_var(name, env.get("$act"))
             return lambda rt, env: rt.get_var(name)
         if tag == "var_of":
-            name, key = res[1], self.expr(node.of)
+            name, key = res[1], self.key_of(res[1], 0, node.of)
             return lambda rt, env: rt.get_var(name, key(rt, env))
         if tag == "var_of2":
-            name, k1, k2 = res[1], self.expr(node.of), self.expr(node.at)
+            name, k1, k2 = res[1], self.key_of(res[1], 0, node.of), self.key_of(res[1], 1, node.at)
             return lambda rt, env: rt.get_var(name, pair_key(rt, k1(rt, env), k2(rt, env)))
         if tag == "zone":
             name = res[1]

@@ -24,6 +24,8 @@ class Game:
     vars: dict = field(factory=dict)
     zones: dict = field(factory=dict)  # every zone, a family's members each under its own name
     families: dict = field(factory=dict)  # family name -> ZoneFamily (language.symbols)
+    # `per WORD` -> KeySet (language.symbols), for each set of keys a counter, flag or var is kept per
+    key_sets: dict = field(factory=dict)
     tokens: dict = field(factory=dict)
     groups: dict = field(factory=dict)
     tracks: dict = field(factory=dict)

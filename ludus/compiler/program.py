@@ -10,6 +10,7 @@ from ..engine import ops as O
 from ..engine.runtime import NOT_FIXED
 from ..language import nodes as n
 from ..language.checker import Checked
+from ..language.symbols import per_keys
 from .expressions import ExpressionCompiler
 from .specs import Code, DefSpec, SpaceSpec, TrackSpec, VarSpec, ZoneSpec, unset_value
 from .statements import StatementCompiler
@@ -49,6 +50,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for name, decl in sym.values.items():
             g.values[name] = self.expr(decl.value)
         for name, decl in sym.vars.items():
+            for part in per_keys(decl.per):
+                keys = sym.key_set(part)
+                if keys is not None:  # `per colour`: views, saved matches and the runtime know its keys
+                    g.key_sets[part] = keys
             shown = self.c.types.get(id(decl), "any")
             g.vars[name] = VarSpec(
                 name, decl.kind, decl.per, "any" if ("var", name) in sym.inferred else shown,

@@ -50,13 +50,14 @@ from ..engine.values import (
     in_range,
     ordered,
     pick_extreme,
+    set_key,
     space_attr,
     text_in_range,
 )
 from ..language import cache
 from ..language import nodes as n
 from ..language.limits import MAX_LIST, MAX_TEXT, MAX_WORK
-from ..language.symbols import elem_type
+from ..language.symbols import elem_type, per_keys
 from .builtins import DIRECTIONS, adjacent, grid_step, walk_line
 from .decisions import _cost_refusal
 from .specs import unset_value
@@ -247,7 +248,7 @@ HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "MAX_TEXT": MAX_TEXT, "as_int": as_int, "as_list": as_list, "as_order": as_order, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
     "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_group": _group, "_table": _table, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
-    "adjacent": adjacent, "_cost_refusal": _cost_refusal,
+    "adjacent": adjacent, "_cost_refusal": _cost_refusal, "_set_key": set_key,
 }
 
 _NO_LOCALS = types.MappingProxyType({})  # read only: a scope that holds no Python locals
@@ -883,7 +884,7 @@ class SourceGen:
                 return self.get_var(res[1], self.hoist("env.get('$act')"))
             return self.get_var(res[1], None)
         if tag == "var_of":
-            return self.get_var(res[1], self.sub(node.of))
+            return self.get_var(res[1], self.var_key(res[1], 0, self.sub(node.of)))
         if tag == "value":
             decl = sym.values[res[1]]
             if type(decl.value) in (n.Number, n.String, n.Bool):
@@ -1068,6 +1069,12 @@ class SourceGen:
                     f"if ({p} := {place}).__class__ is str else {call})")
         return (f"(_ix.get(({token!r}, None, {p}), 0) "
                 f"if ({p} := {place}).__class__ is str and (_ix := rt.tix) is not None else {call})")
+
+    def var_key(self, name: str, index: int, key: str) -> str:
+        """Source of the key `key` gives var `name` as part `index` of its `per`, checked to be
+        one of a set of keys (`played of c.colour`) as ExpressionCompiler.key_of checks it."""
+        keys = self.comp.sym.key_set(per_keys(self.comp.sym.vars[name].per)[index])
+        return key if keys is None else f"_set_key({name!r}, {self.const(keys)}, {key})"
 
     def get_var(self, name: str, key: str | None) -> str:
         """rt.get_var(name, key); a var declared with no start, or whose start is a constant

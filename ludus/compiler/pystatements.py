@@ -186,9 +186,10 @@ class StatementSource:
             key = "env.get('$act')" if comp.sym.vars[res[1]].per == "seat" else "None"
             return [f"rt.set_var({res[1]!r}, {key}, {v})"]
         if tag == "var_of":
-            return [f"rt.set_var({res[1]!r}, {self.sub(node.of)}, {v})"]
+            return [f"rt.set_var({res[1]!r}, {self.gen.var_key(res[1], 0, self.sub(node.of))}, {v})"]
         if tag == "var_of2":
-            return [f"rt.set_var({res[1]!r}, pair_key(rt, {self.sub(node.of)}, {self.sub(node.at)}), {v})"]
+            of, at = self.gen.var_key(res[1], 0, self.sub(node.of)), self.gen.var_key(res[1], 1, self.sub(node.at))
+            return [f"rt.set_var({res[1]!r}, pair_key(rt, {of}, {at}), {v})"]
         if tag == "track":
             return [f"rt.set_track({res[1]!r}, as_int({v}, 'track position'))"]
         if tag in ("field", "dynamic_attr"):

@@ -802,10 +802,10 @@ class StatementCompiler:
             per = self.sym.vars[name].per
             return lambda rt, env, v: rt.set_var(name, env.get("$act") if per == "seat" else None, v)
         if tag == "var_of":
-            name, key = res[1], self.expr(node.of)
+            name, key = res[1], self.key_of(res[1], 0, node.of)
             return lambda rt, env, v: rt.set_var(name, key(rt, env), v)
         if tag == "var_of2":
-            name, k1, k2 = res[1], self.expr(node.of), self.expr(node.at)
+            name, k1, k2 = res[1], self.key_of(res[1], 0, node.of), self.key_of(res[1], 1, node.at)
             return lambda rt, env, v: rt.set_var(name, pair_key(rt, k1(rt, env), k2(rt, env)), v)
         if tag == "track":
             name = res[1]

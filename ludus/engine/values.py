@@ -138,6 +138,16 @@ def family_member(family, key) -> str:
                     f"{family.value}, {', '.join(family.keys)}")
 
 
+def set_key(name: str, keys, key) -> str:
+    """`key` as a key of var `name` kept per the set of keys `keys` (a KeySet: `per colour`):
+    one the set lacks stops the rule, as a zone family's does (family_member), for a reading as
+    for a change: a value kept under a key no view, saved match or checker knows is lost."""
+    if key.__class__ is str and key in keys.keys:
+        return key
+    raise RuleError(f"'{name}' has no key {show_value(key)}: its keys are the {keys.value}, "
+                    f"{', '.join(keys.keys)}")
+
+
 def pair_key(rt: Runtime, first, second) -> str:
     """The key of a var kept per pair (`cubes of Red at NY`): "0|NY"."""
     for part in (first, second):

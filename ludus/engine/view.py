@@ -309,7 +309,7 @@ def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
     parts = per_keys(spec.per)
     keys = sorted((k[len(prefix):] for k in rt.state["vars"] if k.startswith(prefix)),
                   key=key_order(rt.game, parts))
-    cards = [p != "seat" and p not in rt.game.space_kinds for p in parts]
+    cards = card_parts(rt.game, parts)
     split = [key.split("|", 1) if len(parts) == 2 else [key] for key in keys]
     eids = {int(t) for texts in split for t, card in zip(texts, cards, strict=False) if card}
     seen = [e for e in sorted(eids) if looking is None or all(_can_see(rt, e, s) for s in looking)]
@@ -332,20 +332,31 @@ def _keyed_row(rt, name: str, looking: tuple | None, names, value_of) -> dict:
     return row
 
 
+def card_parts(game, parts: tuple) -> list[bool]:
+    """For each part of a var's `per`, whether its keys are cards (or pieces), by their ids:
+    not a seat, a space kind's space or a text of a set of keys (`per colour`)."""
+    return [p != "seat" and p not in game.space_kinds and p not in game.key_sets for p in parts]
+
+
 def key_order(game, parts: tuple):
     """A sort key for the keys of a var kept per `parts`, as the state writes them ("10",
     "C7", "1|C7"): seats and cards by their numbers, spaces as the board declares them, the
     first part of a pair before the second. Sorted as texts, card 10 came before card 2 and
     a view listed a card's copies out of the order the game makes them."""
     spaces = game.space_order
-    numbered = [p not in game.space_kinds for p in parts]
+    # a set of keys (`per colour`) in the order its list gives them, as a zone family's members
+    listed = [{key: i for i, key in enumerate(game.key_sets[p].keys)} if p in game.key_sets else None
+              for p in parts]
+    numbered = [p not in game.space_kinds and p not in game.key_sets for p in parts]
 
     def rank(key: str) -> tuple:
         texts = key.split("|", 1) if len(parts) == 2 else [key]
         out = []
-        for text, number in zip(texts, numbered, strict=False):
+        for text, number, keys in zip(texts, numbered, listed, strict=False):
             if number and text.isdigit():
                 out.append((0, int(text), ""))
+            elif keys is not None and text in keys:
+                out.append((0, keys[text], ""))
             elif not number and text in spaces:
                 out.append((0, spaces[text], ""))
             else:  # not to be met (saved.var_problem): after the others, as text
@@ -360,7 +371,7 @@ def pair_shown(rt, name: str, key: str) -> str:
     is given, so a text that shows it reads as the view's row does. Unlike the view it names
     a card any seat may not see, as `{c}` in a text does."""
     parts = per_keys(rt.game.vars[name].per)
-    cards = [p != "seat" and p not in rt.game.space_kinds for p in parts]
+    cards = card_parts(rt.game, parts)
     names = rt.game.seat_names(rt.state["nseats"])
     made = len(rt.state["ents"])
 

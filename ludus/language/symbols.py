@@ -85,6 +85,16 @@ SEAT_WORDS = ("player", "players", "seats")
 
 
 @frozen
+class KeySet:
+    """The keys `per WORD` names, for a zone family or a counter, flag or var: the texts of the
+    list value written out under the plural of WORD (`per colour`: `value colours`), in order."""
+
+    word: str
+    value: str
+    keys: tuple
+
+
+@frozen
 class ZoneFamily:
     """A zone declared per a set of keys (`zone expedition per seat and colour`): one zone, a
     member, per key (and per seat with `seat`). `word` is the key set as `per` writes it
@@ -183,35 +193,57 @@ class Symbols:
             return (f"a zone is kept per seat, per one set of keys, or per seat and one set of keys, "
                     f"not 'per {decl.per}'", keys[-1], None)
         word = keys[0]
+        if plural(word) not in self.values and word not in self.values and (
+                word in self.space_kinds or word in self.kinds):
+            what = ("a board kind's spaces hold cards themselves" if word in self.space_kinds
+                    else "a card or piece is no key of a zone")
+            return (f"'per {word}': zones are kept per seat or per the texts of a list value ({what})",
+                    word, None)
+        fault = self.key_set_fault(word, "zone family", decl.name)
+        return None if fault is None else (fault[0], word, fault[1])
+
+    def key_set(self, word: str) -> KeySet | None:
+        """The set of keys `per WORD` names (`per colour`: the texts of `value colours`), or None
+        when WORD names none the game can keep (key_set_fault)."""
+        if word == "seat" or word in self.space_kinds or word in self.kinds or self.key_set_fault(word, "", "") is not None:
+            return None
+        value = plural(word)
+        return KeySet(word, value, tuple(item.value for item in self.values[value].value.items))
+
+    def key_set_fault(self, word: str, owner: str, name: str) -> tuple[str, str | None] | None:
+        """What is wrong with `per WORD` as a set of keys, as (message, hint or None), or None.
+        The keys are known when the game is compiled: they are the texts of a list value
+        written out in the rules, named in `per` by the singular of its name, as `per column`
+        names the spaces `columns` lists (so that views, samples, saved matches and the checker
+        know every key). `owner` says what is kept per them ("zone family", "counter"), `name`
+        is its name."""
         value = plural(word)
         found = self.values.get(value)
+        zone = owner == "zone family"
         if found is None:
             if word in self.values:
-                return (f"'per {word}': a zone family names its keys by the singular of the list "
-                        f"value that holds them", word, f"write 'per {singular_guess(word)}'")
-            what = ("a board kind's spaces hold cards themselves" if word in self.space_kinds
-                    else "a card or piece is no key of a zone" if word in self.kinds else None)
-            if what is not None:
-                return (f"'per {word}': zones are kept per seat or per the texts of a list value ({what})",
-                        word, None)
-            if word in SEAT_WORDS:
-                return (f"'per {word}': a zone kept for each seat is 'per seat'", word, Suggestion(word, ("seat",)))
-            return (f"'per {word}': no value '{value}' lists the keys of this zone family", word,
+                return (f"'per {word}': a {owner} names its keys by the singular of the list "
+                        f"value that holds them", f"write 'per {singular_guess(word)}'")
+            if zone and word in SEAT_WORDS:
+                return (f"'per {word}': a zone kept for each seat is 'per seat'", Suggestion(word, ("seat",)))
+            return (f"'per {word}': no value '{value}' lists the keys of this {owner}",
                     f"declare them, as 'value {value} = [\"...\", \"...\"]'")
         items = found.value
         if not isinstance(items, n.ListLit) or not items.items or not all(
                 isinstance(x, n.String) for x in items.items):
             return (f"'per {word}': the value '{value}' must be a list of texts written out, as "
-                    f"'value {value} = [\"...\", \"...\"]', so that every member is known before a match starts",
-                    word, None)
+                    f"'value {value} = [\"...\", \"...\"]', so that every {'member' if zone else 'key'} "
+                    "is known before a match starts", None)
         texts = [x.value for x in items.items]
         bad = next((t for t in texts if not FAMILY_KEY.fullmatch(t)), None)
         if bad is not None:
+            why = (f"a member is named by its family and its key, as '{name} {texts[0]}'" if zone
+                   else "a key is one word, as a zone family's is")
             return (f"'per {word}': the key \"{bad}\" of '{value}' is not one word (letters, digits, '_' or '-'): "
-                    f"a member is named by its family and its key, as '{decl.name} {texts[0]}'", word, None)
+                    + why, None)
         twice = next((t for i, t in enumerate(texts) if t in texts[:i]), None)
         if twice is not None:
-            return (f"'per {word}': the key \"{twice}\" is in '{value}' twice", word, None)
+            return (f"'per {word}': the key \"{twice}\" is in '{value}' twice", None)
         return None
 
     def kind_of_space_collection(self, name: str) -> str | None:

@@ -169,6 +169,9 @@ var deck: zone
 var path: list of region start [North]
 var which: token
 var loose
+value colours = ["red", "blue"]
+counter played per colour
+var best_of per seat and colour
 flow:
     for each s in seats:
         turn s:
@@ -183,6 +186,8 @@ flow:
             set which to Cube
             set calm of South to true
             increase cubes of s at North by 1
+            increase played of "red" by 1
+            set best_of of s at "blue" to "x"
     end game
 """
 
@@ -235,6 +240,11 @@ def with_var(text: str, key: str, value, drop: str | None = None) -> str:
     ("cubes@0|Nowhere", 1, "variable 'cubes@0|Nowhere' is kept per seat and region, and '0|Nowhere' names no such thing"),
     ("cubes@2|North", 1, "variable 'cubes@2|North' is kept per seat and region, and '2|North' names no such thing"),
     ("cubes@0", 1, "variable 'cubes@0' is kept per seat and region, and '0' names no such thing"),
+    ("played@purple", 1, "variable 'played@purple' is kept per colour, and 'purple' names no such thing"),
+    ("played@Red", 1, "variable 'played@Red' is kept per colour, and 'Red' names no such thing"),
+    ("played", 1, "variable 'played' is kept per colour, and '' names no such thing"),
+    ("best_of@0|green", 1, "variable 'best_of@0|green' is kept per seat and colour, and '0|green' names no such thing"),
+    ("best_of@2|red", 1, "variable 'best_of@2|red' is kept per seat and colour, and '2|red' names no such thing"),
     ("coins@" + "9" * 5000, 1, "variable 'coins@" + "9" * 70 + "... is kept per seat, and '" + "9" * 36 + "... names"),
 ])
 def test_a_var_of_the_wrong_kind_type_or_key_is_refused_naming_it(kept, key, value, why):
@@ -249,6 +259,8 @@ def test_a_var_of_the_wrong_kind_type_or_key_is_refused_naming_it(kept, key, val
     ("marked@2", False),  # Gem: a Good of its own kind
     ("loose", {"any": ["thing"]}),  # no type: anything plain
     ("cubes@1|South", 3),
+    ("played@blue", 4),  # a key of `per colour`
+    ("best_of@1|red", "y"),
 ])
 def test_a_var_of_its_type_loads(kept, key, value):
     game, text = kept

@@ -37,6 +37,7 @@ from ..symbols import (
     listlike,
     per_keys,
     plural,
+    singular_guess,
     type_name,
 )
 from .base import BASIC_TYPES, Checked, Scope, _agree, _always_ends, _children
@@ -609,6 +610,28 @@ class DeclarationChecks:
         self.error(f"unknown type '{ref.name}'", ref.span, suggest(ref.name, choices))
         return "any"
 
+    def check_var_per(self, item: n.VarDecl) -> None:
+        """`per` of a counter, flag or var: a seat, a space kind, a kind of card, or a set of
+        keys (`per colour`, the texts of `value colours`) alone or after the seat, as a zone
+        family takes them (`per seat and colour`)."""
+        sym, parts = self.sym, per_keys(item.per)
+        for i, part in enumerate(parts):
+            if part == "seat" or part in sym.space_kinds or part in sym.kinds:
+                continue
+            if plural(part) in sym.values:
+                self.used.add(("value", plural(part)))
+            fault = sym.key_set_fault(part, item.kind, item.name)
+            if fault is None and (i == 1 and parts[0] != "seat" or i == 0 and len(parts) == 2):
+                self.error(f"a {item.kind} is kept per a set of keys alone or per seat and it "
+                           f"('per {part}', 'per seat and {part}'), not 'per {item.per}'", self.at(item.span, part))
+            elif fault is not None and (plural(part) in sym.values or part in sym.values):
+                self.error(fault[0], self.at(item.span, part), fault[1])
+            elif fault is not None:
+                keyed = [w for w in map(singular_guess, sym.values) if sym.key_set(w) is not None]
+                choices = ["seat", *sym.space_kinds, *sym.kinds, *keyed]
+                hint = suggest(part, choices) or (Suggestion(part, ("seat",)) if part in SEAT_WORDS else None)
+                self.error(f"'per {part}': no such seat, space kind, kind or set of keys", self.at(item.span, part), hint)
+
     def check_item(self, item) -> None:
         sym = self.sym
         top = Scope()
@@ -618,11 +641,7 @@ class DeclarationChecks:
         elif isinstance(item, n.VarDecl):
             self.out.types[id(item)] = self.var_type(item)  # the compiler keeps it, for views to show seats by name
             self.out.keep.append(item)
-            for part in per_keys(item.per):
-                if part != "seat" and part not in sym.space_kinds and part not in sym.kinds:
-                    choices = ["seat", *sym.space_kinds, *sym.kinds]
-                    hint = suggest(part, choices) or (Suggestion(part, ("seat",)) if part in SEAT_WORDS else None)
-                    self.error(f"'per {part}': no such seat, space kind or kind", self.at(item.span, part), hint)
+            self.check_var_per(item)
             scope = top.child()
             if per_keys(item.per)[:1] == ("seat",):
                 scope.names["seat"] = "seat"
@@ -888,9 +907,10 @@ class DeclarationChecks:
             scope.names.update(old=t, new=t)
             if decl.per:
                 # `key` is what the var is kept per, typed as `of` takes it: the seat, the space,
-                # or the card (`{key}` writes its name, `key.cost` reads it). A pair's key is a
-                # text, as the view writes it (`P2 at South`): the language has no value that
-                # holds two things, and a text reads in a log line as the view's row does
+                # the card (`{key}` writes its name, `key.cost` reads it), or a key of a set of
+                # keys, a text (`per colour`: "red"). A pair's key is a text, as the view writes
+                # it (`P2 at South`): the language has no value that holds two things, and a
+                # text reads in a log line as the view's row does
                 scope.names["key"] = "text" if " and " in decl.per else self._key_type(decl.per)
         else:
             self.unwatchable(item)

@@ -256,7 +256,18 @@ class ExpressionChecks:
     def _key_type(self, per: str) -> str:
         sym = self.sym
         return "seat" if per == "seat" else (
-            "space:" + per if per in sym.space_kinds else "entity:" + per if per in sym.kinds else "any")
+            "space:" + per if per in sym.space_kinds else "entity:" + per if per in sym.kinds
+            else "text" if sym.key_set(per) is not None else "any")
+
+    def var_key(self, name: str, part: str, key, scope: Scope) -> None:
+        """A key of var `name` kept `per part`: of the part's type, and for a set of keys
+        (`per colour`), a key written as a text must be one of the set's, as a zone family's."""
+        self.expect(key, scope, self._key_type(part))
+        if isinstance(key, n.String) and part not in self.sym.space_kinds and part not in self.sym.kinds:
+            keys = self.sym.key_set(part)
+            if keys is not None and key.value not in keys.keys:
+                self.error(f"'{name}' has no key \"{key.value}\": its keys are the {keys.value}, "
+                           f"{', '.join(keys.keys)}", key.span, suggest(key.value, keys.keys))
 
     def _track_name(self, node, scope: Scope) -> bool:
         return isinstance(node, n.Name) and node.name in self.sym.tracks and scope.lookup(node.name) is None
@@ -340,9 +351,18 @@ class ExpressionChecks:
             if node.at is None:
                 self.error(f"'{name}' is kept per {first_kind} and {second_kind}: write {name} of ... at ...", node.span)
             else:
-                self.expect(node.at, scope, self._key_type(second_kind))
-            self.expect(node.of, scope, self._key_type(first_kind))
+                self.var_key(name, second_kind, node.at, scope)
+            self.var_key(name, first_kind, node.of, scope)
             return self.resolve(node, ("var_of2", name), self.var_type(decl))
+        if node.at is not None and node.of is not None and name in sym.vars and sym.vars[name].per is not None:
+            # `played of P1 at "red"` for a counter kept per one thing: one key too many
+            decl = sym.vars[name]
+            self.used.add(("var", name))
+            self.error(f"'{name}' is a {decl.kind} kept per {decl.per}, one key: read it as "
+                       f"'{name} of {decl.per.upper()}', without 'at'", node.span)
+            self.expr(node.at, scope)
+            self.var_key(name, decl.per, node.of, scope)
+            return self.resolve(node, ("var_of", name), self.var_type(decl))
         if node.at is not None and node.of is None and name in sym.vars and sym.vars[name].per is not None:
             # `climber at c` for a counter kept per column: read with `of`, as `unstable of North`
             decl = sym.vars[name]
@@ -368,7 +388,7 @@ class ExpressionChecks:
             if decl.per is None:
                 self.error(f"'{name}' is one value for the whole game, not kept per anything", node.span)
             else:
-                self.expect(node.of, scope, self._key_type(decl.per))
+                self.var_key(name, decl.per, node.of, scope)
             return self.resolve(node, ("var_of", name), self.var_type(decl))
         if name in sym.zones:
             self.used.add(("zone", name))
