@@ -35,6 +35,10 @@ card "Blue 4" is Card:
     colour "blue"
     number 4
 
+card "Yellow 2" is Card:
+    colour "yellow"
+    number 2
+
 card "Grey 1" is Card:
     colour "grey"
     number 1
@@ -62,9 +66,10 @@ action Peek(c in hand):
 
 flow:
     move box to hand of P1
-    for round in 1 to 3:
-        turn P1:
-            offer Play, Peek
+    for round in 1 to 2:
+        repeat 2 times:
+            turn P1:
+                offer Play, Peek
     end game
 '''
 
@@ -95,12 +100,14 @@ def test_each_key_has_its_own_value_shown_in_the_order_of_the_keys(game):
     assert value == [1, 0, 4, 0]
 
 
-def test_a_trigger_is_given_the_key_as_its_text(game):
+def test_a_trigger_is_given_the_key_as_its_text_and_a_reset_goes_in_the_order_of_the_keys(game):
     m = game.new_match(2, seed=0)
     m.apply("play Red 3")
-    assert [e["text"] for e in m.log if e["t"] == "log"] == ["played red: 0 to 1", "turns red: 0 to 1",
-                                                             "turns red: 1 to 0"]
-    assert m.view()["counters"]["changes"] == 1
+    m.apply("play Yellow 2")
+    assert [e["text"] for e in m.log if e["t"] == "log"] == [
+        "played red: 0 to 1", "turns red: 0 to 1", "played yellow: 0 to 1", "turns yellow: 0 to 1",
+        "turns yellow: 1 to 0", "turns red: 1 to 0"]  # yellow first, as `colours` lists it
+    assert m.view()["counters"]["changes"] == 2
 
 
 def test_keys_survive_save_and_load(game):
