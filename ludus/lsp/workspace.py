@@ -581,7 +581,7 @@ class Workspace:
             for each in family:
                 clash = self._clash(each, "value", singular)
                 if clash:
-                    raise Refused(f"'{singular}', the singular of '{new}' that a zone family's 'per' would "
+                    raise Refused(f"'{singular}', the singular of '{new}' that a 'per' would "
                                   f"name, is already {clash}: pick another name")
         edits: dict[str, list[tuple[Span, str]]] = {}
         for o in uses:
@@ -597,17 +597,18 @@ class Workspace:
 
     @staticmethod
     def _singular(uses, old: str, new: str) -> str | None:
-        """The word a zone family's `per` is to read when the list value `old` that holds its keys
-        is renamed `new` (`per colour` of `colours` becomes `per shade` of `shades`), or None when
-        no family names it; Refused when `new` is no plural the checker reads back to a singular
-        (symbols.family_fault: the value a `per WORD` names is plural(WORD))."""
+        """The word the `per` of a zone family or a counter, flag or var is to read when the list
+        value `old` that holds its keys is renamed `new` (`per colour` of `colours` becomes `per
+        shade` of `shades`), or None when no `per` names it; Refused when `new` is no plural the
+        checker reads back to a singular (symbols.key_set_fault: the value a `per WORD` names is
+        plural(WORD))."""
         per = next((o for o in uses if o.singular), None)
         if per is None:
             return None
         word = singular_guess(new)
         if plural(word) != new or not WORD.fullmatch(word) or word == "seat" or word in keywords():
-            raise Refused(f"'per {per.word}' on line {per.line} of {Path(per.path).name} names the keys of a zone "
-                          f"family by the singular of '{old}', and '{new}' has no singular that names it "
+            raise Refused(f"'per {per.word}' on line {per.line} of {Path(per.path).name} names a set of keys "
+                          f"by the singular of '{old}', and '{new}' has no singular that names it "
                           f"back: pick a plural, as '{old}' is of '{per.word}'")
         return word
 

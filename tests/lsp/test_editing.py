@@ -638,7 +638,7 @@ def test_a_rename_in_a_part_reaches_every_game_that_reads_it_and_the_files_that_
     assert {g: diagnostics(tmp_path / g) for g in before} == before
 
 
-# ── a zone family's keys ──
+# ── the keys of a zone family or a counter ──
 
 FAMILY = '''game "Family"
 players 2
@@ -676,9 +676,9 @@ def test_renaming_a_familys_list_value_renames_its_per_to_the_new_singular(serve
 
 
 @pytest.mark.parametrize(("line", "character", "new", "why"), [
-    (2, 8, "fish", "'per colour' on line 4 of family.ludus names the keys of a zone family by the singular of "
+    (2, 8, "fish", "'per colour' on line 4 of family.ludus names a set of keys by the singular of "
                    "'colours', and 'fish' has no singular that names it back"),
-    (3, 20, "row", "'row', the singular of 'rows' that a zone family's 'per' would name, "
+    (3, 20, "row", "'row', the singular of 'rows' that a 'per' would name, "
                    "is already the name of a zone"),
 ])
 def test_a_familys_list_value_is_not_renamed_to_a_name_without_a_singular(server, tmp_path, line, character, new, why):
