@@ -265,6 +265,10 @@ class ExpressionCompiler:
         if tag == "token":
             name = res[1]
             return lambda rt, env: name
+        if tag == "tokens" and not res[2] and self.sym.token_family(res[1]) is not None:
+            # `Told of c.colour at c`: a member of a family of tokens, named by its key
+            token, place = self.token_fn(res[1], node.of), self.expr(node.at) if node.at is not None else None
+            return lambda rt, env: rt.token_count(token(rt, env), None, place(rt, env) if place else None)
         if tag == "tokens":
             name, is_local = res[1], res[2]
             owner = self.expr(node.of) if node.of is not None else None

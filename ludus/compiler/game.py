@@ -26,6 +26,7 @@ class Game:
     families: dict = field(factory=dict)  # family name -> ZoneFamily (language.symbols)
     # `per WORD` -> KeySet (language.symbols), for each set of keys a counter, flag or var is kept per
     key_sets: dict = field(factory=dict)
+    token_families: dict = field(factory=dict)  # family name -> ZoneFamily, of tokens kept per a set of keys
     tokens: dict = field(factory=dict)
     groups: dict = field(factory=dict)
     tracks: dict = field(factory=dict)

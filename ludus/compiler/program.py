@@ -78,7 +78,15 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for name in ("box", "removed"):
             g.zones.setdefault(name, ZoneSpec(name, None, "public", None))
         for name, decl in sym.tokens.items():
-            g.tokens[name] = decl.per
+            family = sym.token_family(name)
+            if family is None:
+                g.tokens[name] = decl.per
+                continue
+            # `token Told per colour`: each member a token of its own, owned by no one (`Told
+            # red`), so the state, views, saved matches and samples know tokens as before
+            g.token_families[name] = family
+            for member in family.members():
+                g.tokens[member] = None
         for name, decl in sym.groups.items():
             g.groups[name] = list(decl.members)
         for name, decl in sym.tracks.items():

@@ -53,6 +53,7 @@ from ..engine.values import (
     set_key,
     space_attr,
     text_in_range,
+    token_member,
 )
 from ..language import cache
 from ..language import nodes as n
@@ -248,7 +249,7 @@ HELPERS = {
     "RuleError": RuleError, "MAX_WORK": MAX_WORK, "MAX_TEXT": MAX_TEXT, "as_int": as_int, "as_list": as_list, "as_order": as_order, "entity_attr": entity_attr,
     "in_range": in_range, "space_attr": space_attr, "_nolocal": _nolocal, "_add": _add, "_div": _div,
     "_field": _field, "_field_of": _field_of, "_ent_key": _ent_key, "_ent_get": _ent_get, "_ent_kind": _ent_kind, "_dyn_attr": _dyn_attr, "_top": _top, "_MISSING": _MISSING, "_index_places": index_places, "_index_reads": index_reads, "_seen": seen, "_seen_all": seen_all, "_group": _group, "_table": _table, "_READS": READS, "display": display, "entity_label": entity_label, "text_in_range": text_in_range,
-    "adjacent": adjacent, "_cost_refusal": _cost_refusal, "_set_key": set_key,
+    "adjacent": adjacent, "_cost_refusal": _cost_refusal, "_set_key": set_key, "_token_member": token_member,
 }
 
 _NO_LOCALS = types.MappingProxyType({})  # read only: a scope that holds no Python locals
@@ -828,6 +829,13 @@ class SourceGen:
                 return self.locals[res[1]]
             name = repr(res[1])
             return f"(env[{name}] if {name} in env else _nolocal({name}))"
+        if tag == "tokens" and not res[2] and comp.sym.token_family(res[1]) is not None:
+            # `Told of c.colour at c`: a member of a family of tokens, named by its key
+            family = self.const(comp.sym.token_family(res[1]))
+            place = self.sub(node.at) if node.at is not None else "None"
+            if self.recording and node.at is not None and self.unseen(place):
+                place = self.seen(place)
+            return f"rt.token_count(_token_member({family}, {self.sub(node.of)}), None, {place})"
         if tag == "tokens":
             tok = self.locals.get(res[1], f"env[{res[1]!r}]") if res[2] else repr(res[1])
             owner = self.sub(node.of) if node.of is not None else "None"

@@ -15,10 +15,11 @@ The locals of a generated statement start with `st_`, a prefix no generated expr
 from __future__ import annotations
 
 from ..engine.runtime import NOT_FIXED
-from ..engine.values import as_entities, as_seat, as_track, pair_key
+from ..engine.values import as_entities, as_seat, as_track, pair_key, token_member
 from ..language import nodes as n
 
-HELPERS = {"as_entities": as_entities, "as_seat": as_seat, "as_track": as_track, "pair_key": pair_key}
+HELPERS = {"as_entities": as_entities, "as_seat": as_seat, "as_track": as_track, "pair_key": pair_key,
+           "_token_member": token_member}
 
 
 class StatementSource:
@@ -94,26 +95,37 @@ class StatementSource:
             lines += [f"if st_new > {spec.fixed_high!r}:", f"    st_new = {spec.fixed_high!r}"]
         return [*lines, "if st_new != st_have:", f"    rt.put_counter({name!r}, st_key, st_have, st_new)"]
 
-    def token(self, name: str) -> str:
-        return repr(name) if name in self.comp.sym.tokens else f"env[{name!r}]"
+    def token(self, s) -> str:
+        """The token statement `s` names (StatementCompiler.token_fn): a member of a family of
+        tokens by its key, which `of` gives (`add 1 Told of c.colour to c`)."""
+        family = self.comp.sym.token_family(s.token) if s.token in self.comp.sym.tokens else None
+        if family is not None:
+            return f"_token_member({self.gen.const(family)}, {self.sub(s.owner)})"
+        return repr(s.token) if s.token in self.comp.sym.tokens else f"env[{s.token!r}]"
+
+    def owner(self, s) -> str:
+        """The owner `of` names, or None: a family's member is no one's, its `of` is its key."""
+        if s.owner is None or self.comp.sym.token_family(s.token) is not None:
+            return "None"
+        return self.sub(s.owner)
 
     def g_AddTokens(self, s: n.AddTokens):
         if s.owner is not None:
-            owner = self.sub(s.owner)
+            owner = self.owner(s)
         else:
             per = self.comp.sym.tokens[s.token].per if s.token in self.comp.sym.tokens else None
             owner = "env.get('$act')" if per == "seat" else "None"
-        return [f"rt.add_tokens({self.token(s.token)}, {owner}, {self.sub(s.place)}, "
+        return [f"rt.add_tokens({self.token(s)}, {owner}, {self.sub(s.place)}, "
                 f"{self.amount(s.amount)})"]
 
     def g_RemoveTokens(self, s: n.RemoveTokens):
-        owner = self.sub(s.owner) if s.owner is not None else "None"
+        owner = self.owner(s)
         amount = "None" if s.amount is None else self.amount(s.amount)
-        return [f"rt.remove_tokens({self.token(s.token)}, {owner}, {self.sub(s.place)}, {amount})"]
+        return [f"rt.remove_tokens({self.token(s)}, {owner}, {self.sub(s.place)}, {amount})"]
 
     def g_MoveTokens(self, s: n.MoveTokens):
-        owner = self.sub(s.owner) if s.owner is not None else "None"
-        return [f"st_tok = {self.token(s.token)}",
+        owner = self.owner(s)
+        return [f"st_tok = {self.token(s)}",
                 f"st_own = {owner}",
                 f"st_want = {self.amount(s.amount)}",
                 f"st_source = {self.sub(s.source)}",

@@ -5,7 +5,17 @@ from __future__ import annotations
 from ..engine import ops as O
 from ..engine.display import display
 from ..engine.runtime import READ, RuleError
-from ..engine.values import as_entities, as_int, as_list, as_seat, as_size, as_track, number_range, pair_key
+from ..engine.values import (
+    as_entities,
+    as_int,
+    as_list,
+    as_seat,
+    as_size,
+    as_track,
+    number_range,
+    pair_key,
+    token_member,
+)
 from ..language import nodes as n
 from ..language.symbols import elem_type
 
@@ -73,17 +83,22 @@ class StatementCompiler:
                 rt.set_var(name, key, have + value)
         self.exec(s, change)
 
-    def token_fn(self, name: str):
+    def token_fn(self, name: str, key=None):
+        """The token a statement or a count names: a token, a local holding one, or a member of
+        a family named by its key (`Told of c.colour`, `key` the node of its key)."""
+        family = self.sym.token_family(name) if name in self.sym.tokens else None
+        if family is not None:
+            of = self.expr(key)
+            return lambda rt, env: token_member(family, of(rt, env))
         if name in self.sym.tokens:
             return lambda rt, env: name
         return lambda rt, env: env[name]
 
-    def s_AddTokens(self, s: n.AddTokens) -> None:
-        amount, token, place = self.expr(s.amount), self.token_fn(s.token), self.expr(s.place)
-        owner = self.token_owner(s)
-        self.exec(s, lambda rt, env: rt.add_tokens(token(rt, env), owner(rt, env), place(rt, env), as_int(amount(rt, env), "amount")))
-
     def token_owner(self, s):
+        """Who owns the tokens a statement names: its `of`, else the actor's for a token kept per
+        seat; no one's for a member of a family of tokens, whose `of` is its key."""
+        if s.token in self.sym.tokens and self.sym.tokens[s.token].per not in (None, "seat"):
+            return lambda rt, env: None
         if s.owner is not None:
             return self.expr(s.owner)
         per = self.sym.tokens[s.token].per if s.token in self.sym.tokens else None
@@ -91,10 +106,22 @@ class StatementCompiler:
             return lambda rt, env: env.get("$act")
         return lambda rt, env: None
 
+    def s_AddTokens(self, s: n.AddTokens) -> None:
+        amount, token, place = self.expr(s.amount), self.token_fn(s.token, s.owner), self.expr(s.place)
+        owner = self.token_owner(s)
+        self.exec(s, lambda rt, env: rt.add_tokens(token(rt, env), owner(rt, env), place(rt, env), as_int(amount(rt, env), "amount")))
+
+    def token_given_owner(self, s):
+        """The owner `remove` and `move` name with `of` (None: any owner's tokens); a member of a
+        family of tokens is no one's, its `of` the key."""
+        if s.owner is None or (s.token in self.sym.tokens and self.sym.tokens[s.token].per not in (None, "seat")):
+            return lambda rt, env: None
+        return self.expr(s.owner)
+
     def s_RemoveTokens(self, s: n.RemoveTokens) -> None:
         amount = self.expr(s.amount) if s.amount is not None else None
-        token, place = self.token_fn(s.token), self.expr(s.place)
-        owner = self.expr(s.owner) if s.owner is not None else (lambda rt, env: None)
+        token, place = self.token_fn(s.token, s.owner), self.expr(s.place)
+        owner = self.token_given_owner(s)
 
         def run(rt, env):
             rt.remove_tokens(token(rt, env), owner(rt, env), place(rt, env),
@@ -102,9 +129,9 @@ class StatementCompiler:
         self.exec(s, run)
 
     def s_MoveTokens(self, s: n.MoveTokens) -> None:
-        amount, token = self.expr(s.amount), self.token_fn(s.token)
+        amount, token = self.expr(s.amount), self.token_fn(s.token, s.owner)
         src, dst = self.expr(s.source), self.expr(s.dest)
-        owner = self.expr(s.owner) if s.owner is not None else (lambda rt, env: None)
+        owner = self.token_given_owner(s)
 
         def run(rt, env):
             tok, own = token(rt, env), owner(rt, env)
@@ -479,6 +506,15 @@ class StatementCompiler:
         self.with_recorded(None, lambda: self.token_places(name))
         return self.__dict__.get("_read_args", {}).get(name, ())
 
+    def token_names(self, name: str | None = None) -> list:
+        """The tokens the state keeps for token `name` (None: for every token): itself, or each
+        member of a family of tokens (`Told red`, ...), which is what changes."""
+        out = []
+        for token in self.sym.tokens if name is None else (name,):
+            family = self.sym.token_family(token)
+            out.extend(family.members() if family is not None else (token,))
+        return out
+
     def token_places(self, name: str) -> dict | None:
         """For each token a define reads: the index of its parameter that every read of the token
         takes its place from (`Follower of s at r`, or another define handed that parameter where
@@ -543,7 +579,9 @@ class StatementCompiler:
                 if tag == "tokens":
                     if res[2]:
                         return False
-                    read(res[1], place_of(x, x.at) if x.at is not None else None)
+                    family = sym.token_family(res[1])
+                    for token in family.members() if family is not None else (res[1],):  # any member may be read
+                        read(token, place_of(x, x.at) if x.at is not None else None)
                 elif tag == "define":
                     inner = self.token_places(res[1])
                     if inner is None:
@@ -595,7 +633,8 @@ class StatementCompiler:
             if isinstance(node, (n.Number, n.String, n.Bool, n.NoneLit)):
                 continue
             deps = self.state_read(node)
-            if deps is None or any(d in self.sym.tokens for d in deps):
+            if deps is None or any(d in self.sym.tokens or " " in d and d.split(" ", 1)[0] in self.sym.tokens
+                                   for d in deps):  # a token, or a member of a family of tokens
                 found = cache[(tag, name)] = False
                 break
         return found
@@ -689,7 +728,7 @@ class StatementCompiler:
                 deps.update(sym.tracks)
                 return True
             if tag == "tokens":
-                deps.update(sym.tokens if res[2] else (res[1],))
+                deps.update(self.token_names() if res[2] else self.token_names(res[1]))
                 return True
             if tag in ("zone", "zone_of", "zone_member") or (tag == "entity_attr" and res[1] in ("name", "kind")):
                 return True  # a zone's name (its cards are read by listed()); what a card is

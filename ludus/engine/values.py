@@ -138,6 +138,15 @@ def family_member(family, key) -> str:
                     f"{family.value}, {', '.join(family.keys)}")
 
 
+def token_member(family, key) -> str:
+    """The token of a family (a ZoneFamily of tokens) that `key` names: `Told of "red"` is the
+    token `Told red`. A key that is none of the family's stops the rule, as a zone family's."""
+    if key.__class__ is str and key in family.keys:
+        return f"{family.name} {key}"
+    raise RuleError(f"token '{family.name}' has no member for {show_value(key)}: its keys are the "
+                    f"{family.value}, {', '.join(family.keys)}")
+
+
 def set_key(name: str, keys, key) -> str:
     """`key` as a key of var `name` kept per the set of keys `keys` (a KeySet: `per colour`):
     one the set lacks stops the rule, as a zone family's does (family_member), for a reading as

@@ -175,6 +175,16 @@ class Symbols:
         keys = tuple(item.value for item in self.values[value].value.items)
         return ZoneFamily(name, parts[0] == "seat", word, value, keys)
 
+    def token_family(self, name: str) -> ZoneFamily | None:
+        """The family a token declared per a set of keys makes (`token Told per colour`: one
+        token, a member, per colour, `Told red`, owned by no one), or None: a token kept per
+        seat or by no one, or one whose key set the checker refuses."""
+        decl = self.tokens.get(name)
+        if decl is None or decl.per in (None, "seat"):
+            return None
+        keys = self.key_set(decl.per)
+        return None if keys is None else ZoneFamily(name, False, keys.word, keys.value, keys.keys)
+
     def family_fault(self, decl) -> tuple[str, str, str | None] | None:
         """What is wrong with the keys of a zone family's declaration, as (message, the word of
         the declaration to point at, a hint or None), or None when it is a family the game can

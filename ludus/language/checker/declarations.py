@@ -632,6 +632,21 @@ class DeclarationChecks:
                 hint = suggest(part, choices) or (Suggestion(part, ("seat",)) if part in SEAT_WORDS else None)
                 self.error(f"'per {part}': no such seat, space kind, kind or set of keys", self.at(item.span, part), hint)
 
+    def token_per(self, item: n.TokenDecl) -> None:
+        """`token Told per colour`: a family of tokens, one per key of a set (the texts of `value
+        colours`), owned by no one. Any other `per` but the seat is refused."""
+        sym, per = self.sym, item.per
+        if plural(per) in sym.values:
+            self.used.add(("value", plural(per)))
+        fault = sym.key_set_fault(per, "token", item.names[0]) if " and " not in per else None
+        if " and " in per or per in sym.space_kinds or per in sym.kinds or (
+                fault is not None and plural(per) not in sym.values and per not in sym.values):
+            self.error(f"tokens are owned 'per seat' or by no one, or kept per a set of keys "
+                       f"('per colour', the texts of 'value colours'), not 'per {per}'",
+                       self.at(item.span, per_keys(per)[0]))
+        elif fault is not None:
+            self.error(fault[0], self.at(item.span, per), fault[1])
+
     def check_item(self, item) -> None:
         sym = self.sym
         top = Scope()
@@ -681,7 +696,7 @@ class DeclarationChecks:
                            "refills from one zone", self.at(item.span, item.refill))
         elif isinstance(item, n.TokenDecl):
             if item.per and item.per != "seat":
-                self.error(f"tokens are owned 'per seat' or by no one, not 'per {item.per}'", self.at(item.span, item.per))
+                self.token_per(item)
         elif isinstance(item, n.GroupDecl):
             for m in item.members:
                 if m not in sym.tokens and m not in sym.spaces and m not in sym.entities and m not in sym.tracks:
@@ -694,6 +709,9 @@ class DeclarationChecks:
                                    self.at(item.span, m), near)
                 if m in sym.tracks:
                     self.used.add(("track", m))
+                if m in sym.tokens and sym.tokens[m].per not in (None, "seat"):
+                    self.error(f"'{m}' is a family of tokens, one per {sym.tokens[m].per}: a group lists "
+                               "tokens each of which is one", self.at(item.span, m))
         elif isinstance(item, n.EntityDecl):
             self.check_entity(item)
         elif isinstance(item, n.BoardDecl):

@@ -130,6 +130,9 @@ class ExpressionChecks:
             return self.resolve(node, ("track", name), "number")
         if name in sym.tokens:
             self.used.add(("token", name))
+            if sym.tokens[name].per not in (None, "seat"):
+                self.error(f"token '{name}' is a family of tokens, one per {sym.tokens[name].per}: "
+                           f"name one where it is counted, added or removed, as '{name} of ... at ...'", node.span)
             return self.resolve(node, ("token", name), "token")
         if name in sym.groups:
             self.used.add(("group", name))
@@ -259,6 +262,20 @@ class ExpressionChecks:
             "space:" + per if per in sym.space_kinds else "entity:" + per if per in sym.kinds
             else "text" if sym.key_set(per) is not None else "any")
 
+    def token_key(self, name: str, key, span, scope: Scope) -> None:
+        """The key a member of the token family `name` is named by (`Told of c.colour`): a text,
+        one of the family's when written as a text; a family named without it is an error."""
+        family = self.sym.token_family(name)
+        if key is None:
+            if family is not None:
+                self.error(f"token '{name}' is a family of tokens, one per {family.word}: name one, as "
+                           f"'{name} of {family.word.upper()}'", span)
+            return
+        self.expect(key, scope, "text")
+        if family is not None and isinstance(key, n.String) and key.value not in family.keys:
+            self.error(f"token '{name}' has no member \"{key.value}\": its keys are the {family.value}, "
+                       f"{', '.join(family.keys)}", key.span, suggest(key.value, family.keys))
+
     def var_key(self, name: str, part: str, key, scope: Scope) -> None:
         """A key of var `name` kept `per part`: of the part's type, and for a set of keys
         (`per colour`), a key written as a text must be one of the set's, as a zone family's."""
@@ -336,7 +353,9 @@ class ExpressionChecks:
                 res = ("tokens", name, False)
             else:
                 res = ("tokens", name, True)
-            if node.of is not None:
+            if name in sym.tokens and sym.tokens[name].per not in (None, "seat"):
+                self.token_key(name, node.of, node.span, scope)  # `Told of c.colour at c`: `of` is its key
+            elif node.of is not None:
                 self.expect(node.of, scope, "seat")
             if node.at is not None:
                 self.place(node.at, scope)

@@ -91,7 +91,9 @@ class StatementChecks:
             if s.amount is not None:
                 self.expect(s.amount, scope, "number")
             self.token_ref(s.token, s.span, scope)
-            if s.owner is not None:
+            if s.token in self.sym.tokens and self.sym.tokens[s.token].per not in (None, "seat"):
+                self.token_key(s.token, s.owner, s.span, scope)  # `add 1 Told of c.colour to c`
+            elif s.owner is not None:
                 self.expect(s.owner, scope, "seat")
             places = (s.source, s.dest) if isinstance(s, n.MoveTokens) else (s.place,)
             for p in places:
