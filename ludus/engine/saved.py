@@ -578,7 +578,7 @@ def _key_part(game, state, part: str, text: str, n: int) -> bool:
     if part == "seat":
         return _canonical_int(text) and int(text) < n
     if part in game.key_sets:  # `per colour`: a text of the list that names the keys
-        return text in game.key_sets[part].keys
+        return text in game.key_sets[part].texts
     if part in game.space_kinds:
         return _space(game, text, part)
     return _canonical_int(text) and _of_type(game, state, "entity:" + part, int(text), n)

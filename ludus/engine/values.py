@@ -132,29 +132,29 @@ def family_member(family, key) -> str:
     """The zone of a family (a ZoneFamily) that `key` names: `discards of "red"` is the zone
     `discards red`. A key that is none of the family's stops the rule: a member made up as the
     rules run would be a zone no view, sample or saved match knows."""
-    if key.__class__ is str and key in family.keys:
+    if (key.__class__ is str or key.__class__ is int) and key in family.keys:
         return f"{family.name} {key}"
     raise RuleError(f"zone '{family.name}' has no member for {show_value(key)}: its keys are the "
-                    f"{family.value}, {', '.join(family.keys)}")
+                    f"{family.value}, {', '.join(family.texts)}")
 
 
 def token_member(family, key) -> str:
     """The token of a family (a ZoneFamily of tokens) that `key` names: `Told of "red"` is the
     token `Told red`. A key that is none of the family's stops the rule, as a zone family's."""
-    if key.__class__ is str and key in family.keys:
+    if (key.__class__ is str or key.__class__ is int) and key in family.keys:
         return f"{family.name} {key}"
     raise RuleError(f"token '{family.name}' has no member for {show_value(key)}: its keys are the "
-                    f"{family.value}, {', '.join(family.keys)}")
+                    f"{family.value}, {', '.join(family.texts)}")
 
 
 def set_key(name: str, keys, key) -> str:
     """`key` as a key of var `name` kept per the set of keys `keys` (a KeySet: `per colour`):
     one the set lacks stops the rule, as a zone family's does (family_member), for a reading as
     for a change: a value kept under a key no view, saved match or checker knows is lost."""
-    if key.__class__ is str and key in keys.keys:
+    if (key.__class__ is str or key.__class__ is int) and key in keys.keys:
         return key
     raise RuleError(f"'{name}' has no key {show_value(key)}: its keys are the {keys.value}, "
-                    f"{', '.join(keys.keys)}")
+                    f"{', '.join(keys.texts)}")
 
 
 def pair_key(rt: Runtime, first, second) -> str:

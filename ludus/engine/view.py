@@ -345,7 +345,7 @@ def key_order(game, parts: tuple):
     a view listed a card's copies out of the order the game makes them."""
     spaces = game.space_order
     # a set of keys (`per colour`) in the order its list gives them, as a zone family's members
-    listed = [{key: i for i, key in enumerate(game.key_sets[p].keys)} if p in game.key_sets else None
+    listed = [{key: i for i, key in enumerate(game.key_sets[p].texts)} if p in game.key_sets else None
               for p in parts]
     numbered = [p not in game.space_kinds and p not in game.key_sets for p in parts]
 

@@ -617,11 +617,12 @@ def _unscope(rt: Runtime, env: dict) -> bool:
 def state_key(game, spec, text: str):
     """The key of a var as rules give it, from its text in a state key ("coins@0"): a seat or a
     card's id for `per seat` and `per KIND` of cards, a space's name for `per KIND` of spaces,
-    a key of a set of keys ("red") and "0|NY" for a var kept per pair (values.pair_key) as
-    they are. Runtime.put_var lets no other key be set, and a saved match holding one is
-    refused (saved.var_problem)."""
-    if spec.per == "seat" or (spec.per not in game.space_kinds and spec.per not in game.key_sets
-                              and " and " not in spec.per):
+    a key of a set of keys as the list gives it ("red", or 3 for a set of numbers), "0|NY" as
+    it is for a var kept per pair (values.pair_key). Runtime.put_var lets no other key be set,
+    and a saved match holding one is refused (saved.var_problem)."""
+    if spec.per in game.key_sets:  # a text, or a whole number for a set of numbers
+        return int(text) if game.key_sets[spec.per].type == "number" else text
+    if spec.per == "seat" or (spec.per not in game.space_kinds and " and " not in spec.per):
         return int(text)
     return text
 

@@ -58,9 +58,9 @@ def order_zone_fault(zones: Mapping, seats: Iterable[str], zone: str, seat: str 
     if spec is None:
         name, _, key = zone.partition(" ")
         family = families.get(name)
-        if family is not None and key not in family.keys:
+        if family is not None and key not in family.texts:
             return OrderFault(f"zone family '{name}' has no member '{zone}'", "zone", key.split(" ")[0],
-                              suggest(key, list(family.keys)) or f"its keys are {', '.join(family.keys)}")
+                              suggest(key, list(family.texts)) or f"its keys are {', '.join(family.texts)}")
         if family is not None:
             spec = _Member("seat" if family.seat else None)
     if spec is None:

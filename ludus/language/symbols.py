@@ -84,10 +84,28 @@ FAMILY_KEY = re.compile(r"[A-Za-z0-9_-]+")
 SEAT_WORDS = ("player", "players", "seats")
 
 
+def key_text(key) -> str:
+    """A key of a set as a message writes it: a text in quotes (`"red"`), a number as it is."""
+    return f'"{key}"' if isinstance(key, str) else str(key)
+
+
+class _Keys:
+    @property
+    def texts(self) -> tuple:
+        """The keys as views, saved matches and members' names write them ("red", "1")."""
+        return tuple(map(str, self.keys))
+
+    @property
+    def type(self) -> str:
+        """The type of a key, as the checker names it: "text", or "number" for whole numbers."""
+        return "number" if self.keys and isinstance(self.keys[0], int) else "text"
+
+
 @frozen
-class KeySet:
-    """The keys `per WORD` names, for a zone family or a counter, flag or var: the texts of the
-    list value written out under the plural of WORD (`per colour`: `value colours`), in order."""
+class KeySet(_Keys):
+    """The keys `per WORD` names, for a zone family, a token or a counter, flag or var: the
+    texts or whole numbers of the list value written out under the plural of WORD (`per
+    colour`: `value colours`), in order."""
 
     word: str
     value: str
@@ -95,11 +113,12 @@ class KeySet:
 
 
 @frozen
-class ZoneFamily:
+class ZoneFamily(_Keys):
     """A zone declared per a set of keys (`zone expedition per seat and colour`): one zone, a
     member, per key (and per seat with `seat`). `word` is the key set as `per` writes it
-    ("colour"), `value` the list value that holds the keys ("colours"), `keys` its texts in
-    order. A member is named by the family and the key: `expedition yellow`."""
+    ("colour"), `value` the list value that holds the keys ("colours"), `keys` its texts (or
+    whole numbers) in order. A member is named by the family and the key: `expedition yellow`.
+    A family of tokens is one too (`token Told per colour`), with no seat."""
 
     name: str
     seat: bool
@@ -239,21 +258,22 @@ class Symbols:
             return (f"'per {word}': no value '{value}' lists the keys of this {owner}",
                     f"declare them, as 'value {value} = [\"...\", \"...\"]'")
         items = found.value
-        if not isinstance(items, n.ListLit) or not items.items or not all(
-                isinstance(x, n.String) for x in items.items):
-            return (f"'per {word}': the value '{value}' must be a list of texts written out, as "
-                    f"'value {value} = [\"...\", \"...\"]', so that every {'member' if zone else 'key'} "
+        if not isinstance(items, n.ListLit) or not items.items or not (
+                all(isinstance(x, n.String) for x in items.items)
+                or all(isinstance(x, n.Number) and type(x.value) is int for x in items.items)):
+            return (f"'per {word}': the value '{value}' must be a list of texts or of whole numbers written "
+                    f"out, as 'value {value} = [\"...\", \"...\"]', so that every {'member' if zone else 'key'} "
                     "is known before a match starts", None)
-        texts = [x.value for x in items.items]
+        texts = [str(x.value) for x in items.items]
         bad = next((t for t in texts if not FAMILY_KEY.fullmatch(t)), None)
         if bad is not None:
             why = (f"a member is named by its family and its key, as '{name} {texts[0]}'" if zone
                    else "a key is one word, as a zone family's is")
             return (f"'per {word}': the key \"{bad}\" of '{value}' is not one word (letters, digits, '_' or '-'): "
                     + why, None)
-        twice = next((t for i, t in enumerate(texts) if t in texts[:i]), None)
+        twice = next((x.value for i, x in enumerate(items.items) if texts[i] in texts[:i]), None)
         if twice is not None:
-            return (f"'per {word}': the key \"{twice}\" is in '{value}' twice", None)
+            return (f"'per {word}': the key {key_text(twice)} is in '{value}' twice", None)
         return None
 
     def kind_of_space_collection(self, name: str) -> str | None:

@@ -17,6 +17,7 @@ from ..symbols import (
     compatible,
     elem_type,
     is_family,
+    key_text,
     listlike,
     per_keys,
 )
@@ -260,7 +261,15 @@ class ExpressionChecks:
         sym = self.sym
         return "seat" if per == "seat" else (
             "space:" + per if per in sym.space_kinds else "entity:" + per if per in sym.kinds
-            else "text" if sym.key_set(per) is not None else "any")
+            else sym.key_set(per).type if sym.key_set(per) is not None else "any")
+
+    def key_literal(self, keys, key):
+        """The key written out (`"red"`, `3`) when `key` is one of the type of the set `keys`, and
+        the set lacks it: the message's name for it and a hint; else None."""
+        if not isinstance(key, (n.String, n.Number)) or type(key.value) is not type(keys.keys[0]) or key.value in keys.keys:
+            return None
+        hint = suggest(key.value, keys.texts) if isinstance(key.value, str) else None
+        return key_text(key.value), hint
 
     def token_key(self, name: str, key, span, scope: Scope) -> None:
         """The key a member of the token family `name` is named by (`Told of c.colour`): a text,
@@ -271,20 +280,21 @@ class ExpressionChecks:
                 self.error(f"token '{name}' is a family of tokens, one per {family.word}: name one, as "
                            f"'{name} of {family.word.upper()}'", span)
             return
-        self.expect(key, scope, "text")
-        if family is not None and isinstance(key, n.String) and key.value not in family.keys:
-            self.error(f"token '{name}' has no member \"{key.value}\": its keys are the {family.value}, "
-                       f"{', '.join(family.keys)}", key.span, suggest(key.value, family.keys))
+        self.expect(key, scope, family.type if family is not None else "any")
+        missing = self.key_literal(family, key) if family is not None else None
+        if missing is not None:
+            self.error(f"token '{name}' has no member {missing[0]}: its keys are the {family.value}, "
+                       f"{', '.join(family.texts)}", key.span, missing[1])
 
     def var_key(self, name: str, part: str, key, scope: Scope) -> None:
         """A key of var `name` kept `per part`: of the part's type, and for a set of keys
         (`per colour`), a key written as a text must be one of the set's, as a zone family's."""
         self.expect(key, scope, self._key_type(part))
-        if isinstance(key, n.String) and part not in self.sym.space_kinds and part not in self.sym.kinds:
-            keys = self.sym.key_set(part)
-            if keys is not None and key.value not in keys.keys:
-                self.error(f"'{name}' has no key \"{key.value}\": its keys are the {keys.value}, "
-                           f"{', '.join(keys.keys)}", key.span, suggest(key.value, keys.keys))
+        keys = self.sym.key_set(part)
+        missing = self.key_literal(keys, key) if keys is not None else None
+        if missing is not None:
+            self.error(f"'{name}' has no key {missing[0]}: its keys are the {keys.value}, "
+                       f"{', '.join(keys.texts)}", key.span, missing[1])
 
     def _track_name(self, node, scope: Scope) -> bool:
         return isinstance(node, n.Name) and node.name in self.sym.tracks and scope.lookup(node.name) is None
@@ -478,10 +488,11 @@ class ExpressionChecks:
         if seat:
             self.expect(node.of, scope, "seat")
         if key is not None:
-            self.expect(key, scope, "text")
-            if isinstance(key, n.String) and key.value not in family.keys:
-                self.error(f"zone '{name}' has no member \"{key.value}\": its keys are the {family.value}, "
-                           f"{', '.join(family.keys)}", key.span, suggest(key.value, family.keys))
+            self.expect(key, scope, family.type)
+            missing = self.key_literal(family, key)
+            if missing is not None:
+                self.error(f"zone '{name}' has no member {missing[0]}: its keys are the {family.value}, "
+                           f"{', '.join(family.texts)}", key.span, missing[1])
         return self.resolve(node, ("zone_member", name), "zone")
 
     def call(self, node: n.Call, scope: Scope) -> str:
