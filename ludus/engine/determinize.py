@@ -23,12 +23,12 @@ and to. A hidden zone takes no card of a name that never came into it, though so
 into it from places that cards of that name often left that none coming by luck is too unlikely
 (`_never`); a name too rare for that is not ruled out. And a card in a hand takes no card that
 the marks on its back rule out, when every card a token was ever laid on read one value of one
-field, too often for luck (every `ToldRed` of Hanabi on a red card, every `Told3` on a 3): the
-card under it then has that value (`_marks`). Marks on a card in a stack are hidden with it,
-and restrict nothing. A card that is really in a place is never ruled out of it, so the real
-placement is always one a sample may deal (were the watching to miss a way a card can go, the
-samples would let only the real card of that name go there: a sample that could not be dealt
-would be worse).
+field, too often for luck (every `ToldColour red` of Hanabi on a red card, every `ToldNumber 3`
+on a 3; a member of a family of tokens is a token of its own): the card under it then has that
+value (`_marks`). Marks on a card in a stack are hidden with it, and restrict nothing. A card
+that is really in a place is never ruled out of it, so the real placement is always one a
+sample may deal (were the watching to miss a way a card can go, the samples would let only the
+real card of that name go there: a sample that could not be dealt would be worse).
 
 A group whose places rule cards out is dealt place by place (`_Deal`): each place takes a card
 drawn at random among those that some placement of the whole group gives it, so dealing never
@@ -255,10 +255,10 @@ def _never(learned: dict, secret: set) -> dict[str, frozenset]:
 
 def _marks(learned: dict) -> dict[str, frozenset]:
     """token|owner -> the names it can lie on, for a token every card of which, over the matches
-    watched, read one value of one field (every `ToldRed` lay on a red card): so often that cards
-    drawn at random from a match's cards would have read it each time with a chance below SURE.
-    Then it can lie on any card with that value, seen under it or not. A token that agrees with
-    no field so (one laid on any card) can lie on any card."""
+    watched, read one value of one field (every `ToldColour red` lay on a red card): so often
+    that cards drawn at random from a match's cards would have read it each time with a chance
+    below SURE. Then it can lie on any card with that value, seen under it or not. A token that
+    agrees with no field so (one laid on any card) can lie on any card."""
     fields, out = learned["fields"], {}
     cards = sum(n for n, _ in fields.values())
     for mark, laid in learned["laid"].items():

@@ -186,7 +186,8 @@ def test_a_hanabi_sample_keeps_each_card_to_its_clue_marks_and_deals_the_rest():
         match.apply_fast(rng.choice([i for i, label in enumerate(labels) if label.startswith("tell")]))
     seat = match.current
     hand = match.state["places"][f"hand@{seat}"]
-    marks = {e: [k.split("|")[0].removeprefix("Told") for k in match.state["tokens"] if k.endswith(f"|#{e}")]
+    # `ToldColour red` and `ToldNumber 3` on a card: it is a Red card, a 3
+    marks = {e: [k.split("|")[0].split(" ")[1].capitalize() for k in match.state["tokens"] if k.endswith(f"|#{e}")]
              for e in hand}
     assert any(marks.values()) and not all(marks.values())
     sampler = Determinizer(match, seat)

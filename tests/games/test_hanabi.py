@@ -67,8 +67,8 @@ def test_the_owner_sees_the_clue_marks_by_place_and_the_repl_shows_them(game):
     marks = m.view(1)["zones"]["hand of P2"]["marks"]
     told = [i for i, name in enumerate(hand) if name.startswith(colour + " ")]
     assert [i for i, on in enumerate(marks) if on] == told
-    assert all(marks[i] == {f"Told{colour}": 1} for i in told)
-    assert cards_text(m.view(1)["zones"]["hand of P2"]).startswith(f"5 cards; card 1: Told{colour}")
+    assert all(marks[i] == {f"ToldColour {colour.lower()}": 1} for i in told)
+    assert cards_text(m.view(1)["zones"]["hand of P2"]).startswith(f"5 cards; card 1: ToldColour {colour.lower()}")
     assert all(name not in json.dumps(m.view(1)["elsewhere"]) for name in hand)
     assert m.view(0)["zones"]["hand of P2"] == hand                  # P1 sees the cards themselves
 
@@ -104,7 +104,7 @@ def test_the_repl_plays_from_piped_input_showing_each_seat_its_view(tmp_path):
     result = CliRunner().invoke(main, ["play", str(GAME)], input="tell P2 their red cards\nview\nquit\n")
     assert result.exit_code == 0, result.output
     assert "hand of P1  5 cards" in result.output                    # P1's turn: its own hand hidden
-    assert "hand of P2  5 cards; card 1: ToldRed" in result.output   # then P2's, with the marks
+    assert "hand of P2  5 cards; card 1: ToldColour red" in result.output   # then P2's, with the marks
 
 
 def careful_move(match) -> int:

@@ -143,7 +143,7 @@ def test_hanabi_a_clue_both_may_see_is_said_between_the_screens():
     lines = changed_after(repl, out, "tell P2 their yellow cards")
     assert "clues: 8 → 7" in lines
     # the marks on P2's cards: P2 sees them on its hand, P1 on the cards it sees
-    assert "hand of P2: 5 cards → 5 cards; card 4: ToldYellow" in lines
+    assert "hand of P2: 5 cards → 5 cards; card 4: ToldColour yellow" in lines
 
 
 # ── the view of several seats ──
