@@ -60,7 +60,7 @@ class Occurrence:
     key: tuple | None  # (what it is, its name); None: none of the game's names
     declares: bool = False
     plural: bool = False  # the plural alias of a kind (`Properties`, `regions`): key holds the singular
-    # the singular of a list value that names the keys of a zone family or a counter (`per colour`):
+    # the singular of a list value that names the keys of a zone family, counter or token (`per colour`):
     # key holds the value, and a rename writes the singular of its new name here
     singular: bool = False
 
@@ -213,7 +213,7 @@ class Index:
                 key, plural = self.key_of(word, False)
                 if rule == "type" and key is not None and key[0] not in TYPES:
                     key = None  # `number: number`: the property, then the type
-                if key is None and rule == "per" and above in ("zone_decl", "var_decl"):
+                if key is None and rule == "per" and above in ("zone_decl", "var_decl", "token_decl"):
                     value = self._family_value(word)
                     if value is not None:  # the family's keys: the list value of that plural
                         out.append(Occurrence(path, line, column, column + len(word), word, False, value,

@@ -646,10 +646,12 @@ value colours = ["red", "blue"]
 zone discards per colour
 zone row per seat and colour
 counter played per colour
+token Told per colour
 card "Red 1"
 flow:
     move card("Red 1") to discards of "red"
     increase played of "red" by 1
+    add 1 Told of "red" to card("Red 1")
     for each c in colours:
         log "{c}"
     end game
@@ -666,13 +668,13 @@ def family_edits(server, tmp_path, line, character, new):
 def test_renaming_a_familys_list_value_renames_its_per_to_the_new_singular(server, tmp_path):
     # `per colour` names `colours` by its singular: left as it was, the game would no longer check
     path, edits = family_edits(server, tmp_path, 2, 8, "shades")
-    assert edits == [(2, 6, "shades"), (3, 18, "shade"), (4, 22, "shade"), (5, 19, "shade"), (10, 18, "shades")]
+    assert edits == [(2, 6, "shades"), (3, 18, "shade"), (4, 22, "shade"), (5, 19, "shade"), (6, 15, "shade"), (12, 18, "shades")]
     before = diagnostics(path)
     apply_edit(rename(server, path, 2, 8, "shades"))
     assert diagnostics(path) == before
     # from the `per` word, the new name is the new singular
     _, edits = family_edits(server, tmp_path, 3, 20, "hue")
-    assert edits == [(2, 6, "hues"), (3, 18, "hue"), (4, 22, "hue"), (5, 19, "hue"), (10, 18, "hues")]
+    assert edits == [(2, 6, "hues"), (3, 18, "hue"), (4, 22, "hue"), (5, 19, "hue"), (6, 15, "hue"), (12, 18, "hues")]
 
 
 @pytest.mark.parametrize(("line", "character", "new", "why"), [
