@@ -25,6 +25,7 @@ from rich.text import Text
 
 from ..bots import BOTS as BOT_KINDS
 from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
+from ..engine.dice import game_dice
 from ..engine.display import describe_entry, hidden_answer
 from ..engine.effect import result_text
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
@@ -34,6 +35,7 @@ from ..language.files import FileProblem, checked_path, read_text_file, same_fil
 from ..language.limits import number_in_range, whole_number
 from ..language.source import LudusError, nearest
 from ..replay.script import (
+    _USAGE,
     Note,
     ReplayError,
     broke_rule,
@@ -264,6 +266,14 @@ class Repl:
             self.cmd_reload("")
         except Rejected as exc:
             self.say(f"error: {exc}", style="red")
+
+    @property
+    def examples(self) -> Examples:
+        """The examples messages give, in this game's words (Examples); made again after `reload`."""
+        key = (self.game, self.match._state["nseats"])
+        if getattr(self, "_examples", (None, None))[0] != key:
+            self._examples = (key, Examples(self.game, list(self.match.seat_names())))
+        return self._examples[1]
 
     def prompt(self) -> str:
         cur = self.match.current
@@ -908,9 +918,17 @@ class Repl:
             self.force_off()
             return
         if not arg:
-            raise Rejected("what to force? `force d6 = 5` or `force order deck of Amber = Town Crier, Copper Coin`")
+            if self.examples.die is None and self.examples.order is None:
+                raise Rejected(f"{self.game.title} rolls no dice and shuffles nothing, so there is nothing to force")
+            raise Rejected(f"what to force? {self.examples.force()}")
         try:
-            force = parse_force(arg, "<input>", 1, 1)
+            try:
+                force = parse_force(arg, "<input>", 1, 1)
+            except ReplayError as exc:
+                # the replay's own words give Market Town's names as the example: this game's instead
+                exc.message = exc.message.replace(_USAGE["force"], self.examples.force()).replace(
+                    _USAGE["force"].split(" or ")[1], self.examples.order_usage())
+                raise
             if self.match.result is not None:
                 # nothing rolls or shuffles after the end; kept, the force would end the exported
                 # replay with a line that a replay refuses
@@ -956,7 +974,8 @@ class Repl:
         from ..compiler.probe import compile_expression
 
         if not arg:
-            raise Rejected(f"`{what}` needs an expression, like `{what} coins of {self.match.seat_names()[0]} == 3`")
+            example = self.examples.check if what == "expect" else self.examples.value
+            raise Rejected(f"`{what}` needs an expression, like `{what} {example}`")
         try:
             fn = compile_expression(self.game, arg, "<input>", 1, 1)
             return fn(self.match)
@@ -1456,6 +1475,88 @@ def _saved_sight(match: Match, record) -> dict | None:
             raise ValueError("the record of who may see each move is damaged")
         out[item[0]] = None if len(item) == 2 else (tuple(item[1]), item[2])
     return out
+
+
+class Examples:
+    """The examples the REPL's messages give, in the words of the game being played: its seats,
+    the zones it shuffles, its cards, its dice and counters (`force order deck of Red = Guard,
+    Priest` in Love Letter), so that a message never names Market Town's cards in another game.
+    A part the game lacks reads in capitals (`force order ZONE = CARD, CARD`), or is left out
+    where the game has nothing of that kind to force (no dice, no shuffle)."""
+
+    def __init__(self, game, seats: list[str]) -> None:
+        seat = seats[0] if seats else "SEAT"
+        self.seat = seat
+        dice = game_dice(game)
+        if dice is None:  # the size of some die is worked out as the game runs
+            self.die: str | None = "force die = 1"
+        elif dice:
+            sides = min(dice)
+            self.die = f"force d{sides} = {min(sides, 5)}"
+        else:
+            self.die = None  # it rolls no dice: a die's example would be refused
+        shuffled = _shuffled_zones(game)
+        zone = next((z for z in game.zones if z in shuffled), None)
+        if zone is not None:
+            spec = game.zones[zone]
+            zone = f"{zone} of {seat}" if spec.per == "seat" else zone
+            cards = [d for d, spec in game.defs.items() if spec.word == "card"][:2]
+            names = ", ".join(f'"{c}"' if "," in c else c for c in cards) if len(cards) == 2 else "CARD, CARD"
+            self.order: str | None = f"force order {zone} = {names}"
+        else:
+            self.order = None
+        # a counter of the game's, or a seat's (one kept per card or space takes more to name)
+        counter = next((v for v in game.vars.values()
+                        if v.kind == "counter" and v.type == "number" and v.per in (None, "seat")), None)
+        # a zone the game declares: `box` and `removed` are every game's
+        zone = next((z for z in game.zones if z not in ("box", "removed")), None)
+        if counter is not None:
+            self.value = f"{counter.name} of {seat}" if counter.per == "seat" else counter.name
+            self.check = f"{self.value} == 3"
+        elif zone is not None:
+            held = f"{zone} of {seat}" if game.zones[zone].per == "seat" else zone
+            self.value, self.check = held, f"size({held}) == 1"
+        else:
+            self.value, self.check = "players", "players == 2"
+
+    def force(self) -> str:
+        """`force d6 = 5` or `force order ZONE = A, B`, as far as the game rolls and shuffles."""
+        found = [f"`{x}`" for x in (self.die, self.order) if x]
+        return " or ".join(found) if found else "`force d6 = 5` or `force order ZONE = CARD, CARD`"
+
+    def order_usage(self) -> str:
+        return f"`{self.order or 'force order ZONE = CARD, CARD'}`"
+
+
+def _shuffled_zones(game) -> set[str]:
+    """The names of the zones the game's rules shuffle: a `shuffle` (into a zone, or in place)
+    and a zone that is refilled, which is shuffled as it is. `test` blocks do not count."""
+    from attrs import fields, has
+
+    from ..language import nodes as n
+
+    found = {name for name, spec in game.zones.items() if spec.refill}
+    checked = getattr(game, "checked", None)
+    if checked is None:
+        return found
+    symbols = checked.symbols
+    stack = [getattr(symbols, f.name) for f in fields(type(symbols)) if f.name != "tests"]
+    seen: set[int] = set()
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Shuffle):
+            zone = x.into if x.into is not None else x.zone
+            name = getattr(zone, "name", None)
+            if isinstance(name, str) and name in game.zones:
+                found.add(name)
+        elif isinstance(x, (list, tuple, set, frozenset)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif has(type(x)) and id(x) not in seen:
+            seen.add(id(x))
+            stack.extend(getattr(x, f.name) for f in fields(type(x)) if f.name != "span")
+    return found
 
 
 class _Line:

@@ -1,0 +1,94 @@
+"""The REPL's messages speak the game being played: an example in an error names that game's
+seats, zones, cards and counters (never Market Town's in Love Letter), a word a user may
+reach for instead of a command points to the command, and a name an expression does not know
+gets the names near it."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+import ludus
+from ludus.repl import Repl
+from tests.helpers import EXAMPLES
+
+GAMES = {name: ludus.load(EXAMPLES / f"{name}.ludus") for name in ("love-letter", "market-town", "connect-four",
+                                                                    "cant-stop")}
+
+
+def make_repl(name: str = "love-letter", players: int = 2, seed: int = 5, **kw) -> tuple[Repl, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+    game = GAMES[name]
+    return Repl(game.new_match(players, seed=seed), EXAMPLES / f"{name}.ludus", console, **kw), out
+
+
+def error_of(repl: Repl, out: io.StringIO, line: str) -> str:
+    """The one error line `line` gets."""
+    start, count = len(out.getvalue()), repl.rejected
+    repl.handle(line)
+    printed = out.getvalue()[start:].splitlines()
+    assert repl.rejected == count + 1 and len(printed) == 1 and printed[0].startswith("error: "), printed
+    return printed[0]
+
+
+@pytest.fixture(autouse=True)
+def no_sessions(monkeypatch, tmp_path):
+    monkeypatch.setenv("LUDUS_SESSIONS", str(tmp_path / "sessions"))
+
+
+# ── examples in the game's own words ──
+
+
+@pytest.mark.parametrize("line", ["force", "force d6", "force order", "force order foo", "eval", "expect", "?"])
+def test_love_letters_examples_name_none_of_market_towns_things(line):
+    repl, out = make_repl()
+    error = error_of(repl, out, line)
+    for word in ("Amber", "Basil", "Town Crier", "Copper Coin", "coins"):
+        assert word not in error, error
+
+
+def test_love_letters_examples_are_its_own():
+    repl, out = make_repl()
+    # Love Letter shuffles its deck and rolls no dice: no die is offered as an example
+    assert error_of(repl, out, "force") == "error: what to force? `force order deck = Guard, Priest`"
+    assert error_of(repl, out, "force order foo") == "error: write a forced order as `force order deck = Guard, Priest`"
+    assert error_of(repl, out, "force d6") == \
+        "error: cannot read the forced outcome 'd6'; write `force order deck = Guard, Priest`"
+    assert error_of(repl, out, "eval") == "error: `eval` needs an expression, like `eval affection of Red`"
+    assert error_of(repl, out, "expect") == "error: `expect` needs an expression, like `expect affection of Red == 3`"
+
+
+def test_an_example_given_is_one_the_game_takes():
+    repl, out = make_repl()
+    example = error_of(repl, out, "force").split("`")[1]
+    repl.handle(example)
+    assert "forced: the next shuffle of deck" in out.getvalue()
+    example = error_of(repl, out, "expect").split("`")[-2]
+    repl.handle(example.replace("== 3", "== 0"))
+    assert out.getvalue().rstrip().endswith("ok: kept for the exported replay")
+
+
+def test_market_towns_examples_name_its_seat_shuffled_zone_and_die():
+    repl, out = make_repl("market-town", seed=3)
+    assert error_of(repl, out, "force") == \
+        "error: what to force? `force d6 = 5` or `force order deck of Amber = Copper Coin, Street Musician`"
+    assert error_of(repl, out, "eval") == "error: `eval` needs an expression, like `eval coins of Amber`"
+
+
+def test_a_game_with_no_dice_nor_shuffle_says_there_is_nothing_to_force():
+    repl, out = make_repl("connect-four")
+    assert error_of(repl, out, "force") == \
+        "error: Connect Four rolls no dice and shuffles nothing, so there is nothing to force"
+    # nothing of the game's to name: the examples are neutral
+    assert error_of(repl, out, "force order foo") == "error: write a forced order as `force order ZONE = CARD, CARD`"
+    assert error_of(repl, out, "expect") == "error: `expect` needs an expression, like `expect players == 2`"
+
+
+def test_a_counter_kept_per_column_is_not_given_as_a_plain_example():
+    # Can't Stop's counters are kept per seat and column: `progress == 3` would not compile
+    repl, out = make_repl("cant-stop")
+    assert error_of(repl, out, "force") == "error: what to force? `force d6 = 5`"
+    assert error_of(repl, out, "expect") == "error: `expect` needs an expression, like `expect players == 2`"
