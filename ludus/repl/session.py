@@ -77,6 +77,26 @@ COMMANDS = {
 # the words `show` takes before a name, saying what kind of thing it names (`show flag ready`)
 SHOW_KINDS = ("zone", "track", "region", "card", "seat", "counter", "flag", "var")
 ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
+# Words a user may reach for that name no command, and the command they most likely mean: not
+# commands of their own (a word more to learn, and one a game's move label may be), only the
+# hint of an error, `'history' is neither a legal move nor a command; did you mean `log`?`.
+# Words that are often moves (check, pass, stop, back, new) are left out: a move not legal now
+# is better answered with the closest legal moves.
+SYNONYMS = {
+    **dict.fromkeys(("history", "past", "events", "journal"), "log"),
+    **dict.fromkeys(("options", "actions", "choices", "legal"), "moves"),
+    **dict.fromkeys(("board", "state", "status"), "show"),
+    **dict.fromkeys(("takeback", "rewind"), "undo"),
+    **dict.fromkeys(("leave", "bye"), "quit"),
+    **dict.fromkeys(("commands", "usage", "man"), "help"),
+    **dict.fromkeys(("seat", "pov"), "view"),
+    **dict.fromkeys(("calc", "evaluate", "print"), "eval"),
+    **dict.fromkeys(("assert",), "expect"),
+    **dict.fromkeys(("ai", "computer", "robot"), "bot"),
+    **dict.fromkeys(("resume", "replay"), "load"),
+    **dict.fromkeys(("reset",), "restart"),
+    **dict.fromkeys(("refresh", "rebuild"), "reload"),
+}
 # commands that take nothing after them: `reload extra` is refused, not read as `reload`
 NO_ARGUMENT = ("undo", "redo", "reload", "quit")
 BOTS = tuple(BOT_KINDS)
@@ -362,6 +382,10 @@ class Repl:
 
     def _unknown(self, text: str, legal: list[str]) -> str:
         if not legal:
+            word = text.split(" ", 1)[0].lower()
+            meant = SYNONYMS.get(word) or next(iter(nearest(word, COMMANDS, 1)), None)
+            if meant:
+                return f"'{text}' is not a command, and the match is over; did you mean `{meant}`?"
             return f"'{text}' is not a command, and the match is over (type `help` for commands)"
         who = self.match.seat_name(self.match.current)
         options = self.visible_options()
@@ -372,11 +396,14 @@ class Repl:
             why = self.match.why_not(text, detail=True if self.view_mode == "all" else None)
             if why is not None:
                 return f"'{text}' is not a legal move for {who} now: {why}"
+        word, _, rest = text.partition(" ")
+        if word.lower() in SYNONYMS:  # `history`: the command meant is named, with what followed it
+            meant = " ".join([SYNONYMS[word.lower()], *rest.split()])
+            return f"'{text}' is neither a legal move nor a command; did you mean `{meant}`?"
         near = closest(text, options or [])
         if near:
             return f"'{text}' is not a legal move for {who} now; closest: " + "; ".join(near)
-        word = text.split(" ", 1)[0].lower()
-        near_cmd = nearest(word, COMMANDS, 1)
+        near_cmd = nearest(word.lower(), COMMANDS, 1)
         if near_cmd:
             return f"'{text}' is neither a legal move nor a command; did you mean `{near_cmd[0]}`?"
         if options is None:
@@ -661,7 +688,9 @@ class Repl:
         if arg:
             name = ALIASES.get(arg, arg)
             if name not in COMMANDS:
-                raise Rejected(f"no command '{arg}'; the commands are {', '.join(COMMANDS)}")
+                meant = SYNONYMS.get(arg.lower()) or next(iter(nearest(arg.lower(), COMMANDS, 1)), None)
+                raise Rejected(f"no command '{arg}'; did you mean `help {meant}`?" if meant
+                               else f"no command '{arg}'; the commands are {', '.join(COMMANDS)}")
             usage, what = COMMANDS[name]
             self.say(f"{usage}: {what}")
             return

@@ -92,3 +92,37 @@ def test_a_counter_kept_per_column_is_not_given_as_a_plain_example():
     repl, out = make_repl("cant-stop")
     assert error_of(repl, out, "force") == "error: what to force? `force d6 = 5`"
     assert error_of(repl, out, "expect") == "error: `expect` needs an expression, like `expect players == 2`"
+
+
+# ── a word for a command that is not one ──
+
+
+@pytest.mark.parametrize(("line", "meant"), [
+    ("history", "log"), ("History 3", "log 3"), ("options", "moves"), ("actions", "moves"), ("board", "show"),
+    ("leave", "quit"), ("commands", "help"), ("seat Blue", "view Blue"), ("reset", "restart"),
+])
+def test_a_word_for_a_command_names_the_command(line, meant):
+    repl, out = make_repl()
+    assert error_of(repl, out, line) == f"error: '{line}' is neither a legal move nor a command; did you mean `{meant}`?"
+
+
+def test_a_word_for_a_command_is_not_a_command_of_its_own():
+    repl, out = make_repl()
+    before = repl.match.to_json()
+    error_of(repl, out, "history")
+    assert repl.match.to_json() == before and "Guard" not in out.getvalue()  # nothing was listed
+
+
+def test_help_of_a_word_for_a_command_names_the_command():
+    repl, out = make_repl()
+    assert error_of(repl, out, "help history") == "error: no command 'history'; did you mean `help log`?"
+    assert error_of(repl, out, "help zzz").startswith("error: no command 'zzz'; the commands are help, moves")
+
+
+def test_a_word_for_a_command_after_the_match_names_the_command():
+    repl, out = make_repl("connect-four", seed=1)
+    repl.bots = {0: "random", 1: "random"}
+    repl.play_bots()
+    assert repl.match.result is not None
+    assert error_of(repl, out, "history") == \
+        "error: 'history' is not a command, and the match is over; did you mean `log`?"
