@@ -31,6 +31,7 @@ from ..engine.effect import result_text
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
 from ..engine.runtime import RuleError, Runtime
 from ..engine.view import counter_starts
+from ..language.checker.expressions import BUILTIN_NAMES
 from ..language.files import FileProblem, checked_path, read_text_file, same_file, write_text_file
 from ..language.limits import number_in_range, whole_number
 from ..language.source import LudusError, nearest
@@ -1010,9 +1011,38 @@ class Repl:
             return fn(self.match)
         except LudusError as err:
             d = err.diagnostics[0]
-            raise Rejected(f"column {d.span.column}: {d.message}" + (f" ({d.hint})" if d.hint else "")) from None
+            hint = d.hint or self._names_hint(d.message)
+            raise Rejected(f"column {d.span.column}: {d.message}" + (f" ({hint})" if hint else "")) from None
         except RuleError as err:
             raise Rejected(f"cannot compute it now: {err.message}") from None
+
+    def _names_hint(self, message: str) -> str | None:
+        """For an expression's unknown name that is near none the game knows (the checker names
+        the nearest when there is one: `did you mean 'affection'?`), the names it might have
+        meant: the seats at this table, the zones, or the state's counters, flags and vars with
+        the zones and seats, each list cut short when long."""
+        found = re.match(r"unknown (name|zone|seat|zone or space) '", message)
+        if found is None:
+            return None
+
+        def listed(names) -> str:
+            names = list(names)
+            return ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+        seats = f"the seats are {listed(self.match.seat_names())}"
+        zones = [z for z in self.game.zones if z not in ("box", "removed")]
+        kinds = {"seat": [seats], "zone": [f"the zones are {listed(zones)}"] if zones else [],
+                 "zone or space": [f"the zones are {listed(zones)}"] if zones else []}
+        parts = kinds.get(found.group(1))
+        if parts is None:
+            state = [f"counters, flags and vars {listed(self.game.vars)}"] if self.game.vars else []
+            state += [f"zones {listed(zones)}"] if zones else []
+            state += [f"seats {listed(self.match.seat_names())}"]
+            # not the compass's words; `opponent` in a game of two only, `spaces` with a board
+            builtin = [name for name, typ in BUILTIN_NAMES.items() if typ != "text"
+                       and not (name == "opponent" and self.game.max_players > 2)
+                       and not (name == "spaces" and not self.game.spaces)]
+            parts = [f"this game's names include {'; '.join(state)}; and every game's {', '.join(builtin)}"]
+        return "; ".join(parts) or None
 
     def cmd_eval(self, arg: str) -> None:
         value, typ = self._expression(arg, "eval")
