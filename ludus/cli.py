@@ -316,17 +316,19 @@ def _note_bots(game, chosen: dict[int, str], players: int) -> None:
 def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
     """`--bot SEAT=KIND[:BUDGET][:OPTION=N]` values -> {seat index: spec}; a bad one is a usage error."""
     from .bots import BadBotSpec, parse_spec
+    from .repl.session import seat_named
 
     chosen: dict[int, str] = {}
     for value in bots:
         name, _, spec = value.partition("=")
-        if name not in names:
+        seat = seat_named(name, names)  # in any case, as the REPL's `bot amber` takes it
+        if seat is None:
             raise click.BadParameter(f"no seat '{name}'; the seats are {', '.join(names)}", param_hint="--bot")
         try:
             parse_spec(spec or "random")
         except BadBotSpec as exc:
             raise click.BadParameter(str(exc), param_hint="--bot") from None
-        seat = names.index(name)
+        name = names[seat]
         if seat in chosen:  # which of the two was meant is the user's to say, not the last one's
             raise click.BadParameter(f"the seat '{name}' is given twice ({name}={chosen[seat]} and {value}); "
                                      "give each seat once", param_hint="--bot")
@@ -387,6 +389,7 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
     from rich.console import Console
 
     from .repl import Repl, TrimmedLines, history_path, plain_reader, prompt_reader
+    from .repl.session import seat_named
 
     game = _load_or_exit(file)
     try:
@@ -404,9 +407,10 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
     _note_bots(game, chosen, len(names))
     view: str | int = "all" if all_seats else "auto"
     if seat is not None:
-        if seat not in names:
+        index = seat_named(seat, names)  # in any case, as `view amber` takes it
+        if index is None:
             raise click.BadParameter(f"no seat '{seat}'; the seats are {', '.join(names)}", param_hint="--seat")
-        view = names.index(seat)
+        view = index
     stdin = sys.stdin  # click's test runner swaps these, so tests see the same streams
     interactive = script is None and stdin.isatty()
     out = sys.stdout

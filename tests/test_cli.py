@@ -401,6 +401,41 @@ def test_a_seat_given_twice_to_bot_is_a_usage_error(command):
     assert "Invalid value for --bot: the seat 'Amber' is given twice (Amber=mcts:1 and Amber=greedy)" in result.output
 
 
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_seat_given_twice_in_two_cases_is_a_usage_error(command):
+    result = run(command, str(EXAMPLES / "market-town.ludus"), "--bot", "Amber=mcts:1", "--bot", "AMBER=greedy")
+    assert result.exit_code == 2
+    assert "the seat 'Amber' is given twice (Amber=mcts:1 and AMBER=greedy)" in result.output
+
+
+# ── a seat named in any case, as the REPL's `show amber` takes it ──
+
+
+def test_play_bot_takes_a_seat_in_any_case():
+    result = CliRunner().invoke(main, ["play", str(EXAMPLES / "market-town.ludus"), "--seed", "3", "--bot", "basil=random"],
+                                input="3\nbuild nothing\n")
+    assert result.exit_code == 0, result.output
+    assert "Basil (bot): " in result.output
+
+
+def test_simulate_bot_takes_a_seat_in_any_case():
+    result = run("simulate", str(EXAMPLES / "market-town.ludus"), "-n", "2", "-w", "1", "--bot", "amber=greedy")
+    assert result.exit_code == 0, result.output
+
+
+def test_play_seat_takes_a_seat_in_any_case():
+    result = CliRunner().invoke(main, ["play", str(EXAMPLES / "market-town.ludus"), "--seed", "3", "--seat", "basil"],
+                                input="show\n")
+    assert result.exit_code == 0, result.output
+    assert "· as Basil sees it" in result.output
+
+
+def test_a_seat_named_in_no_case_is_still_refused():
+    result = run("play", str(EXAMPLES / "market-town.ludus"), "--seat", "bazil")
+    assert result.exit_code == 2
+    assert "no seat 'bazil'; the seats are Amber, Basil" in result.output
+
+
 # ── stdout and stderr in one stream ──
 
 TESTED = ('game "Tested"\nplayers 2\ncounter n\nflow:\n    increase n by 1\n    win P1\n\n'

@@ -115,6 +115,16 @@ class Rejected(Exception):
     """An input the REPL refuses: printed as one line, nothing changed."""
 
 
+def seat_named(text: str, names: list[str]) -> int | None:
+    """The seat that `text` names, in any case (`amber` is Amber, as `show amber` reads it): a
+    seat spelt exactly wins, and a name two seats share but for case names neither; None when
+    it names no seat."""
+    if text in names:
+        return names.index(text)
+    found = [i for i, name in enumerate(names) if name.casefold() == text.casefold()]
+    return found[0] if len(found) == 1 else None
+
+
 def history_path() -> str | None:
     """Where the prompt history lives: $LUDUS_HISTORY (empty: nowhere), else ~/.ludus_history."""
     env = os.environ.get(HISTORY_ENV)
@@ -932,15 +942,16 @@ class Repl:
         return label, told
 
     def cmd_view(self, arg: str) -> None:
-        if arg in ("", "auto"):
+        names = list(self.match.seat_names())
+        seat = seat_named(arg, names)
+        if seat is not None:  # a seat first: one called "All" is that seat
+            self.view_mode = seat
+        elif arg.lower() in ("", "auto"):
             self.view_mode = "auto"
-        elif arg in ("all", "everything", "designer"):
+        elif arg.lower() in ("all", "everything", "designer"):
             self.view_mode = "all"
         else:
-            names = list(self.match.seat_names())
-            if arg not in names:
-                raise Rejected(f"no seat '{arg}'; the seats are {', '.join(names)} (or `view all`, `view auto`)")
-            self.view_mode = names.index(arg)
+            raise Rejected(f"no seat '{arg}'; the seats are {', '.join(names)} (or `view all`, `view auto`)")
         self.show_state()
 
     def cmd_force(self, arg: str) -> None:
@@ -1088,23 +1099,25 @@ class Repl:
         names = list(self.match.seat_names())
         if not seat:
             raise Rejected(f"`bot` needs a seat: {COMMANDS['bot'][0]}; the seats are {', '.join(names)}")
-        if seat not in names:
+        index = seat_named(seat, names)
+        if index is None:
             raise Rejected(f"no seat '{seat}'; the seats are {', '.join(names)}")
+        seat = names[index]  # as the game spells it: `bot basil off` says `Basil is yours`
         kind = kind.strip() or "random"
         if kind == "off":
-            self.bots.pop(names.index(seat), None)
+            self.bots.pop(index, None)
             self.say(f"{seat} is yours")
             return
         try:
             parse_spec(kind)
         except BadBotSpec as exc:
             raise Rejected(str(exc)) from None
-        self.bots[names.index(seat)] = kind
+        self.bots[index] = kind
         self.say(f"{seat} is played by the {kind} bot")
         note = spec_note(self.game, kind, len(self.match.seat_names()))
         if note is not None:
             self.say(f"note: {note}")
-        if self.match.current == names.index(seat):
+        if self.match.current == index:
             self.after_move()
 
     def _saved_text(self) -> str:

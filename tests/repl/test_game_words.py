@@ -149,3 +149,40 @@ def test_an_unknown_seat_lists_the_seats_at_the_table():
     repl, out = make_repl()
     assert error_of(repl, out, "eval affection of Purple") == \
         "error: column 14: unknown seat 'Purple' (the seats are Red, Blue)"
+
+
+# ── a seat named in any case ──
+
+
+def test_view_takes_a_seat_in_any_case():
+    repl, out = make_repl("market-town", seed=3)
+    repl.handle("view basil")
+    assert repl.view_mode == 1 and repl.rejected == 0
+    repl.handle("view ALL")
+    assert repl.view_mode == "all"
+    repl.handle("view Auto")
+    assert repl.view_mode == "auto" and repl.rejected == 0
+
+
+def test_bot_takes_a_seat_in_any_case_and_says_it_as_the_game_spells_it():
+    repl, out = make_repl("market-town", seed=3)
+    repl.handle("bot basil greedy")
+    assert repl.bots == {1: "greedy"} and "Basil is played by the greedy bot" in out.getvalue()
+    repl.handle("bot BASIL off")
+    assert repl.bots == {} and out.getvalue().rstrip().endswith("Basil is yours")
+    assert repl.rejected == 0
+
+
+def test_a_seat_spelt_in_no_case_is_still_refused():
+    repl, out = make_repl("market-town", seed=3)
+    assert error_of(repl, out, "view bazil") == \
+        "error: no seat 'bazil'; the seats are Amber, Basil (or `view all`, `view auto`)"
+    assert error_of(repl, out, "bot bazil") == "error: no seat 'bazil'; the seats are Amber, Basil"
+
+
+def test_a_seat_named_in_any_case_when_two_seats_differ_only_by_case():
+    from ludus.repl.session import seat_named
+
+    assert seat_named("red", ["Red", "RED"]) is None  # which one: not guessed
+    assert seat_named("RED", ["Red", "RED"]) == 1  # spelt exactly
+    assert seat_named("blue", ["Red", "Blue"]) == 1
