@@ -1132,7 +1132,7 @@ class Repl:
         played, never a .ludus file, and an existing file only when it is already a `kind`
         ("saved match" or "replay"), which is then replaced, as saving again is meant to."""
         try:
-            path = checked_path(arg)
+            path = checked_path(_home(arg))
             where = path.resolve()
         except (FileProblem, OSError, RuntimeError) as exc:
             raise Rejected(f"cannot write '{arg}': {exc}") from None
@@ -1157,7 +1157,7 @@ class Repl:
             raise Rejected("`save` needs a file name")
         self._target(arg, "saved match")
         try:
-            written = write_whole(arg, self._saved_text())
+            written = write_whole(_home(arg), self._saved_text())
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
         if not written:
@@ -1172,7 +1172,7 @@ class Repl:
             self._load_replay(arg)
             return
         try:
-            text = read_text_file(arg)
+            text = read_text_file(_home(arg))
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
         try:
@@ -1262,7 +1262,7 @@ class Repl:
 
     def _load_replay(self, arg: str) -> None:
         try:
-            script = load_replay(arg)
+            script = load_replay(_home(arg))
             # same_file, not resolve(): a symbolic link loop raises there, and a hard link is the same game
             if script.game is not None and not same_file(script.game_path, [self.game_path]):
                 raise Rejected(f"'{arg}' replays {script.game}, not {self.game_path}")
@@ -1373,8 +1373,8 @@ class Repl:
                            "them would not play it again; `save FILE` keeps it as a saved match")
         self._target(arg, "replay")
         try:
-            text = export(self.match, self.game_path, checked_path(arg), self.notes, self.setup)
-            written = write_whole(arg, text)
+            text = export(self.match, self.game_path, checked_path(_home(arg)), self.notes, self.setup)
+            written = write_whole(_home(arg), text)
         except FileProblem as exc:
             raise Rejected(str(exc)) from None
         if not written:
@@ -1451,6 +1451,12 @@ def _forces_after_the_end(match: Match, notes: list[Note]) -> tuple[list[Note], 
     if entries and forced[len(forced) - len(entries):] == entries:
         del forced[len(forced) - len(entries):]
     return [n for n in notes if not any(n is s for s in stale)], stale
+
+
+def _home(name: str) -> str:
+    """A file name as a shell reads it: `~` and `~/...` (and `~user/...`) start at the home
+    folder, so `save ~/match.json` writes there, not to a folder named `~` here."""
+    return os.path.expanduser(name)
 
 
 def _count(n: int, what: str) -> str:

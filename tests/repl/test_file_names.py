@@ -1,0 +1,70 @@
+"""The file names `save`, `load` and `export` take, read as a shell reads them: `~` is the home
+folder, and a file's kind is known by what it holds as well as by its name."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+import ludus
+from ludus.repl import Repl
+from tests.helpers import EXAMPLES
+
+GAME_PATH = EXAMPLES / "market-town.ludus"
+GAME = ludus.load(GAME_PATH)
+
+
+def make_repl(**kw) -> tuple[Repl, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
+    return Repl(GAME.new_match(2, seed=3), GAME_PATH, console, **kw), out
+
+
+def said(repl: Repl, out: io.StringIO, line: str) -> list[str]:
+    start = len(out.getvalue())
+    repl.handle(line)
+    return out.getvalue()[start:].splitlines()
+
+
+@pytest.fixture
+def home(monkeypatch, tmp_path):
+    """A home folder of its own, and a current folder elsewhere, where no file may appear."""
+    monkeypatch.setenv("LUDUS_SESSIONS", str(tmp_path / "sessions"))
+    (tmp_path / "home").mkdir()
+    (tmp_path / "here").mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path / "here")
+    yield tmp_path / "home"
+    assert list((tmp_path / "here").iterdir()) == []
+
+
+def test_save_and_load_read_a_tilde_as_the_home_folder(home):
+    repl, out = make_repl()
+    repl.handle("2")
+    assert said(repl, out, "save ~/match.json") == ["saved to ~/match.json (1 move)"]
+    assert (home / "match.json").is_file()
+    repl.handle("undo")
+    assert said(repl, out, "load ~/match.json")[0] == "loaded ~/match.json: 1 move"
+    assert repl.match.moves == ["buy Tax Collector"] and repl.rejected == 0
+
+
+def test_export_and_load_read_a_tilde_as_the_home_folder(home):
+    repl, out = make_repl()
+    repl.handle("2")
+    assert said(repl, out, "export ~/match.replay")[0].startswith("exported 1 move to ~/match.replay")
+    text = (home / "match.replay").read_text(encoding="utf-8")
+    # the game is named from where the replay is, in the home folder
+    game_line = next(line for line in text.splitlines() if line.startswith("game "))
+    assert (home / game_line.removeprefix("game ")).resolve() == GAME_PATH.resolve()
+    repl.handle("undo")
+    assert said(repl, out, "load ~/match.replay")[0] == "played ~/match.replay: 1 move"
+    assert repl.rejected == 0
+
+
+def test_save_to_the_home_folder_itself_is_refused(home):
+    repl, out = make_repl()
+    lines = said(repl, out, "save ~")
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    assert repl.rejected == 1
