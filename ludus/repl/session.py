@@ -1168,13 +1168,22 @@ class Repl:
     def cmd_load(self, arg: str) -> None:
         if not arg:
             raise Rejected("`load` needs a file name")
-        if arg.lower().endswith(".replay"):  # `Session.REPLAY` too, as a file system that ignores case names it
-            self._load_replay(arg)
-            return
+        # what the file holds says what it is, whatever its name: a save is a JSON object, and
+        # a replay (`session.txt`, a save named `.replay`) names its game on a `game` line
+        named_replay = arg.lower().endswith(".replay")  # `Session.REPLAY` too, as a file system that ignores case names it
         try:
             text = read_text_file(_home(arg))
         except FileProblem as exc:
+            if named_replay:  # a replay's own words: "no such replay file"
+                self._load_replay(arg)
+                return
             raise Rejected(str(exc)) from None
+        if not text.lstrip("\ufeff \t\r\n").startswith("{"):
+            if named_replay or re.search(r"^[ \t]*game[ \t]", text, re.MULTILINE):
+                self._load_replay(arg)
+                return
+            raise Rejected(f"cannot load '{arg}': it is neither a saved match (a JSON file that `save` wrote) nor a "
+                           f"replay (a replay names its game on a line like `game {self.game_path.name}`)")
         try:
             match = Match.from_json(self.game, text)
             session = json.loads(text).get("session") or {}

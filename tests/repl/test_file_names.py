@@ -68,3 +68,44 @@ def test_save_to_the_home_folder_itself_is_refused(home):
     lines = said(repl, out, "save ~")
     assert len(lines) == 1 and lines[0].startswith("error: "), lines
     assert repl.rejected == 1
+
+
+# ── a file's kind, known by what it holds ──
+
+
+def test_a_replay_under_another_name_is_played_as_a_replay(home):
+    repl, out = make_repl()
+    repl.handle("2")
+    repl.handle(f"export {home / 'match.replay'}")
+    (home / "match.replay").rename(home / "match.txt")
+    repl.handle("undo")
+    assert said(repl, out, f"load {home / 'match.txt'}")[0] == f"played {home / 'match.txt'}: 1 move"
+    assert repl.match.moves == ["buy Tax Collector"] and repl.rejected == 0
+
+
+def test_a_save_named_as_a_replay_is_loaded_as_a_save(home):
+    repl, out = make_repl()
+    repl.handle("2")
+    repl.handle(f"save {home / 'match.json'}")
+    (home / "match.json").rename(home / "match.replay")
+    repl.handle("undo")
+    assert said(repl, out, f"load {home / 'match.replay'}")[0] == f"loaded {home / 'match.replay'}: 1 move"
+    assert repl.rejected == 0
+
+
+def test_a_file_that_is_neither_says_so(home):
+    repl, out = make_repl()
+    (home / "notes.txt").write_text("buy low, sell high\n", encoding="utf-8")
+    before = repl.match.to_json()
+    assert said(repl, out, f"load {home / 'notes.txt'}") == [
+        f"error: cannot load '{home / 'notes.txt'}': it is neither a saved match (a JSON file that `save` wrote) "
+        "nor a replay (a replay names its game on a line like `game market-town.ludus`)"]
+    assert repl.match.to_json() == before
+
+
+def test_a_broken_replay_under_another_name_gets_the_replays_located_error(home):
+    repl, out = make_repl()
+    (home / "match.txt").write_text(f"game {GAME_PATH}\nplayers 2\nseed 3\nbuy nothing at all\n", encoding="utf-8")
+    lines = said(repl, out, f"load {home / 'match.txt'}")
+    # the lines before the failing one are played, as for any replay, and the stop is said
+    assert lines[0].startswith(f"played {home / 'match.txt'}: 0 moves; stopped at line 4"), lines
