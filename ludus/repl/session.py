@@ -59,7 +59,7 @@ COMMANDS = {
     "show": ("show [zone|track|region|card|seat|counter|flag|var NAME] | show CARD source",
              "draw the state again, or one part of it; a card's rules text, or its declaration"),
     "log": ("log [N]", "the last N things that happened (default 15)"),
-    "undo": ("undo", "take back your last move (and the bots' moves after it)"),
+    "undo": ("undo", "take back your last move (and the bots' moves after it); with bots on every seat, one move"),
     "redo": ("redo", "play again what undo took back"),
     "view": ("view SEAT|all|auto", "see the state as one seat, everything (designer), or the acting seat"),
     "force": ("force d6 = 5 | force order ZONE = A, B | force off",
@@ -310,7 +310,8 @@ class Repl:
         cur = self.match.current
         if cur == TERMINAL:
             return "ludus> "
-        return f"{self.match.seat_name(cur)}> "
+        # a bot's seat waits for a line (after `undo`, or when the bots stopped): say whose it is
+        return f"{self.match.seat_name(cur)}{' (bot)' if cur in self.bots else ''}> "
 
     def handle(self, line: str) -> bool:
         """Run one input line; False when the user quits."""
@@ -871,10 +872,14 @@ class Repl:
         labels: list[str] = []
         sights = []  # what each seat may read of each move taken back
         mover = self.viewing()
+        # one decision of a person: the bots' moves after it go too. When bots play every seat
+        # (a match watched to its end), no person's decision is there to go back to: one move
+        # is taken back, and the bots wait at the seat now deciding (they would only play again)
+        nobody = all(seat in self.bots for seat in range(self.match._state["nseats"]))
         while self.match.history:
             sights.insert(0, self.move_sight(self.match, len(self.match.history) - 1))
             labels.insert(0, self.match.undo())
-            if self.match.current not in self.bots:
+            if nobody or self.match.current not in self.bots:
                 break
         kept = len(self.match.moves)
         undone_notes = [n for n in self.notes if n.position > kept]
@@ -883,8 +888,17 @@ class Repl:
         # the seat deciding now may be another than the one who typed `undo` (hot seat): neither
         # is told what the other may not see
         seats = self.audience(mover)
-        self.say("undid: " + "; ".join(said_of(sight, seats) for sight in sights))
+        self.say("undid: " + _moves_said([said_of(sight, seats) for sight in sights]))
+        self.say_bots_wait()
         self.show_state()
+
+    def say_bots_wait(self) -> None:
+        """After `undo` or `redo` leaves a bot's seat to decide (bots play every seat): the bots
+        do not play on at once, which would only make the moves again; say how they go on."""
+        if self.match.current in self.bots:
+            who = self.match.seat_name(self.match.current)
+            self.say(f"the bots wait: {who} (a bot) decides next; make its move to let them play on, "
+                     f"`undo` again, `redo`, or `bot {who} off` to play it yourself")
 
     def cmd_redo(self, _arg: str) -> None:
         if not self.redo_stack:
@@ -909,8 +923,9 @@ class Repl:
         self.notes.extend(n for n in notes if base < n.position <= base + len(labels))
         seats = self.audience(mover)
         said = [said_of(self.move_sight(work, len(work.history) - len(labels) + i), seats) for i in range(len(labels))]
-        self.say("redid: " + "; ".join(said))
+        self.say("redid: " + _moves_said(said))
         self.print_log(log_len, seats)
+        self.say_bots_wait()
         self.show_state()
 
     def redo_refused(self, sight: tuple[str, dict], exc: Exception, mover) -> str:
@@ -1506,6 +1521,19 @@ def _same_label(text: str, legal: list[str]) -> str | None:
     loose = " ".join(text.split()).casefold()
     found = [label for label in legal if " ".join(label.split()).casefold() == loose]
     return found[0] if len(found) == 1 else None
+
+
+# `undid:` and `redo:` name up to this many moves; more (all a person's turn of a long match,
+# bots' moves with them) are counted, the first and last named
+MOVES_NAMED = 6
+
+
+def _moves_said(said: list[str]) -> str:
+    """The moves `undo` or `redo` took, one line: `play Baron; Blue; play Guard`, or for many,
+    `40 moves: play Baron; ...; play Guard`, so the line stays short however many went."""
+    if len(said) <= MOVES_NAMED:
+        return "; ".join(said)
+    return f"{len(said)} moves: {said[0]}; ...; {said[-1]}"
 
 
 def _moves(n: int) -> str:
