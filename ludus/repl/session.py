@@ -15,6 +15,7 @@ import random
 import re
 import signal
 import threading
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -300,11 +301,8 @@ class Repl:
 
     @property
     def examples(self) -> Examples:
-        """The examples messages give, in this game's words (Examples); made again after `reload`."""
-        key = (self.game, self.match._state["nseats"])
-        if getattr(self, "_examples", (None, None))[0] != key:
-            self._examples = (key, Examples(self.game, list(self.match.seat_names())))
-        return self._examples[1]
+        """The examples messages give, in this game's words and of the match as the screen shows it."""
+        return Examples(self.match, self.view())
 
     def prompt(self) -> str:
         cur = self.match.current
@@ -1593,15 +1591,18 @@ def _saved_sight(match: Match, record) -> dict | None:
 
 
 class Examples:
-    """The examples the REPL's messages give, in the words of the game being played: its seats,
-    the zones it shuffles, its cards, its dice and counters (`force order deck of Red = Guard,
-    Priest` in Love Letter), so that a message never names Market Town's cards in another game.
-    A part the game lacks reads in capitals (`force order ZONE = CARD, CARD`), or is left out
-    where the game has nothing of that kind to force (no dice, no shuffle)."""
+    """The examples the REPL's messages give, in the words of the game being played and of the
+    match as the screen shows it: its seats, a zone it shuffles and cards for it, its dice, a
+    counter and its value (`force order deck = Guard, Priest` and `expect affection of Red ==
+    0` in Love Letter), so a message never names Market Town's cards in another game. Only what
+    `view` shows is read (cards in a zone the screen's seat sees, a counter's value it sees): an
+    error is no way to learn what is in a deck. A part the game lacks reads in capitals (`force
+    order ZONE = CARD, CARD`), or is left out where the game has nothing of that kind to force."""
 
-    def __init__(self, game, seats: list[str]) -> None:
-        seat = seats[0] if seats else "SEAT"
-        self.seat = seat
+    def __init__(self, match: Match, view: dict) -> None:
+        game = match.game
+        seats = list(match.seat_names())
+        seat = seats[0]
         dice = game_dice(game)
         if dice is None:  # the size of some die is worked out as the game runs
             self.die: str | None = "force die = 1"
@@ -1610,14 +1611,21 @@ class Examples:
             self.die = f"force d{sides} = {min(sides, 5)}"
         else:
             self.die = None  # it rolls no dice: a die's example would be refused
-        shuffled = _shuffled_zones(game)
-        zone = next((z for z in game.zones if z in shuffled), None)
-        if zone is not None:
-            spec = game.zones[zone]
-            zone = f"{zone} of {seat}" if spec.per == "seat" else zone
-            cards = [d for d, spec in game.defs.items() if spec.word == "card"][:2]
-            names = ", ".join(f'"{c}"' if "," in c else c for c in cards) if len(cards) == 2 else "CARD, CARD"
-            self.order: str | None = f"force order {zone} = {names}"
+        # a zone the rules shuffle: one whose cards the screen shows, two kinds of them, first,
+        # as those are cards a force of it takes now; else the first, with the game's first cards
+        cards = [d for d, spec in game.defs.items() if spec.word == "card"]
+        shown = view.get("zones", {})
+        zones = []
+        for zone in (z for z in game.zones if z in _shuffled_zones(game)):
+            names = [f"{zone} of {name}" for name in seats] if game.zones[zone].per == "seat" else [zone]
+            for name in names:
+                held = shown.get(name)
+                held = {c for c in held if isinstance(c, str)} if isinstance(held, list) else set()
+                zones.append((name, [c for c in cards if c in held][:2]))
+        if zones:
+            zone, names = next(((z, n) for z, n in zones if len(n) == 2), (zones[0][0], cards[:2]))
+            listed = ", ".join(f'"{c}"' if "," in c else c for c in names) if len(names) == 2 else "CARD, CARD"
+            self.order: str | None = f"force order {zone} = {listed}"
         else:
             self.order = None
         # a counter of the game's, or a seat's (one kept per card or space takes more to name)
@@ -1627,12 +1635,16 @@ class Examples:
         zone = next((z for z in game.zones if z not in ("box", "removed")), None)
         if counter is not None:
             self.value = f"{counter.name} of {seat}" if counter.per == "seat" else counter.name
-            self.check = f"{self.value} == 3"
+            now = view.get("counters", {}).get(counter.name)
+            now = now.get(seat) if isinstance(now, dict) else now
+            self.check = f"{self.value} == {now if isinstance(now, int) and not isinstance(now, bool) else 3}"
         elif zone is not None:
             held = f"{zone} of {seat}" if game.zones[zone].per == "seat" else zone
-            self.value, self.check = held, f"size({held}) == 1"
+            now = shown.get(held)
+            now = len(now) if isinstance(now, list) else now.get("count") if isinstance(now, dict) else None
+            self.value, self.check = held, f"size({held}) == {now if isinstance(now, int) else 1}"
         else:
-            self.value, self.check = "players", "players == 2"
+            self.value, self.check = "players", f"players == {len(seats)}"
 
     def force(self) -> str:
         """`force d6 = 5` or `force order ZONE = A, B`, as far as the game rolls and shuffles."""
@@ -1645,7 +1657,22 @@ class Examples:
 
 def _shuffled_zones(game) -> set[str]:
     """The names of the zones the game's rules shuffle: a `shuffle` (into a zone, or in place)
-    and a zone that is refilled, which is shuffled as it is. `test` blocks do not count."""
+    and a zone that is refilled, which is shuffled as it is. `test` blocks do not count.
+    Worked out once a game, as it walks all its declarations."""
+    try:
+        return _SHUFFLED[game]
+    except (KeyError, TypeError):
+        pass
+    found = _find_shuffled(game)
+    with contextlib.suppress(TypeError):  # a game that cannot be weakly referred to is asked again
+        _SHUFFLED[game] = found
+    return found
+
+
+_SHUFFLED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _find_shuffled(game) -> set[str]:
     from attrs import fields, has
 
     from ..language import nodes as n

@@ -58,7 +58,8 @@ def test_love_letters_examples_are_its_own():
     assert error_of(repl, out, "force d6") == \
         "error: cannot read the forced outcome 'd6'; write `force order deck = Guard, Priest`"
     assert error_of(repl, out, "eval") == "error: `eval` needs an expression, like `eval affection of Red`"
-    assert error_of(repl, out, "expect") == "error: `expect` needs an expression, like `expect affection of Red == 3`"
+    # the value now, so the example holds
+    assert error_of(repl, out, "expect") == "error: `expect` needs an expression, like `expect affection of Red == 0`"
 
 
 def test_an_example_given_is_one_the_game_takes():
@@ -67,7 +68,7 @@ def test_an_example_given_is_one_the_game_takes():
     repl.handle(example)
     assert "forced: the next shuffle of deck" in out.getvalue()
     example = error_of(repl, out, "expect").split("`")[-2]
-    repl.handle(example.replace("== 3", "== 0"))
+    repl.handle(example)
     assert out.getvalue().rstrip().endswith("ok: kept for the exported replay")
 
 
@@ -76,6 +77,22 @@ def test_market_towns_examples_name_its_seat_shuffled_zone_and_die():
     assert error_of(repl, out, "force") == \
         "error: what to force? `force d6 = 5` or `force order deck of Amber = Copper Coin, Street Musician`"
     assert error_of(repl, out, "eval") == "error: `eval` needs an expression, like `eval coins of Amber`"
+
+
+def test_an_example_names_cards_the_screen_shows_in_the_zone_and_no_hidden_ones():
+    repl, out = make_repl("market-town", seed=3)
+    repl.handle("view all")
+    # the designer sees the supply: two of the cards in it, in the order the game declares them
+    assert error_of(repl, out, "force") == \
+        "error: what to force? `force d6 = 5` or `force order supply = Copper Coin, Street Musician`"
+    repl.match.state["places"]["supply"] = [c for c in repl.match.state["places"]["supply"]
+                                            if repl.match.state["ents"][c]["d"] in ("Town Crier", "Guild Charter")]
+    assert error_of(repl, out, "force") == \
+        "error: what to force? `force d6 = 5` or `force order supply = Town Crier, Guild Charter`"
+    repl.handle("view Amber")
+    # Amber sees no deck nor the supply: not what is in them, only the game's first cards
+    assert error_of(repl, out, "force") == \
+        "error: what to force? `force d6 = 5` or `force order deck of Amber = Copper Coin, Street Musician`"
 
 
 def test_a_game_with_no_dice_nor_shuffle_says_there_is_nothing_to_force():
