@@ -407,7 +407,8 @@ class Repl:
             if why is not None:
                 return f"'{text}' is not a legal move for {who} now: {why}"
         word, _, rest = text.partition(" ")
-        if word.lower() in SYNONYMS:  # `history`: the command meant is named, with what followed it
+        in_a_move = any(word.casefold() in option.casefold().split() for option in options or ())
+        if word.lower() in SYNONYMS and not in_a_move:  # `history`: the command meant is named, with what followed it
             meant = " ".join([SYNONYMS[word.lower()], *rest.split()])
             return f"'{text}' is neither a legal move nor a command; did you mean `{meant}`?"
         near = closest(text, options or [])

@@ -203,3 +203,15 @@ def test_a_seat_named_in_any_case_when_two_seats_differ_only_by_case():
     assert seat_named("red", ["Red", "RED"]) is None  # which one: not guessed
     assert seat_named("RED", ["Red", "RED"]) == 1  # spelt exactly
     assert seat_named("blue", ["Red", "Blue"]) == 1
+
+
+def test_a_word_for_a_command_that_a_move_holds_gets_the_closest_moves(monkeypatch):
+    # a word of a legal move's label is more likely that move than a command: the moves are offered
+    from ludus.repl import session
+
+    repl, out = make_repl()
+    option = repl.visible_options()[0]  # `play Priest`
+    word = option.split()[-1].lower()
+    monkeypatch.setitem(session.SYNONYMS, word, "show")  # as if `priest` were a word for `show`
+    error = error_of(repl, out, word)
+    assert "did you mean `show`" not in error and option in error, error
