@@ -973,16 +973,18 @@ class Repl:
             self.force_off()
             return
         if not arg:
-            if self.examples.die is None and self.examples.order is None:
+            examples = self.examples
+            if examples.die is None and examples.order is None:
                 raise Rejected(f"{self.game.title} rolls no dice and shuffles nothing, so there is nothing to force")
-            raise Rejected(f"what to force? {self.examples.force()}")
+            raise Rejected(f"what to force? {examples.force()}")
         try:
             try:
                 force = parse_force(arg, "<input>", 1, 1)
             except ReplayError as exc:
                 # the replay's own words give Market Town's names as the example: this game's instead
-                exc.message = exc.message.replace(_USAGE["force"], self.examples.force()).replace(
-                    _USAGE["force"].split(" or ")[1], self.examples.order_usage())
+                examples = self.examples
+                exc.message = exc.message.replace(_USAGE["force"], examples.force()).replace(
+                    _USAGE["force"].split(" or ")[1], examples.order_usage())
                 raise
             if self.match.result is not None:
                 # nothing rolls or shuffles after the end; kept, the force would end the exported
@@ -1522,8 +1524,8 @@ def _same_label(text: str, legal: list[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-# `undid:` and `redo:` name up to this many moves; more (all a person's turn of a long match,
-# bots' moves with them) are counted, the first and last named
+# `undid:` and `redid:` name up to this many moves; more (a person's move and a long run of
+# bots' moves after it) are counted, the first and last named
 MOVES_NAMED = 6
 
 
