@@ -856,14 +856,30 @@ class DeclarationChecks:
         if item.label:
             self.template(item.label, scope)
         for c in item.costs:
-            self.expr(c.amount, scope)
-            if c.counter not in self.sym.vars:
-                self.error(f"unknown counter '{c.counter}'", self.at(c.span, c.counter), suggest(c.counter, self.sym.vars))
-            else:
-                self.used.add(("var", c.counter))
+            self.expect(c.amount, scope, "number")
+            self.cost_counter(c)
         for r in item.requires:
             self.expect(r, scope, "bool")
         self.block(item.body, scope.child())
+
+    def cost_counter(self, c: n.Cost) -> None:
+        """`cost N counter` is paid as `pay` is, from the actor's counter or the game's: a cost
+        the engine cannot read for a seat would leave the action never offered, and say nothing."""
+        decl = self.sym.vars.get(c.counter)
+        at = self.at(c.span, c.counter)
+        if decl is None:
+            self.error(f"unknown counter '{c.counter}'", at, suggest(c.counter, self.sym.vars))
+            return
+        self.used.add(("var", c.counter))
+        if decl.kind != "counter":
+            self.error(f"'{c.counter}' is a {decl.kind}, and a cost is paid from a counter", at)
+        elif decl.per not in (None, "seat"):
+            amount = str(c.amount.value) if isinstance(c.amount, n.Number) else "N"
+            keys = "actor at ..." if decl.per.startswith("seat and ") else "... at ..." if " and " in decl.per else "..."
+            self.error(f"'{c.counter}' is kept per {decl.per}, and a cost is paid from a counter kept for the "
+                       f"whole game or per seat", at,
+                       f"say which one: 'require {c.counter} of {keys} >= {amount}' among the clauses, and "
+                       f"'decrease {c.counter} of {keys} by {amount}' in the action")
 
     def track_numbers(self, item: n.TrackDecl) -> n.TrackDecl | None:
         """The track with the number of each value it names in place of the name (so that a
