@@ -47,6 +47,7 @@ ATTR_KEYS = {"field": "property", "space_prop": "space property"}
 EITHER = "property or space property"
 TYPES = {"kind", "spaces"}  # what a name in a type (`: region`, `list of Card`) may be
 NOT_RENAMED = {"local", "built-in name", "built-in function"}
+PER_DECLS = {"zone_decl", "var_decl", "token_decl"}  # what a `per` keeps: its word may name a set of keys
 
 
 @define
@@ -152,6 +153,18 @@ class Index:
             self._named[word, quoted] = (key, plural)
         return self._named[word, quoted]
 
+    def _names_keys(self, word: str) -> bool:
+        """Whether `per WORD` is meant as a set of keys: not a seat, a board kind or a kind of
+        card or piece (symbols.key_set)."""
+        sym = self.analysis.checked.symbols
+        return word != "seat" and word not in sym.space_kinds and word not in sym.kinds
+
+    def keys_at(self, path: str, line: int, column: int) -> tuple | None:
+        """The key of the list value a `per WORD` at a place (1-based) names, or None when no
+        such word is there."""
+        here = self.at(path, line, column)
+        return here.key if here is not None and here.singular else None
+
     def _family_value(self, word: str) -> tuple | None:
         """The key of the list value a zone's `per WORD` names by its singular (symbols.family_fault),
         or None."""
@@ -209,16 +222,18 @@ class Index:
                 key = ("space property", word)
             elif rule == "attr":
                 key = self._attr_key(self.attrs.get((path, tok.end_line + dline, tok.end_column + dcol), "field"), word)
+            elif rule == "per" and above in PER_DECLS and self._names_keys(word):
+                # `per colour` names the set of keys `colours` even where a card has a property
+                # `colour`: the word in a `per` is a seat, a kind, or a set of keys, never a property
+                value = self._family_value(word)
+                if value is not None:  # the family's keys: the list value of that plural
+                    out.append(Occurrence(path, line, column, column + len(word), word, False, value,
+                                          singular=True))
+                continue
             else:
                 key, plural = self.key_of(word, False)
                 if rule == "type" and key is not None and key[0] not in TYPES:
                     key = None  # `number: number`: the property, then the type
-                if key is None and rule == "per" and above in ("zone_decl", "var_decl", "token_decl"):
-                    value = self._family_value(word)
-                    if value is not None:  # the family's keys: the list value of that plural
-                        out.append(Occurrence(path, line, column, column + len(word), word, False, value,
-                                              singular=True))
-                        continue
             if key is None:
                 continue
             declares = (DECLARES.get(rule) == index or (rule, index) == SPACE_KIND_DECLARED

@@ -46,6 +46,8 @@ ROLE_ZONES = {"deck": "`draw` takes cards from it", "hand": "`draw` puts cards i
               "discard": "`discard` puts cards into it", "box": "every card starts in it",
               "removed": "`exile` puts cards into it"}
 ROLE_KINDS = {"Card": "a card declared without `is`", "Piece": "a piece declared without `is`"}
+# what comes before the word of a `per` on its line (`zone discards per `, `per seat and `)
+PER_WORD = re.compile(r"\bper\s+(?:[A-Za-z_][A-Za-z0-9_]*\s+and\s+)?$")
 STRING = re.compile(r'"([^"\\\n]*)"')
 
 
@@ -254,7 +256,24 @@ class Workspace:
         analysis = self.analyse(path)
         if analysis.checked is None:
             return None
+        if not quoted and PER_WORD.search(LINE_END.split(self.text(path) or "")[line][:start]):
+            keys = self._set_of_keys(path, word, line, start)
+            if keys is not None:
+                return keys
         return self.lookup(analysis, word, quoted, path, line + 1, start + 1)
+
+    def _set_of_keys(self, path: str, word: str, line: int, start: int) -> Symbol | None:
+        """The set of keys that `per WORD` names (`per colour`: the value `colours`), as the
+        index reads it: what a rename there renames, even where a card has a property `colour`."""
+        index = self.index(path)
+        key = index.keys_at(path, line + 1, start + 1) if index is not None else None
+        if key is None:
+            return None
+        value = index.analysis.checked.symbols.values[key[1]]
+        span = value.span
+        if index.analysis.sources is not None:
+            span = index.analysis.sources.locate(span, key[1])  # `colours`, where the value is declared
+        return Symbol(word, "set of keys", f"the texts of value {key[1]}", span, self._source(index.analysis, value.span))
 
     def lookup(self, analysis: Analysis, word: str, quoted: bool, path: str, line: int, column: int) -> Symbol | None:
         local = None if quoted else self._local(analysis, word, path, line, column)

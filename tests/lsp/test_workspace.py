@@ -300,3 +300,41 @@ def test_a_base_with_a_flow_and_no_game_line_is_analysed_as_itself_as_ludus_chec
     # whether a file near it includes it decides, so a change to one is a change to it
     ws.analyse(str(base))
     assert ws.depends_on(str(base), str(tmp_path / "new.ludus"), created=True)
+
+
+KEYS_AND_PROPERTY = '''game "Keys"
+players 2
+value colours = ["red", "blue"]
+zone discards per colour
+counter played per seat and colour
+token Told per colour
+kind Card:
+    colour: text
+card "Red 1" is Card:
+    colour "red"
+flow:
+    move card("Red 1") to discards of card("Red 1").colour
+    increase played of P1 at "red" by 1
+    add 1 Told of "red" to card("Red 1")
+    end game
+'''
+
+
+def test_the_word_of_a_per_is_the_set_of_keys_even_where_a_card_has_a_property_of_that_name(tmp_path):
+    # `per colour` names the value `colours`; the card's property `colour` is another name
+    path = tmp_path / "keys.ludus"
+    path.write_text(KEYS_AND_PROPERTY, encoding="utf-8")
+    ws, game = Workspace(), str(path)
+    assert errors(ws.analyse(game)) == []
+    for line, column in [(3, 20), (4, 31), (5, 16)]:                    # zone, counter, token
+        text = ws.hover(game, line, column)
+        assert text.startswith("**colour**: set of keys (the texts of value colours)\n\ndeclared at keys.ludus:3"), text
+        target, span = ws.definition(game, line, column)
+        assert target == resolved(path) and (span.line, span.column, span.end_column) == (3, 7, 14)
+        assert [(s.line, s.column) for _, s in ws.references(game, line, column, True)] == [(3, 7), (4, 19), (5, 29), (6, 16)]
+    assert ws.hover(game, 7, 6).startswith("**colour**: property of Card (text)")
+    # renaming the property leaves the keys alone, and renaming the keys leaves the property
+    edits = ws.rename(game, 7, 6, "shade")[resolved(path)]
+    assert sorted((s.line, s.column, new) for s, new in edits) == [(8, 5, "shade"), (10, 5, "shade"), (12, 53, "shade")]
+    edits = ws.rename(game, 3, 20, "hue")[resolved(path)]
+    assert sorted((s.line, s.column, new) for s, new in edits) == [(3, 7, "hues"), (4, 19, "hue"), (5, 29, "hue"), (6, 16, "hue")]
