@@ -336,6 +336,24 @@ def _describe(expected: set[str]) -> str:
     return names[0] if names else "something else"
 
 
+def _accepted(exc: UnexpectedToken) -> set[str]:
+    """The terminals that can come where the parse failed. `exc.expected` is the row of the LALR
+    table for the state the parser stands in, and LALR merges states that read alike: a row holds
+    the lookaheads of every state merged into it, so after `offer Roll` it listed 'in', 'per'
+    and 'adjacent', which follow a name elsewhere (the contextual lexer, which reads a word by
+    that row, failed on `or` with that list). Lark's `accepts()` feeds each terminal of the row
+    to a copy of the parser and keeps those it shifts: an LR parser never shifts a token that
+    cannot follow, so each one it names can. Asked in the state the parser failed in, after the
+    reductions the failing token set off, it names what follows the reading the parser chose
+    ("expected ':'" after `if x > 2`, not every operator that could extend `2` too)."""
+    parser = getattr(exc, "interactive_parser", None)
+    try:
+        accepted = parser.accepts() if parser is not None else None
+    except lark.exceptions.LarkError:
+        accepted = None
+    return accepted or set(exc.expected)
+
+
 def _literal(name: str) -> str | None:
     try:
         pattern = _parser().get_terminal(name).pattern
@@ -561,7 +579,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         counted = _counted_where(tok, text, path, line, column)
         if counted is not None:
             return counted
-        message = f"unexpected {what}; expected {_describe(set(exc.expected))}"
+        message = f"unexpected {what}; expected {_describe(_accepted(exc))}"
         span = Span(path, line, column, line, column + width)
         return Diagnostic("error", message, span, _slip_hint(tok, text, line, column))
     if isinstance(exc, UnexpectedCharacters):
