@@ -174,7 +174,7 @@ def test_names_inside_a_line_are_located_without_sources_too():
 
 
 def test_warnings_for_unused_and_unreached():
-    result, _ = checked("value v = 1\nzone z\nrule r:\n    pass\naction A:\n    pass\nflow:\n    end game\n")
+    result, _ = checked("value v = 1\nzone z\nrule r:\n    log \"r\"\naction A:\n    log \"A\"\nflow:\n    end game\n")
     assert messages(result) == [
         "value 'v' is never used",
         "zone 'z' is never used",
@@ -185,7 +185,7 @@ def test_warnings_for_unused_and_unreached():
 
 
 def test_an_offer_of_everything_offers_every_action():
-    result, _ = checked("action A:\n    pass\nflow:\n    offer\n    end game\n")
+    result, _ = checked("action A:\n    log \"A\"\nflow:\n    offer\n    end game\n")
     assert result.diagnostics == []
 
 

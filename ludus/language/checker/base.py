@@ -102,6 +102,7 @@ class CheckerBase:
         self.read_unknown_type = False
         # quiet_pass's last reading of each item (index -> Reading), for the passes after it
         self.quiet_memo: dict = {}
+        self.alternates: bool | None = None  # whether the game has an `alternate` loop (game_alternates)
 
     # ── reporting ──
 

@@ -207,8 +207,16 @@ class StatementChecks:
             if s.bind:
                 scope.names[s.bind] = "text"
         elif isinstance(s, n.Pass):
-            if not any(scope.flags.get(f) for f in ("alternate", "in_action", "in_rule", "in_handler")):
+            if scope.flags.get("alternate"):
+                pass
+            elif not any(scope.flags.get(f) for f in ("in_action", "in_rule", "in_handler")):
                 self.error("'pass' only means something inside an 'alternate ... until all pass' loop", s.span)
+            elif not self.game_alternates():
+                # an action, rule or effect may run inside a loop written elsewhere, but a game
+                # with no such loop anywhere would stop at this line with an error
+                self.error("'pass' only means something inside an 'alternate ... until all pass' loop, "
+                           "and this game has none", s.span,
+                           "to let a seat decline what it is offered, write 'offer A, B else \"pass\"'")
         elif isinstance(s, n.Break):
             if not scope.flags.get("loop"):
                 self.error("'break' is only allowed inside a loop", s.span)
@@ -321,6 +329,13 @@ class StatementChecks:
             hint = 'write card("...") for the card itself' if t == "text" else None
             self.error(f"only cards and pieces (or the cards of a zone or a space) can be moved, not {a_type(t)}",
                        node.span, hint)
+
+    def game_alternates(self) -> bool:
+        """Whether any block of the game has an `alternate ... until all pass` loop, which a
+        `pass` in an action, rule or effect marks the turn's seat passed in."""
+        if self.alternates is None:
+            self.alternates = any(isinstance(x, n.Alternate) for x in n.each_node(self.items))
+        return self.alternates
 
     def counter_name(self, name: str, span: Span) -> None:
         decl = self.sym.vars.get(name)
