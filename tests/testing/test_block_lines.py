@@ -463,3 +463,33 @@ def test_rules_that_fail_going_on_name_the_test_line_that_set_them_going(tmp_pat
     assert info.value.message == ("the rules failed going on from the test's line 16: "
                                   "'owner_of' needs a card or piece, and the value here is none")
     assert info.value.span.line == 11
+
+
+ROLLED = '''game "Dice"
+players 2
+counter rolled
+flow:
+    roll d100 as r
+    set rolled to r
+    turn P1:
+        choose n from [1, 2] "Go?"
+    end game
+'''
+
+
+def test_a_negative_seed_line_plays_the_match_that_seed_deals(tmp_path):
+    # `--seed -1`, `restart -1` and a replay's `seed -1` take a negative seed: a test block does too
+    path = tmp_path / "t.ludus"
+    path.write_text(ROLLED, encoding="utf-8")
+    game = ludus.load(path)
+    rolled = {seed: game.new_match(seed=seed).state["vars"].get("rolled", 0) for seed in (-1, 0, 1)}
+    assert len(set(rolled.values())) == 3       # each seed deals its own roll: the test tells them apart
+    path.write_text(ROLLED + f'\ntest "t":\n    seed -1\n    expect rolled == {rolled[-1]}\n', encoding="utf-8")
+    diags, _checked, _sources = ludus.analyse(path)
+    assert diags == []
+    game = ludus.load(path)
+    run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+    # a '+' is no sign a seed takes, as in a replay: a located syntax error
+    path.write_text(ROLLED + '\ntest "t":\n    seed +1\n', encoding="utf-8")
+    [d] = ludus.analyse(path)[0]
+    assert (d.message, d.span.line, d.span.column) == ("unexpected '+'; expected '-' or a number", 12, 10)

@@ -323,6 +323,11 @@ class DeclarationBuilder(BuilderBase):
         return n.TestLine("seed", int(c[0]), span=self.span(meta))
 
     @v_args(meta=True)
+    def test_negative_seed(self, meta, c):
+        # `seed -7`: a seed is any whole number, as `--seed`, `restart` and a replay's `seed` take
+        return n.TestLine("seed", -int(c[0]), span=self.span(meta))
+
+    @v_args(meta=True)
     def test_given(self, meta, c):
         return n.TestLine("given", c[0], span=self.span(meta))
 
