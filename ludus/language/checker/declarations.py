@@ -812,6 +812,9 @@ class DeclarationChecks:
             body = getattr(item, "body", None)
             if isinstance(body, tuple):
                 walk(body)
+            # a card's or piece's effects (`on play:`) hold loops too, and they reset what they label
+            for handler in getattr(item, "handlers", ()):
+                walk(handler.body)
         return found or label in ("game",)
 
     def check_entity(self, item: n.EntityDecl) -> None:
