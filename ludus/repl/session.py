@@ -161,6 +161,9 @@ class Repl:
         # read of each move (move_sight), for `redo` and for its error when it cannot redo
         self.redo_stack: list[tuple[list[str], list[Note], list[tuple[str, dict]]]] = []
         self.rejected = 0
+        # the column, in the line as typed, where the command's argument starts: an error in an
+        # `eval` or `expect` expression is placed where a caret under that line would point
+        self.arg_column = 1
         # the moves as last saved, exported or loaded: quitting with others keeps them in a file
         self.saved_moves: list[str] = list(match.moves)
         # why this match's moves, played again from setup, do not lead to its position (a save
@@ -317,7 +320,7 @@ class Repl:
         if not text or text.startswith("#"):
             return True
         try:
-            return self._dispatch(text)
+            return self._dispatch(text, len(line) - len(line.lstrip()))
         except Rejected as exc:
             message = str(exc)
         except (IllegalAction, RuleError, MatchError, LudusError, ReplayError, FileProblem) as exc:
@@ -334,7 +337,7 @@ class Repl:
         self.say(f"error: {visible(_short_echo(message.removeprefix('error: '), text))}", style="red")
         return True
 
-    def _dispatch(self, text: str) -> bool:
+    def _dispatch(self, text: str, indent: int = 0) -> bool:
         legal = self.match.legal_actions()
         if legal and self.visible_options() is None and (whole_number(text) is not None or _same_label(text, legal)):
             # the decision belongs to a seat whose options this view hides: no blind moves for it
@@ -382,6 +385,7 @@ class Repl:
                 raise Rejected(f"`{word}` takes nothing after it, not '{rest.strip()}'")
             if name == "quit":
                 return not self.may_leave()
+            self.arg_column = indent + len(text) - len(rest.lstrip()) + 1
             getattr(self, f"cmd_{name}")(rest.strip())
             return True
         raise Rejected(self._unknown(text, legal))
@@ -1034,7 +1038,7 @@ class Repl:
             example = self.examples.check if what == "expect" else self.examples.value
             raise Rejected(f"`{what}` needs an expression, like `{what} {example}`")
         try:
-            fn = compile_expression(self.game, arg, "<input>", 1, 1)
+            fn = compile_expression(self.game, arg, "<input>", 1, self.arg_column)
             return fn(self.match)
         except LudusError as err:
             d = err.diagnostics[0]
@@ -1086,7 +1090,7 @@ class Repl:
             # `expect winner Amber`, `expect winner P1, P2`, `expect no winner`: checked as a replay checks it
             from ..replay.script import Step, check_expectation, compile_expect
 
-            step = Step(1, "expect", arg, 8)
+            step = Step(1, "expect", arg, self.arg_column)
             try:
                 check_expectation(self.match, step, compile_expect(self.game, "<input>", step), "<input>")
             except ReplayError as exc:
@@ -1100,7 +1104,7 @@ class Repl:
             if not value:  # phrased as a replay phrases it, with the actual value of the left side
                 from ..replay.script import Step, check_expectation, compile_expect
 
-                step = Step(1, "expect", arg, 8)
+                step = Step(1, "expect", arg, self.arg_column)
                 try:
                     check_expectation(self.match, step, compile_expect(self.game, "<input>", step), "<input>")
                 except ReplayError as exc:

@@ -151,7 +151,7 @@ def test_a_word_for_a_command_after_the_match_names_the_command():
 def test_an_unknown_name_near_none_lists_the_games_names():
     repl, out = make_repl()
     assert error_of(repl, out, "? nonsense_name") == (
-        "error: column 1: unknown name 'nonsense_name' (this game's names include counters, flags and vars "
+        "error: column 3: unknown name 'nonsense_name' (this game's names include counters, flags and vars "
         "affection, out, protected, starter; zones deck, hand, played, aside, aside_up; seats Red, Blue; "
         "and every game's seats, current, actor, players)")
 
@@ -159,13 +159,13 @@ def test_an_unknown_name_near_none_lists_the_games_names():
 def test_an_unknown_name_near_one_is_given_the_nearest():
     repl, out = make_repl()
     assert error_of(repl, out, "expect affecton of Red == 0") == \
-        "error: column 1: unknown name 'affecton' (did you mean 'affection'?)"
+        "error: column 8: unknown name 'affecton' (did you mean 'affection'?)"
 
 
 def test_an_unknown_seat_lists_the_seats_at_the_table():
     repl, out = make_repl()
     assert error_of(repl, out, "eval affection of Purple") == \
-        "error: column 14: unknown seat 'Purple' (the seats are Red, Blue)"
+        "error: column 19: unknown seat 'Purple' (the seats are Red, Blue)"
 
 
 # ── a seat named in any case ──

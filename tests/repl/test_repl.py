@@ -223,7 +223,9 @@ def test_script_option_reads_lines_from_a_file(tmp_path):
     ("redo please", "`redo` takes nothing after it"),
     ("force order deck of Nobody = Copper Coin", "unknown seat 'Nobody'; the seats are Amber, Basil"),
     ("expect coins of Amber == 1", "not so: coins of Amber == 1: coins of Amber is 3"),
-    ("expect coins of", "column 9: unexpected end"),
+    # the column in the line as typed, where a caret under it would point
+    ("expect coins of", "column 16: unexpected end"),
+    ("  eval   coins of", "column 18: unexpected end"),
     ("eval nothing_here", "'nothing_here'"),
     ("show nowhere", "nothing called 'nowhere' to show"),
     ("view Nobody", "no seat 'Nobody'"),
