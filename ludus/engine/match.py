@@ -714,6 +714,16 @@ def shown_value(value) -> str:
     return text if len(text) <= 40 else f"{text[:20]}... ({type(value).__name__})"
 
 
+def seat_named(text: str, names: list[str]) -> int | None:
+    """The seat that `text` names, in any case (`amber` is Amber, as the REPL's `show amber`, a
+    replay's `expect winner amber` and `--bot amber=...` read it): a seat spelt exactly wins, and
+    a name two seats share but for case names neither; None when it names no seat."""
+    if text in names:
+        return names.index(text)
+    found = [i for i, name in enumerate(names) if name.casefold() == text.casefold()]
+    return found[0] if len(found) == 1 else None
+
+
 def closest(action: str, options: list[str], n: int = 3) -> list[str]:
     lowered = {o.lower(): o for o in options}
     near = nearest(action.lower(), list(lowered), n, cutoff=0.4)  # equally near: in the order offered

@@ -29,7 +29,7 @@ from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
 from ..engine.dice import game_dice
 from ..engine.display import describe_entry, hidden_answer
 from ..engine.effect import result_text
-from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest
+from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest, seat_named
 from ..engine.runtime import RuleError, Runtime
 from ..engine.view import counter_starts
 from ..language.checker.expressions import BUILTIN_NAMES
@@ -114,16 +114,6 @@ ECHO_MOST = 200
 
 class Rejected(Exception):
     """An input the REPL refuses: printed as one line, nothing changed."""
-
-
-def seat_named(text: str, names: list[str]) -> int | None:
-    """The seat that `text` names, in any case (`amber` is Amber, as `show amber` reads it): a
-    seat spelt exactly wins, and a name two seats share but for case names neither; None when
-    it names no seat."""
-    if text in names:
-        return names.index(text)
-    found = [i for i, name in enumerate(names) if name.casefold() == text.casefold()]
-    return found[0] if len(found) == 1 else None
 
 
 def history_path() -> str | None:

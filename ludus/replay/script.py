@@ -18,7 +18,7 @@ from attrs import define, field
 from ..engine.dice import die_problem
 from ..engine.display import describe_entry
 from ..engine.effect import place_text, result_text
-from ..engine.match import IllegalAction, Match, closest, order_problem, order_zone_fault, zone_key
+from ..engine.match import IllegalAction, Match, closest, order_problem, order_zone_fault, seat_named, zone_key
 from ..engine.runtime import RuleError
 from ..engine.saved import force_problem
 from ..language.files import FileProblem, checked_path, read_text_file
@@ -293,19 +293,22 @@ def _winner_check(game, text: str):
         wanted = []
 
     def check(match: Match, step: Step, path: str) -> str:
-        names = match.seat_names()
-        for i, name in enumerate(wanted):
-            if name not in names:
-                near = closest(name, list(names))
+        names = list(match.seat_names())
+        seats: list[str] = []  # as the match spells them
+        for name in wanted:
+            index = seat_named(name, names)  # in any case, as the REPL's `view amber` takes it
+            if index is None:
+                near = closest(name, names)
                 hint = f"; did you mean '{near[0]}'?" if near else ""
                 raise ReplayError(path, step.line, f"{text}: '{name}' is not a seat of this match "
                                   f"({', '.join(names)}){hint}", step.column)
-            if name in wanted[:i]:
-                raise ReplayError(path, step.line, f"{text}: seat '{name}' is named twice", step.column)
+            if names[index] in seats:
+                raise ReplayError(path, step.line, f"{text}: seat '{names[index]}' is named twice", step.column)
+            seats.append(names[index])
         if not match.is_over:
             raise ReplayError(path, step.line, f"expectation failed: {text}: the match is not over", step.column)
         got = match.result["winners"]
-        wanted_set = set(wanted)
+        wanted_set = set(seats)
         if set(got) != wanted_set:
             raise ReplayError(path, step.line, f"expectation failed: {text}: the winners are {', '.join(got) or 'nobody'}",
                               step.column)

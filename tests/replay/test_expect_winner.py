@@ -77,12 +77,46 @@ def test_a_replay_names_a_seat_it_does_not_have_or_names_twice(game_path):
     assert error.message == "winner P1, P3, P1: seat 'P1' is named twice"
 
 
+def test_a_replay_takes_a_winning_seat_in_any_case(game_path):
+    # as the REPL's `view p1` and `--bot p1=random` take it
+    assert replay(game_path, "1", "winner p1, P3").is_over
+    assert replay(game_path, "1", "winner P3, p1").is_over
+    assert "the winners are P1, P3" in refused(game_path, "1", "winner p1").message
+    assert refused(game_path, "1", "winner p1, P3, P1").message == "winner p1, P3, P1: seat 'P1' is named twice"
+
+
+CASE = """game "Case"
+players 2
+seats Amber, amber
+flow:
+    win amber
+"""
+
+
+def test_a_seat_spelt_exactly_wins_over_one_that_differs_by_case(tmp_path):
+    game = tmp_path / "case.ludus"
+    game.write_text(CASE, encoding="utf-8")
+    path = tmp_path / "t.replay"
+    path.write_text(f"game {game.name}\nexpect winner amber\n", encoding="utf-8")
+    assert load_replay(path).run().result["winners"] == ["amber"]
+    path.write_text(f"game {game.name}\nexpect winner Amber\n", encoding="utf-8")
+    with pytest.raises(ReplayError) as info:
+        load_replay(path).run()
+    assert info.value.message == "expectation failed: winner Amber: the winners are amber"
+    # two seats share AMBER but for case: it names neither
+    path.write_text(f"game {game.name}\nexpect winner AMBER\n", encoding="utf-8")
+    with pytest.raises(ReplayError) as info:
+        load_replay(path).run()
+    assert info.value.message.startswith("winner AMBER: 'AMBER' is not a seat of this match (Amber, amber)")
+
+
 def test_the_repl_checks_expect_winner_as_a_replay_does(game_path):
     out = io.StringIO()
     console = Console(file=out, width=200, color_system=None, highlight=False, markup=False)
     repl = Repl(ludus.load(game_path).new_match(3, seed=0), game_path, console)
     repl.handle("1")  # a number decision: 1 is lit = 1, and P1 and P3 win together
-    for line in ("expect winner P3, P1", "expect winner P1", "expect winner P1, P9", "expect no winner"):
+    for line in ("expect winner P3, P1", "expect winner P1", "expect winner P1, P9", "expect no winner",
+                 "expect winner p3, p1"):
         repl.handle(line)
     said = [x for x in out.getvalue().splitlines() if x.startswith(("ok:", "error:"))]
     assert said == [
@@ -90,8 +124,9 @@ def test_the_repl_checks_expect_winner_as_a_replay_does(game_path):
         "error: not so: winner P1: the winners are P1, P3 (not kept for the replay)",
         "error: winner P1, P9: 'P9' is not a seat of this match (P1, P2, P3); did you mean 'P1'? (not kept for the replay)",
         "error: not so: no winner: the winners are P1, P3 (not kept for the replay)",
+        "ok: kept for the exported replay",  # a seat in any case, as `view p1` takes it
     ]
-    assert [n.text for n in repl.notes] == ["expect winner P3, P1"]
+    assert [n.text for n in repl.notes] == ["expect winner P3, P1", "expect winner p3, p1"]
     repl.handle("undo")
     repl.handle("2")  # lit = 2: the game ends with no winner
     repl.handle("expect no winner")
