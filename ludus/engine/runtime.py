@@ -85,6 +85,14 @@ def forced_die(forced: list, sides: int) -> int | None:
 # ───────────────────────── the runtime ─────────────────────────
 
 
+def _no_entity(eid) -> RuleError:
+    """The error for a card or piece that is not there: none (a `first` of an empty list, say)
+    named as the rules write it, as 'owner_of' names it, not as Python's None."""
+    if eid is None:
+        return RuleError("a card or piece is needed here, and the value here is none")
+    return RuleError(f"no card or piece #{eid}")
+
+
 class Runtime:
     """Reads and writes one match state on behalf of compiled rules."""
 
@@ -382,7 +390,7 @@ class Runtime:
         except (IndexError, TypeError):
             e = None
         if e is None:
-            raise RuleError(f"no card or piece #{eid}")
+            raise _no_entity(eid)
         return e
 
     def place_list(self, place: str) -> list:
@@ -411,7 +419,7 @@ class Runtime:
             except (IndexError, TypeError):
                 e = None
             if e is None:
-                raise RuleError(f"no card or piece #{eid}")
+                raise _no_entity(eid)
             src = e["l"]
             if marks is None or src != last:
                 memo = self.memo

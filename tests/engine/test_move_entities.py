@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from ludus.engine.runtime import Runtime
+from ludus.engine.runtime import RuleError, Runtime
 from tests.helpers import game_from_text
 
 TEXT = """game "M"
@@ -65,3 +65,17 @@ def test_moving_no_card_makes_no_place(tmp_path):
     before = copy.deepcopy(state)
     Runtime(game, state, []).move_entities([], "hand@0")
     assert state == before
+
+
+def test_none_where_a_card_is_needed_is_named_as_the_rules_write_it(tmp_path):
+    # as 'owner_of' says it: not "#None", Python's name, which no rule writes
+    game = game_from_text(tmp_path, TEXT)
+    rt = Runtime(game, game.new_match(2, seed=0).state, [])
+    for reach in (lambda: rt.ent(None), lambda: rt.move_entity(None, "pile"), lambda: rt.field(None, "cost"),
+                  lambda: rt.set_field(None, "cost", 1)):
+        with pytest.raises(RuleError) as err:
+            reach()
+        assert err.value.message == "a card or piece is needed here, and the value here is none"
+    with pytest.raises(RuleError) as err:  # a number that is no card's keeps its number
+        rt.ent(99)
+    assert err.value.message == "no card or piece #99"
