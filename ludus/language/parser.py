@@ -41,6 +41,44 @@ class GluedKeyword(Exception):
         self.keyword, self.rest = keyword, rest
 
 
+class TooDeep(Exception):
+    """An expression nested deeper than MAX_NESTING, seen while its tokens are read."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
+# How LudusIndenter.process reads each token to watch the nesting of expressions (see there):
+# an operand or what starts one, the operators of each chain the builder nests, and the rest.
+(_NAME, _OPERAND, _OR, _AND, _SUM, _PRODUCT, _COMPARE, _NOT, _MINUS, _DOT, _ACCESS, _OPEN_PAR, _OPEN_LIST,
+ _CLOSE, _IF, _THEN, _ELSE, _MUTE) = range(1, 19)
+_KIND_OF_WORD = {"or": _OR, "and": _AND, "==": _COMPARE, "!=": _COMPARE, "<": _COMPARE, "<=": _COMPARE,
+                 ">": _COMPARE, ">=": _COMPARE, "in": _COMPARE, "not": _NOT, "-": _MINUS, ".": _DOT,
+                 "of": _ACCESS, "at": _ACCESS, "(": _OPEN_PAR, "[": _OPEN_LIST, ")": _CLOSE, "]": _CLOSE,
+                 "if": _IF, "then": _THEN, "else": _ELSE, "true": _OPERAND, "false": _OPERAND,
+                 "none": _OPERAND, "order": _MUTE, "per": _MUTE}
+_KIND_OF_TERMINAL = {"NAME": _NAME, "INT": _OPERAND, "STRING": _OPERAND, "DIE": _OPERAND,
+                     "ADD_OP": _SUM, "MUL_OP": _PRODUCT}
+# `force order discards dark-blue` and `per seat and state` spell a zone and a key with the
+# tokens of an expression: read past them
+_MUTED = {"NAME", "INT", "ADD_OP", "AND"}
+
+
+@functools.cache
+def _kinds() -> dict[str, int]:
+    kinds = dict(_KIND_OF_TERMINAL)
+    for term in _parser().terminals:
+        if term.pattern.type == "str" and term.pattern.value in _KIND_OF_WORD:
+            kinds[term.name] = _KIND_OF_WORD[term.pattern.value]
+    return kinds
+
+
+# the nesting above which LudusIndenter.process stops a parse (tests lower it to check that the
+# watch never counts more levels than the tree has)
+WATCH_LIMIT = MAX_NESTING
+
+
 class LudusIndenter(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
@@ -50,15 +88,141 @@ class LudusIndenter(Indenter):
     tab_len = 4
 
     def process(self, stream):
-        # Where the grammar expects a keyword and no name, the lexer matches the keyword alone,
-        # so `valuex = 1` would read as `value x = 1`. A keyword must end where its word ends.
+        """The tokens, with two checks made as they are read.
+
+        Where the grammar expects a keyword and no name, the lexer matches the keyword alone,
+        so `valuex = 1` would read as `value x = 1`. A keyword must end where its word ends.
+
+        And the nesting of expressions is watched, so that `1+1+1+...` two million terms long
+        stops at its hundred and first term, not once lark has built all of it (a minute and
+        gigabytes later). The watch counts the levels the tree will have (see `_limits`, which
+        still makes the exact check on the tree): a chain `a + b + c` one per operator and one
+        for itself, a `-` or `not` or `.` or `if` one each, a bracket what the tree puts under
+        it, and each expression one for its comparison node. Where the tokens alone cannot tell
+        how an expression nests (a keyword, a comma, two operands side by side), it starts
+        counting again from the enclosing bracket: so it may count fewer levels than the tree
+        has, never more, and stops only a parse the tree check would refuse.
+        """
+        kinds, limit = _kinds(), WATCH_LIMIT
         before = None
+        frames: list[tuple] = []  # the state outside each open bracket
+        # the level of the enclosing bracket's content; the conditionals open in it ('c' in its
+        # condition, 't' in its `then`, 'e' in its `else`); the operators of each chain open
+        # at this point; the `not`s, `-`s and `.`s of the operand being read
+        base, conds, ors, ands, sums, products, nots, negs, dots = 0, [], 0, 0, 0, 0, 0, 0, 0
+        fresh = here = 2  # the level of an operand starting here; at the start of an expression
+        # 0: an operand may start here; 1: after a name; 2: after another operand; 3: after '.';
+        # 4: in the words after `order` or `per` (see _MUTED)
+        after = 0
+        layout = (self.INDENT_type, self.DEDENT_type, self.NL_type)
         for token in super().process(stream):
             if (before is not None and token.start_pos == before.end_pos and before.type != "NAME"
                     and str(before)[-1:].isalpha() and str(before).isidentifier()
                     and (str(token)[:1].isalnum() or str(token)[:1] == "_")):
                 raise GluedKeyword(before, token)
-            before = token if token.type not in (self.INDENT_type, self.DEDENT_type, self.NL_type) else None
+            ttype = token.type
+            before = token if ttype not in layout else None
+            kind = kinds.get(ttype)
+            if kind is None:  # a keyword, a comma, a newline...: what follows starts afresh
+                if after or here != fresh:
+                    conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                    here, after = fresh, 0
+            elif kind <= _OPERAND:
+                if after:
+                    if after == 3 and kind == _NAME:  # `a.b`: b names an attribute
+                        after = 2
+                        yield token
+                        continue
+                    if after == 4 and ttype in _MUTED:
+                        yield token
+                        continue
+                    # two operands side by side: two expressions (`gain 3 coins`)
+                    conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                    here = fresh
+                if here > limit:
+                    raise TooDeep(token)
+                after = kind  # 1 after a name, 2 after another operand
+            elif kind in (_MINUS, _IF) or (kind == _NOT and not after):
+                if here > limit:
+                    raise TooDeep(token)
+                if kind == _IF:
+                    conds = [*conds, "c"]
+                elif kind == _NOT:
+                    nots += 1
+                else:
+                    negs += 1
+                here += 1
+                after = 0
+            elif kind in (_OR, _AND, _SUM, _PRODUCT):
+                if after == 4 and ttype in _MUTED:
+                    yield token
+                    continue
+                if kind == _OR:
+                    ors, ands, nots = ors + 1, 0, 0
+                elif kind == _AND:
+                    ands, nots = ands + 1, 0
+                if kind == _SUM:
+                    sums, products = sums + 1, 0
+                elif kind == _PRODUCT:
+                    products += 1
+                else:
+                    sums = products = 0
+                negs = dots = 0
+                here = (fresh + len(conds) + nots + (ors and ors + 1) + (ands and ands + 1)
+                        + (sums and sums + 1) + (products and products + 1))
+                after = 0
+            elif kind == _COMPARE or kind == _NOT:  # `==`, `in`, `not in`
+                sums = products = negs = dots = 0
+                here = fresh + len(conds) + nots + (ors and ors + 1) + (ands and ands + 1)
+                after = 0
+            elif kind == _DOT:
+                dots += 1
+                here += 1
+                if here > limit:  # `a.b.c`: a is under one level for each '.'
+                    raise TooDeep(token)
+                after = 3
+            elif kind == _ACCESS:  # `vp of s`, `Unstable at r`
+                here -= dots
+                dots = 0
+                after = 0
+            elif kind == _OPEN_PAR or kind == _OPEN_LIST:
+                call = kind == _OPEN_PAR and after == 1  # `f(`; the grammar has no `x[`
+                if after and not call:
+                    conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                    here = fresh
+                if not call and here > limit:
+                    raise TooDeep(token)
+                frames.append((base, conds, ors, ands, sums, products, nots, negs, dots, here))
+                # `(x)` puts x's expression where the bracket is; `[x]` one under (the list),
+                # and `f(x)` one or two (the call, and its arguments: a statement's call has none)
+                base = here - 1 if kind == _OPEN_PAR and not call else here
+                conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                here = fresh = base + 2
+                after = 0
+            elif kind == _CLOSE:
+                if frames:
+                    base, conds, ors, ands, sums, products, nots, negs, dots, here = frames.pop()
+                    fresh = base + 2
+                    after = 2
+                else:
+                    conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                    here, after = fresh, 0
+            elif kind == _THEN or kind == _ELSE:
+                # `then` ends the condition of the innermost `if` in its condition, `else` the
+                # `then` of the innermost in its `then`: those opened since have ended with it
+                wanted = "c" if kind == _THEN else "t"
+                conds = list(conds)
+                while conds and conds[-1] == "e":
+                    conds.pop()
+                if conds and conds[-1] == wanted:
+                    conds[-1] = "t" if kind == _THEN else "e"
+                else:  # a statement's `else:`, an offer's `else "..."`
+                    conds = []
+                ors, ands, sums, products, nots, negs, dots = 0, 0, 0, 0, 0, 0, 0
+                here, after = fresh + len(conds), 0
+            else:  # `order` and `per`: see _MUTED
+                conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                here, after = fresh, 4
             yield token
 
 
@@ -128,7 +292,7 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
         text += "\n"
     try:
         tree = _parser().parse(text, start=start)
-    except (UnexpectedInput, DedentError, GluedKeyword) as exc:
+    except (UnexpectedInput, DedentError, GluedKeyword, TooDeep) as exc:
         first = _failure(exc, text, path)
         more = _other_failures(text, path, first.span.line) if start == "start" else []
         raise LudusError([first, *more]) from None
@@ -140,6 +304,9 @@ def parse(text: str, path: str = "<string>", start: str = "start") -> Tree:
 
 def _failure(exc: Exception, text: str, path: str) -> Diagnostic:
     """The located diagnostic of one failed parse."""
+    if isinstance(exc, TooDeep):
+        tok = exc.token
+        return _too_deep(Span(path, tok.line, tok.column, tok.line, tok.column + max(len(tok), 1)))
     if isinstance(exc, (UnexpectedCharacters, UnexpectedToken)):
         glued = _glued_at(text, exc.pos_in_stream)
         if glued is not None:
@@ -205,7 +372,7 @@ def _other_failures(text: str, path: str, first_line: int) -> list[Diagnostic]:
             chunk += "\n"
         try:
             _parser().parse(chunk, start="start")
-        except (UnexpectedInput, DedentError, GluedKeyword) as exc:
+        except (UnexpectedInput, DedentError, GluedKeyword, TooDeep) as exc:
             diag = _failure(exc, chunk, path)
             if diag.span.line <= first_line or "end of file" in diag.message:
                 continue
@@ -238,9 +405,7 @@ def _limits(tree: Tree, path: str) -> list[Diagnostic]:
         node, depth = stack.pop()
         if depth > MAX_NESTING and not deep_reported:
             deep_reported = True
-            span = _span_of(node, path)
-            problems.append(Diagnostic("error", f"nested too deeply: the limit is {MAX_NESTING} levels of "
-                                       "parentheses, operators and blocks", span))
+            problems.append(_too_deep(_span_of(node, path)))
         if deep_reported and depth > MAX_NESTING:
             continue  # one report is enough; do not walk a pathological tree further
         extra = 0
@@ -258,6 +423,11 @@ def _limits(tree: Tree, path: str) -> list[Diagnostic]:
                         "error", f"this number has {digits:,} digits; numbers in ludus have at most {MAX_DIGITS}",
                         Span(path, child.line, child.column, child.end_line or child.line, end)))
     return problems
+
+
+def _too_deep(span: Span) -> Diagnostic:
+    return Diagnostic("error", f"nested too deeply: the limit is {MAX_NESTING} levels of parentheses, operators "
+                      "and blocks", span)
 
 
 def _span_of(node: Tree, path: str) -> Span:

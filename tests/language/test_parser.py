@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import random
+from pathlib import Path
+
 import pytest
 from lark import Lark, Tree
 
 import ludus.language.parser
+import ludus.language.parser as parser_module
 from ludus.language.parser import parse
 from ludus.language.source import LudusError
 
@@ -226,3 +231,145 @@ def test_at_most_twenty_syntax_errors_and_the_last_says_when_more_are_left(broke
     # said after the hint the error has of its own
     assert diags[-1].hint.endswith("'set NAME to VALUE'; " + more if said else "'set NAME to VALUE'")
     assert not any(more in d.hint for d in diags[:-1])
+
+
+# ── the nesting watch (LudusIndenter.process) never counts more levels than the tree has ──
+
+def _tree_depth(tree) -> int:
+    """The deepest level of the tree as `_limits` counts them."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        extra = 0
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1 + extra))
+                extra += node.data in parser_module.CHAINS
+    return deepest
+
+
+def _watch_stops_short_of(text: str, start: str, monkeypatch) -> bool:
+    """Whether the watch, its limit set at the tree's own depth, lets the text through: it must,
+    or it would refuse some text at the limit that the tree check accepts."""
+    text = text if start == "expr" else text + "\n"
+    monkeypatch.setattr(parser_module, "WATCH_LIMIT", 10**9)
+    try:
+        tree = parser_module._parser().parse(text, start=start)
+    except Exception:
+        return True  # not a text the parser accepts: nothing to compare
+    monkeypatch.setattr(parser_module, "WATCH_LIMIT", _tree_depth(tree))
+    try:
+        parser_module._parser().parse(text, start=start)
+    except parser_module.TooDeep:
+        return False
+    return True
+
+
+def test_the_nesting_watch_counts_no_more_levels_than_the_tree_of_any_shipped_file(monkeypatch):
+    root = Path(__file__).resolve().parents[2]
+    files = [f for d in ("games", "examples", "tests") for f in sorted((root / d).rglob("*.ludus"))]
+    assert len(files) > 100
+    over = [f.name for f in files if not _watch_stops_short_of(f.read_text(encoding="utf-8", errors="replace"),
+                                                                "start", monkeypatch)]
+    assert over == []
+
+
+def _random_expression(r: random.Random, depth: int, budget: list[int]) -> str:
+    """An expression of every form the grammar has, nested up to `depth` brackets or `if`s."""
+    def chain(sub, ops):
+        n = r.choice([1, 1, 1, 2, 3, 6]) if budget[0] > 0 else 1
+        budget[0] -= n
+        return f" {r.choice(ops)} ".join(sub() for _ in range(n))
+
+    def atom():
+        budget[0] -= 1
+        inner = depth > 0 and budget[0] > 0
+        c = r.randrange(12 if inner else 5)
+        sub = functools.partial(_random_expression, r, depth - 1, budget)
+        forms = [lambda: str(r.randrange(100)), lambda: '"s"', lambda: r.choice(["true", "false", "none"]),
+                 lambda: r.choice(["a", "vp"]), lambda: "x", lambda: f"({sub()})",
+                 lambda: "[" + ", ".join(sub() for _ in range(r.randrange(3))) + "]",
+                 lambda: f"[{sub()} for y in {sub()}" + (f" where {sub()}]" if r.random() < .5 else "]"),
+                 lambda: "f(" + ", ".join(sub() for _ in range(r.randrange(3))) + ")",
+                 lambda: f"g({sub()} for y in (x))", lambda: "b", lambda: "c"]
+        return forms[c]()
+
+    def postfix():
+        return atom() + "".join("." + r.choice(["loc", "n"]) for _ in range(r.choice([0, 0, 1, 3])))
+
+    def unary():
+        c = r.randrange(6)
+        if c == 0:
+            return "-" + unary()
+        if c == 1:
+            return "vp of " + postfix() + (" at " + postfix() if r.random() < .5 else "")
+        return "u at " + postfix() if c == 2 else postfix()
+
+    def comparison():
+        s = chain(lambda: chain(unary, ["*", "/", "%"]), ["+", "-"])
+        if r.random() < .3:
+            s += f" {r.choice(['==', '!=', '<', '<=', '>', '>=', 'in', 'not in'])} " + chain(unary, ["+"])
+        return s
+
+    def negation():
+        return "not " + negation() if r.random() < .2 else comparison()
+
+    if depth > 0 and r.random() < .15:
+        sub = functools.partial(_random_expression, r, depth - 1, budget)
+        return f"if {sub()} then {sub()} else {sub()}"
+    return chain(lambda: chain(negation, ["and"]), ["or"])
+
+
+# places an expression stands in, each next to words that may read like an expression's
+_CONTEXTS = [
+    ("expr", "{}"),
+    ("statements", "set x to {}"),
+    ("statements", "gain {} coins for {}"),
+    ("statements", "add {} Coin of {} to {}"),
+    ("statements", "f({}, {})"),
+    ("statements", "if {}:\n    set x to {}\nelif {}:\n    win {}\nelse:\n    lose {}"),
+    ("statements", "for each z in {} where {}:\n    move {} to the bottom of {}"),
+    ("statements", 'offer A, B to {} else "no"'),
+    ("statements", "choose z from {} to {} by {}"),
+    ("start", "value v = {}\ndefine d(p, q: list of list of card) = {}\naction Buy(c in {}, e in {}):\n"
+              "    cost {} coins\n    require {}\n    set x to {}"),
+    ("start", 'card "C" is K:\n    cost {}\n    tags [{}, {}]\n    on play:\n        set x to {}'),
+    ("start", 'counter m per seat and state start {}\ntest "t":\n    force order discards dark-blue-1-2 = "a"\n'
+              "    expect {}\n    given set x to {}"),
+    ("start", 'track t from -6 to {}\nboard b:\n    region N adjacent to E, W\n    state AZ "A" in W with cost {}, '
+              "n {}\nwhen {} becomes true for each d in {}:\n    win d"),
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_nesting_watch_counts_no_more_levels_than_the_tree_of_random_expressions(seed, monkeypatch):
+    r = random.Random(seed)
+    over = []
+    for _ in range(100):
+        start, context = r.choice(_CONTEXTS)
+        text = context.format(*[_random_expression(r, r.randrange(1, 8), [r.randrange(5, 60)])
+                                for _ in range(context.count("{}"))])
+        if not _watch_stops_short_of(text, start, monkeypatch):
+            over.append(text)
+    assert over == []
+
+
+@pytest.mark.parametrize("expression, line, column", [
+    ("1+" * 200_000 + "1", 1, 197),  # the 99th term: the comparison, the sum, 98 operators, the term
+    ("a and " * 200_000 + "a", 1, 589),
+    ("- " * 200_000 + "1", 1, 199),
+    ("not " * 200_000 + "a", 1, 397),
+    ("a" + ".b" * 200_000, 1, 198),
+    ("[" * 200_000 + "]" * 200_000, 1, 51),
+    ("f(" * 200_000 + ")" * 200_000, 1, 101),
+    ("(" * 200_000 + "1" + ")" * 200_000, 1, 100),
+    ("if x then 1 else " * 200_000 + "1", 1, 1670),  # the condition of the 99th `if`
+    ("[x,\n" + "1 +\n" * 200_000 + "1]", 98, 1),  # inside brackets, lines go on
+])
+def test_an_expression_past_the_nesting_limit_stops_where_it_passes_it(expression, line, column):
+    with pytest.raises(LudusError) as err:
+        parse(expression, "e.ludus", start="expr")
+    (diag,) = err.value.diagnostics
+    assert diag.message == "nested too deeply: the limit is 100 levels of parentheses, operators and blocks"
+    assert (diag.span.path, diag.span.line, diag.span.column) == ("e.ludus", line, column)

@@ -121,6 +121,30 @@ def test_deep_nesting_in_a_repl_line_a_replay_and_a_saved_match(tmp_path):
         Match.from_json(GAME, "[" * 100_000 + "]" * 100_000)
 
 
+def test_a_chain_of_two_hundred_thousand_terms_stops_at_the_term_past_the_limit(tmp_path):
+    """The nesting is watched as the tokens are read: a 4 MiB `1+1+...` took a minute and 2 GB
+    before lark had built the tree the limit was checked on. Each door says where it stops: at
+    the 99th `1`, column 197 of the expression."""
+    chain = "+".join(["1"] * 200_000)
+    too_deep = f"nested too deeply: the limit is {MAX_NESTING} levels of parentheses, operators and blocks"
+    assert errors_of(program(tmp_path, f"set n to {chain}")) == [f"5:{13 + 197}: {too_deep}"]
+    assert f"error: column 197: {too_deep}" in repl_answers("? " + chain)
+    with pytest.raises(ReplayError) as err:
+        replay(tmp_path, "expect " + chain).run()
+    assert str(err.value) == f"{tmp_path / 'r.replay'}:3:{7 + 197}: error: {too_deep}"
+    test_block = f'test "t":\n    expect {chain}\n'  # a test's line, as `ludus test` reads it
+    path = tmp_path / "t.ludus"
+    path.write_text(BASE.format(body="pass") + test_block, encoding="utf-8")
+    assert errors_of(path) == [f"8:{11 + 197}: {too_deep}"]
+    from ludus.lsp.workspace import Workspace  # the language server analyses on every edit
+
+    workspace = Workspace()
+    workspace.open(str(path), path.read_text(encoding="utf-8"))
+    found = [(d.span.line, d.span.column, d.message) for ds in workspace.analyse(str(path)).diagnostics.values()
+             for d in ds if d.severity == "error"]
+    assert found == [(8, 11 + 197, too_deep)]
+
+
 def test_a_hole_left_open_in_a_repl_line_a_replay_or_a_python_test_is_a_located_error(tmp_path):
     """A text's holes are parsed as the text is built, inside lark, which wraps the error: a REPL
     line answered "internal error", a replay's `expect` ended in a traceback, at the wrong line."""
