@@ -52,12 +52,12 @@ class TooDeep(Exception):
 # How LudusIndenter.process reads each token to watch the nesting of expressions (see there):
 # an operand or what starts one, the operators of each chain the builder nests, and the rest.
 (_NAME, _OPERAND, _OR, _AND, _SUM, _PRODUCT, _COMPARE, _NOT, _MINUS, _DOT, _ACCESS, _OPEN_PAR, _OPEN_LIST,
- _CLOSE, _IF, _THEN, _ELSE, _MUTE) = range(1, 19)
+ _CLOSE, _IF, _THEN, _ELSE, _MUTE, _LIST_OF) = range(1, 20)
 _KIND_OF_WORD = {"or": _OR, "and": _AND, "==": _COMPARE, "!=": _COMPARE, "<": _COMPARE, "<=": _COMPARE,
                  ">": _COMPARE, ">=": _COMPARE, "in": _COMPARE, "not": _NOT, "-": _MINUS, ".": _DOT,
                  "of": _ACCESS, "at": _ACCESS, "(": _OPEN_PAR, "[": _OPEN_LIST, ")": _CLOSE, "]": _CLOSE,
                  "if": _IF, "then": _THEN, "else": _ELSE, "true": _OPERAND, "false": _OPERAND,
-                 "none": _OPERAND, "order": _MUTE, "per": _MUTE}
+                 "none": _OPERAND, "order": _MUTE, "per": _MUTE, "list": _LIST_OF}
 _KIND_OF_TERMINAL = {"NAME": _NAME, "INT": _OPERAND, "STRING": _OPERAND, "DIE": _OPERAND,
                      "ADD_OP": _SUM, "MUL_OP": _PRODUCT}
 # `force order discards dark-blue` and `per seat and state` spell a zone and a key with the
@@ -97,7 +97,7 @@ class LudusIndenter(Indenter):
         stops at its hundred and first term, not once lark has built all of it (a minute and
         gigabytes later). The watch counts the levels the tree will have (see `_limits`, which
         still makes the exact check on the tree): a chain `a + b + c` one per operator and one
-        for itself, a `-` or `not` or `.` or `if` one each, a bracket what the tree puts under
+        for itself, a `-` or `not` or `.` or `if` (or a type's `list of`) one each, a bracket what the tree puts under
         it, and each expression one for its comparison node. Where the tokens alone cannot tell
         how an expression nests (a keyword, a comma, two operands side by side), it starts
         counting again from the enclosing bracket: so it may count fewer levels than the tree
@@ -142,14 +142,14 @@ class LudusIndenter(Indenter):
                 if here > limit:
                     raise TooDeep(token)
                 after = kind  # 1 after a name, 2 after another operand
-            elif kind in (_MINUS, _IF) or (kind == _NOT and not after):
+            elif kind in (_MINUS, _IF, _LIST_OF) or (kind == _NOT and not after):
                 if here > limit:
                     raise TooDeep(token)
                 if kind == _IF:
                     conds = [*conds, "c"]
                 elif kind == _NOT:
                     nots += 1
-                else:
+                else:  # `-x`, and a type's `list of x`: x one level under
                     negs += 1
                 here += 1
                 after = 0

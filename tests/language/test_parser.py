@@ -373,3 +373,12 @@ def test_an_expression_past_the_nesting_limit_stops_where_it_passes_it(expressio
     (diag,) = err.value.diagnostics
     assert diag.message == "nested too deeply: the limit is 100 levels of parentheses, operators and blocks"
     assert (diag.span.path, diag.span.line, diag.span.column) == ("e.ludus", line, column)
+
+
+def test_a_type_past_the_nesting_limit_stops_where_it_passes_it():
+    # the watch counts the counter's type one level shallower than the tree (which puts it under
+    # the counter): it stops at the 100th `list`, where the tree check would point at the 99th
+    with pytest.raises(LudusError) as err:
+        parse("counter x: " + "list of " * 200_000 + "number\n", "t.ludus")
+    assert str(err.value) == ("t.ludus:1:804: error: nested too deeply: the limit is 100 levels of parentheses, "
+                              "operators and blocks")
