@@ -106,10 +106,11 @@ class LudusIndenter(Indenter):
         kinds, limit = _kinds(), WATCH_LIMIT
         before = None
         frames: list[tuple] = []  # the state outside each open bracket
+        # (kept in tuples of constants, not lists: the parse allocates enough for the collector)
         # the level of the enclosing bracket's content; the conditionals open in it ('c' in its
         # condition, 't' in its `then`, 'e' in its `else`); the operators of each chain open
         # at this point; the `not`s, `-`s and `.`s of the operand being read
-        base, conds, ors, ands, sums, products, nots, negs, dots = 0, [], 0, 0, 0, 0, 0, 0, 0
+        base, conds, ors, ands, sums, products, nots, negs, dots = 0, (), 0, 0, 0, 0, 0, 0, 0
         fresh = here = 2  # the level of an operand starting here; at the start of an expression
         # 0: an operand may start here; 1: after a name; 2: after another operand; 3: after '.';
         # 4: in the words after `order` or `per` (see _MUTED)
@@ -125,7 +126,7 @@ class LudusIndenter(Indenter):
             kind = kinds.get(ttype)
             if kind is None:  # a keyword, a comma, a newline...: what follows starts afresh
                 if after or here != fresh:
-                    conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                    conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
                     here, after = fresh, 0
             elif kind <= _OPERAND:
                 if after:
@@ -137,7 +138,7 @@ class LudusIndenter(Indenter):
                         yield token
                         continue
                     # two operands side by side: two expressions (`gain 3 coins`)
-                    conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                    conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
                     here = fresh
                 if here > limit:
                     raise TooDeep(token)
@@ -146,7 +147,7 @@ class LudusIndenter(Indenter):
                 if here > limit:
                     raise TooDeep(token)
                 if kind == _IF:
-                    conds = [*conds, "c"]
+                    conds = (*conds, "c")
                 elif kind == _NOT:
                     nots += 1
                 else:  # `-x`, and a type's `list of x`: x one level under
@@ -188,7 +189,7 @@ class LudusIndenter(Indenter):
             elif kind == _OPEN_PAR or kind == _OPEN_LIST:
                 call = kind == _OPEN_PAR and after == 1  # `f(`; the grammar has no `x[`
                 if after and not call:
-                    conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                    conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
                     here = fresh
                 if not call and here > limit:
                     raise TooDeep(token)
@@ -196,7 +197,7 @@ class LudusIndenter(Indenter):
                 # `(x)` puts x's expression where the bracket is; `[x]` one under (the list),
                 # and `f(x)` one or two (the call, and its arguments: a statement's call has none)
                 base = here - 1 if kind == _OPEN_PAR and not call else here
-                conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
                 here = fresh = base + 2
                 after = 0
             elif kind == _CLOSE:
@@ -205,23 +206,23 @@ class LudusIndenter(Indenter):
                     fresh = base + 2
                     after = 2
                 else:
-                    conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                    conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
                     here, after = fresh, 0
             elif kind == _THEN or kind == _ELSE:
                 # `then` ends the condition of the innermost `if` in its condition, `else` the
                 # `then` of the innermost in its `then`: those opened since have ended with it
                 wanted = "c" if kind == _THEN else "t"
-                conds = list(conds)
-                while conds and conds[-1] == "e":
-                    conds.pop()
-                if conds and conds[-1] == wanted:
-                    conds[-1] = "t" if kind == _THEN else "e"
+                end = len(conds)
+                while end and conds[end - 1] == "e":
+                    end -= 1
+                if end and conds[end - 1] == wanted:
+                    conds = (*conds[:end - 1], "t" if kind == _THEN else "e")
                 else:  # a statement's `else:`, an offer's `else "..."`
-                    conds = []
+                    conds = ()
                 ors, ands, sums, products, nots, negs, dots = 0, 0, 0, 0, 0, 0, 0
                 here, after = fresh + len(conds), 0
             else:  # `order` and `per`: see _MUTED
-                conds, ors, ands, sums, products, nots, negs, dots = [], 0, 0, 0, 0, 0, 0, 0
+                conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
                 here, after = fresh, 4
             yield token
 
