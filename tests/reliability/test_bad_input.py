@@ -128,7 +128,7 @@ def test_a_chain_of_two_hundred_thousand_terms_stops_at_the_term_past_the_limit(
     chain = "+".join(["1"] * 200_000)
     too_deep = f"nested too deeply: the limit is {MAX_NESTING} levels of parentheses, operators and blocks"
     assert errors_of(program(tmp_path, f"set n to {chain}")) == [f"5:{13 + 197}: {too_deep}"]
-    assert f"error: column 197: {too_deep}" in repl_answers("? " + chain)
+    assert f"error: column {2 + 197}: {too_deep}" in repl_answers("? " + chain)  # counted in the line as typed
     with pytest.raises(ReplayError) as err:
         replay(tmp_path, "expect " + chain).run()
     assert str(err.value) == f"{tmp_path / 'r.replay'}:3:{7 + 197}: error: {too_deep}"
@@ -150,9 +150,10 @@ def test_a_hole_left_open_in_a_repl_line_a_replay_or_a_python_test_is_a_located_
     line answered "internal error", a replay's `expect` ended in a traceback, at the wrong line."""
     text = repl_answers('? "a{n"', 'expect "{" == "x"', '? "{}"')
     assert "internal error" not in text
-    assert text.count("error: column 3: '{' opens a hole that is never closed with '}'") == 1
-    assert text.count("error: column 2: '{' opens a hole that is never closed with '}'") == 1
-    assert "error: column 3: unexpected '}'; expected an expression" in text
+    # columns count in the line as typed, the command word included
+    assert text.count("error: column 5: '{' opens a hole that is never closed with '}'") == 1
+    assert text.count("error: column 9: '{' opens a hole that is never closed with '}'") == 1
+    assert "error: column 5: unexpected '}'; expected an expression" in text
     with pytest.raises(ReplayError) as err:
         replay(tmp_path, "", 'expect 1 == 1 and "ab{cd" == ""').run()
     assert str(err.value) == f"{tmp_path / 'r.replay'}:4:22: error: '{{' opens a hole that is never closed with '}}'"
