@@ -204,18 +204,33 @@ def _find_word(text: str, word: str, start: int) -> int:
     return -1
 
 
+# A source line longer than this is shown only around the error's column (up to _CONTEXT characters
+# either side, `...` marking what is cut), so that a generated line megabytes long does not flood
+# the terminal with itself and a caret line as wide.
+_LINE_SHOWN = 240
+_CONTEXT = 100
+
+
 def render(diag: Diagnostic, sources: Sources | None = None) -> str:
     """`path:line:col: error: message`, then the source line and a caret underline."""
     head = f"{diag.span}: {diag.severity}: {diag.message}"
     out = [head]
     text = sources.line(diag.span.path, diag.span.line) if sources else None
     if text is not None:
-        out.append("    " + text.expandtabs(4) if "\t" not in text else "    " + text)
         start = max(diag.span.column - 1, 0)
         if diag.span.end_line == diag.span.line and diag.span.end_column > diag.span.column:
             width = diag.span.end_column - diag.span.column
         else:
             width = max(len(text.rstrip()) - start, 1)
+        if len(text) > _LINE_SHOWN:
+            low = max(min(start, len(text)) - _CONTEXT, 0)
+            high = min(start + _CONTEXT, len(text))
+            before = "..." if low > 0 else ""
+            after = "..." if high < len(text) else ""
+            width = max(min(width, high - start), 1)
+            text = before + text[low:high] + after
+            start = start - low + len(before)
+        out.append("    " + text.expandtabs(4) if "\t" not in text else "    " + text)
         out.append("    " + " " * start + "^" * max(width, 1))
     if diag.hint:
         out.append(f"    hint: {diag.hint}")

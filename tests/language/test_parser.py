@@ -220,6 +220,35 @@ def test_lines_end_at_newline_crlf_or_a_lone_cr_and_nowhere_else(tmp_path, end, 
     assert render(diags[1], sources).splitlines()[1:3] == ["    value x = nope", "              ^^^^"]
 
 
+def test_a_very_long_line_is_shown_only_around_the_error(tmp_path):
+    # A generated one-line expression megabytes long printed itself whole under its error, and a
+    # caret line padded with as many spaces: a window of the line around the column is shown
+    import ludus
+    from ludus.language.source import render
+
+    path = tmp_path / "g.ludus"
+    line = "value x = " + "1 + " * 50 + "nope" + " + 1" * 100_000
+    path.write_text('game "G"\nplayers 2\n' + line + "\nflow:\n    end game\n")
+    diags, _checked, sources = ludus.analyse(path)
+    assert [(d.span.line, d.message[:18]) for d in diags] == [(3, "nested too deeply:")]
+    shown, caret = render(diags[0], sources).splitlines()[1:3]
+    assert shown.startswith("    ...") and shown.endswith("...") and len(shown) == 4 + 3 + 200 + 3
+    column = diags[0].span.column
+    assert shown[caret.index("^")] == line[column - 1] and shown[caret.index("^") - 5:] == line[column - 6:column + 99] + "..."
+
+
+def test_a_long_underline_is_cut_where_the_shown_line_is():
+    from ludus.language.source import Diagnostic, Sources, Span, render
+
+    text = "x" * 1000
+    sources = Sources()
+    sources.add("g.ludus", text)
+    shown, caret = render(Diagnostic("error", "bad", Span("g.ludus", 1, 1, 1, 1001)), sources).splitlines()[1:3]
+    assert shown == "    " + "x" * 100 + "..." and caret == "    " + "^" * 100
+    shown, caret = render(Diagnostic("error", "bad", Span("g.ludus", 1, 1000, 2, 1)), sources).splitlines()[1:3]
+    assert shown == "    ..." + "x" * 101 and caret == "    " + " " * 103 + "^"
+
+
 @pytest.mark.parametrize(("broken", "shown", "said"), [(25, 20, True), (21, 20, True), (20, 20, False), (3, 3, False)])
 def test_at_most_twenty_syntax_errors_and_the_last_says_when_more_are_left(broken, shown, said):
     text = "".join(f"value v{i} = = {i}\n" for i in range(broken))
