@@ -265,7 +265,8 @@ def fmt(files: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
             continue
         except LudusError as err:
             click.echo(render_all(err.diagnostics, err.sources), err=True)
-            click.echo(f"{path}: not formatted: it has {len(err.diagnostics)} syntax error"
+            # not "syntax error": a parse also stops at an expression nested too deeply
+            click.echo(f"{path}: not formatted: it has {len(err.diagnostics)} error"
                        + ("s" if len(err.diagnostics) != 1 else ""), err=True)
             failed += 1
             continue

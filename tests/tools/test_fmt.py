@@ -433,6 +433,16 @@ def test_a_text_hole_the_builder_refuses_is_refused_with_its_place(tmp_path):
     assert path.read_text(encoding="utf-8") == 'flow:\n    log  "{"\n'
 
 
+def test_a_file_nested_too_deeply_is_not_called_a_syntax_error(tmp_path):
+    # the count after a refused parse said "syntax error" of an expression nested too deeply
+    path = tmp_path / "deep.ludus"
+    path.write_text("value x = " + "(" * 300 + "1" + ")" * 300 + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["fmt", str(path)])
+    assert result.exit_code == 1
+    assert "deep.ludus:1:" in result.output and "error: nested too deeply" in result.output
+    assert f"{path}: not formatted: it has 1 error\n" in result.output and "syntax" not in result.output
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=ids(SHIPPED))
 def test_a_save_still_loads_after_formatting(path):
     """A saved match records the game's fingerprint; formatting a file (even from a spoiled
