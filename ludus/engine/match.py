@@ -687,23 +687,22 @@ def order_zone_fault(game, nseats: int, zone: str, seat: str | None, quote: str 
     seats = game.seat_names(nseats)
     spec = game.zones.get(zone)
     if (spec is not None and spec.per == "seat" and seat is not None and seat not in seats
-            and seat in game.seat_names(game.max_players)):
+            and seat_named(seat, list(game.seat_names(game.max_players))) is not None):
         return OrderFault(f"no seat '{seat}' in this match (its seats are {', '.join(seats)})", "seat", seat)
     return forcing.order_zone_fault(game.zones, seats, zone, seat, quote, game.families)
 
 
 def zone_key(game, nseats: int, text: str) -> str | None:
-    """`deck of Amber` -> `deck@0`, `supply` -> `supply`; None when there is no such zone."""
+    """`deck of Amber` (or `deck of amber`) -> `deck@0`, `supply` -> `supply`; None when there is no such zone."""
     name, sep, seat = text.partition(" of ")
     name, seat = name.strip(), seat.strip()
     spec = game.zones.get(name)
     if spec is None:
         return None
     if spec.per == "seat":
-        names = list(game.seat_names(nseats))
-        if not sep or seat not in names:
-            return None
-        return f"{name}@{names.index(seat)}"
+        # the seat in any case (`deck of amber`), as `view amber` and `expect winner amber` take it
+        index = seat_named(seat, list(game.seat_names(nseats))) if sep else None
+        return None if index is None else f"{name}@{index}"
     return None if sep else name
 
 

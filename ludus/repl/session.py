@@ -27,7 +27,7 @@ from rich.text import Text
 from ..bots import BOTS as BOT_KINDS
 from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
 from ..engine.dice import game_dice
-from ..engine.display import describe_entry, hidden_answer
+from ..engine.display import describe_entry, hidden_answer, zone_text
 from ..engine.effect import result_text
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest, seat_named
 from ..engine.runtime import RuleError, Runtime
@@ -996,7 +996,7 @@ class Repl:
         self.match.state["forced"].extend(entries)
         self.notes.append(Note(len(self.match.moves), "force", force.text(), entries))
         what = "next rolls" if force.kind == "die" and len(force.values) > 1 else "next roll" if force.kind == "die" \
-            else f"next shuffle of {force.target}"
+            else f"next shuffle of {zone_text(self.match, entries[0][1])}"  # `deck of amber` named as the game names it
         self.say(f"forced: the {what} — {force.text()[6:]}")
 
     def cmd_roll(self, arg: str) -> None:

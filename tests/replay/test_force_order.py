@@ -81,6 +81,27 @@ def test_the_repl_says_the_nearest_zone_too(tmp_path, monkeypatch):
         "error: unknown seat 'Ambr'; did you mean 'Amber'?"]
 
 
+def test_a_seat_is_taken_in_any_case_as_view_and_expect_take_it(tmp_path, monkeypatch):
+    # `deck of amber` was "unknown seat 'amber'; did you mean 'Amber'?" while `view amber`,
+    # `expect winner amber` and `--bot amber=` took the seat in any case
+    path = tmp_path / "t.replay"
+    path.write_text(f"game {GAME.as_posix()}\nplayers 2\nseed 3\nforce order deck of amber = Copper Coin\n", encoding="utf-8")
+    assert load_replay(path).run()._state["forced"] == [["order", "deck@0", ["Copper Coin"]]]
+    # a seat of the game that this match lacks is said to be one in any case too
+    r = replay(tmp_path, "deck of cobalt = Copper Coin")
+    with pytest.raises(ReplayError) as err:
+        r.run(lambda line: None)
+    assert (err.value.line, err.value.column, err.value.message) == (
+        4, 21, "no seat 'cobalt' in this match (its seats are Amber, Basil)")
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    out = io.StringIO()
+    repl = Repl(ludus.load(GAME).new_match(2, seed=3), GAME, Console(file=out, width=120, color_system=None))
+    repl.handle("buy Tax Collector")       # into Amber's discard pile
+    repl.handle("force order deck of AMBER = Tax Collector")
+    assert "forced: the next shuffle of deck of Amber" in out.getvalue() and "error" not in out.getvalue()
+    assert repl.match._state["forced"] == [["order", "deck@0", ["Tax Collector"]]]
+
+
 @pytest.mark.parametrize("zone, cards", [
     ("dek of Amber", ["Copper Coin"]),
     ("nowhere", ["Copper Coin"]),
