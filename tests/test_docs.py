@@ -111,3 +111,14 @@ def test_removing_something_the_base_uses_is_reported_at_the_remove_line(tmp_pat
     [d] = [d for d in diags if d.severity == "error"]
     assert d.span.path == str(file) and d.span.line == 2
     assert d.message.startswith("'remove action Slay' leaves it used in the base game, at ") and "uprising.ludus:" in d.message
+
+
+def test_the_repl_guide_names_every_alias_in_its_command_table():
+    # `q` and `h` were taken by the REPL and in no line of docs/repl.md
+    from ludus.repl.session import ALIASES
+
+    text = (ROOT / "docs" / "repl.md").read_text(encoding="utf-8")
+    rows = {line.split(" | ")[0]: line for line in text.splitlines() if line.startswith("| `")}
+    for alias, command in ALIASES.items():
+        row = next(line for head, line in rows.items() if head.startswith(f"| `{command}"))
+        assert re.search(rf"`{re.escape(alias)}[` ]", row), (alias, row)  # `h`, not the `h` of `help`
