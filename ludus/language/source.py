@@ -230,7 +230,15 @@ def render(diag: Diagnostic, sources: Sources | None = None) -> str:
             width = max(min(width, high - start), 1)
             text = before + text[low:high] + after
             start = start - low + len(before)
-        out.append("    " + text.expandtabs(4) if "\t" not in text else "    " + text)
+        # tabs drawn as the language reads them (4 columns), and the caret moved with them: a tab
+        # left in the line went to the terminal's next 8th column, and the caret, counted in
+        # characters, stood left of the word
+        shown = text.expandtabs(4)
+        if "\t" in text:
+            end = len(text[:start + width].expandtabs(4))
+            start = len(text[:start].expandtabs(4))
+            width = end - start
+        out.append("    " + shown)
         out.append("    " + " " * start + "^" * max(width, 1))
     if diag.hint:
         out.append(f"    hint: {diag.hint}")

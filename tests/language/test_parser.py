@@ -249,6 +249,21 @@ def test_a_long_underline_is_cut_where_the_shown_line_is():
     assert shown == "    ..." + "x" * 101 and caret == "    " + " " * 103 + "^"
 
 
+def test_a_line_indented_with_tabs_is_drawn_with_its_caret_under_the_word(tmp_path):
+    # the line kept its tab, which a terminal takes to its next 8th column, while the caret was
+    # counted in characters: it stood four columns left of the word
+    import ludus
+    from ludus.language.source import render
+
+    path = tmp_path / "g.ludus"
+    path.write_text('game "G"\nplayers 2\ncounter k\nflow:\n\tincrease k by foo\n\tend game\n', encoding="utf-8")
+    diags, _checked, sources = ludus.analyse(path)
+    assert [(d.span.line, d.span.column, d.message) for d in diags] == [(5, 16, "unknown name 'foo'")]
+    shown, caret = render(diags[0], sources).splitlines()[1:3]
+    assert "\t" not in shown and shown == "        increase k by foo"
+    assert caret == " " * shown.index("foo") + "^^^"
+
+
 @pytest.mark.parametrize(("broken", "shown", "said"), [(25, 20, True), (21, 20, True), (20, 20, False), (3, 3, False)])
 def test_at_most_twenty_syntax_errors_and_the_last_says_when_more_are_left(broken, shown, said):
     text = "".join(f"value v{i} = = {i}\n" for i in range(broken))
