@@ -55,7 +55,7 @@ HISTORY_ENV = "LUDUS_HISTORY"
 SESSIONS_ENV = "LUDUS_SESSIONS"
 
 COMMANDS = {
-    "help": ("help [command]", "list the commands, or explain one"),
+    "help": ("help [command]", "list the commands, or explain one (also: h)"),
     "moves": ("moves [WORDS]", "the legal moves, numbered; with words, only those that hold them"),
     "show": ("show [zone|track|region|card|seat|counter|flag|var NAME] | show CARD source",
              "draw the state again, or one part of it; a card's rules text, or its declaration"),
@@ -74,7 +74,7 @@ COMMANDS = {
     "export": ("export FILE", "write the session as a replay that reproduces it exactly"),
     "reload": ("reload", "read the game files again and replay this session's moves with the new rules"),
     "restart": ("restart [SEED]", "start the match again from setup (with the same seed, or another)"),
-    "quit": ("quit", "leave (also: exit, or Ctrl-D)"),
+    "quit": ("quit", "leave (also: exit, q, or Ctrl-D)"),
 }
 # the words `show` takes before a name, saying what kind of thing it names (`show flag ready`)
 SHOW_KINDS = ("zone", "track", "region", "card", "seat", "counter", "flag", "var")

@@ -215,3 +215,14 @@ def test_a_word_for_a_command_that_a_move_holds_gets_the_closest_moves(monkeypat
     monkeypatch.setitem(session.SYNONYMS, word, "show")  # as if `priest` were a word for `show`
     error = error_of(repl, out, word)
     assert "did you mean `show`" not in error and option in error, error
+
+
+def test_help_names_every_alias_in_its_command_s_line():
+    # `q` and `h` were taken and said nowhere in `help`: a player reads help, not the guide
+    import re
+
+    from ludus.repl.session import ALIASES, COMMANDS
+
+    for alias, command in ALIASES.items():
+        usage, what = COMMANDS[command]
+        assert re.search(rf"(^|[ (:,]){re.escape(alias)}([ ,)]|$)", f"{usage} {what}"), (alias, usage, what)
