@@ -1,8 +1,10 @@
-"""The dice a game rolls, as far as its text says, and the forced rolls it can never take."""
+"""The dice a game rolls and the zones it shuffles, as far as its text says, and the forced rolls
+it can never take."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import weakref
 
 from attrs import fields, has
@@ -56,49 +58,75 @@ def test_line_problem(game, sides: int, values) -> str | None:
     return forcing_problem(game, sides, values)
 
 
-def game_dice(game) -> frozenset | None:
-    """The sizes of every die the game's rules roll, or None when some die's size is worked out
-    as the game runs (or the game keeps no checked declarations to look in). `test` blocks are
-    not the game's rules: their rolls do not count. Worked out once a game: a replay or a
-    session forces dice at every few moves, and this walks all the game's declarations."""
-    try:
-        return _DICE[game]
-    except (KeyError, TypeError):
-        pass
-    dice = _dice(game)
-    with contextlib.suppress(TypeError):  # a game that cannot be weakly referred to is asked again
-        _DICE[game] = dice
-    return dice
+def _once_per_game(find):
+    """`find(game)`, worked out once a game: a replay or a session asks at every few moves, and
+    each walks all the game's declarations. An entry goes with its game."""
+    found: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @functools.wraps(find)
+    def once(game):
+        try:
+            return found[game]
+        except (KeyError, TypeError):
+            pass
+        value = find(game)
+        with contextlib.suppress(TypeError):  # a game that cannot be weakly referred to is asked again
+            found[game] = value
+        return value
+    return once
 
 
-_DICE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # an entry goes with its game
-
-
-def _dice(game) -> frozenset | None:
+def _rule_nodes(game):
+    """Every syntax node of the game's checked declarations, `test` blocks left out (they are not
+    the game's rules: their rolls and shuffles do not count); nothing for a game that keeps no
+    checked declarations."""
     checked = getattr(game, "checked", None)
     if checked is None:
-        return None
+        return
     symbols = checked.symbols
-    dice: set[int] | None = set()
     stack = [getattr(symbols, f.name) for f in fields(type(symbols)) if f.name != "tests"]
     seen: set[int] = set()
-    while stack and dice is not None:
+    while stack:
         x = stack.pop()
+        if isinstance(x, (list, tuple, set, frozenset)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif has(type(x)) and id(x) not in seen:
+            seen.add(id(x))
+            yield x
+            stack.extend(getattr(x, f.name) for f in fields(type(x)) if f.name != "span")
+
+
+@_once_per_game
+def game_dice(game) -> frozenset | None:
+    """The sizes of every die the game's rules roll, or None when some die's size is worked out
+    as the game runs (or the game keeps no checked declarations to look in)."""
+    if getattr(game, "checked", None) is None:
+        return None
+    dice: set[int] = set()
+    for x in _rule_nodes(game):
         if isinstance(x, n.Roll):
             sides = x.sides
             if isinstance(sides, n.ListLit):
                 sides = list(sides.items)
             sizes = sides if isinstance(sides, list) else [sides]
             sizes = [d.value if isinstance(d, n.Number) else d for d in sizes]
-            if all(isinstance(d, int) and not isinstance(d, bool) for d in sizes):
-                dice.update(sizes)
-            else:
-                dice = None
-        elif isinstance(x, (list, tuple, set, frozenset)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif has(type(x)) and id(x) not in seen:
-            seen.add(id(x))
-            stack.extend(getattr(x, f.name) for f in fields(type(x)) if f.name != "span")
-    return None if dice is None else frozenset(dice)
+            if not all(isinstance(d, int) and not isinstance(d, bool) for d in sizes):
+                return None
+            dice.update(sizes)
+    return frozenset(dice)
+
+
+@_once_per_game
+def shuffled_zones(game) -> frozenset:
+    """The names of the zones the game's rules shuffle: by a `shuffle` (into a zone, or in place),
+    or by refilling, which shuffles the zone refilled from."""
+    found = {name for name, spec in game.zones.items() if spec.refill}
+    for x in _rule_nodes(game):
+        if isinstance(x, n.Shuffle):
+            zone = x.into if x.into is not None else x.zone
+            name = getattr(zone, "name", None)
+            if isinstance(name, str) and name in game.zones:
+                found.add(name)
+    return frozenset(found)

@@ -15,7 +15,6 @@ import random
 import re
 import signal
 import threading
-import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from rich.text import Text
 
 from ..bots import BOTS as BOT_KINDS
 from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
-from ..engine.dice import game_dice
+from ..engine.dice import game_dice, shuffled_zones
 from ..engine.display import describe_entry, hidden_answer, zone_text
 from ..engine.effect import result_text
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest, seat_named
@@ -1613,7 +1612,7 @@ class Examples:
         cards = [d for d, spec in game.defs.items() if spec.word == "card"]
         shown = view.get("zones", {})
         zones = []
-        for zone in (z for z in game.zones if z in _shuffled_zones(game)):
+        for zone in (z for z in game.zones if z in shuffled_zones(game)):
             names = [f"{zone} of {name}" for name in seats] if game.zones[zone].per == "seat" else [zone]
             for name in names:
                 held = shown.get(name)
@@ -1650,52 +1649,6 @@ class Examples:
 
     def order_usage(self) -> str:
         return f"`{self.order or 'force order ZONE = CARD, CARD'}`"
-
-
-def _shuffled_zones(game) -> set[str]:
-    """The names of the zones the game's rules shuffle: a `shuffle` (into a zone, or in place)
-    and a zone that is refilled, which is shuffled as it is. `test` blocks do not count.
-    Worked out once a game, as it walks all its declarations."""
-    try:
-        return _SHUFFLED[game]
-    except (KeyError, TypeError):
-        pass
-    found = _find_shuffled(game)
-    with contextlib.suppress(TypeError):  # a game that cannot be weakly referred to is asked again
-        _SHUFFLED[game] = found
-    return found
-
-
-_SHUFFLED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _find_shuffled(game) -> set[str]:
-    from attrs import fields, has
-
-    from ..language import nodes as n
-
-    found = {name for name, spec in game.zones.items() if spec.refill}
-    checked = getattr(game, "checked", None)
-    if checked is None:
-        return found
-    symbols = checked.symbols
-    stack = [getattr(symbols, f.name) for f in fields(type(symbols)) if f.name != "tests"]
-    seen: set[int] = set()
-    while stack:
-        x = stack.pop()
-        if isinstance(x, n.Shuffle):
-            zone = x.into if x.into is not None else x.zone
-            name = getattr(zone, "name", None)
-            if isinstance(name, str) and name in game.zones:
-                found.add(name)
-        elif isinstance(x, (list, tuple, set, frozenset)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif has(type(x)) and id(x) not in seen:
-            seen.add(id(x))
-            stack.extend(getattr(x, f.name) for f in fields(type(x)) if f.name != "span")
-    return found
 
 
 class _Line:
