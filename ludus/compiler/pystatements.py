@@ -98,7 +98,7 @@ class StatementSource:
     def token(self, s) -> str:
         """The token statement `s` names (StatementCompiler.token_fn): a member of a family of
         tokens by its key, which `of` gives (`add 1 Told of c.colour to c`)."""
-        family = self.comp.sym.token_family(s.token) if s.token in self.comp.sym.tokens else None
+        family = self.comp.sym.token_family(s.token)
         if family is not None:
             return f"_token_member({self.gen.const(family)}, {self.sub(s.owner)})"
         return repr(s.token) if s.token in self.comp.sym.tokens else f"env[{s.token!r}]"

@@ -86,7 +86,7 @@ class StatementCompiler:
     def token_fn(self, name: str, key=None):
         """The token a statement or a count names: a token, a local holding one, or a member of
         a family named by its key (`Told of c.colour`, `key` the node of its key)."""
-        family = self.sym.token_family(name) if name in self.sym.tokens else None
+        family = self.sym.token_family(name)
         if family is not None:
             of = self.expr(key)
             return lambda rt, env: token_member(family, of(rt, env))
@@ -97,7 +97,7 @@ class StatementCompiler:
     def token_owner(self, s):
         """Who owns the tokens a statement names: its `of`, else the actor's for a token kept per
         seat; no one's for a member of a family of tokens, whose `of` is its key."""
-        if s.token in self.sym.tokens and self.sym.tokens[s.token].per not in (None, "seat"):
+        if self.sym.token_family(s.token) is not None:
             return lambda rt, env: None
         if s.owner is not None:
             return self.expr(s.owner)
@@ -114,7 +114,7 @@ class StatementCompiler:
     def token_given_owner(self, s):
         """The owner `remove` and `move` name with `of` (None: any owner's tokens); a member of a
         family of tokens is no one's, its `of` the key."""
-        if s.owner is None or (s.token in self.sym.tokens and self.sym.tokens[s.token].per not in (None, "seat")):
+        if s.owner is None or self.sym.token_family(s.token) is not None:
             return lambda rt, env: None
         return self.expr(s.owner)
 
