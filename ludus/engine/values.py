@@ -128,23 +128,20 @@ def as_seat(rt: Runtime, v, what: str) -> int:
     return v
 
 
-def family_member(family, key) -> str:
+def family_member(family, key, what: str = "zone") -> str:
     """The zone of a family (a ZoneFamily) that `key` names: `discards of "red"` is the zone
-    `discards red`. A key that is none of the family's stops the rule: a member made up as the
-    rules run would be a zone no view, sample or saved match knows."""
+    `discards red`; with `what` "token", the token of a family of tokens (`Told of "red"` is
+    `Told red`). A key that is none of the family's stops the rule: a member made up as the
+    rules run would be a zone or token no view, sample or saved match knows."""
     if (key.__class__ is str or key.__class__ is int) and key in family.keys:
         return f"{family.name} {key}"
-    raise RuleError(f"zone '{family.name}' has no member for {show_value(key)}: its keys are the "
+    raise RuleError(f"{what} '{family.name}' has no member for {show_value(key)}: its keys are the "
                     f"{family.value}, {', '.join(family.texts)}")
 
 
 def token_member(family, key) -> str:
-    """The token of a family (a ZoneFamily of tokens) that `key` names: `Told of "red"` is the
-    token `Told red`. A key that is none of the family's stops the rule, as a zone family's."""
-    if (key.__class__ is str or key.__class__ is int) and key in family.keys:
-        return f"{family.name} {key}"
-    raise RuleError(f"token '{family.name}' has no member for {show_value(key)}: its keys are the "
-                    f"{family.value}, {', '.join(family.texts)}")
+    """The token of a family of tokens that `key` names (family_member)."""
+    return family_member(family, key, "token")
 
 
 def set_key(name: str, keys, key) -> str:
