@@ -107,10 +107,13 @@ class LudusIndenter(Indenter):
         before = None
         frames: list[tuple] = []  # the state outside each open bracket
         # (kept in tuples of constants, not lists: the parse allocates enough for the collector)
+        # what an expression starts with: no conditional, chain, `not`, `-` or `.` open in it
+        afresh = ((), 0, 0, 0, 0, 0, 0, 0)
         # the level of the enclosing bracket's content; the conditionals open in it ('c' in its
         # condition, 't' in its `then`, 'e' in its `else`); the operators of each chain open
         # at this point; the `not`s, `-`s and `.`s of the operand being read
-        base, conds, ors, ands, sums, products, nots, negs, dots = 0, (), 0, 0, 0, 0, 0, 0, 0
+        base = 0
+        conds, ors, ands, sums, products, nots, negs, dots = afresh
         fresh = here = 2  # the level of an operand starting here; at the start of an expression
         # 0: an operand may start here; 1: after a name; 2: after another operand; 3: after '.';
         # 4: in the words after `order` or `per` (see _MUTED)
@@ -126,7 +129,7 @@ class LudusIndenter(Indenter):
             kind = kinds.get(ttype)
             if kind is None:  # a keyword, a comma, a newline...: what follows starts afresh
                 if after or here != fresh:
-                    conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
+                    conds, ors, ands, sums, products, nots, negs, dots = afresh
                     here, after = fresh, 0
             elif kind <= _OPERAND:
                 if after:
@@ -138,7 +141,7 @@ class LudusIndenter(Indenter):
                         yield token
                         continue
                     # two operands side by side: two expressions (`gain 3 coins`)
-                    conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
+                    conds, ors, ands, sums, products, nots, negs, dots = afresh
                     here = fresh
                 if here > limit:
                     raise TooDeep(token)
@@ -189,7 +192,7 @@ class LudusIndenter(Indenter):
             elif kind == _OPEN_PAR or kind == _OPEN_LIST:
                 call = kind == _OPEN_PAR and after == 1  # `f(`; the grammar has no `x[`
                 if after and not call:
-                    conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
+                    conds, ors, ands, sums, products, nots, negs, dots = afresh
                     here = fresh
                 if not call and here > limit:
                     raise TooDeep(token)
@@ -197,7 +200,7 @@ class LudusIndenter(Indenter):
                 # `(x)` puts x's expression where the bracket is; `[x]` one under (the list),
                 # and `f(x)` one or two (the call, and its arguments: a statement's call has none)
                 base = here - 1 if kind == _OPEN_PAR and not call else here
-                conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
+                conds, ors, ands, sums, products, nots, negs, dots = afresh
                 here = fresh = base + 2
                 after = 0
             elif kind == _CLOSE:
@@ -206,7 +209,7 @@ class LudusIndenter(Indenter):
                     fresh = base + 2
                     after = 2
                 else:
-                    conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
+                    conds, ors, ands, sums, products, nots, negs, dots = afresh
                     here, after = fresh, 0
             elif kind == _THEN or kind == _ELSE:
                 # `then` ends the condition of the innermost `if` in its condition, `else` the
@@ -222,7 +225,7 @@ class LudusIndenter(Indenter):
                 ors, ands, sums, products, nots, negs, dots = 0, 0, 0, 0, 0, 0, 0
                 here, after = fresh + len(conds), 0
             else:  # `order` and `per`: see _MUTED
-                conds, ors, ands, sums, products, nots, negs, dots = (), 0, 0, 0, 0, 0, 0, 0
+                conds, ors, ands, sums, products, nots, negs, dots = afresh
                 here, after = fresh, 4
             yield token
 
