@@ -134,7 +134,8 @@ class ZoneFamily(_Keys):
 
 
 def is_family(decl) -> bool:
-    """Whether a zone declaration is a family: kept per something besides the seat."""
+    """Whether a zone or token declaration is a family: kept per something besides the seat (a
+    set of keys, or, refused by the checker, anything else)."""
     return decl.per not in (None, "seat")
 
 

@@ -709,7 +709,7 @@ class DeclarationChecks:
                                    self.at(item.span, m), near)
                 if m in sym.tracks:
                     self.used.add(("track", m))
-                if m in sym.tokens and sym.tokens[m].per not in (None, "seat"):
+                if m in sym.tokens and is_family(sym.tokens[m]):
                     self.error(f"'{m}' is a family of tokens, one per {sym.tokens[m].per}: a group lists "
                                "tokens each of which is one", self.at(item.span, m))
         elif isinstance(item, n.EntityDecl):

@@ -131,7 +131,7 @@ class ExpressionChecks:
             return self.resolve(node, ("track", name), "number")
         if name in sym.tokens:
             self.used.add(("token", name))
-            if sym.tokens[name].per not in (None, "seat"):
+            if is_family(sym.tokens[name]):
                 self.error(f"token '{name}' is a family of tokens, one per {sym.tokens[name].per}: "
                            f"name one where it is counted, added or removed, as '{name} of ... at ...'", node.span)
             return self.resolve(node, ("token", name), "token")
@@ -363,7 +363,7 @@ class ExpressionChecks:
                 res = ("tokens", name, False)
             else:
                 res = ("tokens", name, True)
-            if name in sym.tokens and sym.tokens[name].per not in (None, "seat"):
+            if name in sym.tokens and is_family(sym.tokens[name]):
                 self.token_key(name, node.of, node.span, scope)  # `Told of c.colour at c`: `of` is its key
             elif node.of is not None:
                 self.expect(node.of, scope, "seat")

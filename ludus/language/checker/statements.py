@@ -91,7 +91,7 @@ class StatementChecks:
             if s.amount is not None:
                 self.expect(s.amount, scope, "number")
             self.token_ref(s.token, s.span, scope)
-            if s.token in self.sym.tokens and self.sym.tokens[s.token].per not in (None, "seat"):
+            if s.token in self.sym.tokens and is_family(self.sym.tokens[s.token]):
                 self.token_key(s.token, s.owner, s.span, scope)  # `add 1 Told of c.colour to c`
             elif s.owner is not None:
                 self.expect(s.owner, scope, "seat")
