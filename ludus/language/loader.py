@@ -55,7 +55,8 @@ class Loader:
     def read(self, path: Path, span: Span | None, written: str | None = None) -> n.Program | None:
         try:
             text = self.overrides.get(str(resolved_path(path))) if self.overrides else None
-            if text is None:
+            on_disk = text is None
+            if on_disk:
                 text = read_text_file(path, shown=written)
         except FileProblem as exc:
             where = self.sources.locate(span, written) if span and written else (span or Span(_safe(path), 1, 1, 1, 1))
@@ -79,7 +80,7 @@ class Loader:
         self.sources.add(shown, text)
         self.files.append(shown)
         try:
-            return build(text, shown)
+            return build(text, shown, keep=on_disk)
         except LudusError as err:
             other = _other_kind(text, shown)
             if other is None:

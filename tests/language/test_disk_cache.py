@@ -4,13 +4,16 @@ only whole, for their key, and from a folder no other user may write in."""
 from __future__ import annotations
 
 import os
+import pickle
 import sys
 import tempfile
 
 import pytest
 from lark import Lark
 
-from ludus.language import cache, parser
+import ludus
+from ludus.language import build, cache, parser
+from ludus.language import nodes as n
 
 TEXT = 'game "Tiny"\nplayers 2\n'
 
@@ -104,3 +107,97 @@ def test_new_cache_folders_are_the_users_alone(tmp_path, monkeypatch):
     assert cache.read("pysource", "a" * 32) == b"code"
     if sys.platform != "win32":
         assert (tmp_path / "deep" / "cache" / "pysource").stat().st_mode & 0o777 == 0o700
+
+
+# ── built files: a game's files are parsed once, and read back by the next process ──
+
+GAME = 'game "Kept"\nplayers 2\ncounter score per seat\n\nflow:\n    win most(score of s for s in seats)\n'
+
+
+def _fresh_process(monkeypatch):
+    """As a new process starts: nothing built in memory, so only the disk cache can spare a parse."""
+    monkeypatch.setattr(build, "_BUILT", type(build._BUILT)())
+
+
+def _parses(monkeypatch) -> list:
+    made = []
+    real = build._build
+
+    def counting(text, path):
+        made.append(path)
+        return real(text, path)
+
+    monkeypatch.setattr(build, "_build", counting)
+    return made
+
+
+def test_a_file_built_once_is_read_back_by_the_next_process_without_parsing(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
+    game = tmp_path / "kept.ludus"
+    game.write_text(GAME, encoding="utf-8")
+    _fresh_process(monkeypatch)
+    made = _parses(monkeypatch)
+    first = ludus.load(game)
+    assert len(made) == 1
+    assert len(list((tmp_path / "cache" / "built").glob("*.bin"))) == 1
+    _fresh_process(monkeypatch)
+    again = ludus.load(game)
+    assert len(made) == 1  # not parsed again
+    assert again.title == first.title == "Kept"
+    program = build.build(GAME, str(game), keep=True)
+    assert program == build._build(GAME, str(game))  # the same nodes, spans and all
+    assert again.new_match(2, seed=1).to_json() == first.new_match(2, seed=1).to_json()
+
+
+def test_a_file_edited_or_moved_is_parsed_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
+    game = tmp_path / "kept.ludus"
+    game.write_text(GAME, encoding="utf-8")
+    ludus.load(game)
+    made = _parses(monkeypatch)
+    _fresh_process(monkeypatch)
+    game.write_text(GAME.replace("counter score", "counter points").replace("score of", "points of"), encoding="utf-8")
+    assert "points" in repr(build.build(game.read_text(encoding="utf-8"), str(game), keep=True))
+    moved = tmp_path / "moved.ludus"
+    moved.write_text(GAME, encoding="utf-8")
+    program = build.build(GAME, str(moved), keep=True)
+    assert {d.span.path for d in program.items} == {str(moved)}  # every span names the file it is in
+    assert made == [str(game), str(moved)]
+
+
+def test_a_cached_file_ludus_cannot_read_is_parsed_again_and_kept_whole(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
+    path = str(tmp_path / "kept.ludus")
+    build.build(GAME, path, keep=True)
+    [kept] = list((tmp_path / "cache" / "built").glob("*.bin"))
+    for bad in (b"\x80\x05N.", b"not a pickle", pickle.dumps(["a list, not nodes"])):
+        cache.write("built", kept.stem, bad)
+        _fresh_process(monkeypatch)
+        made = _parses(monkeypatch)
+        assert build.build(GAME, path, keep=True) == build._build(GAME, path)
+        assert made[0] == path
+        assert isinstance(pickle.loads(cache.read("built", kept.stem)), n.Program)  # written again
+
+
+def test_texts_not_read_from_a_file_and_files_with_errors_are_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("LUDUS_CACHE_DIR", str(tmp_path / "cache"))
+    build.build(GAME, "typed.ludus")  # the REPL, an editor's unsaved buffer: not kept
+    bad = tmp_path / "bad.ludus"
+    bad.write_text(GAME + "flow flow\n", encoding="utf-8")
+    with pytest.raises(ludus.LudusError):
+        ludus.load(bad)
+    assert not list((tmp_path / "cache").glob("built/*.bin"))
+
+
+def test_a_change_to_the_grammar_changes_every_key(tmp_path, monkeypatch):
+    before = build._disk_key("a.ludus", GAME)
+    grammar = tmp_path / "ludus.lark"
+    grammar.write_text(parser.grammar_path().read_text(encoding="utf-8") + "\n// one more line\n", encoding="utf-8")
+    monkeypatch.setattr(build, "grammar_path", lambda: grammar)
+    build._code_digest.cache_clear()
+    try:
+        assert build._disk_key("a.ludus", GAME) != before
+    finally:
+        monkeypatch.undo()
+        build._code_digest.cache_clear()
+    assert build._disk_key("a.ludus", GAME) == before
