@@ -131,6 +131,22 @@ def sessions_path() -> Path | None:
     return Path.home() / ".ludus" / "sessions"
 
 
+
+# Erase the terminal's scrollback too (xterm's "erase saved lines", which VTE, iTerm2, kitty,
+# Windows Terminal and the Linux console follow): clearing the screen alone leaves the last
+# seat's hand a scroll of the mouse wheel away from the next person at the keyboard. A terminal
+# that knows no such code ignores it; a pipe or a file gets nothing (rich writes control codes
+# only to a terminal), and neither does the old Windows console, which rich drives by its API.
+ERASE_SCROLLBACK = "\x1b[3J"
+
+
+def clear_screen(console: Console) -> None:
+    """Clear the screen and, where the terminal keeps one, its scrollback."""
+    console.clear()
+    if console.is_terminal and not console.legacy_windows:
+        console.file.write(ERASE_SCROLLBACK)
+        console.file.flush()
+
 class Repl:
     def __init__(self, match: Match, game_path: str | Path, console: Console, *, bots: dict[int, str] | None = None,
                  view: str | int = "auto", bot_seed: int | None = None, keep_unsaved: bool = False,
@@ -660,7 +676,7 @@ class Repl:
             typed = self.read(f"{name} plays next: pass the screen, then press Enter (`view all` skips this) ")
         except (EOFError, KeyboardInterrupt):
             typed = ""
-        self.console.clear()
+        clear_screen(self.console)
         for text, style in said:  # what both may read, again, for the one now at the screen
             self.console.print(Text(text, style=style or ""), soft_wrap=True)
         if typed.strip():  # a move typed blind is not made: the screen it answers was not drawn

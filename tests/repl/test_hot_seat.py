@@ -253,3 +253,19 @@ def test_no_hand_over_where_the_seats_see_the_same_table_or_in_a_script():
     # nor does one person's view, `view Red`, or the designer's
     repl, out = repl_of(LOVE, 2, 5, handover=True, view="all")
     assert not any("pass the screen" in p for p, _ in keyboard(repl, out, ["1", "1", "2"]))
+
+
+def test_the_hand_over_clears_the_terminals_scrollback_too():
+    # clearing the screen alone leaves the last seat's hand a scroll away from the next person
+    out = io.StringIO()
+    console = Console(file=out, width=200, force_terminal=True, color_system=None, highlight=False, markup=False,
+                      legacy_windows=False)
+    repl = Repl(ludus.load(LOVE).new_match(2, seed=5), LOVE, console, handover=True)
+    asked = keyboard(repl, out, ["1", "1", "", "1"])
+    handed = out.getvalue()[asked[2][1]:asked[3][1]]
+    assert handed.startswith("\x1b[2J\x1b[H\x1b[3J")  # the screen, then what scrolled off it
+    assert "Countess" not in out.getvalue()[:asked[2][1]]
+    # a pipe or a file is not a terminal: no control codes at all
+    repl, plain = repl_of(LOVE, 2, 5, handover=True)
+    keyboard(repl, plain, ["1", "1", "", "1"])
+    assert "\x1b" not in plain.getvalue()
