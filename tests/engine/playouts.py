@@ -35,6 +35,8 @@ GAMES = [  # (path, players, seeds)
     ("examples/cant-stop.ludus", 4, 100),
     ("examples/for-sale.ludus", 3, 100),
     ("examples/for-sale.ludus", 6, 40),
+    ("examples/no-thanks.ludus", 3, 100),
+    ("examples/no-thanks.ludus", 7, 40),
     ("examples/sushi-go.ludus", 2, 100),
     ("examples/sushi-go.ludus", 5, 40),
     ("examples/hearts.ludus", 3, 40),
