@@ -216,13 +216,19 @@ def _placements(slots: list[str], ruled_out: dict) -> set:
     return found
 
 
+@pytest.mark.parametrize("evenly", [True, False], ids=["even draw", "place by place"])
 @pytest.mark.parametrize("seed", range(40))
-def test_dealing_a_group_with_places_that_rule_cards_out_never_dead_ends_and_reaches_every_placement(seed):
+def test_dealing_a_group_with_places_that_rule_cards_out_never_dead_ends_and_reaches_every_placement(
+        seed, evenly, monkeypatch):
     """Random small groups: cards of a few names, and places that rule out some names, though
     never the card really there. Each deal is a placement the places allow, with the same cards,
-    and over many deals every card goes to every place that some placement puts it in."""
+    and over many deals every card goes to every place that some placement puts it in: by the
+    even draw, and by the dealing place by place it falls back on when that draw keeps failing."""
+    from ludus.engine import determinize
     from ludus.engine.determinize import _Deal
 
+    if not evenly:
+        monkeypatch.setattr(determinize, "EVEN_TRIES", 0)
     rng = random.Random(seed)
     size = rng.randint(2, 7)
     names = [rng.choice("ABCD") for _ in range(size)]
@@ -240,3 +246,40 @@ def test_dealing_a_group_with_places_that_rule_cards_out_never_dead_ends_and_rea
         assert all(n not in ruled_out[i] for i, n in enumerate(dealt))
         seen |= set(enumerate(dealt))
     assert seen == possible
+
+
+# Chi-square with 2 and 5 degrees of freedom: a value above these comes by luck once in a thousand
+CHI2_0_001 = {2: 13.82, 5: 20.52}
+
+
+@pytest.mark.parametrize("names, ruled_out", [
+    # the first place may not take B, the last not C: CAB, CBA and ACB are allowed, a third each;
+    # dealing place by place (the places that take fewest first, in random order) gave ACB and
+    # CBA 3/8 each and CAB 1/4
+    ("CAB", {0: "B", 2: "C"}),
+    ("CAABB", {1: "C", 2: "B", 3: "A", 4: "A"}),
+])
+def test_a_group_with_places_that_rule_cards_out_is_dealt_evenly_among_the_placements_allowed(names, ruled_out):
+    """Every placement the places allow comes as often as any other (a chi-square test on 6,000
+    seeded deals against the exact counts: each placement of names weighs as many orderings of
+    the cards as give it), so a sample tells nothing of which allowed placement is the real one."""
+    from itertools import permutations
+
+    from ludus.engine.determinize import _Deal
+
+    ruled_out = {i: frozenset(ruled_out.get(i, "")) for i in range(len(names))}
+    allowed = Counter("".join(p) for p in permutations(names)
+                      if all(n not in ruled_out[i] for i, n in enumerate(p)))
+    ents = [{"d": n, "l": "x"} for n in names]
+    deal = _Deal(list(range(len(names))), ents, ruled_out)
+    rng = random.Random(11)
+    runs = 6_000
+    dealt: Counter = Counter()
+    for _ in range(runs):
+        copy = [dict(e) for e in ents]
+        deal.deal(copy, rng)
+        dealt["".join(e["d"] for e in copy)] += 1
+    assert set(dealt) == set(allowed)
+    total = sum(allowed.values())
+    chi2 = sum((dealt[p] - runs * w / total) ** 2 / (runs * w / total) for p, w in allowed.items())
+    assert chi2 < CHI2_0_001[len(allowed) - 1], (chi2, dict(dealt))
