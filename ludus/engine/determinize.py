@@ -52,9 +52,31 @@ it reached a hidden deck, would be a game that cannot happen. Their order under 
 dealt at random too, though a rulebook may fix it (Stonewall's decades): a sample may show a
 later card on top after the next one is taken.
 
-What samples do not keep: what the seat could work out from the moves it saw (a Hanabi clue
-also says the cards it did not point at are not red, and no mark records that), and hidden
-counters, which are not dealt anew.
+What samples do not keep: what the seat could work out from the moves it saw. A Hanabi clue
+also says that the cards it did not point at are not red, and no mark records that, so a sample
+may deal a red card to a place the seat knows is not red. Learning that without a word of Hanabi
+would take two things. First, that a token is laid on every card of the zone that reads its
+value (each `ToldColour red` laid in one move went on every red card of that hand): the watched
+matches could show that, as they show what a mark means. Second, for each card of the seat's
+hand, the tokens laid on the others while it lay there unmarked. A position does not hold that
+(nor when a card came into the hand); only the match's history does, and not always: a match
+played by `apply_fast`, as simulations play theirs, keeps none, nor does a match loaded from a
+save for the moves before it, and a bot, seeing one view per decision, does not see every move
+between (which card a clue went to, as the hand's places shift with each card drawn). So the
+sampler would have to watch the match move by move from its start, or the simulations keep a
+history they now save the cost of. That is left undone. (A game may mark what a move tells in
+the state itself, with tokens the watching learns, as Hanabi's clue marks are; but `_marks`
+learns only a token all of whose cards read one value, not one whose cards read any of
+several, as a `NotRed` mark's would.)
+
+Hidden counters (another seat's `owner only` counter, an `others only` one of the seat's own, a
+`hidden` one) keep their real value in every sample: a search knows what its seat may not. A
+counter is not dealt from a pool of values as a card is, and the rules that set it are what
+would say which values are possible: a secret drawn at the start could be any value a die gives,
+but a hidden score that public moves raised by so much can only be that much, and a value the
+rules could not give may break the rules that read it later. Sampling it honestly would take a
+history the seat cannot tell from the real one, not a position. No shipped game hides a counter;
+`test_a_sample_keeps_the_real_value_of_a_counter_its_seat_cannot_see` (tests/bots) pins this.
 """
 
 from __future__ import annotations
