@@ -23,7 +23,7 @@ from .display import display, zone_text
 from .hidden import has_hidden_information
 from .runtime import RuleError, Runtime, box_cards, copy_state
 from .saved import Damaged, forced_problem, validate_state
-from .view import Watching, blind_seats, named_cards, told_instead, view_state
+from .view import Watching, blind_seats, cards_among, named_cards, told_instead, view_state
 
 CHANCE = "chance"
 TERMINAL = "terminal"
@@ -82,6 +82,15 @@ class Match:
         # answers before it were given before the save, and no history retraces them, so who
         # may see them is known only if the file said it (the REPL reads that, Repl.cmd_load)
         self.loaded = 0
+        # The log indexes [lo, hi) of the parts answered before the load of a decision in several
+        # parts that was still open when the match was saved (from_json): no history retraces
+        # them, and who may see them is known only up to the save (the file's `sight`, which is
+        # then where a retrace of the parts after the load starts: _sight_after_load)
+        self.open_at_load = (0, 0)
+        # For an answer that is one part of a decision in several parts: the last history entry
+        # its sight was worked out through (the part that closed the decision). Taking back
+        # that entry opens the decision again, and drops the sight (undo).
+        self._reach: dict[int, int] = {}
 
     @property
     def state(self) -> dict:
@@ -287,8 +296,11 @@ class Match:
         self._since = None
         vm.forget(self.game)
         del self.log[log_len:]
-        for i in [i for i in self.sight if i >= log_len]:  # worked out for entries now gone
+        # worked out for entries now gone, or through the entry taken back (the earlier parts
+        # of the decision it closed, which is open again and may be answered otherwise)
+        for i in [i for i in self.sight if i >= log_len or self._reach.get(i, -1) >= n]:
             del self.sight[i]
+            self._reach.pop(i, None)
         self.moves.pop()
         return label
 
@@ -314,51 +326,129 @@ class Match:
 
     def _sight(self, index: int):
         """`sight` of the answer at `index` in the log, worked out the first time it is asked;
-        _UNKNOWN when no entry of the history took it."""
+        _UNKNOWN when no entry of the history took it. The sight of a part of a decision still
+        open (a pick of `choose ..., exactly 3` with picks to come) is worked out again each
+        time it is asked, and kept only once the decision is closed: the parts still to come
+        may show the card."""
+        lo, hi = self.open_at_load
+        if lo <= index < hi:
+            return self._sight_after_load(index)
         if index not in self.sight:
             n = next((n for n in range(len(self.history) - 1, -1, -1) if self.history[n][1] == index), None)
             if n is None:
                 return _UNKNOWN
-            self.sight[index] = self._sight_of(n)
+            sight, reach = self._sight_of(n)
+            if reach is None:
+                return sight
+            self.sight[index] = sight
+            if reach > n:
+                self._reach[index] = reach
         return self.sight[index]
 
-    def _sight_of(self, n: int) -> tuple | None:
+    def _sight_of(self, n: int) -> tuple[tuple | None, int | None]:
         """Who may see what history entry `n` chose: None when every seat may, else (the seats
-        that may, what the others are told). A card it names that a seat could not see as the
-        answer was given, and did not see at any moment of the move either, is hidden from that
-        seat. A card the move shows is seen: played face up, even if the same move then sweeps
-        it into a pile no one looks through (the last card of a trick), put on top of a pile
-        and covered, revealed and put back. The move is played again on a copy of the state
-        before it, with a runtime that watches the cards it names (view.Watching)."""
+        that may, what the others are told); with the last history entry that was watched to
+        work it out, or None when the decision it is a part of is still open (worked out so far).
+
+        A card it names that a seat could not see as the answer was given, and did not see at
+        any moment of the move either, is hidden from that seat. A card the move shows is seen:
+        played face up, even if the same move then sweeps it into a pile no one looks through
+        (the last card of a trick), put on top of a pile and covered, revealed and put back.
+        The move is played again on a copy of the state before it, with a runtime that watches
+        the cards it names (view.Watching).
+
+        The move of an answer that is one part of a decision asked in several parts (a pick of
+        `choose cs from hand, exactly 2`, a share of a `distribute`) is the whole decision: it
+        ends where the rules, the decision closed, ask the next one, as the move of its last
+        part does. So the later parts are played again too, and a card picked first and shown
+        once the last is picked (the picks discarded face up) is named to every seat, as it is
+        at a table where the cards are laid down together. A later `choose` is a decision of
+        its own, even of the same seat in the same effect (`choose c from hand` then `choose
+        target from seats`): what the rules show after it is shown after another answer, and
+        the window of a pick would grow with every decision that follows it (a whole turn, or
+        a loop of the flow that brings the card back, shuffled, where it no longer tells the
+        pick), so it ends there."""
         state = self._before(n)
         pending, index = state["pending"], self.history[n][3]
         named = named_cards(self.game, state, pending, index)
         if not named:
-            return None
+            return None, n
         blind = blind_seats(self.game, state, named, [s for s in range(state["nseats"]) if s != pending["seat"]])
         if not blind:
-            return None
+            return None, n
         told = told_instead(self.game, state, pending, index, named)
         unseen = {s: set(named) for s in blind}
+        reach = self._watch(state, n, unseen)
+        blind = [s for s in blind if unseen[s]]
+        if not blind:
+            return None, reach
+        return (tuple(s for s in range(state["nseats"]) if s not in blind), told), reach
+
+    def _watch(self, state: dict, n: int, unseen: dict[int, set[int]]) -> int | None:
+        """Play history entry `n` again on `state` (the state before it, a copy), and the entries
+        after it while they answer further parts of the same decision, with runtimes that note
+        in `unseen` the cards each seat saw (view.Watching). The last entry played, or None
+        when the history ends with the decision still open. An entry that keeps a whole copy of
+        the state (a state put in, a forced outcome, moves of `apply_fast` before it) is played
+        from that copy, as `_before` would."""
         made: list[Watching] = []
 
         def watching(game, state, log) -> Watching:
             made.append(Watching(game, state, log, unseen))
             return made[-1]
 
-        vm.answer(self.game, state, [], index, runtime=watching)  # the state after the move, on this copy
-        vm.forget(self.game)  # the define values remembered were this copy's
+        try:
+            while True:
+                vm.answer(self.game, state, [], self.history[n][3], runtime=watching)  # on this copy
+                if not _still_open(state):
+                    break
+                if n + 1 >= len(self.history):
+                    n = None
+                    break
+                n += 1
+                if self.history[n][0] is not None:
+                    state = marshal.loads(self.history[n][0])
+        finally:
+            vm.forget(self.game)  # the define values remembered were this copy's
         made[-1].look()  # where the rules stop: a card revealed after the last one moved shows there
-        blind = [s for s in blind if unseen[s]]
+        return n
+
+    def _sight_after_load(self, index: int):
+        """The sight of a part answered before the load of a decision still open then
+        (open_at_load): as the file or the moves played again say it was at the save, and
+        then watched through the parts answered since, to the end of the decision as `_sight_of`
+        watches it. Worked out each time it is asked (the parts are few, and undo may take
+        back the one that closed the decision)."""
+        sight = self.sight.get(index, _UNKNOWN)
+        lo, hi = self.open_at_load
+        if sight is None or sight is _UNKNOWN or not self.history or self.history[0][1] != hi:
+            return sight  # nothing answered since the load, or moves of `apply_fast` first
+        state = self._before(0)  # the state as loaded
+        pending = state["pending"]
+        given = pending["targets"] if pending["kind"] == "distribute" else pending["picked"]
+        named = cards_among(self.game, state, [given[index - lo]])
+        unseen = {s: set(named) for s in range(state["nseats"]) if s not in sight[0]}
+        if not named or not unseen:
+            return sight
+        Watching(self.game, state, [], unseen).look()
+        self._watch(state, 0, unseen)
+        blind = [s for s in unseen if unseen[s]]
         if not blind:
             return None
-        return tuple(s for s in range(state["nseats"]) if s not in blind), told
+        return tuple(s for s in range(state["nseats"]) if s not in blind), sight[1]
 
     def sights(self) -> dict[int, tuple | None]:
-        """Who may see each move of the history (see `sight`), all worked out now."""
-        for _kept, index, _label, _option in self.history:
-            self._sight(index)
-        return dict(self.sight)
+        """Who may see each move of the history (see `sight`), all worked out now: those of
+        the parts of a decision still open as they stand now (a save records them so, and a
+        load watches the parts answered after it: open_at_load)."""
+        out = dict(self.sight)
+        lo, hi = self.open_at_load
+        indexes = [index for _kept, index, _label, _option in self.history] + list(range(lo, hi))
+        for index in indexes:
+            sight = self._sight(index)
+            if sight is not _UNKNOWN:
+                out[index] = sight
+        return out
 
     def _before(self, n: int) -> dict:
         """The state before history entry `n` (n == len(history): the state after the last
@@ -380,6 +470,8 @@ class Match:
         other._since = self._since
         other.sight = dict(self.sight)
         other.loaded = self.loaded
+        other.open_at_load = self.open_at_load
+        other._reach = dict(self._reach)
         return other
 
     def force(self, sides: int, *values: int) -> None:
@@ -510,6 +602,7 @@ class Match:
             match = cls(game, state, list(log), seed)
             match.moves = list(moves)
             match.loaded = len(log)
+            match.open_at_load = _open_parts(match)
             # exercise it once, so a damage the checks above missed is found now, not mid-game
             match.legal_actions()
             match.scopes()
@@ -522,6 +615,31 @@ class Match:
         except (TypeError, ValueError, IndexError, AttributeError, RuleError, RecursionError) as exc:
             raise MatchError(f"the saved match is damaged: {type(exc).__name__}: {exc}") from None
         return match
+
+
+def _still_open(state: dict) -> bool:
+    """Whether the decision waiting is a further part of one asked in several parts (a pick of
+    `choose ..., exactly 3` after the first, a `distribute`'s share after the first): the rules
+    ran nothing since the last part, which left it open."""
+    pending = state["pending"]
+    return (state["result"] is None and pending is not None
+            and bool(pending.get("picked") or (pending["kind"] == "distribute" and pending.get("shares"))))
+
+
+def _open_parts(match: Match) -> tuple[int, int]:
+    """The log indexes [lo, hi) of the parts answered so far of a decision in several parts
+    that a loaded match waits for (Match.open_at_load): each part logged its answer and
+    nothing else, so they are the last entries of the log. (0, 0) when none waits."""
+    state = match._state
+    if not _still_open(state):
+        return (0, 0)
+    pending = state["pending"]
+    parts = len(pending["shares"] if pending["kind"] == "distribute" else pending["picked"])
+    hi = len(match.log)
+    lo = hi - parts
+    if lo < 0 or not all(e["t"] == "answer" and e.get("seat") == pending["seat"] for e in match.log[lo:hi]):
+        return (0, 0)  # a log that does not end with them: nothing is worked out for them
+    return (lo, hi)
 
 
 def _asked_again(game, state) -> None:

@@ -514,6 +514,14 @@ def named_cards(game, state: dict, pending: dict, index: int) -> list[int]:
     return []
 
 
+def cards_among(game, state: dict, values: list) -> list[int]:
+    """The cards and pieces among `values` of the decision waiting (what a `choose` picked so
+    far, the targets of a `distribute`), read by the type of what it chooses, as named_cards
+    reads an option."""
+    typ = _choice_type(game, state)
+    return [e for v in values for e in _entities(v, typ)]
+
+
 def _entities(value, typ: str) -> list[int]:
     if typ.startswith("list:") and isinstance(value, list):
         return [e for v in value for e in _entities(v, typ[5:])]
