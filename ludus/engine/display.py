@@ -176,8 +176,21 @@ def describe_entry(match, entry: dict, actions: bool = False, viewer=None, index
         seat = entry.get("seat")
         who = match.seat_name(seat) if seat is not None else "chance"
         told = hidden_answer(match, entry, viewer, index)
-        return f"{who}: {entry['label']}" if told is None else f"{who} {told}"
+        said = f"{who}: {entry['label']}" if told is None else f"{who} {told}"
+        # the question it answered, as the REPL says a bot's answer (`Blue: 2 (choose n)`): an
+        # answer alone (`Red`, `2`, `yes`) does not say what was asked
+        asked = _question(match, entry, viewer, index) if t == "answer" else None
+        return said if asked is None else f"{said} ({asked})"
     return None
+
+
+def _question(match, entry: dict, viewer, index: int | None) -> str | None:
+    """The question the answer `entry` answered, as `viewer` may read it (Match.question)."""
+    if index is None or not (0 <= index < len(match.log) and match.log[index] is entry):
+        index = next((i for i, e in enumerate(match.log) if e is entry), None)
+        if index is None:
+            return None
+    return match.question(index, viewer)
 
 
 def hidden_answer(match, entry: dict, viewer, index: int | None = None) -> str | None:

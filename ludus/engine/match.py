@@ -23,8 +23,12 @@ from .display import display, zone_text
 from .hidden import has_hidden_information
 from .runtime import RuleError, Runtime, box_cards, copy_state
 from .saved import Damaged, forced_problem, validate_state
-from .view import Watching, blind_seats, cards_among, named_cards, told_instead, view_state
+from .view import Watching, blind_seats, cards_among, decision_prompt, named_cards, told_instead, view_state
 
+# The decisions whose answer (`IN`, `2`, `yes`) does not say on its own what it answers: the
+# REPL says the question with it (Match.question). An offer's options are actions, or an
+# `else` the rules word to say what it does.
+QUESTIONS = ("choose", "number", "ask", "distribute")
 CHANCE = "chance"
 TERMINAL = "terminal"
 _UNKNOWN = object()  # Match._sight of an answer no history entry took
@@ -91,6 +95,10 @@ class Match:
         # its sight was worked out through (the part that closed the decision). Taking back
         # that entry opens the decision again, and drops the sight (undo).
         self._reach: dict[int, int] = {}
+        # The question each answer in the log answered, by its place in the log, as each seat may
+        # read it ({seat or None: text}), or None for one no question goes with (see `question`):
+        # worked out when first asked, from the state before the move, as `sight` is
+        self.asked: dict[int, dict | None] = {}
 
     @property
     def state(self) -> dict:
@@ -301,6 +309,8 @@ class Match:
         for i in [i for i in self.sight if i >= log_len or self._reach.get(i, -1) >= n]:
             del self.sight[i]
             self._reach.pop(i, None)
+        for i in [i for i in self.asked if i >= log_len]:
+            del self.asked[i]
         self.moves.pop()
         return label
 
@@ -450,6 +460,64 @@ class Match:
                 out[index] = sight
         return out
 
+    def question(self, index: int, seat=None) -> str | None:
+        """The question the answer at `index` in the log answered, as `seat` may read it (None:
+        the designer), without the name of the seat asked before it: the rules' own words
+        (`Which card do you play?`, with the count of a choice of several, `(1 chosen)`), or
+        the words ludus puts where the rules give none (`choose target`). A `distribute` asked
+        of a card `seat` may not see names it `a card`, as its view did. None for an action, an
+        offer's `else` (its words say what it does), and an answer no history entry took
+        (given before the match was loaded, or by `apply_fast`): nothing says what was asked.
+        Worked out when first asked, from the state before the move, so `apply` pays nothing."""
+        if index not in self.asked:
+            entry = self.log[index] if 0 <= index < len(self.log) else {}
+            n = None
+            if entry.get("t") == "answer":
+                n = next((n for n in range(len(self.history) - 1, -1, -1) if self.history[n][1] == index), None)
+            if n is None:
+                return None  # not kept: an entry of the history may take it later (a loaded match's sight)
+            self.asked[index] = self._asked_of(n)
+        asked = self.asked[index]
+        if asked is None:
+            return None
+        return asked.get(seat, asked[None])
+
+    def _asked_of(self, n: int) -> dict | None:
+        """The question history entry `n` answered, as each seat reads it (see `question`):
+        {None: the designer's words, seat: its words where they differ}."""
+        return self._asked_in(self._before(n))
+
+    def _asked_in(self, state: dict) -> dict | None:
+        """The question of the decision waiting in `state`, as each seat reads it (`_asked_of`)."""
+        pending = state["pending"]
+        if pending is None or pending["seat"] is None or pending["kind"] not in QUESTIONS:
+            return None
+        rt = Runtime(self.game, state, [])
+        names = self.seat_names()
+        who = f"{names[pending['seat']]}: "
+        asked = {None: decision_prompt(rt, pending, None, names).removeprefix(who)}
+        for seat in range(state["nseats"]):
+            text = decision_prompt(rt, pending, (seat,), names).removeprefix(who)
+            if text != asked[None]:
+                asked[seat] = text
+        return asked
+
+    def questions(self) -> dict[int, dict | None]:
+        """The question of each answer of the history (see `question`), all worked out now, in
+        one pass that plays the history again from its first copy (not each move from its
+        nearest copy, as `question` does): a loaded match's moves played again hand them on."""
+        state = None
+        for kept, index, _label, option in self.history:
+            if kept is not None:
+                state = marshal.loads(kept)
+            if index not in self.asked:
+                asked = self._asked_in(state)  # a seat's question, so its answer is at `index`
+                if asked is not None:
+                    self.asked[index] = asked
+            vm.answer(self.game, state, [], option)
+        vm.forget(self.game)  # the define values remembered were this copy's
+        return dict(self.asked)
+
     def _before(self, n: int) -> dict:
         """The state before history entry `n` (n == len(history): the state after the last
         entry): the nearest copy kept at or before it, with the entries since answered again.
@@ -472,6 +540,7 @@ class Match:
         other.loaded = self.loaded
         other.open_at_load = self.open_at_load
         other._reach = dict(self._reach)
+        other.asked = dict(self.asked)
         return other
 
     def force(self, sides: int, *values: int) -> None:

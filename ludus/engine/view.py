@@ -35,10 +35,8 @@ def view_state(match, seat=None) -> dict:
     pending = state["pending"]
     if state["result"] is None and pending is not None:
         waiting = "chance" if pending["seat"] is None else names[pending["seat"]]
-        decision = {"seat": waiting, "prompt": pending["prompt"], "kind": pending["kind"]}
+        decision = {"seat": waiting, "prompt": decision_prompt(rt, pending, looking, names), "kind": pending["kind"]}
         deciding = looking is None or pending["seat"] is None or all(pending["seat"] == s for s in looking)
-        if not deciding and pending["kind"] == "distribute":
-            decision["prompt"] = _distribute_prompt(rt, pending, looking, waiting)
         if deciding:
             decision["options"] = list(pending["options"])
             if pending.get("picked"):
@@ -147,6 +145,17 @@ def named_apart(rt, eids: list[int], label=entity_label, every_copy: bool = Fals
 def _picked(rt, picked: list) -> list[str]:
     """The values a multi-part `choose` has picked so far, written as its options wrote them."""
     return display_all(rt, picked, _choice_type(rt.game, rt.state))
+
+
+def decision_prompt(rt, pending: dict, looking: tuple | None, names) -> str:
+    """The question of the decision waiting (`pending`, in `rt`'s state) as every seat of
+    `looking` reads it (None: the designer): the rules' own words, but for a `distribute` asked
+    of a card one of them may not see, named `a card` to the seats that do not decide. The view
+    shows it, and the REPL's `log` says it with the answer (Match.question)."""
+    deciding = looking is None or pending["seat"] is None or all(pending["seat"] == s for s in looking)
+    if not deciding and pending["kind"] == "distribute":
+        return _distribute_prompt(rt, pending, looking, names[pending["seat"]])
+    return pending["prompt"]
 
 
 def _distribute_prompt(rt, pending: dict, looking: tuple, waiting: str) -> str:

@@ -58,7 +58,7 @@ COMMANDS = {
     "moves": ("moves [WORDS]", "the legal moves, numbered; with words, only those that hold them"),
     "show": ("show [zone|track|region|card|seat|counter|flag|var NAME] | show CARD source",
              "draw the state again, or one part of it; a card's rules text, or its declaration"),
-    "log": ("log [N]", "the last N things that happened (default 15)"),
+    "log": ("log [N]", "the last N things that happened (default 15), each answer with its question"),
     "undo": ("undo", "take back your last move (and the bots' moves after it); with bots on every seat, one move"),
     "redo": ("redo", "play again what undo took back"),
     "view": ("view SEAT|all|auto", "see the state as one seat, everything (designer), or the acting seat"),
@@ -868,10 +868,19 @@ class Repl:
         # as the screen's seat may see it: another seat's face-down pick says only that it chose
         viewer = self.viewing()
         seats = None if viewer is None else [viewer]
-        shown = [s for s in (self.describe(e, i, seats, actions=True) for i, e in enumerate(self.match.log)) if s]
+        # from the end back: who may see a move, and what it answered, are worked out when asked,
+        # by playing moves again, so only for the lines shown
+        shown: list[str] = []
+        log = self.match.log
+        for index in range(len(log) - 1, -1, -1):
+            if len(shown) >= n:
+                break
+            line = self.describe(log[index], index, seats, actions=True)
+            if line:
+                shown.append(line)
         if not shown:
             self.say("nothing has happened yet")
-        for line in shown[-n:]:
+        for line in reversed(shown):
             self.say(f"  {line}")
 
     def cmd_undo(self, _arg: str) -> None:
@@ -1149,7 +1158,7 @@ class Repl:
         """The match as `save` writes it: the match's JSON with the session's notes."""
         data = json.loads(self.match.to_json())
         data["session"] = {"notes": [[n.position, n.kind, n.text, n.force] for n in self.notes], "setup": self.setup,
-                           "sight": _sight_record(self.match)}
+                           "sight": _sight_record(self.match), "asked": _asked_record(self.match)}
         return json.dumps(data, sort_keys=True)
 
     def _target(self, arg: str, kind: str) -> Path:
@@ -1215,6 +1224,7 @@ class Repl:
             notes = [self._saved_note(match, note) for note in session.get("notes", [])]
             setup = [self._saved_setup(match, line) for line in session.get("setup", [])]
             sight = _saved_sight(match, session.get("sight"))
+            asked = _saved_asked(match, session.get("asked"))
         except MatchError as exc:
             raise Rejected(f"cannot load '{arg}': {exc}") from None
         except ReplayError as exc:  # a force line this game refuses (a die it never rolls, say)
@@ -1235,7 +1245,10 @@ class Repl:
             # what the moves played again could not say, the file does, as the session showed it
             for index, seen in sight.items():
                 match.sight.setdefault(index, seen)
-        elif not match.sight:
+        if asked is not None:
+            for index, questions in asked.items():  # as `sight`: the file says what replaying could not
+                match.asked.setdefault(index, questions)
+        if sight is None and not match.sight:
             unknown = sum(1 for entry in match.log if entry["t"] in ("answer", "action") and entry.get("seat") is not None)
             if unknown:
                 message += (f"; the file does not say who may see {unknown} of its moves, so each seat but the one "
@@ -1263,6 +1276,7 @@ class Repl:
             # played again, the moves say who may see each answer, which a saved match does not
             # hold: without it every answer of another seat would be hidden (Match.hidden_answer)
             match.sight = again.sights()
+            match.asked = again.questions()  # and the question each answer answered
         return None
 
     def _saved_note(self, match: Match, note) -> Note:
@@ -1574,6 +1588,50 @@ def _sight_record(match: Match) -> list:
     match.sights()
     return [[i, None] if seen is None else [i, list(seen[0]), seen[1]]
             for i, seen in sorted(match.sight.items()) if i < len(match.log)]
+
+
+# the longest question a saved session's record takes: a rules' text with its holes filled in
+LONGEST_QUESTION = 2000
+
+
+def _asked_record(match: Match) -> list:
+    """The question each answer of the match answered (Match.question), as a saved session
+    keeps it beside `sight`: `[index, text]`, or `[index, text, [[seat, text], ...]]` where some
+    seats read it otherwise (a `distribute` asked of a card they may not see). For a match whose
+    moves do not replay, the file is all that says it."""
+    match.questions()
+    out = []
+    for i, asked in sorted(match.asked.items()):
+        if asked is not None and i < len(match.log):
+            others = [[seat, text] for seat, text in asked.items() if seat is not None]
+            out.append([i, asked[None], others] if others else [i, asked[None]])
+    return out
+
+
+def _saved_asked(match: Match, record) -> dict | None:
+    """The questions of a saved session's answers (see _asked_record), checked against the
+    match's log; None when the file has none (saved before sessions kept them). Damage is a
+    ValueError."""
+    if record is None:
+        return None
+    n = match._state["nseats"]
+
+    def text_ok(text) -> bool:
+        return isinstance(text, str) and 0 < len(text) <= LONGEST_QUESTION and text.isprintable()
+
+    if not isinstance(record, list):
+        raise ValueError("the record of the questions answered is damaged")
+    out: dict = {}
+    for item in record:
+        ok = isinstance(item, list) and len(item) in (2, 3) and type(item[0]) is int and 0 <= item[0] < len(match.log) \
+            and item[0] not in out and match.log[item[0]].get("t") == "answer" and text_ok(item[1])
+        others = item[2] if ok and len(item) == 3 else []
+        ok = ok and isinstance(others, list) and all(
+            isinstance(o, list) and len(o) == 2 and type(o[0]) is int and 0 <= o[0] < n and text_ok(o[1]) for o in others)
+        if not ok or len({o[0] for o in others}) != len(others):
+            raise ValueError("the record of the questions answered is damaged")
+        out[item[0]] = {None: item[1], **{seat: text for seat, text in others}}
+    return out
 
 
 def _saved_sight(match: Match, record) -> dict | None:

@@ -226,9 +226,10 @@ def test_match_says_who_may_see_an_answer_and_forgets_it_on_undo_and_loading():
     assert entry["t"] == "answer" and entry["seat"] == 0
     assert match.hidden_answer(n, 1) == "chose a card"
     assert match.hidden_answer(n, 0) is None and match.hidden_answer(n, None) is None
-    assert describe_entry(match, entry, actions=True, viewer=1) == "Red chose a card"
-    assert describe_entry(match, entry, actions=True, viewer=None) == f"Red: {entry['label']}"
-    assert describe_entry(match, entry, actions=True, viewer=1, index=n) == "Red chose a card"
+    asked = " (Which card do you keep, Red?)"  # the question goes with the answer, hidden or not
+    assert describe_entry(match, entry, actions=True, viewer=1) == "Red chose a card" + asked
+    assert describe_entry(match, entry, actions=True, viewer=None) == f"Red: {entry['label']}" + asked
+    assert describe_entry(match, entry, actions=True, viewer=1, index=n) == "Red chose a card" + asked
     assert match.clone().hidden_answer(n, 1) == "chose a card"
     loaded = type(match).from_json(game, match.to_json())
     # not known: hidden from the others, saying why
