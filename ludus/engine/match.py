@@ -377,7 +377,9 @@ class Match:
         target from seats`): what the rules show after it is shown after another answer, and
         the window of a pick would grow with every decision that follows it (a whole turn, or
         a loop of the flow that brings the card back, shuffled, where it no longer tells the
-        pick), so it ends there."""
+        pick), so it ends there. (In Sushi Go a window of the seat's run of decisions would name
+        the pick of a seat asked about its chopsticks before the picks are laid down, and not the
+        others': each face-down pick is said alike.)"""
         state = self._before(n)
         pending, index = state["pending"], self.history[n][3]
         named = named_cards(self.game, state, pending, index)
@@ -434,6 +436,8 @@ class Match:
         if sight is None or sight is _UNKNOWN or not self.history or self.history[0][1] != hi:
             return sight  # nothing answered since the load, or moves of `apply_fast` first
         state = self._before(0)  # the state as loaded
+        if not _still_open(state):  # a state put in after the load: not the decision saved
+            return sight
         pending = state["pending"]
         given = pending["targets"] if pending["kind"] == "distribute" else pending["picked"]
         named = cards_among(self.game, state, [given[index - lo]])
