@@ -1,6 +1,7 @@
-"""A bot's answer to a question is said with the question (`Suffragist (bot): 1 (choose
-purple_cubes)`): the answer alone, `1`, `IN` or `yes`, did not say what it answered. The
-question is said as the seats at the screen may read it; an action says what it does alone."""
+"""A bot's answer to a question is said with the question (`Suffragist (bot): 1 (Idaho gets 1
+of your cubes: how many of them are Purple? The rest are Yellow.)`): the answer alone, `1`, `IN`
+or `yes`, did not say what it answered. The question is said as the seats at the screen may read
+it; an action says what it does alone."""
 
 from __future__ import annotations
 
@@ -43,9 +44,12 @@ def test_a_bots_answers_say_their_questions_and_its_actions_do_not():
     # its actions, as before
     assert "Suffragist (bot): organize with Susan B. Anthony Indicted" in lines
     # its answers, each with what it answered
-    assert "Suffragist (bot): 2 (choose purple_cubes)" in lines
+    assert (
+        "Suffragist (bot): 2 (New York gets 2 of your cubes: how many of them are Purple? The rest are Yellow.)"
+        in lines
+    )
     assert "Suffragist (bot): yes (Spend a button to re-roll?)" in lines
-    assert "Suffragist (bot): NY (choose st)" in lines
+    assert "Suffragist (bot): NY (Which state gets your next cube? 1 to place, at most 1 in a state.)" in lines
     assert "Suffragist (bot): 0 (How many buttons do you commit?)" in lines
     # an offer's `else` says what it does, as an action does
     assert "Suffragist (bot): keep claimed cards for now" in lines

@@ -236,11 +236,11 @@ Reconsideration (Card)
   Deck: "Strategy". Prerequisite: sent and (the size of reconsiderable (you) is more than 0 if you are Suffragist, otherwise checks is more than 0).
   Event:
     If you are Suffragist:
-      Choose st from reconsiderable (you).
+      Choose st from reconsiderable (you) ("Which state's X do you replace with 2 of your cubes?").
       Remove 1 X from st.
       Add cubes (st, 2).
     Otherwise:
-      Choose st from states where the number of Checks at st is more than 0.
+      Choose st from states where the number of Checks at st is more than 0 ("Which state's check do you replace with 2 of your cubes?").
       Remove 1 Check from st.
       Add cubes (st, 2)."""),
     (VFW, "Opposition Research", """\
@@ -251,7 +251,7 @@ Opposition Research (Card)
 Change In Plans (Card)
   Deck: "Strategy".
   Event:
-    Choose c from hand of your opponent where not c's campaigner.
+    Choose c from hand of your opponent where not c's campaigner ("Which card without a campaigner does {your opponent} discard? They draw another.").
     If c is not nothing:
       Discard c.
       Draw 1 card from deck of your opponent into hand of your opponent."""),
