@@ -12,7 +12,7 @@ from ludus.cli import MAX_GAMES, MAX_RUN_SEED, main
 from ludus.language.limits import MAX_NUMBER
 from ludus.replay import parse
 from ludus.simulation.records import match_seeds
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, GAMES
 
 CLEAN = 'game "Clean"\nplayers 2\ncounter n\nflow:\n    increase n by 1\n    win P1\n'
 WARNS = 'game "Warns"\nplayers 2\nvalue unused = 3\nflow:\n    win P1\n'
@@ -169,6 +169,15 @@ def test_check_leads_a_part_to_its_game_and_opens_folders():
     assert folder.exit_code == 0, folder.output
     for name in ("market-town.ludus", "market-town.tests.ludus", "uprising-great-country.ludus"):
         assert f"{name}: 0 errors" in folder.output
+
+
+def test_every_shipped_game_checks_without_a_warning():
+    # the shipped games are what designers copy: a warning there (a `choose` of a bare number
+    # with no question, say) is a habit taught, so every one of them checks clean
+    result = run("check", str(GAMES), str(EXAMPLES))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) > 20 and all(line.endswith(": 0 errors, 0 warnings") for line in lines), result.output
 
 
 def test_check_reports_a_forced_roll_the_game_can_never_take_in_the_words_of_the_test(tmp_path):

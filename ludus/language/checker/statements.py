@@ -16,6 +16,13 @@ from ..symbols import (
 )
 from .base import ANYTIME_STATEMENTS, Scope, _const_false
 
+# A `choose` without a question shows the seat `choose NAME` above its options. Cards, pieces,
+# spaces and seats are shown by their names, which say what is being picked; numbers and texts say
+# nothing by themselves (`0, 1, 2`; `"add a marker"` perhaps, `"defer"` hardly), so a `choose`
+# among them, or of a number `from LOW to HIGH`, is warned of. A warning, not an error: the game
+# runs the same, and a game played only by bots may not need the words.
+BARE_OPTIONS = {"number": "one of a list of numbers", "text": "one of a list of texts"}
+
 
 class StatementChecks:
     """Checking statements and what they act on."""
@@ -29,6 +36,14 @@ class StatementChecks:
         t = self.expr(node, scope)
         if not (compatible(t, "seat") or compatible(t, "list:seat")):
             self.error(f"'{what}' names a seat or a list of seats, not {a_type(t)}", node.span)
+
+    def unasked(self, s, what: str, example: str) -> None:
+        """A warning at a `choose` whose options say nothing by themselves (see BARE_OPTIONS)."""
+        self.warn(
+            f"'choose {s.bind}' asks for {what}: a player sees 'choose {s.bind}' and the bare options",
+            self.at(s.span, s.bind),
+            f'end the line with the question the seat reads, e.g. choose {s.bind} from ... "{example}"',
+        )
 
     def block(self, stmts: tuple, scope: Scope) -> None:
         try:
@@ -167,6 +182,8 @@ class StatementChecks:
             if s.question is not None:
                 self.template(s.question, scope)
             et = elem_type(t)
+            if s.question is None and et in BARE_OPTIONS:
+                self.unasked(s, f"{BARE_OPTIONS[et]} with no question", "Which ...?")
             scope.names[s.bind] = ("list:" + et) if s.count_kind else et
         elif isinstance(s, n.ChooseRange):
             self.expect(s.low, scope, "number")
@@ -178,6 +195,8 @@ class StatementChecks:
                 self.expect(s.by, scope, "seat")
             if s.question is not None:
                 self.template(s.question, scope)
+            else:
+                self.unasked(s, "a number with no question", "How many ...?")
             scope.names[s.bind] = "number"
         elif isinstance(s, n.Ask):
             self.expect(s.seat, scope, "seat")
