@@ -344,7 +344,9 @@ class Repl:
 
     def _dispatch(self, text: str, indent: int = 0) -> bool:
         legal = self.match.legal_actions()
-        if legal and self.visible_options() is None and (whole_number(text) is not None or _same_label(text, legal)):
+        at = _position(text)
+        if legal and self.visible_options() is None and (whole_number(text) is not None or at is not None
+                                                          or _same_label(text, legal)):
             # the decision belongs to a seat whose options this view hides: no blind moves for it
             who = self.match.seat_name(self.match.current)
             # with `--seat`, the other seats are often meant for bots: say how to hand one over too
@@ -357,7 +359,8 @@ class Repl:
                 raise Rejected(f"{text} is not among the numbers offered: {number_span(legal)}")
             self.move(text)
             return True
-        # elsewhere a number is always a position in the list, even when some labels are numbers
+        # elsewhere a number is a position in the list, even when some labels are numbers, unless
+        # a label carries it (`bid 5` among `bid 4` ... `bid 8`): then it is refused (_number_readings)
         n = whole_number(text)
         if n is None:
             label = _same_label(text, legal)
@@ -373,12 +376,21 @@ class Repl:
             if label is not None:
                 self.move(label)
                 return True
+        if n is None and at is not None:
+            # `5.`, as the list writes it: always the position, never the number a label carries
+            # (a label `5.` itself, matched above, comes first)
+            if self._number_decision():
+                raise Rejected(f"the options here are numbers, not a list: type {at} for the number {at}")
+            n = at
         if n is not None:
             if not legal:
                 raise Rejected("the match is over; `undo`, `load`, `export` or `quit`")
             if not 1 <= n <= len(legal):
                 choose = "the only option is 1" if len(legal) == 1 else f"choose 1 to {len(legal)}"
                 raise Rejected(f"there is no option {n}; {choose}")
+            readings = _number_readings(n, legal) if at is None else []
+            if readings:
+                raise Rejected(_ambiguous(n, legal, readings))
             self.move(legal[n - 1])
             return True
         word, _, rest = text.partition(" ")
@@ -717,7 +729,7 @@ class Repl:
         table = Table(box=None, pad_edge=False, show_header=False)
         table.add_column(style="bold")
         table.add_column()
-        table.add_row("NUMBER or LABEL", "make a move: its number in the list, or its label (Tab completes)")
+        table.add_row("NUMBER or LABEL", "make a move: its number in the list (`5.` is always the fifth), or its label (Tab completes)")
         for usage, what in COMMANDS.values():
             table.add_row(usage, what)
         self.console.print(table)
@@ -1535,6 +1547,54 @@ def _short_echo(message: str, text: str) -> str:
             return message.replace(piece, f"{piece[:60]}...{piece[-20:]} ({len(piece):,} characters)")
         piece = piece.partition(" ")[2].strip()
     return message
+
+
+# a number standing alone in a label (`bid 5`, `(5)`), not a part of a word (`P2`, `d6`)
+NUMBER_IN_LABEL = re.compile(r"\b\d+\b")
+
+
+def _position(text: str) -> int | None:
+    """The position `5.` names, written as the list writes it; None for any other text."""
+    return whole_number(text[:-1]) if text.endswith(".") else None
+
+
+def _number_readings(n: int, legal: list[str]) -> list[str]:
+    """The moves other than option `n` that a typed `n` may mean by the number they carry, or
+    none when `n` can only be the position.
+
+    A family is two or more labels that are the same once their numbers are taken out (`bid 4`
+    ... `bid 8`; `play card 1` ... `play card 5`); a label of a family reads `n` when it is the one
+    label of its family that carries `n` in a place where the family's numbers differ. Labels
+    without numbers (`pass`) and a label alone of its kind (`take 32` beside `no thanks`) read
+    no number, so there a number is the position, as it always was. The option at position `n`
+    is left out: when it carries `n` too it is what both readings name."""
+    want = str(n)
+    families: dict[str, list[tuple[str, list[str]]]] = {}
+    for label in legal:
+        numbers = [x.lstrip("0") or "0" for x in NUMBER_IN_LABEL.findall(label)]
+        if numbers:
+            families.setdefault(NUMBER_IN_LABEL.sub("\0", label), []).append((label, numbers))
+    readings: list[str] = []
+    for members in families.values():
+        if len(members) < 2:
+            continue
+        places = [i for i in range(len(members[0][1])) if len({nums[i] for _, nums in members}) > 1]
+        carry = [label for label, nums in members if any(nums[i] == want for i in places)]
+        if len(carry) == 1 and carry[0] != legal[n - 1]:
+            readings.append(carry[0])
+    return readings
+
+
+def _ambiguous(n: int, legal: list[str], readings: list[str]) -> str:
+    """`'5' could be option 5 (bid 8) or bid 5: type 'bid 5', or '5.' for option 5`: each reading,
+    and how to type it so that it is the only one."""
+    def either(words: list[str]) -> str:
+        return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+    # a label that is itself a number (`choose x from [1, 3, 5]`) is read as a position when
+    # typed, so it is offered by its own position
+    typed = [f"'{legal.index(r) + 1}.' for {r}" if whole_number(r) is not None else f"'{r}'" for r in readings]
+    return f"'{n}' could be {either([f'option {n} ({legal[n - 1]})', *readings])}: type {either(typed)}, or '{n}.' for option {n}"
 
 
 def _same_label(text: str, legal: list[str]) -> str | None:

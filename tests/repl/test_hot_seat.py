@@ -76,7 +76,8 @@ def test_hot_seat_changes_say_what_both_see_of_the_next_seats_own_cards():
     repl, out = repl_of(SUSHI, 2, 4)
     repl.handle("1")
     blue_hand = repl.match.view(1)["zones"]["hand of Blue"]
-    lines = changed_after(repl, out, "1")  # Blue picks: both picks are shown, the hands pass on
+    # Blue picks its first card, `1.`: a bare `1` is refused here, as Blue's hand holds `Maki Roll (1)`
+    lines = changed_after(repl, out, "1.")  # Blue picks: both picks are shown, the hands pass on
     assert repl.match.current == 0
     assert any(x.startswith("table of Red: empty → ") for x in lines)      # face up now: named
     assert any(x.startswith("table of Blue: empty → ") for x in lines)

@@ -460,14 +460,22 @@ def test_history_file_follows_the_environment(monkeypatch):
     assert history_path().endswith(".ludus_history")
 
 
-def test_a_number_is_a_position_even_when_labels_are_numbers():
-    repl, _ = make_repl()
+def test_a_number_that_is_also_a_label_elsewhere_in_the_list_is_refused():
+    # options that are numbers, listed (a `choose` from a list, not a range): `1` is option 1
+    # (the label 0) or the label 1, so it is refused; `1.` is the position
+    repl, out = make_repl()
     repl.match.state["pending"]["options"] = ["0", "1", "2"]
     repl.match.state["pending"]["values"] = [None, None, None]
     chosen = []
     repl.move = chosen.append
     feed(repl, "1")
+    assert chosen == []
+    # the label 1 cannot be typed as itself (that is the number again): it is named by its position
+    assert "error: '1' could be option 1 (0) or 1: type '2.' for 1, or '1.' for option 1" in out.getvalue()
+    feed(repl, "1.")
     assert chosen == ["0"]
+    feed(repl, "2.")
+    assert chosen == ["0", "1"]
 
 
 def test_expect_winner_in_the_repl_is_checked_and_kept(tmp_path):
