@@ -54,7 +54,7 @@ def played(tmp_path) -> tuple[Repl, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, width=160, color_system=None, highlight=False, markup=False)
     repl = Repl(game.new_match(2, seed=1), tmp_path / "game.ludus", console)
-    for move in ("1", "1", "1", "view Blue", "yes", "view Red", "keep them"):
+    for move in ("1", "1", "1.", "view Blue", "yes", "view Red", "keep them"):  # "1." the first share: "1" is also "1 to Lamp"
         repl.handle(move)
     return repl, out
 

@@ -312,7 +312,8 @@ Guard (Character, 5 copies)
     If the size of targets is more than 0:
       Choose target from targets ("Whose card do you guess?").
       Choose guess from "Priest", "Baron", "Handmaid", "Prince", "King", "Countess" and "Princess" ("Which card does {target} hold?").
-      If the name of held (target) is guess, knock out (target)."""),
+      If the name of held (target) is guess, knock out (target).
+      Otherwise, announce "{target} does not hold the {guess}"."""),
     (LOVE, "Baron", """\
 Baron (Character, 2 copies)
   Value: 3.
