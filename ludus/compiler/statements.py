@@ -392,7 +392,7 @@ class StatementCompiler:
         seats = self.expr(s.seats)
         var = s.var
         self.loop(s, None, lambda slot: self.emit(O.ALT_INIT, s.span, seats),
-                  lambda slot: self.emit(O.ALT_NEXT, s.span, var, -1), s.body, is_alt=True)
+                  lambda slot: self.emit(O.ALT_NEXT, s.span, var, s.one_left, -1), s.body, is_alt=True)
 
     def s_Turn(self, s: n.Turn) -> None:
         self.scoped(s, "turn", "turn", self.expr(s.seat), s.body)

@@ -402,6 +402,10 @@ def _scopes(game, state, n: int, blocks: dict, opened: list) -> None:
         _need(all(_seat(s, n) for s in order), "an 'alternate' loop takes turns among things that are not seats")
         _need(all(_seat(s, n) and s in order for s in alt["passed"]) and len(set(alt["passed"])) == len(alt["passed"]),
               "an 'alternate' loop has seats passed that do not take turns in it")
+        # `until one left` ends before a turn once one seat has not passed, and a seat passes
+        # only on its own turn: a loop still running has a seat left (vm.py ALT_NEXT)
+        _need(not game.codes[frame["c"]].ops[top][2] or any(s not in alt["passed"] for s in order),
+              "an 'alternate ... until one left' loop has no seat left")
         # each turn of it goes to the seat after the last one's (ALT_NEXT), the first to the first
         cur = alt["cur"]
         _need(alt["i"] == 0 and frame["pc"] <= top if cur is None

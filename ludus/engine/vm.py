@@ -271,9 +271,20 @@ def run(game, state: dict, log: list, budget: int = STEP_BUDGET, rt: Runtime | N
                 order = alt["order"]
                 live = [s for s in order if s not in alt["passed"]]
                 rt.touch("$alts")
-                if not live:
+                if op[2] and len(set(live)) <= 1:
+                    # `until one left`: the loop ends before anyone is asked once a single seat
+                    # has not passed (at once when it starts with one), and its name stays that
+                    # seat for what follows. A seat passes only on its own turn, so two seats
+                    # left never become none; only a loop over no seats at all leaves no one.
+                    if not live:
+                        raise RuleError("'alternate ... until one left' has no seat left: "
+                                        "it was given no seats to take turns")
                     state["alts"].pop()
-                    frame["pc"] = op[2]
+                    env[op[1]] = live[0]
+                    frame["pc"] = op[3]
+                elif not live:
+                    state["alts"].pop()
+                    frame["pc"] = op[3]
                 else:
                     i = alt["i"]
                     while order[i % len(order)] in alt["passed"]:

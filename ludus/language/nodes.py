@@ -375,6 +375,9 @@ class Alternate:
     var: str
     seats: object
     body: tuple
+    # `until one left`: the loop ends once a single seat has not passed, and `var` names that
+    # seat after it; else `until all pass`
+    one_left: bool = False
     span: Span = _span()
 
 

@@ -383,6 +383,10 @@ class RulesText:
         return self.nested(f"while {self.expr(s.cond)}", s.body)
 
     def s_Alternate(self, s: n.Alternate) -> list[str]:
+        if s.one_left:
+            # the name stays the seat left afterwards: the text says so, for the lines that read it
+            return self.nested(f"take turns, each {s.var} in {self.expr(s.seats)} in order, until all but one pass "
+                               f"({s.var} is then the one left)", s.body)
         return self.nested(f"take turns, each {s.var} in {self.expr(s.seats)} in order, until all pass", s.body)
 
     def s_Turn(self, s: n.Turn) -> list[str]:

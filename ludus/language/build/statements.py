@@ -202,7 +202,8 @@ class StatementBuilder(BuilderBase):
 
     @v_args(meta=True)
     def alternate_stmt(self, meta, c):
-        return n.Alternate(str(c[0]), c[1], c[2], span=self.span(meta))
+        ending = [str(t) for t in c[2].children]  # `all pass` or `one left`
+        return n.Alternate(str(c[0]), c[1], c[3], one_left=ending == ["one", "left"], span=self.span(meta))
 
     @v_args(meta=True)
     def turn_stmt(self, meta, c):

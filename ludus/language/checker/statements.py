@@ -229,11 +229,11 @@ class StatementChecks:
             if scope.flags.get("alternate"):
                 pass
             elif not any(scope.flags.get(f) for f in ("in_action", "in_rule", "in_handler")):
-                self.error("'pass' only means something inside an 'alternate ... until all pass' loop", s.span)
+                self.error("'pass' only means something inside an 'alternate' loop", s.span)
             elif not self.game_alternates():
                 # an action, rule or effect may run inside a loop written elsewhere, but a game
                 # with no such loop anywhere would stop at this line with an error
-                self.error("'pass' only means something inside an 'alternate ... until all pass' loop, "
+                self.error("'pass' only means something inside an 'alternate' loop, "
                            "and this game has none", s.span,
                            "to let a seat decline what it is offered, write 'offer A, B else \"pass\"'")
         elif isinstance(s, n.Break):
@@ -311,6 +311,10 @@ class StatementChecks:
             inner = scope.child(loop=True, alternate=True)
             inner.names[s.var] = "seat"
             self.block(s.body, inner)
+            if s.one_left:
+                # `until one left`: the loop's name stays, naming the seat left (vm.py ALT_NEXT),
+                # for the rules after the loop that deal with it (the auction's winner)
+                scope.names[s.var] = "seat"
         elif isinstance(s, n.Turn):
             self.expect(s.seat, scope, "seat")
             self.block(s.body, scope.child())
@@ -350,7 +354,7 @@ class StatementChecks:
                        node.span, hint)
 
     def game_alternates(self) -> bool:
-        """Whether any block of the game has an `alternate ... until all pass` loop, which a
+        """Whether any block of the game has an `alternate` loop, which a
         `pass` in an action, rule or effect marks the turn's seat passed in."""
         if self.alternates is None:
             self.alternates = any(isinstance(x, n.Alternate) for x in n.each_node(self.items))
