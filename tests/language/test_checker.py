@@ -130,6 +130,22 @@ def test_an_unknown_refill_zone_is_not_suggested_a_family():
     assert d.hint is None
 
 
+@pytest.mark.parametrize(("kinds", "written", "meant"), [
+    ("kind Property:\n    number: number\n", "Propertys", "Properties"),
+    ("kind Property:\n    number: number\n", "Propertyes", "Properties"),
+    ("kind City:\n    number: number\n", "Citys", "Cities"),
+    ("kind Box:\n    number: number\n", "Boxs", "Boxes"),
+    ("board b:\n    city Rome\n", "citys", "cities"),
+])
+def test_a_wrong_plural_of_a_kind_is_suggested_the_plural_the_language_forms(kinds, written, meant):
+    # the nearest name by spelling is the kind itself ('Property'), which is no list of its cards
+    result, _ = checked(kinds + f"flow:\n    log \"{{size({written})}}\"\n    win P1\n")
+    [d] = [d for d in result.diagnostics if d.severity == "error"]
+    assert d.message == f"unknown name '{written}'"
+    assert d.hint == f"did you mean '{meant}'?"
+    assert d.suggestion == Suggestion(written, (meant,))
+
+
 def test_no_suggestion_when_nothing_is_near():
     result, _ = checked("counter money per seat\nflow:\n    gain 1 xyzzy\n    gain 1 money\n    win P1\n")
     [d] = result.diagnostics

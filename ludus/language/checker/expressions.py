@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 
 from .. import nodes as n
-from ..source import Span, suggest
+from ..source import Span, Suggestion, suggest
 from ..symbols import (
     AGGREGATES,
     BUILTIN_FUNCTIONS,
@@ -20,6 +20,8 @@ from ..symbols import (
     key_text,
     listlike,
     per_keys,
+    plural,
+    singular_guess,
 )
 from .base import TRACK_FUNCTIONS, Scope, _merge
 
@@ -196,7 +198,23 @@ class ExpressionChecks:
             word = {"true": "true", "false": "false"}.get(name.lower(), "none")
             self.error(f"unknown name '{name}'", span, f"the word is '{word}', in lower case")
             return
+        misplural = self.misplural(name)
+        if misplural is not None:
+            self.error(f"unknown name '{name}'", span, Suggestion(name, (misplural,)))
+            return
         self.error(f"unknown name '{name}'", span, self.zone_hint(node, suggest(name, candidates)))
+
+    def misplural(self, name: str) -> str | None:
+        """The plural the language forms (`plural`) of a kind or space kind that `name` is a
+        wrong plural of, or None: `Propertys`, `Citys`, `Boxs`, `Propertyes`, written for
+        `Properties`, `Cities`, `Boxes`. The nearest name by spelling would be the kind itself
+        (`Property`), which names the kind, not the list of its cards the designer wanted."""
+        stems = {name[:-1], name[:-2], singular_guess(name)} if name.endswith("s") else set()
+        for stem in sorted(stems):
+            alias = plural(stem)
+            if alias != name and self.sym.plurals.get(alias) == stem:
+                return alias
+        return None
 
     def zone_hint(self, node, near):
         """The hint for an unknown name whose nearest known name is `near` (a Suggestion or None).
