@@ -182,7 +182,7 @@ def test_the_nearest_few_come_nearest_first_and_equally_near_in_the_order_given(
 
 def test_names_inside_a_line_are_located_without_sources_too():
     # without the source text the checker still reports, at the statement
-    program = build(HEAD + "flow:\n    offer Biuld\n    win P1\n", "t.ludus")
+    program = build(HEAD + "flow:\n    offer Biuld to P1\n    win P1\n", "t.ludus")
     result = check(list(program.items))
     [d] = result.diagnostics
     assert d.message == "unknown action 'Biuld'"
@@ -201,7 +201,7 @@ def test_warnings_for_unused_and_unreached():
 
 
 def test_an_offer_of_everything_offers_every_action():
-    result, _ = checked("action A:\n    log \"A\"\nflow:\n    offer\n    end game\n")
+    result, _ = checked("action A:\n    log \"A\"\nflow:\n    turn P1:\n        offer\n    end game\n")
     assert result.diagnostics == []
 
 

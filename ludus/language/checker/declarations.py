@@ -764,7 +764,8 @@ class DeclarationChecks:
         elif isinstance(item, n.ActionDecl):
             self.check_action(item)
         elif isinstance(item, (n.SetupDecl, n.FlowDecl)):
-            self.block(item.body, top.child())
+            # no seat has the turn here until a `turn` gives it one (an `offer` says so: statements.py)
+            self.block(item.body, top.child(no_turn=True))
             # a game with an `at any time` rule may end there, as Votes for Women's final voting does
             if isinstance(item, n.FlowDecl) and item.body and not (sym.anytimes or sym.becomes) \
                     and not _always_ends(item.body, sym.rules):

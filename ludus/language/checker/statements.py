@@ -221,6 +221,14 @@ class StatementChecks:
                 self.offered.add(a)
             if s.seat is not None:
                 self.expect(s.seat, scope, "seat")
+            elif scope.flags.get("no_turn"):
+                # written in the setup or the flow outside every `turn` and `alternate`: no seat
+                # has the turn, and the offer goes to the first seat, which is seldom what is
+                # meant. Only there is it certain: a rule or an action may be called from inside
+                # a turn, and an `alternate` (which names its seat) is left to the designer.
+                self.warn("no seat has the turn here, so this offer goes to the first seat", s.span,
+                          "give a seat the turn around it, as 'turn s:' inside 'for each s in seats:', "
+                          "or name the seat: 'offer ... to s'")
             if s.question is not None:
                 self.template(s.question, scope)
             if s.bind:
@@ -308,7 +316,7 @@ class StatementChecks:
             self.block(s.body, scope.child(loop=True))
         elif isinstance(s, n.Alternate):
             self.expect(s.seats, scope, "list:seat")
-            inner = scope.child(loop=True, alternate=True)
+            inner = scope.child(loop=True, alternate=True, no_turn=False)
             inner.names[s.var] = "seat"
             self.block(s.body, inner)
             if s.one_left:
@@ -317,7 +325,7 @@ class StatementChecks:
                 scope.names[s.var] = "seat"
         elif isinstance(s, n.Turn):
             self.expect(s.seat, scope, "seat")
-            self.block(s.body, scope.child())
+            self.block(s.body, scope.child(no_turn=False))
         elif isinstance(s, n.Phase):
             self.block(s.body, scope.child())
         else:  # pragma: no cover - the grammar has no other statements
