@@ -146,6 +146,19 @@ def test_a_wrong_plural_of_a_kind_is_suggested_the_plural_the_language_forms(kin
     assert d.suggestion == Suggestion(written, (meant,))
 
 
+def test_a_brace_in_a_tests_label_is_no_warning_where_the_game_shows_braces():
+    # `\{` writes a brace, so a label can hold one: a test naming it is matched as written
+    game = ('zone pile\naction Boast:\n    label "boast \\{loud\\}"\n    log "boast"\nflow:\n'
+            '    turn P1:\n        offer Boast\n    end game\n')
+    result, _ = checked(game + 'test "t":\n    do "boast \\{loud\\}"\n    do "boast {loud}"\n')
+    assert [d for d in result.diagnostics if "label" in d.message] == []
+    # the same test of a game that shows no brace is told its label never matches
+    result, _ = checked(game.replace("\\{loud\\}", "loud") + 'test "t":\n    do "boast {loud}"\n')
+    assert [(d.severity, d.span.line, d.message) for d in result.diagnostics if "label" in d.message] == [
+        ("warning", 12, "a test's label is matched as written: its '{...}' is not filled in, and no label of "
+         "this game holds a brace")]
+
+
 def test_no_suggestion_when_nothing_is_near():
     result, _ = checked("counter money per seat\nflow:\n    gain 1 xyzzy\n    gain 1 money\n    win P1\n")
     [d] = result.diagnostics

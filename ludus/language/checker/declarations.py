@@ -1016,6 +1016,17 @@ class DeclarationChecks:
                 call, seat = line.value
                 self.test_rule_call(call, scope)
                 self.test_seat(line, seat)
+            elif line.kind in ("do", "until", "answer", "legal", "illegal") and self.hole_in_label(line.value):
+                # a hole is filled in the game's texts, not in a test's lines, which are matched as
+                # written: `do "take {top(middle)}"` asks for a label that reads "{top(middle)}".
+                # Warned of, as a label no move can have is below (the test still runs and fails
+                # there with the moves that are legal), and only where it is certain: in a game
+                # none of whose texts and names shows a brace, so that no label can hold one.
+                self.warn("a test's label is matched as written: its '{...}' is not filled in, and no "
+                          "label of this game holds a brace",
+                          self.at(line.span, f'"{line.value}"'),
+                          "write the label as 'ludus play' shows it (its legal moves, or 'moves'), "
+                          "with the hole's value written out")
             elif line.kind in ("do", "until", "answer", "legal", "illegal") and not self.could_be_move(line.value):
                 # an `expect not legal` of a label no move can have always passes: warned of as a `do` is
                 self.warn(f"no action's label and no decision's option can read '{line.value}'",
@@ -1192,7 +1203,18 @@ class DeclarationChecks:
         self._move_shapes = pattern
         self._move_words = sorted(w for w in words if w)
         self._move_texts = [t for t in texts_read if "{" not in t]
+        # a text shows a brace written `\{` (or `\}`); without sources, a brace is taken to be shown
+        self._shows_braces = (self.sources is None or any("\\{" in t or "\\}" in t for t in texts_read)
+                              or any("{" in w or "}" in w for w in words if w))
         return self._move_shapes
+
+    def hole_in_label(self, label: str) -> bool:
+        """Whether a test's label holds a brace that no label of the game can show: no text of
+        the files writes one (`\\{`) and no card, seat, space or zone has one in its name."""
+        if "{" not in label and "}" not in label:
+            return False
+        self.move_shapes()
+        return not self._shows_braces
 
     def could_be_move(self, label: str) -> bool:
         return self.move_shapes().fullmatch(label) is not None
