@@ -40,6 +40,13 @@ def _beyond_numbers(name: str) -> RuleError:
 # ───────────────────────── chance ─────────────────────────
 
 
+def no_such_seat(seat, names: tuple) -> str:
+    """The error of a seat's number the match has no seat for (a var's `start 5` in a match of
+    three, a negative number), which would otherwise name some other seat or none."""
+    return (f"there is no seat {seat!r} in a match of {len(names)} players: a seat written as "
+            f"a number counts from 0 ({names[0]}) to {len(names) - 1} ({names[-1]})")
+
+
 def rng_next(state: dict) -> int:
     """splitmix64: tiny, portable, and its whole state is one integer kept in the match state."""
     s = (state["rng"] + 0x9E3779B97F4A7C15) & MASK64
@@ -148,7 +155,10 @@ class Runtime:
         return self.state["nseats"]
 
     def seat_name(self, seat: int) -> str:
-        return self.game.seat_names(self.state["nseats"])[seat]
+        names = self.game.seat_names(self.state["nseats"])
+        if seat.__class__ is int and 0 <= seat < len(names):
+            return names[seat]
+        raise RuleError(no_such_seat(seat, names))
 
     # variables (counters, flags, vars), keyed "name" or "name@key"
 

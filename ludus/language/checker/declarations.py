@@ -647,6 +647,28 @@ class DeclarationChecks:
         elif fault is not None:
             self.error(fault[0], self.at(item.span, per), fault[1])
 
+    def check_seat_start(self, item: n.VarDecl) -> None:
+        """A seat var's start written as a number names a seat by its place, from 0: one the game
+        never has is an error (it stopped the rules with no clear word when first shown), one
+        only larger matches have a warning (the smaller ones stop at it)."""
+        start, sign = item.start, 1
+        if isinstance(start, n.Neg):
+            start, sign = start.operand, -1
+        if not isinstance(start, n.Number):
+            return
+        number, sym = sign * start.value, self.sym
+        names = sym.seat_names or ()
+        named = f": name it, as 'start {names[0]}'" if names else ""
+        where = item.start.span
+        if number < 0 or number >= sym.max_players:
+            self.error(f"'{item.name}' starts at seat {number}, and this game has no such seat: a seat written as "
+                       f"a number counts from 0 (the first seat) to {sym.max_players - 1}", where,
+                       f"the first seat is 0{named}")
+        elif number >= sym.min_players:
+            self.warn(f"'{item.name}' starts at seat {number}, which only a match of {number + 1} players or "
+                      f"more has: a match of {sym.min_players} players stops at the first rule that reads it", where,
+                      f"a seat written as a number counts from 0 (the first seat){named}")
+
     def check_item(self, item) -> None:
         sym = self.sym
         top = Scope()
@@ -667,6 +689,8 @@ class DeclarationChecks:
                     t = self.expr(e, scope)
                     if e is item.start and item.kind == "var" and item.type is None:
                         self.give(("var", item.name), t)
+            if self.out.types[id(item)] == "seat":
+                self.check_seat_start(item)
             if item.visibility == "top only":
                 self.error(f"'top only' is for zones and boards, whose cards lie in piles; a {item.kind} is "
                            "'public', 'owner only', 'others only', 'count only' or 'hidden'", self.at(item.span, "top"))
