@@ -31,7 +31,7 @@ from lark.exceptions import VisitError
 
 from ..language.build import Builder
 from ..language.parser import parse
-from ..language.source import STRING_PATTERN, LudusError, lone_cr_as_newline
+from ..language.source import STRING_PATTERN, LudusError, Sources, lone_cr_as_newline
 
 INDENT = "    "
 # how far a trailing comment may be pushed right, past the end of its own code, to line up
@@ -307,8 +307,15 @@ def format_text(text: str, path: str = "<string>") -> str:
     """The text in the house style. A syntax error raises LudusError; a change of meaning, FormatError."""
     # written back with \n line ends, whichever the file had (a lone \r ends a line too)
     text = lone_cr_as_newline(text.removeprefix("\ufeff").replace("\r\n", "\n"))
-    tree = parse(text, path)
-    before = _nodes(tree, path)  # a file the builder refuses (a bad text hole) is refused here
+    try:
+        tree = parse(text, path)
+        before = _nodes(tree, path)  # a file the builder refuses (a bad text hole) is refused here
+    except LudusError as err:
+        # the error carries the text it was found in, so that it prints with its line and a
+        # caret under the place, as `ludus check` prints it
+        sources = Sources()
+        sources.add(path, text)
+        raise LudusError(err.diagnostics, sources) from None
     binary, heads, glued = _tree_facts(tree)
     out = _blank_lines(_layout(_scan(text), binary, heads, glued))
     result = "\n".join(line.rstrip() for line in _align(out)).strip("\n") + "\n"

@@ -329,6 +329,21 @@ def test_a_file_with_a_syntax_error_is_left_as_it_is(tmp_path):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("text", ['game "x"\nflow:\n    let a = (1 +\n', 'flow:\r\n    log "a {"\r\n'],
+                         ids=["syntax", "text-hole"])
+def test_a_refused_file_shows_its_line_and_caret_as_check_does(tmp_path, text):
+    # fmt printed only "path:3:13: error: ..." and the hint, without the line and the caret
+    # under the place that `ludus check` shows for the same file
+    bad = tmp_path / "bad.ludus"
+    bad.write_bytes(text.encode("utf-8"))
+    formatted = CliRunner().invoke(main, ["fmt", str(bad)])
+    checked = CliRunner().invoke(main, ["check", str(bad)])
+    assert formatted.exit_code == checked.exit_code == 1
+    located = checked.output.split(f"{bad}: 1 error")[0]
+    assert "^" in located.splitlines()[2]
+    assert formatted.output.startswith(located), formatted.output
+
+
 def test_a_missing_file_and_an_empty_folder_are_clear_errors(tmp_path):
     result = CliRunner().invoke(main, ["fmt", str(tmp_path / "nope.ludus"), str(tmp_path)])
     assert result.exit_code == 1
