@@ -16,6 +16,10 @@ from attrs import frozen
 
 from .source import Suggestion, suggest
 
+# the zones every game has without declaring them: `box`, where every card starts, and
+# `removed`, for cards out of the game
+BUILT_IN_ZONES = ("box", "removed")
+
 
 @frozen
 class OrderFault:
@@ -67,11 +71,16 @@ def order_zone_fault(zones: Mapping, seats: Iterable[str], zone: str, seat: str 
         # what the line may name: the zones that are no family, and each family's members (a
         # family's name alone is an error in turn), in the order the game declares them
         # (a compiled game's `zones` lists the members already, as zones of their own)
-        known = [z for z, s in zones.items() if z != "box" and s.per in (None, "seat")]
+        known = [z for z, s in zones.items() if s.per in (None, "seat")]
         known = list(dict.fromkeys([*known, *(m for f in families.values() for m in f.members())]))
+        # `box` and `removed`, every game's own, may be forced as any zone may (a game may
+        # shuffle either), so a name near one is told it; but the list of zones names only
+        # those the game declares, as the REPL's other hints do: it listed `removed` and not
+        # `box`, as though the one were a zone to force and the other not
+        listed = [z for z in known if z not in BUILT_IN_ZONES]
         return OrderFault(f"unknown zone '{zone}'", "zone", zone,
                           suggest(zone, known) or _family_hint(zone, families, seats, quote)
-                          or f"the zones are {', '.join(known)}")
+                          or (f"the zones are {', '.join(listed)}" if listed else None))
     if spec.per == "seat" and seat is None:
         example = f"{quote}force order {zone} of {seats[0]} = ...{quote}"
         return OrderFault(f"zone '{zone}' is kept per seat: name the seat, as in {example}", "zone", zone)

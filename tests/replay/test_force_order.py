@@ -53,7 +53,7 @@ def test_a_card_that_the_refill_brings_in_is_allowed(tmp_path, monkeypatch):
 @pytest.mark.parametrize("force, column, message", [
     ("dek of Amber = Copper Coin", 13, "unknown zone 'dek'; did you mean 'deck'?"),
     ("suply = Copper Coin", 13, "unknown zone 'suply'; did you mean 'supply'?"),
-    ("nowhere = Copper Coin", 13, "unknown zone 'nowhere'; the zones are deck, hand, discard, market, supply, removed"),
+    ("nowhere = Copper Coin", 13, "unknown zone 'nowhere'; the zones are deck, hand, discard, market, supply"),
     ("deck of Ambr = Copper Coin", 21, "unknown seat 'Ambr'; did you mean 'Amber'?"),
     ("deck of Nobody = Copper Coin", 21, "unknown seat 'Nobody'; the seats are Amber, Basil"),
     # a seat of the game that a match of 2 does not have

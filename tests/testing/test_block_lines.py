@@ -350,6 +350,19 @@ def test_force_order_of_a_seat_s_zone_names_the_seat(tmp_path):
                                f'    expect top(pile of P2).name == "{first}"\n')
 
 
+def test_force_order_of_the_removed_zone_takes_effect_when_the_game_shuffles_it(tmp_path):
+    # `removed` is every game's, left out of the list of zones an unknown zone's hint gives, but
+    # a zone whose order may be forced as any other (language/forcing.py BUILT_IN_ZONES)
+    text = (SHUFFLES.replace('to deck\n', 'to removed\n')
+            .replace("        shuffle deck\n        draw 1 from deck into hand of P1\n", "        shuffle removed\n"))
+    for first, second in (("Queen", "Jack"), ("Jack", "Queen")):
+        path = tmp_path / "removed.ludus"
+        path.write_text(text + f'    force order removed = "{first}", "{second}"\n    do "1"\n'
+                               f'    expect [c.name for c in removed] == ["{first}", "{second}"]\n', encoding="utf-8")
+        game = ludus.load(path)
+        run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
 def test_force_order_of_a_card_not_in_the_zone_fails_at_its_line(tmp_path):
     # as in replays and at the REPL: an order that cannot apply would fail the shuffle later,
     # at a line that did not cause it
