@@ -6,7 +6,7 @@ from __future__ import annotations
 from lark.exceptions import VisitError
 
 from ..engine.runtime import Runtime, copy_state
-from ..engine.vm import run_inline
+from ..engine.vm import _FAILURES, failure_at, run_inline
 from ..language.build import Builder, shift_spans
 from ..language.checker import Checker, Scope
 from ..language.parser import parse
@@ -49,7 +49,12 @@ def compile_expression(game, text: str, path: str = "<expect>", line: int = 1, c
 
     def evaluate(match):
         rt = Runtime(game, match._state, list(match.log))
-        return fn(rt, _env(match)), typ
+        try:
+            return fn(rt, _env(match)), typ
+        except _FAILURES as exc:
+            # no instruction runs the expression, so the VM does not locate its failure: a
+            # define recursing too deeply was a RecursionError's traceback out of `ludus test`
+            raise failure_at(exc, node.span, "the expression") from None
     return evaluate
 
 

@@ -490,19 +490,33 @@ _FAILURES = (RuleError, RecursionError, TypeError, KeyError, IndexError, ValueEr
 
 def _located(exc: Exception, code, pc: int) -> RuleError:
     """A failure while running an instruction, as a RuleError at that instruction's place."""
+    if isinstance(exc, RuleError) and exc.span is not None:
+        return exc
+    return failure_at(exc, _span_near(code, pc), f"'{code.label}'")
+
+
+def failure_at(exc: Exception, span, what: str) -> RuleError:
+    """A failure (one of _FAILURES) while working out `what` (`'action Buy'`, `the expression`),
+    as a RuleError at `span` (a RuleError keeps its own place when it has one). The VM's
+    instructions fail through it, and so does an expression written outside the rules (a test's
+    `expect`, the REPL's `eval`), which no instruction runs."""
     if isinstance(exc, RuleError):
         if exc.span is None:
-            exc.span = _span_near(code, pc)
+            exc.span = span
         return exc
     if isinstance(exc, RecursionError):
         # Python's stack bounds how deep defines go, a few hundred calls: a recursion that
-        # would end, but deeper, meets it as an endless one does
+        # would end, but deeper, meets it as an endless one does. How many calls fit differs
+        # with the way the define runs: its generated function takes two of Python's frames a
+        # call (about 490 fit), its closures (LUDUS_CLOSURES=1) three a call and one more for
+        # each operator between the body's top and the call inside it (about 200 fit for
+        # `if x == 0 then 0 else f(x - 1) + 1`); either way the error is this one
         return RuleError("defines called one another too deeply (ludus allows a few hundred calls, one inside "
                          "another): a define that calls itself without end, or a recursion too deep to work out",
-                         _span_near(code, pc))
+                         span)
     if isinstance(exc, (MemoryError, OverflowError)):
-        return RuleError(f"'{code.label}' built something too large to hold ({type(exc).__name__})", _span_near(code, pc))
-    return RuleError(f"this went wrong while running '{code.label}': {type(exc).__name__}: {exc}", _span_near(code, pc))
+        return RuleError(f"{what} built something too large to hold ({type(exc).__name__})", span)
+    return RuleError(f"this went wrong while running {what}: {type(exc).__name__}: {exc}", span)
 
 
 class Endless(RuleError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 import ludus
@@ -198,9 +200,40 @@ def test_defines_too_deep_are_a_rule_error_at_the_line_that_asked(tmp_path, dept
         ludus.load(path).new_match(2)
     assert err.value.message.startswith("defines called one another too deeply")
     assert (err.value.span.line, err.value.span.column) == (6, 5)
-    # a shallow one is worked out
-    path.write_text(path.read_text(encoding="utf-8").replace(f"f({depth})", "f(200)"), encoding="utf-8")
-    assert ludus.load(path).new_match(2).state["vars"]["k"] == 200
+    # a shallow one is worked out: 150 calls fit whether the define runs as generated code or
+    # as closures (LUDUS_CLOSURES=1), which fit fewer (about 200 here: vm.failure_at)
+    path.write_text(path.read_text(encoding="utf-8").replace(f"f({depth})", "f(150)"), encoding="utf-8")
+    assert ludus.load(path).new_match(2).state["vars"]["k"] == 150
+
+
+@pytest.mark.parametrize("depth", [5000, -1])
+def test_defines_too_deep_in_a_test_line_or_at_the_repl_are_the_same_located_error(tmp_path, monkeypatch, depth):
+    # an expression no instruction runs (a test's `expect`, the REPL's `eval`) let the
+    # RecursionError out: `ludus test` ended in its traceback, the REPL said "too large or too deep"
+    from click.testing import CliRunner
+    from rich.console import Console
+
+    from ludus.cli import main
+    from ludus.compiler.probe import compile_expression
+    from ludus.repl.session import Repl
+
+    game_path = tmp_path / "deep.ludus"
+    game_path.write_text('game "D"\nplayers 2\ndefine f(x) = if x == 0 then 0 else f(x - 1) + 1\n'
+                         "flow:\n    end game\n", encoding="utf-8")
+    game = ludus.load(game_path)
+    with pytest.raises(ludus.RuleError) as err:
+        compile_expression(game, f"f({depth}) == 1", "<expect>", 7, 12)(game.new_match(2))
+    assert err.value.message.startswith("defines called one another too deeply")
+    assert (err.value.span.line, err.value.span.column) == (7, 12)
+    tests = tmp_path / "deep.tests.ludus"
+    tests.write_text(f'extends "deep.ludus"\n\ntest "deep":\n    expect f({depth}) == 1\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["test", str(tests)])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert f"{tests}:4:12: error: defines called one another too deeply" in result.output
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    out = io.StringIO()
+    Repl(game.new_match(2), game_path, Console(file=out, width=200, color_system=None)).handle(f"? f({depth})")
+    assert "error: cannot compute it now: defines called one another too deeply" in out.getvalue(), out.getvalue()
 
 
 def test_opponent_and_left_in_a_two_seat_game(tmp_path):
