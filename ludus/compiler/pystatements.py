@@ -143,7 +143,7 @@ class StatementSource:
                 "    raise RuleError('cards and pieces move to a zone or a space, not onto a card')",
                 "if st_target is None:",
                 "    raise RuleError(\"cannot move to 'none'\")",
-                f"rt.move_entities(as_entities(rt, {self.sub(s.what)}), st_target, {s.bottom!r})"]
+                f"rt.move_entities(as_entities(rt, {self.sub(s.what)}, 'move'), st_target, {s.bottom!r})"]
 
     def g_Create(self, s: n.Create):
         owner = self.sub(s.owner) if s.owner is not None else "env.get('$act')"
@@ -161,7 +161,7 @@ class StatementSource:
             lines += [f"st_chosen = {self.sub(s.to)}",
                       "st_seats = sorted({as_seat(rt, x, 'reveal ... to') for x in "
                       "(st_chosen if isinstance(st_chosen, list) else [st_chosen])})"]
-        lines.append(f"for st_eid in as_entities(rt, {self.sub(s.what)}):")
+        lines.append(f"for st_eid in as_entities(rt, {self.sub(s.what)}, {s.op!r}):")
         if s.op == "discard":
             lines += ["    st_owner = rt.ent(st_eid)['o']",
                       "    if st_owner is None:",

@@ -156,7 +156,7 @@ class StatementCompiler:
                 raise RuleError("cards and pieces move to a zone or a space, not onto a card")
             if target is None:
                 raise RuleError("cannot move to 'none'")
-            rt.move_entities(as_entities(rt, what(rt, env)), target, bottom)
+            rt.move_entities(as_entities(rt, what(rt, env), "move"), target, bottom)
         self.exec(s, run)
 
     def s_Draw(self, s: n.Draw) -> None:
@@ -187,7 +187,7 @@ class StatementCompiler:
             if to is not None:
                 chosen = to(rt, env)
                 seats = sorted({as_seat(rt, x, "reveal ... to") for x in (chosen if isinstance(chosen, list) else [chosen])})
-            for eid in as_entities(rt, what(rt, env)):
+            for eid in as_entities(rt, what(rt, env), op):
                 if op == "discard":
                     owner = rt.ent(eid)["o"]
                     if owner is None:

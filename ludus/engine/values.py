@@ -57,12 +57,21 @@ def as_list(rt: Runtime, v) -> list:
     raise RuleError(f"expected a list here, found {show_value(v)}")
 
 
-def as_entities(rt: Runtime, v) -> list:
-    """A card, a list of cards, or a zone (all the cards in it), as a list of ids."""
+def as_entities(rt: Runtime, v, verb: str) -> list:
+    """A card, a list of cards, or a zone (all the cards in it), as a list of ids: what
+    `move`, `discard`, `exile` or `reveal` (`verb`) is told to take."""
     if isinstance(v, list):
         items = v
     elif v is None:
-        return []
+        # None is no card: `top(supply)` of an empty supply, `first` of an empty list, a card
+        # var not set. It moved nothing and said nothing, so a rule that ran out of cards (a
+        # deck drawn dry with `move top(deck) to ...`) went on as though it had moved one, and
+        # a designer had no line to look at; a list holding none was an error already. So it
+        # is an error, at the statement; a move meant only when there is a card says so with
+        # an `if`. No shipped game, example or test moved none (every playout seed, every
+        # test block); docs/language.md's Gateway districts did, its Horde deck drawn dry.
+        raise RuleError(f"cannot {verb} none (top or first of an empty zone or list is none): to {verb} a card "
+                        "only when there is one, test first, as in 'if size(deck) > 0:'")
     elif isinstance(v, str):
         items = as_list(rt, v)
     else:

@@ -236,6 +236,22 @@ def test_defines_too_deep_in_a_test_line_or_at_the_repl_are_the_same_located_err
     assert "error: cannot compute it now: defines called one another too deeply" in out.getvalue(), out.getvalue()
 
 
+def test_a_move_of_none_is_a_rule_error_at_its_line_and_the_move_is_not_half_made(tmp_path):
+    # `move top(supply) to market` with the supply empty moved nothing and said nothing
+    game = game_from_text(tmp_path, 'game "N"\nplayers 2\nseats Red, Blue\ncard "A"\nzone hand\nzone supply\n'
+                                    "zone market\nsetup:\n    move box to hand\naction Take:\n"
+                                    "    move top(hand) to market\n    move top(supply) to market\n"
+                                    "flow:\n    while true:\n        offer Take to Red\n")
+    match = game.new_match(2)
+    before = match.to_json()
+    with pytest.raises(ludus.RuleError) as err:
+        match.apply("Take")
+    assert err.value.message.startswith("cannot move none (top or first of an empty zone or list is none): to move "
+                                        "a card only when there is one, test first, as in 'if size(deck) > 0:'")
+    assert (err.value.span.line, err.value.span.column) == (12, 5)  # the second move
+    assert match.to_json() == before and match.legal_actions() == ["Take"]
+
+
 def test_opponent_and_left_in_a_two_seat_game(tmp_path):
     m = play(tmp_path, "var a: seat\nvar b: seat", "turn P1:\n    set a to other(current)\n    set b to left(P2)\nend game")
     assert (var(m, "a"), var(m, "b")) == (1, 0)

@@ -140,6 +140,13 @@ ERRORS = [
     ("set score to x.hp", "none", "cannot read 'hp' of none"),
     ("set note to owner_of(x)", "none", "'owner_of' needs a card or piece, and the value here is none"),
     ("set score to position(x)", "none", "'position' needs a card or piece, and the value here is none"),
+    # none to move (`top` of an empty zone) moved nothing and said nothing (values.as_entities)
+    ("move x to pile", "none", "cannot move none (top or first of an empty zone or list is none)"),
+    ("move x to the bottom of discard of P1", "top(discard of P2)", "cannot move none"),
+    ("discard x", "none", "cannot discard none"),
+    ("exile x", "first([c for c in pile where c.name == \"Spark\"])", "cannot exile none"),
+    ("reveal x", "none", "cannot reveal none"),
+    ("reveal x to P2", "none", "cannot reveal none"),
     ("increase coins by x", "true", "amount"),
     ("add x Cube to A", "0 - 2", "cannot add -2 tokens"),
     ("remove 1 Cube from x", "none", "tokens need a place"),
