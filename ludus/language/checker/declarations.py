@@ -236,6 +236,7 @@ class DeclarationChecks:
         if sym.flow is None:
             self.report_no_flow()
         self.report_unused()
+        self.report_passes_never_in_an_alternate()
         return self.out
 
     def check_kind_parents(self) -> None:
@@ -1291,6 +1292,90 @@ class DeclarationChecks:
             for name, decl in sym.actions.items():
                 if name not in self.offered:
                     self.warn(f"action '{name}' is never offered by any 'offer'", self.at(decl.span, name))
+
+
+    def report_passes_never_in_an_alternate(self) -> None:
+        """A `pass` in an action, rule or card effect that no `alternate ... until all pass`
+        loop can be running around: the statement that checks `pass` lets one through there
+        when the game has such a loop anywhere, as the block may run inside it; this finds the
+        blocks that cannot. Exact in the one direction that matters, that it never reports a
+        `pass` that can run inside a loop: what may run inside one is over-counted. It is
+        every block an `alternate` loop's body reaches (an action it offers, every action for
+        an `offer` of all, a rule it calls, every card's effect of a name it resolves, and on
+        from those), and everything reached from the blocks that may run at any moment
+        (`when`, `when ... becomes`, `at any time`). Only a block that runs at all is judged
+        (an action offered, a rule called, an effect resolved, outside the tests): one that
+        never runs has its own warning. A test may call a rule or resolve an effect at a
+        position inside a loop, so a rule or effect a test line names is left alone."""
+        if not self.game_alternates():
+            return  # the statement check said it of every `pass` outside a loop already
+        sym = self.sym
+        effects: dict[str, list] = {}  # an effect's name -> its bodies, one a card
+        for e in sym.entities.values():
+            for h in e.handlers:
+                effects.setdefault(h.name, []).append((e.name, h))
+
+        def reach(bodies) -> tuple[set, set, set]:
+            actions: set[str] = set()
+            rules: set[str] = set()
+            resolved: set[str] = set()
+            stack = list(bodies)
+            while stack:
+                for x in n.each_node(stack.pop()):
+                    if isinstance(x, n.Offer):
+                        for a in x.actions or sym.actions:
+                            if a in sym.actions and a not in actions:
+                                actions.add(a)
+                                stack.append(sym.actions[a].body)
+                    elif isinstance(x, n.CallStmt) and x.name in sym.rules and x.name not in rules:
+                        rules.add(x.name)
+                        stack.append(sym.rules[x.name].body)
+                    elif isinstance(x, n.Resolve) and x.handler not in resolved:
+                        resolved.add(x.handler)
+                        stack.extend(h.body for _, h in effects.get(x.handler, ()))
+            return actions, rules, resolved
+
+        anytime = [d.body for d in (*sym.whens, *sym.becomes, *sym.anytimes)]
+        loops = [x.body for x in n.each_node(self.items) if isinstance(x, n.Alternate)]
+        inside = reach([*loops, *anytime])
+        runs = reach([*(d.body for d in (sym.setup, sym.flow) if d is not None), *anytime])
+        # the names a test line may call or resolve at a position inside a loop
+        tested: set[str] = set()
+        for test in sym.tests:
+            for line in test.lines:
+                tested.update(x.name for x in n.each_node(line.value) if isinstance(x, n.CallStmt))
+                tested.update(x.handler for x in n.each_node(line.value) if isinstance(x, n.Resolve))
+                if line.kind == "resolve":
+                    tested.update(effects)  # a card's effect, which one its card says
+                if isinstance(line.value, (tuple, list)):
+                    tested.update(w for v in line.value if isinstance(v, str) for w in re.findall(r"\w+", v))
+        blocks = [("action", name, sym.actions[name].body) for name in sym.actions
+                  if name in runs[0] and name not in inside[0]]
+        blocks += [("rule", name, sym.rules[name].body) for name in sym.rules
+                   if name in runs[1] and name not in inside[1] and name not in tested]
+        blocks += [("effect", f"'on {name}' of {card}", h.body) for name, bodies in effects.items()
+                   if name in runs[2] and name not in inside[2] and name not in tested for card, h in bodies]
+        for what, name, body in blocks:
+            for p in _passes_outside_loops(body):
+                shown = f"{what} '{name}'" if what != "effect" else name
+                where = "offered" if what == "action" else "called" if what == "rule" else "resolved"
+                self.error(f"'pass' only means something inside an 'alternate ... until all pass' loop, and {shown} "
+                           f"is {where} only outside one", p.span,
+                           "to let a seat decline what it is offered, write 'offer A, B else \"pass\"'")
+
+
+def _passes_outside_loops(body) -> list:
+    """The `pass` statements of a block that no `alternate` loop written in the block holds."""
+    found, stack = [], [body]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(reversed(x))
+        elif isinstance(x, n.Pass):
+            found.append(x)
+        elif attrs.has(type(x)) and not isinstance(x, n.Alternate):
+            stack.extend(getattr(x, f.name) for f in reversed(attrs.fields(type(x))) if f.name != "span")
+    return found
 
 
 def _named_when_shown(t: str) -> bool:
