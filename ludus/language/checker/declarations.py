@@ -1359,7 +1359,7 @@ class DeclarationChecks:
             for p in _passes_outside_loops(body):
                 shown = f"{what} '{name}'" if what != "effect" else name
                 where = "offered" if what == "action" else "called" if what == "rule" else "resolved"
-                self.error(f"'pass' only means something inside an 'alternate ... until all pass' loop, and {shown} "
+                self.error(f"'pass' only means something inside an 'alternate' loop, and {shown} "
                            f"is {where} only outside one", p.span,
                            "to let a seat decline what it is offered, write 'offer A, B else \"pass\"'")
 
