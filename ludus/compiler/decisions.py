@@ -83,18 +83,22 @@ class OfferSpec:
                 prompt = self.prompts[(rt.state["nseats"], seat)] = f"{rt.seat_name(seat)}: take an action"
         return {"kind": "offer", "seat": seat, "prompt": prompt, "options": labels, "values": values}
 
-    def explain(self, rt, env, seat, text: str, detail: bool = True) -> str | None:
+    def explain(self, rt, env, seat, text: str | None, detail: bool = True, action_name: str | None = None) -> str | None:
         """Why the move labelled `text` is not offered: the first `require` that fails (with
         `detail`, the part of it that is false: `_requirement_refusal`) or the cost that cannot
-        be paid; None when no binding of an offered action has that label."""
-        wanted = " ".join(text.split()).casefold()
-        names = self.names if self.names is not None else list(rt.game.actions)
+        be paid; None when no binding of an offered action has that label. With `action_name`,
+        only that action's bindings are looked at, and with `text` None every one of them: why
+        none of its moves is offered (the REPL's `show ACTION`)."""
+        wanted = None if text is None else " ".join(text.split()).casefold()
+        names = self.offered(rt)
+        if action_name is not None:
+            names = [name for name in names if name == action_name]
         rt.memo = {}
         try:
             for name in names:
                 action = rt.game.actions[name]
                 for local in _bindings(rt, env, action, seat):
-                    if " ".join(str(action.label(rt, local)).split()).casefold() != wanted:
+                    if wanted is not None and " ".join(str(action.label(rt, local)).split()).casefold() != wanted:
                         continue
                     why = _refusal(rt, action, local, seat)
                     if why is None:
@@ -106,6 +110,10 @@ class OfferSpec:
             return None
         finally:
             rt.memo = None
+
+    def offered(self, rt) -> list[str]:
+        """The names of the actions this offer offers, in its order."""
+        return list(self.names) if self.names is not None else list(rt.game.actions)
 
     def instances(self, rt, env, action, seat) -> list[dict]:
         """Every binding of the action's parameters that passes its requirements and costs, in

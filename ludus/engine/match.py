@@ -293,6 +293,33 @@ class Match:
         except RuleError:
             return None
 
+    def action_now(self, name: str, detail: bool | None = None) -> tuple[str, list[str] | str | None]:
+        """Where the action `name` stands at the decision waiting, for the REPL's `show ACTION`:
+        ("legal", [its moves' labels]); ("refused", why none of its moves is offered, as
+        `why_not` words it, or None when it has no move to make at all: no binding of its
+        parameters); ("not offered", None) when the decision waiting does not offer it (or
+        there is none). `detail` as `why_not`."""
+        pending = self._state["pending"]
+        if pending is None or pending.get("kind") != "offer" or not self._state["stack"]:
+            return "not offered", None
+        frame = self._state["stack"][-1]
+        spec = self.game.codes[frame["c"]].ops[frame["pc"]][1]
+        if not hasattr(spec, "offered"):
+            return "not offered", None
+        rt = Runtime(self.game, copy_state(self._state), [])
+        if name not in spec.offered(rt):
+            return "not offered", None
+        labels = [label for label, value in zip(pending["options"], pending["values"], strict=True)
+                  if isinstance(value, list) and value and value[0] == name]
+        if labels:
+            return "legal", labels
+        if detail is None:
+            detail = not has_hidden_information(self.game)
+        try:
+            return "refused", spec.explain(rt, frame["env"], pending["seat"], None, detail, action_name=name)
+        except RuleError:
+            return "refused", None
+
     def undo(self) -> str:
         """Take back the last action; returns its label."""
         if not self.history:

@@ -56,8 +56,9 @@ SESSIONS_ENV = "LUDUS_SESSIONS"
 COMMANDS = {
     "help": ("help [command]", "list the commands, or explain one (also: h)"),
     "moves": ("moves [WORDS]", "the legal moves, numbered; with words, only those that hold them"),
-    "show": ("show [zone|track|region|card|seat|counter|flag|var NAME] | show CARD source",
-             "draw the state again, or one part of it; a card's rules text, or its declaration"),
+    "show": ("show [zone|track|region|card|seat|counter|flag|var|action|rule|define NAME] | show CARD source",
+             "draw the state again, or one part of it; a card's rules text, or its declaration; what an "
+             "action (or a move's label), rule or define does, and whether the action is legal now"),
     "log": ("log [N]", "the last N things that happened (default 15), each answer with its question"),
     "undo": ("undo", "take back your last move (and the bots' moves after it); with bots on every seat, one move"),
     "redo": ("redo", "play again what undo took back"),
@@ -76,7 +77,7 @@ COMMANDS = {
     "quit": ("quit", "leave (also: exit, q, or Ctrl-D)"),
 }
 # the words `show` takes before a name, saying what kind of thing it names (`show flag ready`)
-SHOW_KINDS = ("zone", "track", "region", "card", "seat", "counter", "flag", "var")
+SHOW_KINDS = ("zone", "track", "region", "card", "seat", "counter", "flag", "var", "action", "rule", "define")
 ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
 # Words a user may reach for that name no command, and the command they most likely mean: not
 # commands of their own (a word more to learn, and one a game's move label may be), only the
@@ -768,12 +769,13 @@ class Repl:
                 return
         cards = [d for d, spec in self.game.defs.items() if spec.word == "card"]
         names = [*view["zones"], *view["tracks"], *view["board"], *cards, *self.match.seat_names(),
-                 *view["counters"]]
+                 *view["counters"], *self._declared()]
         near = closest(arg, names)
         raise Rejected(f"nothing called '{arg}' to show" + (f"; closest: {', '.join(near)}" if near else ""))
 
     def _show_named(self, arg: str, view: dict) -> bool:
         """Print the part of the state called `arg` (any case), if there is one."""
+        from ..language import nodes as n
         from .render import row_text, tokens_text, track_text, value_text
 
         low = arg.lower()
@@ -821,7 +823,96 @@ class Repl:
                 text = value_text(value) if not isinstance(value, dict) else row_text(value)
                 self.say(f"{name}: {text}")
                 return True
+        # what an action, a rule or a define does: by its name, or an action by the label of a
+        # move the screen shows (`show no thanks`). Last, so a zone or a card keeps its name
+        declared = self._declared()
+        found = next((name for name in declared if name.lower() == low), None)
+        if found is None:
+            found = self._action_of_move(arg)
+        if found is None:  # a label without holes, of a move not offered now (`no thanks` with no chips)
+            wanted = " ".join(arg.split()).casefold()
+            found = next((name for name, decl in declared.items() if isinstance(getattr(decl, "label", None), n.Template)
+                          and all(isinstance(p, str) for p in decl.label.parts)
+                          and " ".join("".join(decl.label.parts).split()).casefold() == wanted), None)
+        if found == "":
+            self.say(f"'{_same_label(arg, self.visible_options())}': the offer's `else` answer, no action: "
+                     "it takes none and ends the offer")
+            return True
+        if found is not None:
+            self.show_declared(found, declared[found])
+            return True
         return False
+
+    def _declared(self) -> dict[str, object]:
+        """The game's actions, rules and defines by name, as checked (none for a game loaded
+        without its check)."""
+        checked = self.game.checked
+        if checked is None:
+            return {}
+        sym = checked.symbols
+        return {**sym.defines, **sym.rules, **sym.actions}  # an action's name wins: it is the one played
+
+    def _action_of_move(self, text: str) -> str | None:
+        """The action behind the move the screen shows with this label (any case and spacing);
+        "" for an offer's `else` answer, which is no action."""
+        options, pending = self.visible_options(), self.match.pending
+        if not options or pending is None or len(pending.get("values") or ()) != len(options):
+            return None
+        label = _same_label(text, options)
+        if label is None:
+            return None
+        value = pending["values"][options.index(label)]
+        if value is None and pending.get("kind") == "offer":
+            return ""  # the offer's `else` answer: said so by the caller
+        return value[0] if isinstance(value, list) and value and isinstance(value[0], str) else None
+
+    def show_declared(self, name: str, decl) -> None:
+        """What an action, rule or define does, in the words `ludus cards` gives a card's effect;
+        for an action, whether the screen's seat may play it now, and why not."""
+        from ..language import nodes as n
+        from ..rules_text import RulesText
+
+        checked = self.game.checked
+        words = RulesText(checked.symbols, checked.types, self.game.sources)
+        params = getattr(decl, "params", None) or ()
+        of = f" ({', '.join(p.name for p in params)})" if params else ""
+        if isinstance(decl, n.DefineDecl):
+            self.say(f"{name}{of} (define): {words.define(decl)}")
+            return
+        if isinstance(decl, n.RuleDecl):
+            self.say(f"{name}{of} (rule):")
+            for line in words.rule(decl):
+                self.say(f"  {line}")
+            return
+        label = f', its move "{"".join(p if isinstance(p, str) else "{" + words.expr(p) + "}" for p in decl.label.parts)}"' \
+            if decl.label is not None else ""
+        self.say(f"{name} (action{label}):")
+        for line in words.action(decl):
+            self.say(f"  {line}")
+        self.say(f"  {self.action_standing(name)}")
+
+    def action_standing(self, name: str) -> str:
+        """Whether the screen's seat may play the action `name` now (Match.action_now): its
+        moves, why not, or that the decision waiting does not offer it or is not the seat's."""
+        match = self.match
+        if match.current == TERMINAL:
+            return "now: the match is over"
+        pending = match.pending
+        decider = None if pending is None else pending.get("seat")
+        seat = self.viewing()
+        if decider is None:
+            return "now: no seat decides (chance is next)"
+        if seat is not None and seat != decider:
+            # the decision is another seat's, whose options this screen does not show
+            return f"now: {match.seat_name(decider)} decides, not {match.seat_name(seat)}"
+        who = match.seat_name(decider)
+        standing, said = match.action_now(name)
+        if standing == "legal":
+            moves = "; ".join(said[:5]) + ("; ..." if len(said) > 5 else "")
+            return f"legal now for {who}: {moves}"
+        if standing == "refused":
+            return f"not legal now for {who}: {said}" if said else f"not legal now for {who}: it has no move to make"
+        return f"not offered to {who} at this decision"
 
     def show_card(self, name: str) -> None:
         spec = self.game.defs[name]

@@ -168,6 +168,26 @@ class RulesText:
                 out.append(f"the {what if len(found) == 1 else plural(what)} {join_words(found)}")
         return out
 
+    # ───────────── actions, rules and defines ─────────────
+
+    def action(self, decl: n.ActionDecl) -> list[str]:
+        """What an action does, as lines: what its parameters range over, what it requires and
+        costs (the move is not offered unless they hold), then its effect. Its label and log line
+        are words a seat reads, not rules, and are left to the caller."""
+        out = [f"{KEEP}{p.name} is one of {self.kept(p.source, p.name)}." for p in decl.params]
+        out += [f"only if {self.expr(r)}." for r in decl.requires]
+        out += [f"costs {self.amount(c.amount, human(c.counter), counted=True)}." for c in decl.costs]
+        out += self.raw_block(decl.body)
+        return [cap(ln) for ln in out] or ["No effect."]
+
+    def rule(self, decl: n.RuleDecl) -> list[str]:
+        """What a rule does when called, as lines."""
+        return self.block(decl.body) or ["No effect."]
+
+    def define(self, decl: n.DefineDecl) -> str:
+        """A define's value in words: `points (s)` is `the sum of ...`."""
+        return self.expr(decl.value)
+
     def prop(self, prop: n.Prop) -> str:
         label = human(prop.name)
         label = label[:1].upper() + label[1:]

@@ -80,4 +80,4 @@ def test_a_seat_with_nothing_kept_per_seat_says_so_in_every_kind(tmp_path):
 
 def test_help_names_every_kind_word_show_takes(tmp_path):
     repl, out = make_repl(tmp_path)
-    assert "show [zone|track|region|card|seat|counter|flag|var NAME]" in said(repl, out, "help show")
+    assert "show [zone|track|region|card|seat|counter|flag|var|action|rule|define NAME]" in said(repl, out, "help show")

@@ -44,6 +44,12 @@ def test_every_card_and_every_rule_of_a_shipped_game_renders_in_words(path):
     blocks += [d.body for d in (sym.setup, sym.flow) if d is not None]
     for body in blocks:
         writer.block(body)
+    # and as the REPL's `show` writes them: an action's parameters, requirements and costs, a
+    # define's value
+    for action in sym.actions.values():
+        writer.action(action)
+    for define in sym.defines.values():
+        writer.define(define)
     assert writer.fallbacks == []
     for text in texts:
         assert "\x01" not in text and " _" not in text
