@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from prompt_toolkit.completion import Completer, Completion
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -666,6 +666,43 @@ class Repl:
             self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact))
         self.drawn = table
         self.console.print(decision_renderable(view, self.shown_options(), self.game.path))
+        if view.get("result") is not None:
+            standings = self.standings()
+            if standings is not None:
+                self.console.print(standings)
+
+    def standings(self) -> Group | None:
+        """At game over, each seat's figure by the game's `define score(s)` (what bots rank seats
+        by: higher is better), highest first, as a short table: a game whose fewest points win
+        (No Thanks!) gives everyone's standing, not the winner's name alone. None for a game
+        without one, or whose `score` does not take one seat. A game's `payoff` is not repeated
+        here: the game-over line gives it. The match is over, so the figures are shown in every
+        view, as the result is: a game's final scoring is done in the open. A score that breaks
+        a rule when read is said to, not shown."""
+        from ..bots.evaluate import SCORE
+
+        fn = self.game.defines.get(SCORE)
+        checked = self.game.checked
+        decl = checked.symbols.defines.get(SCORE) if checked is not None else None
+        if fn is None or len(getattr(decl, "params", None) or ()) != 1:
+            return None
+        rows = []
+        for seat, name in enumerate(self.match.seat_names()):
+            try:
+                value = fn(Runtime(self.game, self.match._state, []), [seat], {"$cur": seat, "$act": seat})
+            except RuleError as exc:
+                rows.append((name, None, f"cannot be read: {exc}"))
+                continue
+            rows.append((name, value, self.match.show(value)))
+        numbers = [r for r in rows if isinstance(r[1], (int, float)) and not isinstance(r[1], bool)]
+        if len(numbers) == len(rows):
+            rows.sort(key=lambda r: -r[1])  # sorted is stable: tied seats stay in seat order
+        table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+        table.add_column("seat")
+        table.add_column("score", justify="right")
+        for name, _value, text in rows:
+            table.add_row(name, text)
+        return Group(Text("the seats by the game's `define score(s)`, highest first:"), table)
 
     def hand_over(self) -> bool:
         """Hot seat at the keyboard: when the screen is about to turn from one person's seat to
