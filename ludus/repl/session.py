@@ -165,7 +165,7 @@ class Repl:
         self.setup: list[str] = []
         # what `undo` took back: the labels, the notes typed after them, and what each seat may
         # read of each move (move_sight), for `redo` and for its error when it cannot redo
-        self.redo_stack: list[tuple[list[str], list[Note], list[tuple[str, dict]]]] = []
+        self.redo_stack: list[tuple[list[str], list[Note], list[tuple[str, dict, dict]]]] = []
         self.rejected = 0
         # the column, in the line as typed, where the command's argument starts: an error in an
         # `eval` or `expect` expression is placed where a caret under that line would point
@@ -1045,7 +1045,7 @@ class Repl:
         # the seat deciding now may be another than the one who typed `undo` (hot seat): neither
         # is told what the other may not see
         seats = self.audience(mover)
-        self.say("undid: " + _moves_said([said_of(sight, seats) for sight in sights]))
+        self.say("undid: " + _moves_said([said_of(sight, seats, asked=True) for sight in sights]))
         self.say_bots_wait()
         self.show_state()
 
@@ -1079,13 +1079,14 @@ class Repl:
         self.match = work
         self.notes.extend(n for n in notes if base < n.position <= base + len(labels))
         seats = self.audience(mover)
-        said = [said_of(self.move_sight(work, len(work.history) - len(labels) + i), seats) for i in range(len(labels))]
+        said = [said_of(self.move_sight(work, len(work.history) - len(labels) + i), seats, asked=True)
+                for i in range(len(labels))]
         self.say("redid: " + _moves_said(said))
         self.print_log(log_len, seats)
         self.say_bots_wait()
         self.show_state()
 
-    def redo_refused(self, sight: tuple[str, dict], exc: Exception, mover) -> str:
+    def redo_refused(self, sight: tuple[str, dict, dict], exc: Exception, mover) -> str:
         """Why `redo` cannot play a move again (`sight`: move_sight of it), worded for the seats
         at the screen: a pick one of them may not see is not named ("the move where Red chose
         a card"), nor are the options of a decision the screen does not show."""
@@ -1100,18 +1101,28 @@ class Repl:
         return f"cannot redo '{label}': {exc}; {again}"
 
     @staticmethod
-    def move_sight(match: Match, n: int) -> tuple[str, dict]:
-        """Move `n` of the match's history: its label, and for each seat that may not see what
-        it chose, what that seat is told instead ("Blue chose a card")."""
+    def move_sight(match: Match, n: int) -> tuple[str, dict, dict]:
+        """Move `n` of the match's history: its label; for each seat that may not see what it
+        chose, what that seat is told instead ("Blue chose a card"); and the question it
+        answered as each seat reads it ({None: the designer's words, seat: its own where they
+        differ}; empty for an action or an offer's `else`, see Match.question), so `undid:`
+        says `1 (choose n)` as `log` does."""
         _kept, index, label, _option = match.history[n]
-        told = {}
+        told, asked = {}, {}
         if index < len(match.log) and match.log[index]["t"] in ("answer", "action"):
             who = match.seat_name(match.log[index]["seat"])
             for seat in range(match._state["nseats"]):
                 text = match.hidden_answer(index, seat)
                 if text is not None:
                     told[seat] = f"{who} {text}"
-        return label, told
+            question = match.question(index)
+            if question is not None:
+                asked[None] = question
+                for seat in range(match._state["nseats"]):
+                    text = match.question(index, seat)
+                    if text != question:
+                        asked[seat] = text
+        return label, told, asked
 
     def cmd_view(self, arg: str) -> None:
         names = list(self.match.seat_names())
@@ -1762,10 +1773,16 @@ def changes_between(before: Match, after: Match, seats: list[int] | None) -> lis
     return view_changes(before.view(sight), after.view(sight), counter_starts(after, sight))
 
 
-def said_of(sight: tuple[str, dict], seats: list[int] | None) -> str:
-    """A move (Repl.move_sight) as every one of `seats` may read it (None: everything)."""
-    label, told = sight
-    return next((told[s] for s in seats or () if s in told), label)
+def said_of(sight: tuple[str, dict, dict], seats: list[int] | None, asked: bool = False) -> str:
+    """A move (Repl.move_sight) as every one of `seats` may read it (None: everything); with
+    `asked`, followed by the question it answered as `log` writes it (`1 (choose n)`), in the
+    words of the seat of `seats` that may read least of it."""
+    label, told, questions = sight
+    said = next((told[s] for s in seats or () if s in told), label)
+    if not asked or not questions:
+        return said
+    question = next((questions[s] for s in seats or () if s in questions), questions[None])
+    return f"{said} ({question})" if question else said
 
 
 def _sight_record(match: Match) -> list:

@@ -3,6 +3,7 @@ cards it puts back, in the lines after a move, in `log`, in `undo`; the designer
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -163,7 +164,10 @@ def test_undo_does_not_name_the_bots_hidden_cards():
         repl.handle("undo")
     undone = [line for line in out.getvalue()[start:].splitlines() if line.startswith("undid:")]
     assert undone and any("Blue chose a card" in line for line in undone)
-    assert not any(re.search(rf"\b{CARD}\b", line.replace("(Ambassador)", "")) for line in undone)
+    # the action and the challenge's question name the card Blue claimed, which every seat heard
+    public = ("(Ambassador)", "claim to the Ambassador?")
+    assert not any(re.search(rf"\b{CARD}\b", functools.reduce(lambda t, p: t.replace(p, ""), public, line))
+                   for line in undone)
 
 
 def test_for_sale_a_bots_face_down_property_is_not_named():
@@ -207,10 +211,10 @@ def test_hot_seat_undo_of_the_other_seats_pick_does_not_name_it():
     start = len(out.getvalue())
     repl.handle("undo")
     said = out.getvalue()[start:].splitlines()[0]
-    assert said == "undid: Red chose a card"
+    assert said == "undid: Red chose a card (Which card do you keep, Red?)"
     start = len(out.getvalue())
     repl.handle("redo")
-    assert out.getvalue()[start:].splitlines()[0] == "redid: Red chose a card"
+    assert out.getvalue()[start:].splitlines()[0] == "redid: Red chose a card (Which card do you keep, Red?)"
 
 
 # ── the match keeps who may see each answer ──

@@ -42,7 +42,7 @@ def test_undo_at_the_end_of_a_match_of_bots_takes_back_one_move_and_the_bots_wai
     moves = list(repl.match.moves)
     lines = said(repl, out, "undo")
     assert repl.match.moves == moves[:-1]
-    assert lines[0] == f"undid: {moves[-1]}"
+    assert lines[0] == f"undid: {moves[-1]} (Whose hand do you compare with yours?)"
     assert lines[1] == ("the bots wait: Blue (a bot) decides next; make its move to let them play on, `undo` again, "
                         "`redo`, or `bot Blue off` to play it yourself")
     assert repl.prompt() == "Blue (bot)> "  # a bot's seat waits: the prompt says so
@@ -68,13 +68,15 @@ def test_undo_of_a_persons_move_takes_back_the_bots_moves_after_it_in_one_short_
     said(repl, out, "1")
     lines = said(repl, out, "undo")
     assert repl.match.moves == before
-    assert lines[0] == "undid: 18 moves: play Princess; ...; Yellow"
+    assert lines[0] == "undid: 18 moves: play Princess; ...; Yellow (Who discards their hand?)"
     assert repl.prompt() == "Red> " and not any("bots wait" in line for line in lines)
     lines = said(repl, out, "redo")
-    assert lines[0] == "redid: 18 moves: play Princess; ...; Yellow"
+    assert lines[0] == "redid: 18 moves: play Princess; ...; Yellow (Who discards their hand?)"
 
 
 def test_a_few_moves_are_each_named():
     repl, out = make_repl(4, 8, {1: "random", 2: "random", 3: "random"})
     said(repl, out, "1")
-    assert said(repl, out, "undo")[0] == "undid: play Handmaid; play Prince; Green; play Princess; play Baron; Blue"
+    # each answer with the question it answered, as `log` writes it
+    assert said(repl, out, "undo")[0] == ("undid: play Handmaid; play Prince; Green (Who discards their hand?); "
+                                          "play Princess; play Baron; Blue (Whose hand do you compare with yours?)")
