@@ -24,6 +24,7 @@ def player_range(low: int, high: int) -> str:
 
 
 MAX_COPIES = 10_000  # copies of one card
+MAX_RUN = 10_000  # cards of one run (`card "{n}" for n in 1 to N`), each with its copies
 MAX_TRACK_SPACES = 100_000  # spaces on one track
 MAX_DIE_SIDES = 1_000_000  # faces of one die
 MAX_GRID_COLUMNS = 26  # columns of a grid board, lettered a to z

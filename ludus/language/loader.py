@@ -11,6 +11,7 @@ import attrs
 from . import nodes as n
 from .build import build
 from .files import FileProblem, checked_path, read_text_file, resolved_path
+from .runs import expand_runs
 from .snapshot_names import code_points, written_apart
 from .source import Diagnostic, LudusError, Sources, Span, Suggestion, declared_at, suggest
 
@@ -51,6 +52,9 @@ class Loader:
         self.files: list[str] = []
         self.removed: dict[str, n.RemoveDecl] = {}  # name -> the variant's `remove` that took it out
         self.spliced: list = []  # the game's declarations in the order they are merged
+        # (place in diagnostics, name) of each `override card` or `remove card` of a card no
+        # declaration names: a run may make it, and its error then says so (runs.expand_runs)
+        self.missed_cards: list[tuple[int, str]] = []
 
     def read(self, path: Path, span: Span | None, written: str | None = None) -> n.Program | None:
         try:
@@ -176,6 +180,8 @@ class _Merged:
             k = (REMOVE_WORDS[item.kind], item.name)
             slot = at(k)
             if slot is None or out[slot] is None:
+                if k[0] == "entity":
+                    loader.missed_cards.append((len(loader.diagnostics), item.name))
                 loader.diagnostics.append(Diagnostic(
                     "error", f"cannot remove {item.kind} '{item.name}': it is not declared",
                     loader.sources.locate(item.span, item.name)))
@@ -195,6 +201,8 @@ class _Merged:
         override = getattr(item, "override", False)
         existing = [k for k in keys if at(k) is not None]
         if override and not existing:
+            if keys[0][0] == "entity":
+                loader.missed_cards.append((len(loader.diagnostics), keys[0][1]))
             loader.diagnostics.append(Diagnostic(
                 "error", f"'override' needs an earlier declaration of '{keys[0][1] or keys[0][0]}' to replace",
                 loader.sources.locate(item.span, keys[0][1]) if keys[0][1] else item.span))
@@ -314,7 +322,8 @@ def load_declarations(path: str | Path, overrides: dict[str, str] | None = None)
     """The merged declarations of a game; `overrides` maps resolved paths to texts read instead
     of those files (the language server's open buffers)."""
     loader = Loader(overrides)
-    items = loader.load(Path(path))
+    # a run of cards is made into its cards once merged: a variant's values are known by then
+    items = expand_runs(loader.load(Path(path)), loader)
     return _with_implicit_kinds(items), loader
 
 

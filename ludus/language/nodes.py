@@ -525,14 +525,31 @@ class Handler:
 
 
 @frozen
+class CardRun:
+    """`for n in 3 to 35` after a card's or piece's quoted name: one card for each number from
+    `low` to `high`, named by `name` (the quoted name with its `{holes}`). Each end is an int,
+    or a NumberName until the loader has put the value's number there (language/runs.py)."""
+
+    var: str
+    low: object
+    high: object
+    name: Template
+    span: Span = _span()
+
+
+@frozen
 class EntityDecl:
     word: str  # card | piece
-    name: str
+    name: str  # a run's (`run` set): its quoted name as written, holes and all: "{n}"
     kind: str
     props: tuple
     handlers: tuple
     override: bool
     span: Span = _span()
+    # a run of cards, declared at once; the loader puts the cards it makes in its place
+    run: CardRun | None = field(default=None, kw_only=True)
+    # a card a run made: (the run's declaration, its number); its span is the run's line
+    origin: tuple | None = field(default=None, eq=False, repr=False, kw_only=True)
 
 
 @frozen

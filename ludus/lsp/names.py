@@ -29,7 +29,7 @@ from ..language.symbols import plural
 # rules whose own NAME binds a name in a block: never one of the game's names
 BINDERS = {"let_stmt", "create_stmt", "roll_stmt", "choose_stmt", "choose_range_stmt", "ask_stmt",
            "distribute_stmt", "offer_stmt", "for_stmt", "for_where_stmt", "alternate_stmt", "comp_args",
-           "list_comp", "when_becomes", "param", "action_param"}
+           "list_comp", "when_becomes", "param", "action_param", "entity_run"}
 # rules whose NAME is a card's handler (`on play:`, `resolve play of c`): not looked up
 HANDLERS = {"handler", "resolve_stmt"}
 # rule -> which of its NAMEs (counting NAMEs only) it declares
@@ -130,6 +130,14 @@ class Index:
                 self.local_names.add(node.name)
             elif isinstance(node, n.Attr):
                 self.attrs[(where, node.span.end_line, node.span.end_column)] = res[0]
+        # the number of a run of cards (`n` of `card "{n}" for n in 3 to 35: number n`), in its
+        # name's holes and its properties: the loader put it as a number, so the checker never saw it
+        for decl in {id(e.origin[0]): e.origin[0] for e in checked.symbols.entities.values() if e.origin}.values():
+            run, where = decl.run, self._resolved(decl.span.path)
+            for node in n.each_node((run.name, decl.props)):
+                if isinstance(node, n.Name) and node.name == run.var:
+                    self.locals.add((where, node.span.line, node.span.column))
+                    self.local_names.add(node.name)
         self._named: dict[tuple[str, bool], tuple | None] = {}
         self.by_file: dict[str, list[Occurrence]] = {}
         for path, text in analysis.sources.texts.items():

@@ -547,6 +547,11 @@ class Workspace:
         if here.key[0] == EITHER:
             raise Refused(f"'.{here.word}' here may be a card's property or a space's: rename it where "
                           "it is declared")
+        made = index.analysis.checked.symbols.entities.get(here.word) if here.key[0] in ("card", "piece") else None
+        if made is not None and made.origin is not None:
+            run = made.origin[0]
+            raise Refused(f"'{here.word}' is one of the {run.word}s the run \"{run.name}\" on line {run.span.line} "
+                          f"of {Path(run.span.path).name} makes: change the run's quoted name to rename them all")
         if not index.declared(here.key):
             raise Refused(f"'{here.word}' is built in, not declared by the game: it cannot be renamed")
         return here

@@ -146,6 +146,26 @@ class DeclarationBuilder(BuilderBase):
         return n.EntityDecl(word, name, kind, props, handlers, bool(override), span=self.span(meta))
 
     @v_args(meta=True)
+    def entity_run_decl(self, meta, c):
+        """`card "{n}" for n in 3 to 35: number n`: one declaration for a run of numbered cards,
+        kept whole here (so that `override` and `remove` in a variant take the run by its quoted
+        name, "{n}"); the loader makes its cards once the values its ends name are known."""
+        override, word, name, run, kind, *items = c
+        word = str(word.children[0])
+        var, low, high, run_span = run
+        # the quoted name with its holes parsed, as a log line's are: each hole is worked out per card
+        template = self.template(name)
+        props = tuple(i for i in items if isinstance(i, n.Prop))
+        handlers = tuple(i for i in items if isinstance(i, n.Handler))
+        kind = str(kind) if kind is not None else IMPLICIT_KINDS[word]
+        return n.EntityDecl(word, unquote(name), kind, props, handlers, bool(override), span=self.span(meta),
+                            run=n.CardRun(var, low, high, template, span=run_span))
+
+    @v_args(meta=True)
+    def entity_run(self, meta, c):
+        return (str(c[0]), c[1], c[2], self.span(meta))
+
+    @v_args(meta=True)
     def prop(self, meta, c):
         return n.Prop(str(c[0]), c[1], span=self.span(meta))
 

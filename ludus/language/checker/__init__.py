@@ -21,4 +21,11 @@ class Checker(CheckerBase, DeclarationChecks, StatementChecks, ExpressionChecks)
 
 
 def check(items: list, sources: Sources | None = None) -> Checked:
-    return Checker(items, sources=sources).run()
+    checked = Checker(items, sources=sources).run()
+    if any(getattr(i, "origin", None) is not None for i in items):
+        # the cards of a run (language/runs.py) share its line: a slip in its properties is
+        # checked once per card, and is one slip, said once
+        seen: set = set()
+        checked.diagnostics[:] = [d for d in checked.diagnostics
+                                  if (key := (d.severity, d.message, d.span, d.hint)) not in seen and not seen.add(key)]
+    return checked

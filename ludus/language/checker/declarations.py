@@ -848,6 +848,9 @@ class DeclarationChecks:
         if item.kind not in sym.kinds:
             self.error(f"unknown kind '{item.kind}'", self.at(item.span, item.kind), suggest(item.kind, sym.kinds))
             return
+        if item.origin is not None:  # a card of a run: the values its ends name made it (language/runs.py)
+            run = item.origin[0].run
+            self.used.update(("value", end.name) for end in (run.low, run.high) if end.__class__ is n.NumberName)
         fields = sym.fields_of(item.kind)
         scope = Scope(this="entity:" + item.kind)
         scope.names["this"] = "entity:" + item.kind
