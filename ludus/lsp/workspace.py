@@ -291,7 +291,9 @@ class Workspace:
             text = None
             if decl.word == "card" and texts:
                 text = RulesText(sym, checked.types, analysis.sources).card(decl).text()
-            return Symbol(word, decl.word, decl.kind, decl.span, text)
+            # a card of a run is declared at the run's quoted name, which makes it
+            span = decl.span if decl.origin is None else decl.origin[0].run.name.span
+            return Symbol(word, decl.word, decl.kind, span, text)
         if quoted:
             return None
         if word in sym.values:

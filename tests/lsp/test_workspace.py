@@ -338,3 +338,23 @@ def test_the_word_of_a_per_is_the_set_of_keys_even_where_a_card_has_a_property_o
     assert sorted((s.line, s.column, new) for s, new in edits) == [(8, 5, "shade"), (10, 5, "shade"), (12, 53, "shade")]
     edits = ws.rename(game, 3, 20, "hue")[resolved(path)]
     assert sorted((s.line, s.column, new) for s, new in edits) == [(3, 7, "hues"), (4, 19, "hue"), (5, 29, "hue"), (6, 16, "hue")]
+
+
+def test_a_card_of_a_run_goes_to_the_run_and_is_renamed_only_with_it(tmp_path):
+    from ludus.lsp.workspace import Refused
+
+    path = tmp_path / "game.ludus"
+    path.write_text('game "Runs"\nplayers 2\nvalue lowest = 3\nkind Card:\n    number: number\n'
+                    'card "{n}" for n in lowest to 6: number n\nflow:\n    exile card("5")\n    win first(seats)\n',
+                    encoding="utf-8")
+    ws = Workspace()
+    assert errors(ws.analyse(str(path))) == []
+    target, span = ws.definition(str(path), 7, 16)                      # "5" in card("5") -> the run's name
+    assert target == resolved(path) and (span.line, span.column, span.end_column) == (6, 6, 11)
+    assert ws.hover(str(path), 7, 16).startswith("**5**: card (Card)\n\ndeclared at game.ludus:6")
+    with pytest.raises(Refused, match='one of the cards the run "{n}" on line 6 of game.ludus makes'):
+        ws.rename(str(path), 7, 16, "Five")
+    with pytest.raises(Refused, match="'n' is bound in a block"):          # the run's number, in a property
+        ws.rename(str(path), 5, 40, "k")
+    edits = ws.rename(str(path), 2, 7, "low")                           # a value the run's end names
+    assert sorted((s.line, s.column) for s, _ in edits[resolved(path)]) == [(3, 7), (6, 21)]

@@ -872,7 +872,12 @@ class DeclarationChecks:
             if not compatible(t, want):
                 self.error(f"'{p.name}' is {a_type(want)}, not {a_type(t)}", p.value.span)
         for fname, (_type, default) in fields.items():
-            if default is None and fname not in given:
+            if default is None and fname not in given and item.origin is not None:
+                # said once for the run, not once per card (check() drops the repeats)
+                run = item.origin[0]
+                self.error(f"the {run.word}s of the run \"{run.name}\" do not set '{fname}', which kind '{item.kind}' "
+                           "requires", run.run.name.span)
+            elif default is None and fname not in given:
                 self.error(f"{item.word} '{item.name}' does not set '{fname}', which kind '{item.kind}' requires", self.at(item.span, item.name))
         for h in item.handlers:
             self.block(h.body, scope.child(in_handler=True))
