@@ -26,7 +26,7 @@ kind Card:
 card "{n}" for n in lowest to highest: number n
 card "Cheque {n * 10}" for n in 1 to 3 is Card:
     copies n
-    number 0
+    number n * 10
     cost n * price + sum(n for n in [1, 2])
 
 flow:
@@ -87,7 +87,7 @@ def test_the_rules_text_lists_each_card_with_its_properties_worked_out(tmp_path)
     assert "5 (Card)\n  Number: 5.\n" in result.output
     # `n * price` is read in play, and the comprehension's own `n` is its own
     assert (
-        "Cheque 20 (Card, 2 copies)\n  Number: 0. Cost: 2 × price + the total of n for every n in 1 and 2.\n"
+        "Cheque 20 (Card, 2 copies)\n  Number: 20. Cost: 2 × price + the total of n for every n in 1 and 2.\n"
         in result.output
     )
 
