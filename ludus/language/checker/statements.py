@@ -45,6 +45,29 @@ class StatementChecks:
             f'end the line with the question the seat reads, e.g. choose {s.bind} from ... "{example}"',
         )
 
+    def turnless(self, s, scope: Scope, what: str, named: str) -> None:
+        """A warning at a decision that names no seat (`offer` without `to`, `choose` or
+        `distribute` without `by`) where the seat it goes to, the one with the turn, is surely
+        not the one meant. Only where that is certain from the lines around it:
+        - inside an `alternate` with no `turn` between: the loop names its seat but gives it no
+          turn, so the decision goes to whoever had the turn before the loop, round after round;
+        - in the setup or the flow outside every `turn`: no seat has the turn, and it goes to the
+          first seat.
+        A rule, an action or an effect may be called from inside a turn, so one written there
+        outside an `alternate` is left alone. `ask` always names its seat."""
+        loop_seat = scope.flags.get("alt_seat")
+        if loop_seat:
+            before = ("the first seat (no seat had the turn before the loop)" if scope.flags.get("no_turn")
+                      else "the seat whose turn it was before the loop")
+            self.warn(f"'alternate' does not give {loop_seat} the turn, so this {what} goes to {before}, "
+                      f"not to {loop_seat}", s.span,
+                      f"give it the turn: write 'turn {loop_seat}:' inside the loop around it, "
+                      f"or name the seat: '{named} {loop_seat}'")
+        elif scope.flags.get("no_turn"):
+            self.warn(f"no seat has the turn here, so this {what} goes to the first seat", s.span,
+                      "give a seat the turn around it, as 'turn s:' inside 'for each s in seats:', "
+                      f"or name the seat: '{named} s'")
+
     def block(self, stmts: tuple, scope: Scope) -> None:
         try:
             self._block(stmts, scope)
@@ -177,6 +200,8 @@ class StatementChecks:
                 self.error(f"'choose' picks from a list, not {a_type(t)}", s.source.span)
             if s.by is not None:
                 self.expect(s.by, scope, "seat")
+            else:
+                self.turnless(s, scope, "choice", "choose ... by")
             if s.count is not None:
                 self.expect(s.count, scope, "number")
             if s.question is not None:
@@ -193,6 +218,8 @@ class StatementChecks:
                                 "options in one decision")
             if s.by is not None:
                 self.expect(s.by, scope, "seat")
+            else:
+                self.turnless(s, scope, "choice", "choose ... by")
             if s.question is not None:
                 self.template(s.question, scope)
             else:
@@ -209,6 +236,8 @@ class StatementChecks:
                 self.error(f"'distribute' shares among a list, not {a_type(t)}", s.targets.span)
             if s.by is not None:
                 self.expect(s.by, scope, "seat")
+            else:
+                self.turnless(s, scope, "choice", "distribute ... by")
             if s.question is not None:
                 self.template(s.question, scope)
             scope.names[s.bind] = "shares"
@@ -221,14 +250,8 @@ class StatementChecks:
                 self.offered.add(a)
             if s.seat is not None:
                 self.expect(s.seat, scope, "seat")
-            elif scope.flags.get("no_turn"):
-                # written in the setup or the flow outside every `turn` and `alternate`: no seat
-                # has the turn, and the offer goes to the first seat, which is seldom what is
-                # meant. Only there is it certain: a rule or an action may be called from inside
-                # a turn, and an `alternate` (which names its seat) is left to the designer.
-                self.warn("no seat has the turn here, so this offer goes to the first seat", s.span,
-                          "give a seat the turn around it, as 'turn s:' inside 'for each s in seats:', "
-                          "or name the seat: 'offer ... to s'")
+            else:
+                self.turnless(s, scope, "offer", "offer ... to")
             if s.question is not None:
                 self.template(s.question, scope)
             if s.bind:
@@ -316,7 +339,10 @@ class StatementChecks:
             self.block(s.body, scope.child(loop=True))
         elif isinstance(s, n.Alternate):
             self.expect(s.seats, scope, "list:seat")
-            inner = scope.child(loop=True, alternate=True, no_turn=False)
+            # the loop names its seat but does not give it the turn (only `turn` does: vm.py
+            # _scope), so a decision written in it with no `turn` around goes to whoever had the
+            # turn before the loop (turnless, below)
+            inner = scope.child(loop=True, alternate=True, alt_seat=s.var)
             inner.names[s.var] = "seat"
             self.block(s.body, inner)
             if s.one_left:
@@ -325,7 +351,7 @@ class StatementChecks:
                 scope.names[s.var] = "seat"
         elif isinstance(s, n.Turn):
             self.expect(s.seat, scope, "seat")
-            self.block(s.body, scope.child(no_turn=False))
+            self.block(s.body, scope.child(no_turn=False, alt_seat=None))
         elif isinstance(s, n.Phase):
             self.block(s.body, scope.child())
         else:  # pragma: no cover - the grammar has no other statements
