@@ -17,7 +17,7 @@ from pathlib import Path
 import attrs
 
 from .compiler import Game, compile_game
-from .engine.dice import test_line_problem
+from .engine.dice import order_zone_problem, test_line_problem
 from .language.checker import Checked, check
 from .language.checker.declarations import PART_ALONE
 from .language.discover import games_including, near, sort_out
@@ -57,7 +57,8 @@ def analyse(path: str | Path, overrides: dict[str, str] | None = None) -> tuple[
     diags, checked, sources = _analysed(path, overrides)
     if checked is None:
         return diags, checked, sources
-    return sorted(diags + force_errors(checked, sources, path), key=lambda d: d.sort_key), checked, sources
+    faulty = {(d.span.path, d.span.line) for d in diags if d.severity == "error" and d.span is not None}
+    return sorted(diags + force_errors(checked, sources, path, faulty), key=lambda d: d.sort_key), checked, sources
 
 
 def _check_path(path, what: str) -> None:
@@ -77,14 +78,26 @@ def _analysed(path, overrides: dict[str, str] | None = None) -> tuple[list, Chec
     return sorted(diags + found, key=lambda d: d.sort_key), checked, loader.sources
 
 
-def force_errors(checked: Checked, sources: Sources, path) -> list[Diagnostic]:
-    """An error at each `force` line of the tests `path` runs that no roll of the game can take
-    (a die it never rolls, a face no such die has), in the words the test gives when it runs
-    (the tests a file runs: snapshot_names.tests_run_by)."""
+def force_errors(checked: Checked, sources: Sources, path, faulty=frozenset()) -> list[Diagnostic]:
+    """An error at each `force` line of the tests `path` runs that no roll or shuffle of the game can
+    take (a die it never rolls, a face no such die has, a zone it never shuffles), in the words the test gives when it runs
+    (the tests a file runs: snapshot_names.tests_run_by). `faulty`: the (path, line) of the
+    errors found already, where a forced order is not told another."""
     rules = _Rules(checked)
     out = []
     for decl in tests_run_by(checked, sources, path):
         for line in decl.lines:
+            if line.kind == "force_order":
+                # a zone the game never shuffles (dice.order_zone_problem), pointed at as the
+                # checker points at a zone it does not have. A line the checker found fault with
+                # (`faulty`: its lines with an error, a zone, seat or card the game does not have)
+                # is not told a second thing: the first is what to mend
+                zone = line.value[0].partition(" ")[0]
+                if zone in checked.symbols.zones and (line.span.path, line.span.line) not in faulty:
+                    problem = order_zone_problem(rules, zone)
+                    if problem is not None:
+                        out.append(Diagnostic("error", problem, sources.locate(line.span, zone)))
+                continue
             if line.kind != "force_die":
                 continue
             sides, *values = line.value

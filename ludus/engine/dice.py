@@ -130,3 +130,46 @@ def shuffled_zones(game) -> frozenset:
             if isinstance(name, str) and name in game.zones:
                 found.add(name)
     return frozenset(found)
+
+
+@_once_per_game
+def game_shuffles(game) -> frozenset | None:
+    """The names of the zones the game's rules shuffle (as `shuffled_zones`, read from the game's
+    declarations alone, so a game not yet compiled is asked too), or None when some shuffle's
+    zone is worked out as the game runs (`shuffle z` for a rule's parameter) or the game keeps no
+    checked declarations to look in: then any zone may be shuffled."""
+    checked = getattr(game, "checked", None)
+    if checked is None:
+        return None
+    zones = checked.symbols.zones
+    found = {name for name, decl in zones.items() if getattr(decl, "refill", None)}
+    for x in _rule_nodes(game):
+        if isinstance(x, n.Shuffle):
+            zone = x.into if x.into is not None else x.zone
+            name = getattr(zone, "name", None)
+            if not (isinstance(zone, (n.Name, n.Access)) and name in zones):
+                return None
+            found.add(name)
+    return frozenset(found)
+
+
+def order_zone_problem(game, zone: str, quote: str = "'") -> str | None:
+    """Why a forced order of zone `zone` (its name, or a family member's, without a seat) is one the game can never take,
+    or None. A forced order waits for the next shuffle of its zone, and one of a zone the game
+    never shuffles (`force order hand = ...` where only the deck is shuffled) would wait for ever
+    while the test, replay or session says the order is forced, and the line would do nothing: an
+    error, as a force of a die the game never rolls is (die_problem). A test runs on one game, the
+    one whose file names it (a variant's own tests on the variant), and the line is read against
+    that game's rules, so a zone only a variant shuffles is taken in the variant's tests and
+    refused in the base game's. When some shuffle's zone is worked out as the game runs, any zone
+    is taken (game_shuffles)."""
+    zone = zone.partition(" ")[0]  # a family's member (`deck red`) is shuffled as its family is
+    zones = game_shuffles(game)
+    if zones is None or zone in zones:
+        return None
+    title = getattr(game, "title", "the game")
+    if not zones:
+        return f"{title} shuffles no zone, so there is no order to force"
+    names = [f"{quote}{z}{quote}" for z in sorted(zones)]
+    shuffled = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{title} never shuffles {quote}{zone}{quote}, so this order would never be used; it shuffles {shuffled}"

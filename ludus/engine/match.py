@@ -18,7 +18,7 @@ from ..language.forcing import OrderFault
 from ..language.limits import MAX_FILE_BYTES
 from ..language.source import Suggestion, nearest, suggest
 from . import vm
-from .dice import forcing_problem
+from .dice import forcing_problem, order_zone_problem
 from .display import display, zone_text
 from .hidden import has_hidden_information
 from .runtime import RuleError, Runtime, box_cards, copy_state
@@ -589,11 +589,14 @@ class Match:
         """The next shuffle of `zone` ("supply", or "deck@0" for a seat's) puts these cards on
         top, in this order (top first). A zone or a card the game does not have is a ValueError
         that names the nearest one the game has, and nothing is forced: the order would wait for
-        ever, and the match's save not load."""
+        ever, and the match's save not load. So is a zone the game never shuffles
+        (dice.order_zone_problem)."""
         if isinstance(names, str) or not isinstance(names, (list, tuple)):
             raise ValueError(f"names is a list of card names, not {shown_value(names)}")
         entry = ["order", zone, list(names)]
         problem = order_entry_problem(self.game, entry, self._state["nseats"])
+        if problem is None:  # a zone the game never shuffles would keep the order for ever
+            problem = order_zone_problem(self.game, zone.split("@", 1)[0])
         if problem is not None:
             raise ValueError(problem)
         self._state["forced"].append(entry)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from attrs import define, field
 
-from ..engine.dice import die_problem
+from ..engine.dice import die_problem, order_zone_problem
 from ..engine.display import describe_entry
 from ..engine.effect import place_text, result_text
 from ..engine.match import IllegalAction, Match, closest, order_problem, order_zone_fault, seat_named, zone_key
@@ -362,6 +362,12 @@ def forced_entries(game, nseats: int, step: Step, path: str) -> list:
         at = next((eq + 1 + offset for name, offset in _names_at(step.text[eq + 1:]) if name == faults[0].name),
                   None) if eq >= 0 else None
         raise ReplayError(path, step.line, faults[0].text(), step.column + (at or 0))
+    # a zone the game never shuffles: after the names, as `ludus check` tells a line one thing
+    name = f.target.partition(" of ")[0].strip()
+    problem = order_zone_problem(game, name, quote="`")
+    if problem is not None:
+        at = step.text.find(name, len("order"))
+        raise ReplayError(path, step.line, problem, step.column + max(at, 0))
     return [["order", key, list(f.values)]]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..compiler.probe import compile_expression, compile_rule_call, compile_statements
 from ..engine import vm
+from ..engine.dice import order_zone_problem
 from ..engine.effect import Effect, _cards, _plain, changes, facts, result_text, unset_values
 from ..engine.match import closest, order_problem, order_zone_fault, shown_value, zone_key
 from ..engine.runtime import RuleError, Runtime, copy_state, forced_die
@@ -139,6 +140,11 @@ class Position:
         fault = order_zone_fault(self.game, nseats, zone, seat) or next(iter(order_card_faults(self.game.defs, names)), None)
         if fault is not None:
             raise TestError(fault.text(), span)
+        # a zone the game never shuffles would keep the order for ever: said before the cards in
+        # it are looked at, in the words `ludus check` has for the line
+        problem = order_zone_problem(self.game, zone)
+        if problem is not None:
+            raise TestError(problem, span)
         key = zone_key(self.game, nseats, written)
         problem = order_problem(self.match, ["order", key, list(names)])
         if problem is not None:

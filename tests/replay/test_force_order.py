@@ -198,3 +198,41 @@ def test_a_key_the_family_lacks_is_pointed_at_in_a_replay(tmp_path):
         load_replay(script).run(lambda line: None)
     assert (err.value.line, err.value.column, err.value.message) == (
         3, 22, "zone family 'discards' has no member 'discards dark-bleu'; did you mean 'dark-blue'?")
+
+
+NEVER = "Market Town never shuffles `hand`, so this order would never be used; it shuffles `deck` and `supply`"
+
+
+def test_a_zone_the_game_never_shuffles_is_refused_at_its_place(tmp_path, monkeypatch):
+    # the order would wait for a shuffle of the hand that never comes: the line did nothing
+    r = replay(tmp_path, "hand of Amber = Copper Coin")
+    with pytest.raises(ReplayError) as err:
+        r.run(lambda line: None)
+    assert (err.value.line, err.value.column, err.value.message) == (4, 13, NEVER)
+    # the REPL's `force order` says the same, and forces nothing
+    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+    out = io.StringIO()
+    match = ludus.load(GAME).new_match(2, seed=3)
+    repl = Repl(match, GAME, Console(file=out, width=120, color_system=None))
+    repl.handle("force order hand of Amber = Copper Coin")
+    assert out.getvalue().splitlines() == [f"error: {NEVER}"]
+    assert repl.match._state["forced"] == []
+
+
+def test_the_python_api_refuses_it_too(tmp_path):
+    match = ludus.load(GAME).new_match(2, seed=3)
+    with pytest.raises(ValueError, match="Market Town never shuffles 'hand', so this order would never be used"):
+        match.force_order("hand@0", ["Copper Coin"])
+    assert match._state["forced"] == []
+    match.force_order("deck@0", ["Copper Coin"])  # a zone it shuffles is taken
+    assert match._state["forced"] == [["order", "deck@0", ["Copper Coin"]]]
+
+
+def test_any_zone_is_taken_when_a_shuffle_names_its_zone_as_the_game_runs(tmp_path):
+    # `shuffle z` of a rule's parameter may shuffle any zone: none is refused
+    path = tmp_path / "mix.ludus"
+    path.write_text('game "Mix"\nplayers 2\nzone pile\nzone heap\ncard "Ace"\n\nrule mix(z: zone):\n'
+                    '    shuffle z\n\nflow:\n    mix(pile)\n    end game\n', encoding="utf-8")
+    match = ludus.load(path).new_match(2)
+    match.force_order("heap", ["Ace"])
+    assert match._state["forced"] == [["order", "heap", ["Ace"]]]

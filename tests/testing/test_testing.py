@@ -98,6 +98,11 @@ def test_effects_are_the_same_on_every_run():
     (lambda p: p.force_order_line("deck", "Amber", ["Coper Coin"]), "unknown card 'Coper Coin'; did you mean 'Copper Coin'?"),
     (lambda p: p.force_order_line("deck", "Amber", ["Guild Charter"]),
      "cannot force this order: 'Guild Charter' is not in deck of Amber; a copy is in supply"),
+    # a zone the game never shuffles: the order would wait for ever, and the line do nothing;
+    # said before the cards the hand holds are looked at
+    (lambda p: p.force_order_line("hand", "Amber", ["Guild Charter"]),
+     "Market Town never shuffles 'hand', so this order would never be used; it shuffles 'deck' and 'supply'"),
+    (lambda p: p.next_order("hand@0", ["Copper Coin"]), "Market Town never shuffles 'hand'"),
     (lambda p: p.force_order_line("deck", "Amber", "Copper Coin"), "names is a list of card names, not 'Copper Coin'"),
     (lambda p: p.force_order_line("deck", 0, ["Copper Coin"]), "seat is a seat's name or None, not 0"),
     # a position's statements have the step budget of any run: an endless loop is an error, not a hang

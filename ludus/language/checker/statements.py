@@ -57,16 +57,24 @@ class StatementChecks:
         outside an `alternate` is left alone. `ask` always names its seat."""
         loop_seat = scope.flags.get("alt_seat")
         if loop_seat:
-            before = ("the first seat (no seat had the turn before the loop)" if scope.flags.get("no_turn")
-                      else "the seat whose turn it was before the loop")
-            self.warn(f"'alternate' does not give {loop_seat} the turn, so this {what} goes to {before}, "
-                      f"not to {loop_seat}", s.span,
-                      f"give it the turn: write 'turn {loop_seat}:' inside the loop around it, "
-                      f"or name the seat: '{named} {loop_seat}'")
+            before = (
+                "the first seat (no seat had the turn before the loop)"
+                if scope.flags.get("no_turn")
+                else "the seat whose turn it was before the loop"
+            )
+            self.warn(
+                f"'alternate' does not give {loop_seat} the turn, so this {what} goes to {before}, not to {loop_seat}",
+                s.span,
+                f"give it the turn: write 'turn {loop_seat}:' inside the loop around it, "
+                f"or name the seat: '{named} {loop_seat}'",
+            )
         elif scope.flags.get("no_turn"):
-            self.warn(f"no seat has the turn here, so this {what} goes to the first seat", s.span,
-                      "give a seat the turn around it, as 'turn s:' inside 'for each s in seats:', "
-                      f"or name the seat: '{named} s'")
+            self.warn(
+                f"no seat has the turn here, so this {what} goes to the first seat",
+                s.span,
+                "give a seat the turn around it, as 'turn s:' inside 'for each s in seats:', "
+                f"or name the seat: '{named} s'",
+            )
 
     def block(self, stmts: tuple, scope: Scope) -> None:
         try:
