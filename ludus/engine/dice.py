@@ -119,16 +119,21 @@ def game_dice(game) -> frozenset | None:
 
 
 @_once_per_game
+def _shuffled(game) -> tuple:
+    """The zone each `shuffle` of the game's rules shuffles (into a zone, or in place), as
+    written: a zone's name, or an expression worked out as the game runs."""
+    return tuple(x.into if x.into is not None else x.zone for x in _rule_nodes(game) if isinstance(x, n.Shuffle))
+
+
+@_once_per_game
 def shuffled_zones(game) -> frozenset:
     """The names of the zones the game's rules shuffle: by a `shuffle` (into a zone, or in place),
     or by refilling, which shuffles the zone refilled from."""
     found = {name for name, spec in game.zones.items() if spec.refill}
-    for x in _rule_nodes(game):
-        if isinstance(x, n.Shuffle):
-            zone = x.into if x.into is not None else x.zone
-            name = getattr(zone, "name", None)
-            if isinstance(name, str) and name in game.zones:
-                found.add(name)
+    for zone in _shuffled(game):
+        name = getattr(zone, "name", None)
+        if isinstance(name, str) and name in game.zones:
+            found.add(name)
     return frozenset(found)
 
 
@@ -143,13 +148,11 @@ def game_shuffles(game) -> frozenset | None:
         return None
     zones = checked.symbols.zones
     found = {name for name, decl in zones.items() if getattr(decl, "refill", None)}
-    for x in _rule_nodes(game):
-        if isinstance(x, n.Shuffle):
-            zone = x.into if x.into is not None else x.zone
-            name = getattr(zone, "name", None)
-            if not (isinstance(zone, (n.Name, n.Access)) and name in zones):
-                return None
-            found.add(name)
+    for zone in _shuffled(game):
+        name = getattr(zone, "name", None)
+        if not (isinstance(zone, (n.Name, n.Access)) and name in zones):
+            return None
+        found.add(name)
     return frozenset(found)
 
 
