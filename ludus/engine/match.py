@@ -361,6 +361,11 @@ class Match:
             return done
         return None if sight is None or seat in sight[0] else sight[1]
 
+    def _took(self, index: int) -> int | None:
+        """The history entry whose move logged the entry at `index` first, or None (an entry
+        logged before the match was loaded, or by `apply_fast`, which keeps no history)."""
+        return next((n for n in range(len(self.history) - 1, -1, -1) if self.history[n][1] == index), None)
+
     def _sight(self, index: int):
         """`sight` of the answer at `index` in the log, worked out the first time it is asked;
         _UNKNOWN when no entry of the history took it. The sight of a part of a decision still
@@ -371,7 +376,7 @@ class Match:
         if lo <= index < hi:
             return self._sight_after_load(index)
         if index not in self.sight:
-            n = next((n for n in range(len(self.history) - 1, -1, -1) if self.history[n][1] == index), None)
+            n = self._took(index)
             if n is None:
                 return _UNKNOWN
             sight, reach = self._sight_of(n)
@@ -502,9 +507,7 @@ class Match:
         Worked out when first asked, from the state before the move, so `apply` pays nothing."""
         if index not in self.asked:
             entry = self.log[index] if 0 <= index < len(self.log) else {}
-            n = None
-            if entry.get("t") == "answer":
-                n = next((n for n in range(len(self.history) - 1, -1, -1) if self.history[n][1] == index), None)
+            n = self._took(index) if entry.get("t") == "answer" else None
             if n is None:
                 return None  # not kept: an entry of the history may take it later (a loaded match's sight)
             self.asked[index] = self._asked_of(n)
