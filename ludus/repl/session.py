@@ -1115,13 +1115,8 @@ class Repl:
                 text = match.hidden_answer(index, seat)
                 if text is not None:
                     told[seat] = f"{who} {text}"
-            question = match.question(index)
-            if question is not None:
-                asked[None] = question
-                for seat in range(match._state["nseats"]):
-                    text = match.question(index, seat)
-                    if text != question:
-                        asked[seat] = text
+            if match.question(index) is not None:  # worked out, and kept as each seat reads it
+                asked = dict(match.asked[index])
         return label, told, asked
 
     def cmd_view(self, arg: str) -> None:
