@@ -14,15 +14,18 @@ def _span():
     return field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
 
 
-def each_node(tree):
+def each_node(tree, skip: tuple = ()):
     """Every node in `tree` (a node, or a tuple or list of them, nested), each one before the
-    nodes inside it, these in the order of its fields; spans are not entered."""
+    nodes inside it, these in the order of its fields; spans are not entered, nor nodes of the
+    classes in `skip` (which are not given either)."""
     stack = [tree]
     while stack:
         x = stack.pop()
         if isinstance(x, (tuple, list)):
             stack.extend(reversed(x))
         elif has(type(x)):
+            if skip and isinstance(x, skip):
+                continue
             yield x
             stack.extend(getattr(x, f.name) for f in reversed(fields(type(x))) if f.name != "span")
 

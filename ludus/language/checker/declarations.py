@@ -1303,8 +1303,8 @@ class DeclarationChecks:
 
 
     def report_passes_never_in_an_alternate(self) -> None:
-        """A `pass` in an action, rule or card effect that no `alternate ... until all pass`
-        loop can be running around: the statement that checks `pass` lets one through there
+        """A `pass` in an action, rule or card effect that no `alternate` loop can be running
+        around: the statement that checks `pass` lets one through there
         when the game has such a loop anywhere, as the block may run inside it; this finds the
         blocks that cannot. Exact in the one direction that matters, that it never reports a
         `pass` that can run inside a loop: what may run inside one is over-counted. It is
@@ -1374,16 +1374,7 @@ class DeclarationChecks:
 
 def _passes_outside_loops(body) -> list:
     """The `pass` statements of a block that no `alternate` loop written in the block holds."""
-    found, stack = [], [body]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (tuple, list)):
-            stack.extend(reversed(x))
-        elif isinstance(x, n.Pass):
-            found.append(x)
-        elif attrs.has(type(x)) and not isinstance(x, n.Alternate):
-            stack.extend(getattr(x, f.name) for f in reversed(attrs.fields(type(x))) if f.name != "span")
-    return found
+    return [x for x in n.each_node(body, skip=(n.Alternate,)) if isinstance(x, n.Pass)]
 
 
 def _named_when_shown(t: str) -> bool:
