@@ -43,7 +43,7 @@ class OfferSpec:
         listed = self.listed
         if listed is None:
             actions = rt.game.actions
-            listed = self.listed = [(name, actions[name]) for name in (self.names if self.names is not None else actions)]
+            listed = self.listed = [(name, actions[name]) for name in self.offered(rt)]
         saved = rt.memo
         if saved is None:
             rt.memo = {}  # nothing changes while the options are listed

@@ -278,13 +278,10 @@ class Match:
         designer's view, a test, a replay), False never."""
         if not isinstance(label, str):
             raise ValueError(f"why_not takes a move's label (text), not {shown_value(label)}")
-        pending = self._state["pending"]
-        if pending is None or pending.get("kind") != "offer" or not self._state["stack"]:
+        waiting = self._offer_waiting()
+        if waiting is None:
             return None
-        frame = self._state["stack"][-1]
-        spec = self.game.codes[frame["c"]].ops[frame["pc"]][1]
-        if not hasattr(spec, "explain"):
-            return None
+        spec, frame, pending = waiting
         try:
             if detail is None:
                 detail = not has_hidden_information(self.game)
@@ -293,19 +290,26 @@ class Match:
         except RuleError:
             return None
 
+    def _offer_waiting(self) -> tuple | None:
+        """(the offer's spec, its frame, the pending decision) of the offer waiting, or None
+        when the decision waiting is no offer (or there is none)."""
+        pending = self._state["pending"]
+        if pending is None or pending.get("kind") != "offer" or not self._state["stack"]:
+            return None
+        frame = self._state["stack"][-1]
+        spec = self.game.codes[frame["c"]].ops[frame["pc"]][1]
+        return (spec, frame, pending) if hasattr(spec, "explain") else None
+
     def action_now(self, name: str, detail: bool | None = None) -> tuple[str, list[str] | str | None]:
         """Where the action `name` stands at the decision waiting, for the REPL's `show ACTION`:
         ("legal", [its moves' labels]); ("refused", why none of its moves is offered, as
         `why_not` words it, or None when it has no move to make at all: no binding of its
         parameters); ("not offered", None) when the decision waiting does not offer it (or
         there is none). `detail` as `why_not`."""
-        pending = self._state["pending"]
-        if pending is None or pending.get("kind") != "offer" or not self._state["stack"]:
+        waiting = self._offer_waiting()
+        if waiting is None:
             return "not offered", None
-        frame = self._state["stack"][-1]
-        spec = self.game.codes[frame["c"]].ops[frame["pc"]][1]
-        if not hasattr(spec, "offered"):
-            return "not offered", None
+        spec, frame, pending = waiting
         rt = Runtime(self.game, copy_state(self._state), [])
         if name not in spec.offered(rt):
             return "not offered", None
