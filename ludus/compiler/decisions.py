@@ -8,7 +8,7 @@ number of options stays small and every part is one logged, replayable move.
 
 from __future__ import annotations
 
-from ..engine.display import display, display_all, distribute_prompt, merge_options, unique_labels
+from ..engine.display import display, display_all, distribute_prompt, loose, merge_options, unique_labels
 from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, magnitude
 from ..language import nodes as n
@@ -89,7 +89,7 @@ class OfferSpec:
         be paid; None when no binding of an offered action has that label. With `action_name`,
         only that action's bindings are looked at, and with `text` None every one of them: why
         none of its moves is offered (the REPL's `show ACTION`)."""
-        wanted = None if text is None else " ".join(text.split()).casefold()
+        wanted = None if text is None else loose(text)
         names = self.offered(rt)
         if action_name is not None:
             names = [name for name in names if name == action_name]
@@ -98,7 +98,7 @@ class OfferSpec:
             for name in names:
                 action = rt.game.actions[name]
                 for local in _bindings(rt, env, action, seat):
-                    if wanted is not None and " ".join(str(action.label(rt, local)).split()).casefold() != wanted:
+                    if wanted is not None and loose(str(action.label(rt, local))) != wanted:
                         continue
                     why = _refusal(rt, action, local, seat)
                     if why is None:

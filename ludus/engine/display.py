@@ -5,6 +5,12 @@ from __future__ import annotations
 from .runtime import RuleError
 
 
+def loose(label: str) -> str:
+    """A move's label as typed labels are matched to it: in any case, and with any run of
+    spaces as one (`Buy  copper coin` names `buy Copper Coin`)."""
+    return " ".join(label.split()).casefold()
+
+
 def display(rt, value, typ: str = "any") -> str:
     if value is None:
         return "none"

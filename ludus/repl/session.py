@@ -26,7 +26,7 @@ from rich.text import Text
 from ..bots import BOTS as BOT_KINDS
 from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
 from ..engine.dice import game_dice, shuffled_zones
-from ..engine.display import describe_entry, hidden_answer, zone_text
+from ..engine.display import describe_entry, hidden_answer, loose, zone_text
 from ..engine.effect import result_text
 from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest, seat_named
 from ..engine.runtime import RuleError, Runtime
@@ -867,10 +867,10 @@ class Repl:
         if found is None:
             found = self._action_of_move(arg)
         if found is None:  # a label without holes, of a move not offered now (`no thanks` with no chips)
-            wanted = " ".join(arg.split()).casefold()
+            wanted = loose(arg)
             found = next((name for name, decl in declared.items() if isinstance(getattr(decl, "label", None), n.Template)
                           and all(isinstance(p, str) for p in decl.label.parts)
-                          and " ".join("".join(decl.label.parts).split()).casefold() == wanted), None)
+                          and loose("".join(decl.label.parts)) == wanted), None)
         if found == "":
             self.say(f"'{_same_label(arg, self.visible_options())}': the offer's `else` answer, no action: "
                      "it takes none and ends the offer")
@@ -1736,8 +1736,8 @@ def _same_label(text: str, legal: list[str]) -> str | None:
     names none, or (read that loosely) more than one."""
     if text in legal:
         return text
-    loose = " ".join(text.split()).casefold()
-    found = [label for label in legal if " ".join(label.split()).casefold() == loose]
+    wanted = loose(text)
+    found = [label for label in legal if loose(label) == wanted]
     return found[0] if len(found) == 1 else None
 
 
