@@ -14,7 +14,7 @@ from ..engine.effect import Effect, _cards, _plain, changes, facts, result_text,
 from ..engine.match import closest, order_problem, order_zone_fault, shown_value, zone_key
 from ..engine.runtime import RuleError, Runtime, copy_state, forced_die
 from ..language.forcing import order_card_faults
-from ..language.source import Diagnostic, LudusError, Sources, Span, render, split_lines, suggest
+from ..language.source import Diagnostic, LudusError, Sources, Span, one_line, render, split_lines, suggest
 from ..language.symbols import a_type
 
 FLOW_ENDED = "the flow ended without a winner"
@@ -182,7 +182,7 @@ class Position:
         with `seat` as the current seat (None: the seat deciding now), until the rule ends or asks
         a decision; answer those with `answer`. The flow's own decision is asked again after, as
         after `resolve` of a card. `span` is where the call's text starts in a test file."""
-        seat = self._ready_to_resolve(f"resolve {_one_line(call)}", seat, span)
+        seat = self._ready_to_resolve(f"resolve {one_line(call)}", seat, span)
         path, line, column = _where(span, "<resolve>")
         try:
             rule, bind, code = compile_rule_call(self.game, call, path, line, column)
@@ -198,10 +198,10 @@ class Position:
         except vm._FAILURES as exc:  # as the rules' own call of it fails: located at the call
             err = vm._located(exc, code, 0)
             del self.match.log[log_len:]
-            raise TestError(f"the arguments of {_one_line(call)} failed: {err.message}", err.span or span) from None
+            raise TestError(f"the arguments of {one_line(call)} failed: {err.message}", err.span or span) from None
         # a rule is nobody's card: the title names the call as written and the seat it ran for
-        self._run_apart(state, rule, env, f"the rule {_one_line(call)}",
-                        f"rule {_one_line(call)}, called for {self.match.seat_name(seat)}", span)
+        self._run_apart(state, rule, env, f"the rule {one_line(call)}",
+                        f"rule {one_line(call)}, called for {self.match.seat_name(seat)}", span)
 
     def _ready_to_resolve(self, doing: str, seat, span: Span | None) -> int:
         """Before a `resolve`: the match is not over, and no effect resolved before still waits
@@ -529,13 +529,6 @@ def _hints(err: LudusError) -> str | None:
     """The hints of a bad line's diagnostics ("did you mean ..."), as a TestError's detail."""
     hints = [d.hint for d in err.diagnostics if getattr(d, "hint", None)]
     return "\n".join(f"    hint: {h}" for h in hints) or None
-
-
-def _one_line(text: str) -> str:
-    """A call as written, on one line: a call broken over lines inside its brackets reads whole."""
-    import re
-
-    return re.sub(r"\s*\n\s*", " ", text.strip())
 
 
 def _type_words(typ: str) -> str:

@@ -177,6 +177,16 @@ def test_position_resolve_rule_runs_a_rule_as_the_test_line_does():
     assert pos.match.pending["prompt"] == "Amber: take an action"  # the flow's own decision, asked again
 
 
+def test_a_call_written_over_lines_is_named_on_one_line_as_the_rules_write_it():
+    # a Python caller may break a call over lines, with a comment: the step's title reads it whole,
+    # with no gap just inside its brackets and no comment
+    pos = Position(GAME, 2)
+    pos.resolve_rule("refill_market(\n    )")
+    assert pos.effect().report().splitlines()[0] == "rule refill_market(), called for Amber"
+    pos.resolve_rule("score_quarters(  # after the round\n)", "Basil")
+    assert pos.effect().report().splitlines()[0] == "rule score_quarters(), called for Basil"
+
+
 @pytest.mark.parametrize(("call", "message"), [
     ("score_quarter()", "<resolve>:1:1: error: unknown rule 'score_quarter'\n    hint: did you mean 'score_quarters'?"),
     ("score_quarters(Amber)", "<resolve>:1:1: error: rule 'score_quarters' takes 0 argument(s), not 1"),
