@@ -164,6 +164,17 @@ def test_two_player_setup():
     pos.expect("size(SledgePile) == 26 and size(RebelPile) == 26 and size(CartPile) == 6")
 
 
+
+def test_the_events_left_out_and_the_leaders_not_dealt_go_back_to_the_box_unseen():
+    """Rulebook, General Area setup: the Event cards beyond the 12 go back to the box, and
+    nobody looks at the Events. Decision 17: nor at the leaders nobody was dealt."""
+    pos = position(players=2)
+    pos.expect("all(e.loc == box for e in Events where e.loc != event_deck)")
+    pos.expect("size([c for c in Leaders where c.loc == box]) == 6")
+    seen = pos.match.view(1)["zones"]["removed"]
+    assert not any(n in seen for n in pos.value("[c.name for c in Events + Leaders]")[0])
+
+
 def test_starting_decks_hold_7_carts_a_vendor_3_rebels_and_a_leader():
     pos = position(players=3)
     for seat in ("Red", "Blue", "Green"):
@@ -352,6 +363,20 @@ def test_clean_up_discards_supports_merchants_and_hand_keeps_the_army_and_draws_
     pos.expect("size(discard of Red) == 3")
 
 
+
+def test_unused_action_points_and_recruits_are_lost_at_clean_up():
+    """Rulebook, Clean-up: unused Action Points and Gold are discarded at the end of the turn;
+    the other players do not see them still standing on Red's side during their turns."""
+    pos = position()
+    hand(pos, "Red", ["Shadow Market"])
+    pos.do("play Shadow Market")
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.run_on()
+    assert pos.match.pending["prompt"].startswith("Blue: ")
+    pos.expect("action_points of Red == 0 and gold of Red == 0 and recruits of Red == 0 and attacks of Red == 0")
+
+
 def test_an_empty_deck_is_reshuffled_from_the_discard():
     pos = position()
     hand(pos, "Red", [])
@@ -474,6 +499,61 @@ def test_guards_and_horde_fight_without_infamy():
     pos.run_on()
     # Red (the starting player) plays the Guards; with two players, Blue plays the Horde
     pos.expect("size(guards_at(UpperRight)) == 0 and infamy of Red == 0 and infamy of Blue == 0")
+
+
+
+def test_a_horde_card_that_does_not_clear_the_guards_falls_back():
+    """Rulebook, District Rules: Guards and Horde deployed into one district fight by the
+    Attack Phase's rules. Decision 12: a newcomer that leaves some of the other faction
+    standing falls back to its discard pile, so a district never holds both factions."""
+    pos = position()
+    only(pos, "UpperRight", ["Guard Captain"])             # attack 4, defense 5
+    pos.given('move first(cards("Drueggar Brute")) to horde_deck')   # attack 4, defense 6
+    pos.resolve_rule('deploy("Horde", [UpperRight])', "Red")
+    pos.run_on()
+    pos.expect('[c.name for c in enemies_at(UpperRight)] == ["Guard Captain"]')
+    pos.expect('first(c.name for c in horde_discard) == "Drueggar Brute"')
+    pos.expect("all(c.damage == 0 for c in enemies_at(UpperRight))")
+
+
+def test_a_horde_card_that_kills_every_guard_holds_the_district():
+    pos = position()
+    only(pos, "UpperRight", ["Guard Recruit"])             # attack 1, defense 2
+    pos.given('move first(cards("Drueggar Warlord")) to horde_deck')  # attack 7, defense 7
+    pos.resolve_rule('deploy("Horde", [UpperRight])', "Red")
+    pos.run_on()
+    pos.expect('[c.name for c in enemies_at(UpperRight)] == ["Drueggar Warlord"]')
+
+
+def test_a_horde_card_a_players_army_kills_does_not_overrun_the_city():
+    """Rulebook, Game End: the city falls when at least 1 Monster card is in each District.
+    Decision 16: a Horde card sent into a player's district is not holding it while the army
+    fights it; killed there, it never was, and the game goes on."""
+    pos = position()
+    for d in ("Center", "LowerRight", "LowerLeft", "UpperLeft"):
+        only(pos, d, ["Drueggar Grunt"])
+    pos.given("set controller of UpperRight to Red")
+    only(pos, "UpperRight", [])
+    army(pos, "Red", ["Claw Knight"])                        # attack 2: kills a Grunt
+    no_runestones(pos, "Red", "Blue")
+    pos.given('move first([c for c in cards("Drueggar Grunt") where c.loc == horde_deck or c.loc == box]) to horde_deck')
+    pos.resolve_rule('deploy("Horde", [UpperRight])', "Red")
+    pos.run_on()
+    assert pos.match.result is None
+    pos.expect("controller of UpperRight == Red and size(horde_at(UpperRight)) == 0 and infamy of Red == 1")
+
+
+def test_a_horde_card_that_takes_a_players_last_district_overruns_the_city():
+    pos = position()
+    for d in ("Center", "LowerRight", "LowerLeft", "UpperLeft"):
+        only(pos, d, ["Drueggar Grunt"])
+    pos.given("set controller of UpperRight to Red")
+    only(pos, "UpperRight", [])
+    no_runestones(pos, "Red", "Blue")                        # no army: the district is lost
+    pos.given('move first([c for c in cards("Drueggar Grunt") where c.loc == horde_deck or c.loc == box]) to horde_deck')
+    pos.resolve_rule('deploy("Horde", [UpperRight])', "Red")
+    pos.run_on()
+    assert pos.match.result is not None and pos.match.result["winners"] == []
 
 
 # ── the end ──
