@@ -377,6 +377,21 @@ def test_unused_action_points_and_recruits_are_lost_at_clean_up():
     pos.expect("action_points of Red == 0 and gold of Red == 0 and recruits of Red == 0 and attacks of Red == 0")
 
 
+def test_a_battle_says_its_damage_and_that_the_district_was_not_taken():
+    pos = position()
+    hand(pos, "Red", [])
+    army(pos, "Red", ["Rebel"])
+    no_runestones(pos, "Red")
+    only(pos, "UpperRight", ["Guard Veteran"])             # attack 2, defense 3
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.do("attack Upper right")
+    pos.run_on()
+    said = [e["text"] for e in pos.match.log if e["t"] == "log"]
+    assert "Red attacks Upper right: 1 damage against 2" in said
+    assert "Red does not take Upper right; left standing: Guard Veteran" in said
+
+
 def test_an_empty_deck_is_reshuffled_from_the_discard():
     pos = position()
     hand(pos, "Red", [])
