@@ -42,7 +42,9 @@ def start(ludus_position) -> Position:
     pos.given("move runestones of Blue to removed")
     pos.given('move first([c for c in cards("Sledge") where c.loc == SledgePile]) to discard of Red')
     pos.given("move hand of Red to deck of Red")
-    # and the Horde is in the city already, for the events that look for it
+    # and the Horde holds a district already, for the events that look for it (its Guards
+    # gone first: the rules never leave Guards and Horde in one district)
+    pos.given("move guards_at(LowerLeft) to guard_discard")
     pos.given('move first(cards("Drueggar Grunt")) to LowerLeft')
     pos.effect()
     return pos
