@@ -433,3 +433,31 @@ def test_random_matches_end_with_a_result(seed):
     m = GAME.new_match(2, seed=seed)
     play_random(m, random.Random(seed), limit=20000)
     assert m.is_over
+
+
+# ── the audit against the rulebook: edge cases the first encoding missed ──
+
+
+def test_a_retaliation_die_with_no_card_of_the_man_to_sit_on_stays_in_the_supply():
+    """Rulebook, Retaliation Dice: they are placed onto cards in The Man's market. With every
+    slot empty (after the 80s' event, say) there is nothing to place one on: the die is not used."""
+    pos = position()
+    hands(pos, ["Sylvia Rivera"], ["City Ordinance"])
+    pos.given("move [c for c in ManCards where c.decade > 0] to removed")
+    pos.do("play City Ordinance")
+    pos.do("play Sylvia Rivera")
+    pos.expect("retaliation_left == 4")
+
+
+def test_retaliation_dice_do_not_use_up_the_ordinary_d4s():
+    """Decision 5: the pool holds 6 ordinary d4s, and the 4 red Retaliation dice besides. With
+    both d6s taken, a d6 won becomes a d4 while an ordinary one is free, red dice or not."""
+    pos = position()
+    hands(pos, ["Marsha P. Johnson"], ["City Ordinance"])
+    pos.given("set pool to [6, 6, 4, 4, 4, 4, 4, 4]")   # 4 red dice (all in the pool) and 2 ordinary
+    pos.given("set retaliation_left to 0")
+    pos.given("set public to 2")
+    pos.do("play City Ordinance")
+    pos.do("play Marsha P. Johnson")
+    pos.expect("pool == [6, 6, 4, 4, 4, 4, 4, 4, 4]")
+
