@@ -461,3 +461,19 @@ def test_retaliation_dice_do_not_use_up_the_ordinary_d4s():
     pos.do("play Marsha P. Johnson")
     pos.expect("pool == [6, 6, 4, 4, 4, 4, 4, 4, 4]")
 
+
+def test_an_event_that_moves_a_marker_into_an_end_zone_resolves_it_at_once():
+    """Rulebook, The Three Tracks: once a cube lands in an end zone its effect resolves and the
+    cube goes back to S. Stonewall Inn Raid's pink side moves Public Support 2 toward Pride;
+    from 3 that is 2 deep in Pride's end zone: a d8. The event track is full, so no token."""
+    pos = position()
+    pos.given("set event_tokens of Pride to 3")
+    pos.given("set event_tokens of TheMan to 2")
+    pos.given("set public to 3")
+    pos.given(f"move {card('Stonewall Inn Raid')} to event_deck")   # the 60s' card on top
+    pos.next_roll(8, 5)
+    pos.resolve_rule("resolve_event_track()")
+    pos.expect(f"{card('Stonewall Inn Raid')}.loc == event_in_effect")
+    pos.expect("public == 0 and pool == [8] and pool_total == 5")
+    pos.expect("event_tokens of Pride == 0 and event_tokens of TheMan == 0 and decade == 70")
+
