@@ -477,3 +477,30 @@ def test_an_event_that_moves_a_marker_into_an_end_zone_resolves_it_at_once():
     pos.expect("public == 0 and pool == [8] and pool_total == 5")
     pos.expect("event_tokens of Pride == 0 and event_tokens of TheMan == 0 and decade == 70")
 
+
+def test_a_fold_push_that_lands_on_a_law_token_triggers_it():
+    """Rulebook, Law Tokens: a token acts when the cube lands on its space, however it got
+    there. The Man folds first and pushes Public Support onto a Law token on 1: the token
+    pushes it back toward The Man and returns to the supply."""
+    pos = position()
+    hands(pos, ["Bar Regulars"], ["City Ordinance"])
+    pos.given("add 1 Law to space(public, 1)")
+    pos.given("set law_supply to 2")
+    pos.do("fold")
+    pos.answer("public")
+    pos.expect("public == 0 and Law at space(public, 1) == 0 and law_supply == 3")
+
+
+def test_a_law_token_that_pushes_a_folded_marker_into_an_end_zone_resolves_it():
+    """The fold's own push never enters an end zone, but a Law token it lands on may carry the
+    marker on into The Man's end zone (decision 29): the end zone resolves as for any move."""
+    pos = position()
+    hands(pos, ["Bar Regulars", "Letter Campaign"], ["City Ordinance", "Beat Cop"])
+    pos.given("add 1 Law to space(public, -3)")
+    pos.given("set law_supply to 2")
+    pos.given("set public to -2")
+    pos.do("play City Ordinance")
+    pos.do("fold")                       # Pride folds first: Public Support -2 to -3, the token: -4
+    pos.answer("public")                 # The Man's Public Support end zone: 1 detained
+    pos.expect("public == 0 and event_tokens of TheMan == 1 and size(detained) == 1")
+    pos.expect("Law at space(public, -3) == 0 and law_supply == 3")

@@ -88,6 +88,20 @@ def test_the_automas_fold_push_stops_one_space_from_prides_end_zone():
     pos.expect("folded of TheMan and individual == 3")
 
 
+
+def test_the_automas_fold_push_that_lands_on_a_law_token_triggers_it():
+    """Decision 29: a Law token acts wherever a marker's move stops on it, the automa's fold
+    push too; it pushes the marker back toward The Man and returns to the supply."""
+    pos = position("Loitering Arrests")
+    pos.given(f"move {card('Raids on the Baths')} to played of TheMan")
+    pos.given("set individual to 0")
+    pos.given("add 1 Law to space(individual, 1)")
+    pos.given("set law_supply to 2")
+    pos.do("play Letter Campaign")
+    pos.run_on()
+    pos.expect("folded of TheMan and individual == 0")
+    pos.expect("Law at space(individual, 1) == 0 and law_supply == 3")
+
 def test_shortfall_example_one_detained_three_to_demoralize():
     """Rulebook, solo: 1 detained, 3 to demoralize: demoralize the 1, then detain 2 (from the
     top of Pride's deck: the discard pile is empty). Psychiatric Ward's 80s ability
