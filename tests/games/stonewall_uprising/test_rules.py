@@ -414,6 +414,23 @@ def test_end_zones_resolve_systemic_first_and_the_last_event_space_goes_to_it():
     pos.expect("overton == 29")          # Pride's Systemic reward: the window down 1
 
 
+
+def test_after_the_80s_event_no_decade_begins():
+    """Rulebook: only three Event cards are drawn a game, one per decade. A full track after
+    the 80s' event is only emptied (decision 10), and the log never announces a 90s."""
+    pos = position()
+    pos.given("set decade to 80")
+    pos.given("set event_tokens of Pride to 5")
+    pos.resolve_rule("resolve_event_track()")
+    texts = [e["text"] for e in pos.match.log if e["t"] == "log"]
+    assert texts[-1] == "the 80s are over: no Event card is left to flip"
+    pos.expect("decade == 90 and size(event_in_effect) == 1")
+    pos.given("set event_tokens of TheMan to 5")
+    pos.resolve_rule("resolve_event_track()")
+    texts = [e["text"] for e in pos.match.log if e["t"] == "log"]
+    assert not any("90s" in t for t in texts)
+    pos.expect("decade == 90 and size(event_in_effect) == 0 and event_tokens of TheMan == 0")
+
 def test_a_first_fold_with_no_legal_push_pushes_nothing_but_still_doubles():
     """Rulebook, Folding: the first fold pushes a cube one space toward the opponent, never
     into an end zone; with no legal space no cube is pushed. The doubling still applies."""
