@@ -466,17 +466,27 @@ def test_a_retaliation_die_with_no_card_of_the_man_to_sit_on_stays_in_the_supply
     pos.expect("retaliation_left == 4")
 
 
-def test_retaliation_dice_do_not_use_up_the_ordinary_d4s():
-    """Decision 5: the pool holds 6 ordinary d4s, and the 4 red Retaliation dice besides. With
-    both d6s taken, a d6 won becomes a d4 while an ordinary one is free, red dice or not."""
+def test_the_plain_d4s_are_two_and_retaliation_dice_are_not_among_them():
+    """Decision 5: 12 dice, 6 of them d4s, 4 of those the red Retaliation dice: 2 plain d4s.
+    With both d6s taken a d6 won becomes a plain d4 while one is free, red dice or not."""
     pos = position()
     hands(pos, ["Marsha P. Johnson"], ["City Ordinance"])
-    pos.given("set pool to [6, 6, 4, 4, 4, 4, 4, 4]")   # 4 red dice (all in the pool) and 2 ordinary
+    pos.given("set pool to [6, 6, 4, 4, 4, 4]")   # the 4 red dice, all in the pool; no plain d4
     pos.given("set retaliation_left to 0")
     pos.given("set public to 2")
     pos.do("play City Ordinance")
     pos.do("play Marsha P. Johnson")
-    pos.expect("pool == [6, 6, 4, 4, 4, 4, 4, 4, 4]")
+    pos.expect("pool == [6, 6, 4, 4, 4, 4, 4]")
+
+
+def test_with_both_plain_d4s_in_the_pool_a_d4_won_is_lost():
+    pos = position()
+    hands(pos, ["Marsha P. Johnson"], ["City Ordinance"])
+    pos.given("set pool to [6, 6, 4, 4]")         # no red die placed: both d4s are plain
+    pos.given("set public to 2")
+    pos.do("play City Ordinance")
+    pos.do("play Marsha P. Johnson")
+    pos.expect("pool == [6, 6, 4, 4] and public == 0")
 
 
 def test_an_event_that_moves_a_marker_into_an_end_zone_resolves_it_at_once():
