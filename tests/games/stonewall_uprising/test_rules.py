@@ -531,3 +531,28 @@ def test_a_law_token_that_pushes_a_folded_marker_into_an_end_zone_resolves_it():
     pos.answer("public")                 # The Man's Public Support end zone: 1 detained
     pos.expect("public == 0 and event_tokens of TheMan == 1 and size(detained) == 1")
     pos.expect("Law at space(public, -3) == 0 and law_supply == 3")
+
+
+def test_messages_name_the_man_as_the_rulebook_writes_it():
+    """What a player reads: "The Man", not the seat's identifier, and one die is a die."""
+    pos = position()
+    hands(pos, ["Bar Regulars"], ["City Ordinance", "Beat Cop"])
+    pos.given("set systemic to -3")
+    pos.do("play City Ordinance")        # Systemic to -4: The Man's end zone
+    pos.do("fold")
+    assert pos.match.pending["prompt"] == "Pride: Which marker do you push toward The Man?"
+    texts = [e["text"] for e in pos.match.log if e["t"] == "log"]
+    assert "The Man reaches systemic's end zone, 1 deep" in texts
+
+
+def test_one_retaliation_die_joining_the_pool_is_told_as_one_die():
+    pos = position()
+    hands(pos, ["Sylvia Rivera"], ["City Ordinance", "Beat Cop", "Beat Cop", "Beat Cop"])
+    pos.do("play City Ordinance")
+    pos.do("play Sylvia Rivera")
+    pos.answer("ManC")
+    pos.do("fold")
+    pos.answer("systemic")
+    pos.do("buy Lavender Scare from slot C for 3")
+    texts = [e["text"] for e in pos.match.log if e["t"] == "log"]
+    assert "a Retaliation die joins Pride's pool" in texts
