@@ -331,8 +331,12 @@ def _connect(scheduler: str | None, workers: int, note, timeout: str):
     if scheduler is None:
         import logging
 
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+        # the workers leave Ctrl-C to this process, as a pool's do: they start with it ignored,
+        # inherited from here, and one a nanny starts again during the run ignores it as it
+        # starts (dask_setup below)
+        with _ctrl_c_ignored():
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.ERROR, preload=[__name__])
         if note:
             note(f"no --scheduler: started a local Dask cluster of {workers} worker processes")
         return Client(cluster), cluster
@@ -356,6 +360,39 @@ def _connect(scheduler: str | None, workers: int, note, timeout: str):
         raise BackendError(f"the Dask scheduler at {scheduler} has no workers (none joined within {timeout}); "
                            f"start some with: dask worker {scheduler}") from None
     return client, None
+
+
+@contextmanager
+def _ctrl_c_ignored():
+    """Ctrl-C ignored in this process inside the block, and in the processes started there: a
+    terminal sends Ctrl-C to every process of the command, and a local cluster's workers, which
+    Dask starts anew rather than forks, went down with KeyboardInterrupt tracebacks printed over
+    the report so far. Only an ignored signal passes to a new program; a handler does not, and
+    a blocked one does not stay blocked in Python's threads, which start the workers. So a press
+    while the cluster starts (a second or two) is lost; the next one stops the run."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def dask_setup(worker) -> None:
+    """Run by each worker of a run's local cluster as it starts (a Dask preload module's hook):
+    Ctrl-C is left to the `ludus` process, which stops the run as with a pool. The workers the
+    cluster starts with inherit this from `_ctrl_c_ignored`; one a nanny starts again during the
+    run (after a death) does not, and is covered here from its start on."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _hello(address: str, timeout: str) -> None:

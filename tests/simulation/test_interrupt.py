@@ -101,3 +101,27 @@ def test_a_second_ctrl_c_after_the_run_stopped_still_prints_the_report_so_far(mo
     assert result.exit_code == 130, result.output
     assert result.output.startswith("interrupted after 5 of 50 matches: the report so far\n")
     assert "Market Town: 5 matches, 2 players" in result.output and "Aborted" not in result.output
+
+
+def test_ctrl_c_from_a_terminal_on_a_local_dask_cluster_prints_no_worker_tracebacks():
+    # a terminal's Ctrl-C reaches every process of the command, the cluster's workers too: they
+    # went down with KeyboardInterrupt tracebacks printed over the report so far
+    pytest.importorskip("distributed")
+    import os
+
+    command = [sys.executable, "-m", "ludus", "simulate", str(GAMES / "uprising.ludus"), "-n", "100000", "-w", "2",
+               "--backend", "dask"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint, start_new_session=True)
+    try:
+        note = proc.stderr.readline()  # written once the cluster has started
+        assert note.startswith("no --scheduler: started a local Dask cluster"), note
+        time.sleep(3)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal sends it: to the whole process group
+        out, err = proc.communicate(timeout=60)
+    except BaseException:
+        proc.kill()
+        raise
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert out.startswith("interrupted after "), out
