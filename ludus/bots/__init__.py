@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from contextlib import suppress
 
 from ..compiler import Game
 from ..engine.match import shown_value
@@ -40,7 +41,7 @@ from .base import (
     Observation,
 )
 
-__all__ = ["BOTS", "DEFAULT_BUDGETS", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS", "OPTIONS", "BadBotSpec", "Bot",
+__all__ = ["BOTS", "BadBotChoice", "absolute_spec", "bot_file", "choice", "is_bot_file", "DEFAULT_BUDGETS", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS", "OPTIONS", "BadBotSpec", "Bot",
            "Budget", "Observation", "RandomBot", "make_bot", "observe", "parse_budget", "parse_options", "parse_spec",
            "random_length", "long_rollout_note", "spec_note"]
 
@@ -116,9 +117,14 @@ def parse_options(spec: str) -> dict[str, int]:
 
 def _parse(spec: str) -> tuple[str, Budget | None, dict[str, int]]:
     kind, sep, rest = spec.strip().partition(":")
-    kind = kind.strip().lower() or "random"
-    if kind not in BOTS:
-        raise BadBotSpec(f"no bot '{kind}'; the bots are {', '.join(BOTS)}")
+    kind = kind.strip()
+    if is_bot_file(kind):
+        bot_file(kind)  # a file that is missing, or defines no make_bot, is refused now
+    else:
+        kind = kind.lower() or "random"
+    if kind not in BOTS and not is_bot_file(kind):
+        raise BadBotSpec(f"no bot '{kind}'; the bots are {', '.join(BOTS)}, or a Python file of your own "
+                         "(FILE.py, defining make_bot(game, seat, seed, budget): see docs/simulation.md)")
     if not sep:
         return kind, None, {}
     parts = rest.split(":")
@@ -181,9 +187,109 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
                          "and seat 0 is the first")
     if isinstance(seed, bool) or not hasattr(seed, "__index__"):
         raise ValueError(f"a bot's seed is a whole number, not {shown_value(seed)}")
-    bot = BOTS[kind](game, seat, seed.__index__(), budget, **options)
-    bot.spec = spec.strip()
+    if not is_bot_file(kind):
+        bot = BOTS[kind](game, seat, seed.__index__(), budget, **options)
+        bot.spec = spec.strip()
+        return bot
+    try:
+        bot = bot_file(kind)(game, seat, seed.__index__(), budget)
+    except Exception as exc:  # the user's code: said with its place, not as a fault of ludus
+        raise BadBotSpec(f"{user_code_place(exc) or kind}: {type(exc).__name__}: {exc} "
+                         f"(in the bot file {kind}, calling make_bot(game, seat, seed, budget))") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise BadBotSpec(f"{kind}: make_bot(game, seat, seed, budget) returned {shown_value(bot)}, which has no "
+                         "choose(obs) method; return an object whose choose(obs) gives an index into obs.legal")
+    with suppress(AttributeError):  # a bot with __slots__ keeps its own
+        bot.spec = spec.strip()
     return bot
+
+
+class BadBotChoice(ValueError):
+    """A bot of the user's own that failed to choose a move, or answered what is not one."""
+
+
+def choice(bot: Bot, obs: Observation) -> int:
+    """`bot.choose(obs)`, checked: a bot file's code that fails raises BadBotChoice at its line,
+    and an answer that is not an index into `obs.legal` (out of range, a bool, a float) raises it
+    too, as from any bot: it would play another move, or fail deep in the engine."""
+    spec = str(getattr(bot, "spec", "?"))
+    try:
+        index = bot.choose(obs)
+    except Exception as exc:
+        if not is_bot_file(spec.partition(":")[0]):
+            raise
+        raise BadBotChoice(f"{user_code_place(exc) or spec}: {type(exc).__name__}: {exc} (in the bot file "
+                           f"{spec.partition(':')[0]}, choosing a move)") from None
+    count = len(obs.legal)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
+        raise BadBotChoice(f"the bot '{_shown(spec)}' chose {shown_value(index)}, which is not an index into "
+                           f"obs.legal: a whole number from 0 to {count - 1}")
+    return index
+
+
+def is_bot_file(kind: str) -> bool:
+    """Whether a bot spec's kind names a Python file of the user's: `bots/cautious.py`."""
+    return kind.lower().endswith(".py")
+
+
+_BOT_FILES: dict[str, Callable[..., Bot]] = {}  # absolute path -> its make_bot, loaded once per process
+
+
+def bot_file(path: str) -> Callable[..., Bot]:
+    """The `make_bot(game, seat, seed, budget)` a bot file defines, loaded once per process (a
+    run's workers load it themselves, from its absolute path: see `absolute_spec`). A file that
+    cannot be read, fails as it loads, or defines no make_bot raises BadBotSpec saying where."""
+    import importlib.util
+    import os
+
+    full = os.path.abspath(path)
+    factory = _BOT_FILES.get(full)
+    if factory is not None:
+        return factory
+    if not os.path.isfile(full):
+        raise BadBotSpec(f"no bot file '{path}': "
+                         f"{'it is a folder' if os.path.isdir(full) else 'there is no such file'}")
+    name = f"ludus_bot_{len(_BOT_FILES)}_{os.path.basename(full)[:-3].replace('-', '_').replace('.', '_')}"
+    try:
+        module_spec = importlib.util.spec_from_file_location(name, full)
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        raise BadBotSpec(f"{path}:{exc.lineno or 1}:{exc.offset or 1}: the bot file does not parse: "
+                         f"{exc.msg}") from None
+    except Exception as exc:
+        raise BadBotSpec(f"{user_code_place(exc) or path}: {type(exc).__name__}: {exc} "
+                         f"(in the bot file {path}, as it loaded)") from None
+    factory = getattr(module, "make_bot", None)
+    if not callable(factory):
+        raise BadBotSpec(f"{path} defines no make_bot(game, seat, seed, budget); a bot file defines that "
+                         "function, returning an object whose choose(obs) gives an index into obs.legal "
+                         "(see docs/simulation.md, \"Bots of your own\")")
+    _BOT_FILES[full] = factory
+    return factory
+
+
+def user_code_place(exc: BaseException) -> str:
+    """'FILE:LINE', the innermost place of an exception's traceback outside ludus (a bot file's
+    line), or '' when it has none."""
+    import os
+    import traceback
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    places = [f for f in traceback.extract_tb(exc.__traceback__)
+              if not os.path.abspath(f.filename).startswith(here + os.sep) and not f.filename.startswith("<")]
+    return f"{places[-1].filename}:{places[-1].lineno}" if places else ""
+
+
+def absolute_spec(spec: str) -> str:
+    """A spec whose bot file is named by its absolute path, for workers that run in another
+    folder (a Dask cluster's); any other spec as it is."""
+    import os
+
+    kind, sep, rest = spec.strip().partition(":")
+    if not is_bot_file(kind.strip()):
+        return spec
+    return os.path.abspath(kind.strip()) + sep + rest
 
 
 def spec_note(game, spec: str, players: int | None = None) -> str | None:

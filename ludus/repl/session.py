@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots import BOTS as BOT_KINDS
-from ..bots import BadBotSpec, make_bot, observe, parse_spec, spec_note
+from ..bots import BadBotSpec, choice, make_bot, observe, parse_spec, spec_note
 from ..engine.dice import game_dice, shuffled_zones
 from ..engine.display import describe_entry, hidden_answer, loose, zone_text
 from ..engine.effect import result_text
@@ -560,7 +560,7 @@ class Repl:
             label = "?"
             try:
                 bot = self.bot_for(cur)
-                label = self.rng.choice(legal) if bot is None else legal[bot.choose(observe(self.match, cur))]
+                label = self.rng.choice(legal) if bot is None else legal[choice(bot, observe(self.match, cur))]
                 asked, at = self.question(), len(self.match.log)
                 self.match.apply(label)
                 if asked:

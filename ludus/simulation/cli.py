@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from ..bots import make_bot, spec_note
+from ..bots import absolute_spec, is_bot_file, make_bot, spec_note
 from ..language.files import FileProblem, checked_path, link_target, same_file, write_text_file
 from .analysis import compare_data, report_data
 from .parallel import BackendError, GameUnavailable, Job, MatchFailed, RunResult, ctrl_c_guard, default_workers, run
@@ -58,7 +58,9 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
             click.echo(f"note: {note}", err=True)
     _check_outputs(json_path, report_dir, _game_files(files, loaded))
     workers = workers or default_workers()
-    jobs = [Job(str(Path(f).resolve()), count, chosen) for f in files]  # a cluster's workers have other folders
+    # a cluster's workers have other folders: the game and any bot file go by absolute paths
+    absolute = {seat: absolute_spec(spec) for seat, spec in chosen.items()}
+    jobs = [Job(str(Path(f).resolve()), count, absolute) for f in files]
     # Ctrl-C: the first press stops the run, a later one its workers at once, and the report so
     # far is printed and written however often it is pressed (see parallel._CtrlC)
     with ctrl_c_guard():
@@ -66,8 +68,14 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
             result = _run_with_progress(jobs, games, seed, workers, backend, scheduler,
                                         preload={job.path: game for job, game in zip(jobs, loaded, strict=True)})
         except MatchFailed as exc:
-            click.echo(f"error: {exc}\n(this is a fault of ludus or of a bot, not of the game: "
-                       "please report it with the command and this seed)", err=True)
+            files = sorted({spec.partition(":")[0] for spec in chosen.values() if is_bot_file(spec.partition(":")[0])})
+            if files:  # a fault of the user's own code is theirs to fix, not ludus's to be told of
+                click.echo(f"error: {exc}\n(this is a fault of a bot or of ludus, not of the game: look first at "
+                           f"{' and '.join(files)}, which `ludus play FILE --seed SEED --bot ...` can step through)",
+                           err=True)
+            else:
+                click.echo(f"error: {exc}\n(this is a fault of ludus or of a bot, not of the game: "
+                           "please report it with the command and this seed)", err=True)
             sys.exit(1)
         except GameUnavailable as exc:
             click.echo(f"error: {exc}", err=True)

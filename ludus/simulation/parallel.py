@@ -60,6 +60,10 @@ def _play(game, players: int, seed: int, bots: dict[int, str]) -> MatchRecord:
     try:
         return play_match(game, players, seed, bots)
     except Exception as exc:  # sent back as one picklable message, whatever the worker
+        from ..bots import BadBotChoice
+
+        if isinstance(exc, BadBotChoice):  # a bot file's fault, said at its line
+            raise MatchFailed(f"match seed {seed}: {exc}") from exc
         raise MatchFailed(f"match seed {seed}: {type(exc).__name__}: {exc}") from exc
 
 

@@ -1,0 +1,108 @@
+"""A bot of your own: a Python file defining make_bot(game, seat, seed, budget), named where a
+bot kind goes (`--bot Amber=mybot.py`), played by `ludus simulate` on every backend and by
+`ludus play`. Its faults are said at its own lines, never as a traceback or a fault of ludus."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ludus.bots import BadBotChoice, BadBotSpec, choice, make_bot, observe, parse_spec
+from ludus.cli import main
+from ludus.pipeline import load
+from tests.helpers import EXAMPLES
+
+MARKET = str(EXAMPLES / "market-town.ludus")
+
+BUYER = '''import random
+
+
+class Buyer:
+    def __init__(self, seed, budget):
+        self.rng = random.Random(seed)
+        self.budget = budget
+
+    def choose(self, obs):
+        for i, label in enumerate(obs.legal):
+            if label.startswith("buy ") and label != "buy nothing":
+                return i
+        return self.rng.randrange(len(obs.legal))
+
+
+def make_bot(game, seat, seed, budget):
+    return Buyer(seed, budget)
+'''
+
+
+def bot_file(tmp_path, text, name="Buyer.py"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def simulate(*args):
+    return CliRunner().invoke(main, ["simulate", MARKET, "-n", "40", "--seed", "2", *args])
+
+
+def test_a_bot_file_plays_a_seat_and_gives_the_same_report_on_any_number_of_workers(tmp_path):
+    path = bot_file(tmp_path, BUYER)
+    one = simulate("-w", "1", "--bot", f"Amber={path}", "--json", "-")
+    two = simulate("-w", "2", "--bot", f"Amber={path}", "--json", "-")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    runs = json.loads(one.output)["runs"]
+    assert runs == json.loads(two.output)["runs"]
+    assert runs[0]["per_seat"][0]["bot"] == path
+    # it plays as written: Amber buys whatever it can, which random Amber does not
+    random_amber = json.loads(simulate("-w", "1", "--json", "-").output)["runs"][0]
+    assert runs[0]["per_seat"] != random_amber["per_seat"]
+
+
+def test_a_bot_file_is_named_as_typed_and_given_its_budget(tmp_path):
+    path = bot_file(tmp_path, BUYER)
+    assert parse_spec(f"{path}:400") == (path, parse_spec("mcts:400")[1])  # the case of the path is kept
+    bot = make_bot(f"{path}:400", load(MARKET), 0, 7)
+    assert bot.budget.iterations == 400 and bot.spec == f"{path}:400"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("def make_bot(game, seat, seed, budget)\n    return 1\n", "{path}:1:39: the bot file does not parse"),
+    ("x = 1\n", "{path} defines no make_bot(game, seat, seed, budget)"),
+    ("import ludus_no_such_module\n", "{path}:1: ModuleNotFoundError"),
+    ("def make_bot(game, seat, seed, budget):\n    return nothing_here\n", "{path}:2: NameError"),
+    ("def make_bot(game, seat, seed, budget):\n    return 3\n", "returned 3, which has no choose(obs) method"),
+])
+def test_a_broken_bot_file_is_refused_before_any_match_at_its_line(tmp_path, text, expected):
+    path = bot_file(tmp_path, text)
+    result = simulate("--bot", f"Amber={path}")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert expected.format(path=path) in result.output
+
+
+def test_a_missing_bot_file_is_refused_naming_it(tmp_path):
+    result = simulate("--bot", f"Amber={tmp_path / 'nope.py'}")
+    assert result.exit_code == 2
+    assert f"no bot file '{tmp_path / 'nope.py'}': there is no such file" in result.output
+
+
+def test_a_bot_file_that_fails_or_answers_no_index_is_said_at_its_line(tmp_path):
+    failing = bot_file(tmp_path, "class B:\n    def choose(self, obs):\n        return obs.legall\n\n\n"
+                       "def make_bot(game, seat, seed, budget):\n    return B()\n", "failing.py")
+    result = simulate("-w", "1", "--bot", f"Amber={failing}")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{failing}:3: AttributeError" in result.output
+    assert "look first at" in result.output and "please report it" not in result.output
+    game = load(MARKET)
+    match = game.new_match(2, seed=1)
+    for n, answer in enumerate((99, True, 1.0, None)):  # a file each: a process loads a file once
+        wrong = bot_file(tmp_path, f"class B:\n    def choose(self, obs):\n        return {answer!r}\n\n\n"
+                         "def make_bot(game, seat, seed, budget):\n    return B()\n", f"wrong{n}.py")
+        bot = make_bot(wrong, game, 0, 1)
+        with pytest.raises(BadBotChoice, match="which is not an index into obs.legal"):
+            choice(bot, observe(match, 0))
+
+
+def test_an_unknown_kind_names_bot_files_too():
+    with pytest.raises(BadBotSpec, match=r"or a Python file of your own \(FILE.py"):
+        parse_spec("mctss")
