@@ -31,6 +31,9 @@ SHORT_NAME = "python_ludus"
 DEALS = 1024  # outcomes of the deal, the chance node that seeds the shuffles of a game that has any
 MAX_PLAYERS = 64
 EXTRA = "pip install 'ludus[openspiel]'"
+NO_TENSORS = ("a ludus game gives no tensors (provides_*_tensor is false): read "
+              "observation_string(seat) or information_state_string(seat), JSON of what the seat sees "
+              "(see docs/ml.md)")
 
 _classes = None  # (pyspiel module, (LudusGame, LudusState, LudusObserver)), once imported and registered
 
@@ -316,7 +319,9 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
             self.dict = {}
 
         def set_from(self, state, player):
-            pass
+            # OpenSpiel fills a tensor through here: an empty one would read as an observation
+            # of nothing, so asking for one is refused, saying what to read instead
+            raise NotImplementedError(NO_TENSORS)
 
         def string_from(self, state, player):
             return state.information_text(player) if self.recall else state.view_text(player)

@@ -162,6 +162,17 @@ def test_information_state_hides_the_other_seats_hand():
     assert swaps > 0
 
 
+def test_a_tensor_asked_for_is_refused_saying_what_to_read_instead():
+    # no tensors: an empty one handed back would read as an observation of nothing
+    g = game("examples/market-town.ludus")
+    state = g.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    for ask in (state.observation_tensor, state.information_state_tensor):
+        with pytest.raises(NotImplementedError, match=r"no tensors .* observation_string\(seat\)"):
+            ask(0)
+    assert state.observation_string(0).startswith("{")  # the strings are there
+
+
 def test_information_state_holds_the_seats_own_moves():
     g = game("examples/connect-four.ludus")
     state = g.new_initial_state()
