@@ -186,3 +186,11 @@ def test_random_solo_matches_end_with_a_result(seed):
     m = GAME.new_match(2, seed=seed)
     play_random(m, random.Random(seed), limit=20000)
     assert m.is_over
+
+
+def test_the_setup_shuffles_pride_s_deck_and_the_automa_s_but_no_empty_deck_of_the_man():
+    # the automa's deck is made apart: The Man has no deck of starting cards to shuffle, and a
+    # log line "shuffled deck of The Man" would tell of a shuffle of nothing
+    match = GAME.new_match(players=2, seed=0)
+    shuffled = [entry["zone"] for entry in match.log if entry.get("t") == "shuffle"]
+    assert shuffled == ["deck@0", "event_deck", "automa_deck"]
