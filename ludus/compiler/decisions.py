@@ -13,6 +13,7 @@ from ..engine.runtime import RuleError
 from ..engine.values import as_int, as_list, magnitude
 from ..language import nodes as n
 from ..language.limits import MAX_OPTIONS
+from ..language.symbols import how_many
 
 DONE = "done"
 
@@ -106,7 +107,7 @@ class OfferSpec:
                     if why[0] == "require":
                         return _requirement_refusal(rt, action, why[1], local, detail)
                     _, need, have, counter = why
-                    return f"it needs {need} {counter}, and {rt.seat_name(seat)} has {have}"
+                    return f"it needs {how_many(need, counter)}, and {rt.seat_name(seat)} has {have}"
             return None
         finally:
             rt.memo = None

@@ -366,6 +366,21 @@ def plural(word: str) -> str:
     return word + "s"
 
 
+def singular(word: str) -> str:
+    """The singular of a name that reads as a plural, for `1 coin`: `coins` -> 'coin', `cities`
+    -> 'city', `boxes` -> 'box'. A name that is no plural the language would form (`gold`,
+    `money`) or that only ends like one (`progress`, `bonus`, `basis`) is kept as it is."""
+    if word.endswith(("ss", "us", "is")):
+        return word
+    one = singular_guess(word)
+    return one if plural(one) == word else word
+
+
+def how_many(count: int, unit: str) -> str:
+    """`1 coin`, `3 coins`, `0 coins`: a number of something a name calls in the plural."""
+    return f"{count} {singular(unit) if count == 1 else unit}"
+
+
 def type_name(t: str) -> str:
     """A type as a designer reads it: 'list:space:region' -> 'list of region'."""
     if t.startswith("list:"):

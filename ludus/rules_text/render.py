@@ -15,7 +15,7 @@ from attrs import define, field
 
 from ..language import nodes as n
 from ..language.source import Sources
-from ..language.symbols import BUILTIN_FUNCTIONS, Symbols, article, is_family, per_keys, plural
+from ..language.symbols import BUILTIN_FUNCTIONS, Symbols, article, how_many, is_family, per_keys, plural
 
 BUILTIN_NAME_TEXT = {
     "actor": "you",
@@ -49,14 +49,6 @@ HANDLER_HEADINGS = {"play": "When played", "event": "Event", "resolve": "When re
 def human(name: str) -> str:
     """A declared name as a person reads it: `action_points` -> 'action points'."""
     return name.replace("_", " ")
-
-
-def singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 3:
-        return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 1:
-        return word[:-1]
-    return word
 
 
 KEEP = "\x01"  # starts a sentence that opens with a name the game chose, which keeps its case
@@ -420,7 +412,7 @@ class RulesText:
     def amount(self, node, unit: str, counted: bool) -> str:
         """`2 coins`, `1 coin`: a number of something named in the plural."""
         if isinstance(node, n.Number):
-            return f"{node.value} {singular(unit) if node.value == 1 else unit}"
+            return how_many(node.value, unit)
         return f"{self.expr(node)} {unit}"
 
     def tokens(self, amount, token: str, owner) -> str:

@@ -54,6 +54,17 @@ def test_a_cost_that_cannot_be_paid_and_a_failing_requirement_are_named(tmp_path
     assert repl.match.moves == []
 
 
+def test_a_cost_of_one_names_the_counter_in_the_singular(tmp_path):
+    # `1 coin`, as the rules text writes a cost of one; a name that is no plural stays as it is
+    path = tmp_path / "one.ludus"
+    path.write_text(SOURCE.replace("start 2", "start 0").replace("cost 3 coins", "cost 1 coins")
+                    .replace("counter coins", "counter gold per seat start 0\ncounter coins")
+                    .replace("require coins > 5", "cost 1 gold"), encoding="utf-8")
+    game = ludus.load(path)
+    assert game.new_match(2).why_not("build a stall") == "it needs 1 coin, and P1 has 0"
+    assert game.new_match(2).why_not("rest") == "it needs 1 gold, and P1 has 0"
+
+
 def test_market_town_says_why_a_card_cannot_be_bought():
     path = EXAMPLES / "market-town.ludus"
     repl, out = repl_for(ludus.load(path), path, seed=3)
