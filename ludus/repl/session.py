@@ -35,6 +35,7 @@ from ..language.checker.expressions import BUILTIN_NAMES
 from ..language.files import FileProblem, checked_path, read_text_file, same_file, write_text_file
 from ..language.limits import number_in_range, whole_number
 from ..language.source import LudusError, nearest
+from ..language.symbols import article
 from ..replay.script import (
     _USAGE,
     Note,
@@ -78,6 +79,7 @@ COMMANDS = {
 }
 # the words `show` takes before a name, saying what kind of thing it names (`show flag ready`)
 SHOW_KINDS = ("zone", "track", "region", "card", "seat", "counter", "flag", "var", "action", "rule", "define")
+SHOW_TAKES_LISTED = 8  # the names a bare `show action` lists, at most
 ALIASES = {"exit": "quit", "?": "eval", "h": "help", "q": "quit"}
 # Words a user may reach for that name no command, and the command they most likely mean: not
 # commands of their own (a word more to learn, and one a game's move label may be), only the
@@ -800,6 +802,8 @@ class Repl:
         kind, _, rest = arg.partition(" ")
         if self._show_named(arg, view):
             return
+        if kind.lower() in SHOW_KINDS and not rest.strip():
+            raise Rejected(self._show_takes(kind.lower(), view))
         if kind.lower() in SHOW_KINDS and rest.strip():
             arg = rest.strip()  # and a name not found is the one said after the kind
             if self._show_named(arg, view):
@@ -809,6 +813,28 @@ class Repl:
                  *view["counters"], *self._declared()]
         near = closest(arg, names)
         raise Rejected(f"nothing called '{arg}' to show" + (f"; closest: {', '.join(near)}" if near else ""))
+
+    def _show_takes(self, kind: str, view: dict) -> str:
+        """What `show KIND` said with no name after it is answered with: the name it takes, and
+        the names of that kind this game has (the first few)."""
+        sym = self.game.checked.symbols if self.game.checked is not None else None
+        names = {
+            "zone": list(sym.zones) if sym is not None else list(view["zones"]),
+            "track": list(view["tracks"]),
+            "region": list(view["board"]),
+            "card": [d for d, spec in self.game.defs.items() if spec.word == "card"],
+            "seat": self.match.seat_names(),
+            "action": list(sym.actions) if sym is not None else [],
+            "rule": list(sym.rules) if sym is not None else [],
+            "define": list(sym.defines) if sym is not None else [],
+        }.get(kind)
+        if names is None:  # a counter, flag or var
+            names = [name for name, decl in (sym.vars.items() if sym is not None else ()) if decl.kind == kind]
+        text = f"`show {kind}` takes the name of {article(kind)} after it: show {kind} NAME"
+        if not names:
+            return text + f" (this game has no {kind})"
+        more = f", ... ({len(names)} in all)" if len(names) > SHOW_TAKES_LISTED else ""
+        return text + f"; here: {', '.join(names[:SHOW_TAKES_LISTED])}{more}"
 
     def _show_named(self, arg: str, view: dict) -> bool:
         """Print the part of the state called `arg` (any case), if there is one."""

@@ -81,3 +81,17 @@ def test_a_seat_with_nothing_kept_per_seat_says_so_in_every_kind(tmp_path):
 def test_help_names_every_kind_word_show_takes(tmp_path):
     repl, out = make_repl(tmp_path)
     assert "show [zone|track|region|card|seat|counter|flag|var|action|rule|define NAME]" in said(repl, out, "help show")
+
+
+@pytest.mark.parametrize("line, said_back", [
+    ("show flag", "error: `show flag` takes the name of a flag after it: show flag NAME; here: ready"),
+    ("show counter", "error: `show counter` takes the name of a counter after it: show counter NAME; here: turns"),
+    ("show action ", "error: `show action` takes the name of an action after it: show action NAME "
+                     "(this game has no action)"),
+    ("show card", "error: `show card` takes the name of a card after it: show card NAME; here: Flag Bearer"),
+])
+def test_a_kind_word_without_a_name_says_what_show_takes(tmp_path, line, said_back):
+    repl, out = make_repl(tmp_path)
+    text = said(repl, out, line)
+    assert text.splitlines()[0] == said_back, text
+    assert repl.rejected == 1
