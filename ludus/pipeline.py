@@ -96,7 +96,7 @@ def force_errors(checked: Checked, sources: Sources, path, faulty=frozenset()) -
                 if zone in checked.symbols.zones and (line.span.path, line.span.line) not in faulty:
                     problem = order_zone_problem(rules, zone)
                     if problem is not None:
-                        out.append(Diagnostic("error", problem, sources.locate(line.span, zone)))
+                        out.append(Diagnostic("error", problem, sources.locate_after(line.span, "order", zone)))
                 continue
             if line.kind != "force_die":
                 continue

@@ -186,6 +186,14 @@ class Sources:
                 return Span(span.path, number, at + 1, number, at + 1 + len(word))
         return span
 
+    def locate_after(self, span: Span, keyword: str, word: str) -> Span:
+        """The place of `word` inside `span` after the first `keyword` there (`order` of a `force
+        order` line: a zone called `order` or `force` is the name after it, not the keyword)."""
+        key = self.locate(span, keyword)
+        if key != span:
+            span = Span(span.path, key.end_line, key.end_column, span.end_line, span.end_column)
+        return self.locate(span, word)
+
 
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 

@@ -1093,9 +1093,13 @@ class DeclarationChecks:
         fault = order_zone_fault(sym.zones, sym.seat_constants(), zone, seat, families=families)
         faults = [] if fault is None else [fault]
         for fault in [*faults, *order_card_faults(sym.entities, names)]:
-            # a card is written in quotes: pointed at with them, as a `resolve` line's card is
-            self.error(fault.message, self.at(line.span, f'"{fault.name}"' if fault.part == "card" else fault.name),
-                       fault.hint)
+            # a card is written in quotes: pointed at with them, as a `resolve` line's card is; a
+            # zone or seat after the keyword `order`, which a zone may be called too
+            if fault.part == "card":
+                at = self.at(line.span, f'"{fault.name}"')
+            else:
+                at = self.sources.locate_after(line.span, "order", fault.name) if self.sources is not None else line.span
+            self.error(fault.message, at, fault.hint)
 
     def test_rule_call(self, call: n.CallStmt, scope: Scope) -> None:
         """A test's `resolve RULE(ARGS)`: checked as the same call in the rules is (an unknown
