@@ -364,8 +364,14 @@ class ExpressionCompiler:
             obj, fname = self.expr(node.obj), res[1]
             return lambda rt, env: space_attr(rt, obj(rt, env), fname, env)
         if tag == "seat_name":
-            obj = self.expr(node.obj)
-            return lambda rt, env: rt.seat_name(obj(rt, env))
+            obj, at = self.expr(node.obj), node.obj.span
+
+            def seat_name(rt, env):
+                seat = obj(rt, env)
+                if seat is None:  # a seat var not set yet, `first` of an empty list: at the value
+                    raise RuleError("'.name' needs a seat, and the value here is none", at)
+                return rt.seat_name(seat)
+            return seat_name
         if tag == "aggregate":
             return self.comprehension(node.comp, res[1])
         if tag == "builtin_fn":
