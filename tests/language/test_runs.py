@@ -194,6 +194,17 @@ TAIL = "\nflow:\n    win first(seats)\n"
             'card "{n}" for n in 1 to 3: number n\ncard "2": number 2',
             (8, 6, "card '2' is already declared on line 7", None),
         ),
+        # a card of a run that another card names already: at the run's quoted name, which made
+        # it, not at the number `1` of `1 to 3` that the card's name '1' would be found as
+        (
+            'card "1": number 1\ncard "{n}" for n in 1 to 3: number n',
+            (8, 6, "card '1' is already declared on line 7", None),
+        ),
+        (
+            'zone C2\ncard "C{n}" for n in 1 to 3: number n',
+            (8, 6, "'C2' is already declared on line 7, as a zone",
+             "cards, pieces, spaces, kinds and every other declaration share one set of names: rename one of the two"),
+        ),
     ],
 )
 def test_a_faulty_run_is_one_located_error(tmp_path, run, expected):

@@ -81,17 +81,19 @@ class DeclarationChecks:
         seen: dict[str, Span] = {}
         sort_of: dict[str, str] = {}  # what each name was declared as: 'a card', 'a stack of board stacks'
 
-        def claim(name: str, span: Span, sort: str) -> bool:
-            """Take a name for one declaration. A name declared twice is an error at the second;
-            where the two are of different sorts (a card named as a space is), the error says
-            what the first is, since the reader of the second line cannot see that it clashes."""
+        def claim(name: str, span: Span, sort: str, at: Span | None = None) -> bool:
+            """Take a name for one declaration. A name declared twice is an error at the second
+            (at `at`, else at the name in `span`); where the two are of different sorts (a card
+            named as a space is), the error says what the first is, since the reader of the
+            second line cannot see that it clashes."""
             if name in seen:
                 first = sort_of.get(name, sort)
+                at = at or self.at(span, name)
                 if first == sort:
-                    self.error(f"'{name}' is already declared {declared_at(seen[name], span)}", self.at(span, name))
+                    self.error(f"'{name}' is already declared {declared_at(seen[name], span)}", at)
                 else:
                     self.error(f"'{name}' is already declared {declared_at(seen[name], span)}, as {first}",
-                               self.at(span, name),
+                               at,
                                "cards, pieces, spaces, kinds and every other declaration share one set of names: "
                                "rename one of the two")
                 return False
@@ -137,12 +139,16 @@ class DeclarationChecks:
                 if claim(item.name, item.span, "a kind"):
                     sym.kinds[item.name] = KindInfo(item.name, item.parent, decl=item)
             elif isinstance(item, n.EntityDecl):
+                # a card of a run (`card "{n}" for n in 1 to 5`) is pointed at by the run's
+                # quoted name, which made it: its own name is written nowhere, and looked for on
+                # the line it would be found in the run's numbers (`1` of `1 to 5`)
+                at = item.origin[0].run.name.span if item.origin is not None else self.at(item.span, item.name)
                 if item.name in sym.entities:
                     self.error(f"{item.word} '{item.name}' is already declared {declared_at(sym.entities[item.name].span, item.span)}",
-                               self.at(item.span, item.name))
+                               at)
                     continue
                 if item.name.isidentifier():
-                    claim(item.name, item.span, f"a {item.word}")
+                    claim(item.name, item.span, f"a {item.word}", at)
                 sym.entities[item.name] = item
                 if item.name.lower() == HIDDEN:
                     # a card so named would read, in a seat's view, as the cards that seat may not
