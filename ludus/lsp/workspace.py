@@ -359,6 +359,31 @@ class Workspace:
                 res = checked.res.get(id(node))
                 if res and res[0] == "local":
                     return Symbol(word, "local", type_name(checked.types.get(id(node), "any")))
+        return self._run_number(analysis, word, key, line, column)
+
+    def _run_number(self, analysis: Analysis, word: str, key: str, line: int, column: int) -> Symbol | None:
+        """The number of a run of cards (`n` of `card "{n}" for n in 3 to 35: number n`), where
+        the run binds it (after `for`) or its properties use it: a local, with the numbers it
+        takes, declared where the run binds it. The loader put it as a number in each card, so the checker never saw
+        it (as names.Index finds its places for a rename)."""
+        sym, sources = analysis.checked.symbols, analysis.sources
+        runs: dict[int, tuple] = {}  # the run's declaration -> its cards' numbers
+        for decl in sym.entities.values():
+            if decl.origin is not None and decl.origin[0].run.var == word:
+                runs.setdefault(id(decl.origin[0]), (decl.origin[0], []))[1].append(decl.origin[1])
+        for decl, numbers in runs.values():
+            run = decl.run
+            if resolved(decl.span.path) != key:
+                continue
+            places = [node.span for node in n.each_node((run.name, decl.props))
+                      if isinstance(node, n.Name) and node.name == word]
+            if sources is not None:
+                places.append(sources.locate_after(run.span, "for", word))  # where the run binds it
+            for span in places:
+                if span.line == line and span.column <= column < max(span.end_column, span.column + 1):
+                    bound = sources.locate_after(run.span, "for", word) if sources is not None else run.span
+                    return Symbol(word, "local", f"number, {min(numbers)} to {max(numbers)}", bound,
+                                  self._source(analysis, decl.span))
         return None
 
     @staticmethod

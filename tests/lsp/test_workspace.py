@@ -358,3 +358,19 @@ def test_a_card_of_a_run_goes_to_the_run_and_is_renamed_only_with_it(tmp_path):
         ws.rename(str(path), 5, 40, "k")
     edits = ws.rename(str(path), 2, 7, "low")                           # a value the run's end names
     assert sorted((s.line, s.column) for s, _ in edits[resolved(path)]) == [(3, 7), (6, 21)]
+
+
+def test_the_number_of_a_run_is_hovered_as_a_local_with_its_numbers(tmp_path):
+    # the loader puts the number in each card, so the checker never resolves `n`: hover found
+    # nothing where the run binds it nor where a property uses it
+    path = tmp_path / "game.ludus"
+    path.write_text('game "Runs"\nplayers 2\nvalue lowest = 3\nkind Card:\n    number: number\n'
+                    'card "C{n}" for n in lowest to 6 is Card:\n    number n * 2\nflow:\n    exile card("C5")\n'
+                    '    win first(seats)\n', encoding="utf-8")
+    ws = Workspace()
+    assert errors(ws.analyse(str(path))) == []
+    shown = '**n**: local (number, 3 to 6)\n\ndeclared at game.ludus:6\n\n```\ncard "C{n}" for n in lowest to 6 is Card:\n```'
+    assert ws.hover(str(path), 5, 16) == shown                          # `for n`
+    assert ws.hover(str(path), 6, 11) == shown                          # `number n * 2`
+    target, span = ws.definition(str(path), 6, 11)
+    assert target == resolved(path) and (span.line, span.column, span.end_column) == (6, 17, 18)
