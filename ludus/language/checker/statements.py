@@ -6,7 +6,7 @@ import bisect
 
 from .. import nodes as n
 from ..limits import MAX_DIE_SIDES, MAX_LIST, MAX_OPTIONS
-from ..source import Span, suggest
+from ..source import Span, declared_at, suggest
 from ..symbols import (
     a_type,
     compatible,
@@ -75,6 +75,52 @@ class StatementChecks:
                 "give a seat the turn around it, as 'turn s:' inside 'for each s in seats:', "
                 f"or name the seat: '{named} s'",
             )
+
+    def turnless_call(self, s: n.CallStmt, scope: Scope) -> None:
+        """A warning at a rule's call inside an `alternate` with no `turn` between, where the
+        rule (or one it calls) makes a decision that names no seat and is not inside a `turn`
+        or an `alternate` of its own there: the decision goes to whoever had the turn before
+        the loop, as one written in the loop does (turnless). A rule runs with the turn of its
+        caller (vm.py CALL), so this is as certain as the warning in the loop."""
+        loop_seat = scope.flags.get("alt_seat")
+        found = self.rule_decision(s.name, set()) if loop_seat else None
+        if found is None:
+            return
+        decision, what, named, rule = found
+        before = (
+            "the first seat (no seat had the turn before the loop)"
+            if scope.flags.get("no_turn")
+            else "the seat whose turn it was before the loop"
+        )
+        self.warn(
+            f"'alternate' does not give {loop_seat} the turn, so the {what} in rule '{rule}' "
+            f"{declared_at(decision.span, s.span)} goes to {before}, "
+            f"not to {loop_seat}",
+            self.at(s.span, s.name),
+            f"give it the turn: write 'turn {loop_seat}:' inside the loop around the call, "
+            f"or pass {loop_seat} to the rule and name it there: '{named} SEAT'",
+        )
+
+    def rule_decision(self, name: str, seen: set) -> tuple | None:
+        """The first decision that names no seat which rule `name` makes with its caller's turn
+        (not inside a `turn` or an `alternate` of its own), itself or through a rule it calls,
+        as (the decision, what it is, how it names a seat, the rule it is in); or None."""
+        rule = self.sym.rules.get(name)
+        if rule is None or name in seen:
+            return None
+        seen.add(name)
+        for x in n.each_node(rule.body, skip=(n.Turn, n.Alternate)):
+            if isinstance(x, n.Offer) and x.seat is None:
+                return x, "offer", "offer ... to", name
+            if isinstance(x, (n.Choose, n.ChooseRange)) and x.by is None:
+                return x, "choice", "choose ... by", name
+            if isinstance(x, n.Distribute) and x.by is None:
+                return x, "choice", "distribute ... by", name
+            if isinstance(x, n.CallStmt):
+                found = self.rule_decision(x.name, seen)
+                if found is not None:
+                    return found
+        return None
 
     def block(self, stmts: tuple, scope: Scope) -> None:
         try:
@@ -296,6 +342,7 @@ class StatementChecks:
                 self.called_rules.add(s.name)
                 if len(s.args) != len(rule.params):
                     self.error(f"rule '{s.name}' takes {len(rule.params)} argument(s), not {len(s.args)}", s.span)
+                self.turnless_call(s, scope)
             params = rule.params if rule is not None and len(s.args) == len(rule.params) else ()
             for i, a in enumerate(s.args):
                 if params and params[i].type is None:
