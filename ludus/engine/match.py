@@ -18,7 +18,7 @@ from ..language.forcing import OrderFault
 from ..language.limits import MAX_FILE_BYTES
 from ..language.source import Suggestion, nearest, suggest
 from . import vm
-from .dice import forcing_problem, order_zone_problem
+from .dice import die_problem, forcing_problem, order_zone_problem
 from .display import display, zone_text
 from .hidden import has_hidden_information
 from .runtime import RuleError, Runtime, box_cards, copy_state
@@ -601,9 +601,7 @@ class Match:
         if isinstance(names, str) or not isinstance(names, (list, tuple)):
             raise ValueError(f"names is a list of card names, not {shown_value(names)}")
         entry = ["order", zone, list(names)]
-        problem = order_entry_problem(self.game, entry, self._state["nseats"])
-        if problem is None:  # a zone the game never shuffles would keep the order for ever
-            problem = order_zone_problem(self.game, zone.split("@", 1)[0])
+        problem = order_entry_problem(self.game, entry, self._state["nseats"]) or never_taken(self.game, entry)
         if problem is not None:
             raise ValueError(problem)
         self._state["forced"].append(entry)
@@ -708,6 +706,10 @@ class Match:
             if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
                 raise Damaged("the list of moves is damaged")
             validate_state(game, state)
+            for entry in state["forced"]:
+                problem = never_taken(game, entry)
+                if problem is not None:
+                    raise Damaged(f"a forced outcome cannot be used: {problem}")
             _asked_again(game, state)
             match = cls(game, state, list(log), seed)
             match.moves = list(moves)
@@ -849,11 +851,22 @@ def _forced_list(game, forced, n: int) -> list:
         entry = list(entry)
         if len(entry) == 3 and isinstance(entry[2], tuple):
             entry[2] = list(entry[2])
-        problem = order_entry_problem(game, entry, n)
+        problem = order_entry_problem(game, entry, n) or never_taken(game, entry)
         if problem is not None:
             raise ValueError(f"forced: {problem}")
         out.append(entry)
     return out
+
+
+def never_taken(game, entry: list) -> str | None:
+    """Why a forced outcome the match can keep (saved.forced_problem) is one the game would
+    never take, or None: an order of a zone it never shuffles (dice.order_zone_problem), a roll
+    of a die it never rolls (dice.die_problem). It would wait in the queue for ever, while the
+    session says it is forced: refused by Match.new and force_order, and by a saved match's
+    load, as `ludus test`, replays and the REPL refuse the line that forces it."""
+    if entry[0] == "order":
+        return order_zone_problem(game, entry[1].split("@", 1)[0])
+    return die_problem(game, entry[1], [entry[2]])
 
 
 def order_entry_problem(game, entry, n: int) -> str | None:

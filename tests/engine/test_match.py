@@ -8,7 +8,7 @@ import random
 import pytest
 
 import ludus
-from ludus.engine.match import Match
+from ludus.engine.match import Match, MatchError
 from tests.helpers import EXAMPLES, game_from_text, play_random
 
 GAME = ludus.load(EXAMPLES / "market-town.ludus")
@@ -319,6 +319,35 @@ def test_force_refuses_a_die_the_game_never_rolls():
             match.force(sides, *values)
         assert str(info.value) == words
     assert match.state["forced"] == []
+
+
+NEVER_TAKEN = [
+    (["order", "hand@0", ["Copper Coin"]],
+     "Market Town never shuffles 'hand', so this order would never be used; it shuffles 'deck' and 'supply'"),
+    (["die", 20, 3], "Market Town never rolls a d20; it rolls a d6"),
+]
+
+
+@pytest.mark.parametrize("entry, words", NEVER_TAKEN)
+def test_match_new_refuses_a_forced_outcome_the_game_never_takes(entry, words):
+    # as force_order, force, `ludus test`, replays and the REPL refuse it: it would wait for ever
+    with pytest.raises(ValueError) as info:
+        GAME.new_match(2, seed=1, forced=[entry])
+    assert str(info.value) == f"forced: {words}"
+    with pytest.raises(ValueError) as info:
+        GAME.new_match(2, seed=1).force_order("hand@0", ["Copper Coin"])
+    assert str(info.value) == NEVER_TAKEN[0][1]
+
+
+@pytest.mark.parametrize("entry, words", NEVER_TAKEN)
+def test_a_saved_match_with_a_forced_outcome_the_game_never_takes_does_not_load(entry, words):
+    data = json.loads(GAME.new_match(2, seed=1).to_json())
+    data["state"]["forced"] = [entry]
+    with pytest.raises(MatchError) as info:
+        Match.from_json(GAME, json.dumps(data))
+    assert str(info.value) == f"the saved match is damaged: a forced outcome cannot be used: {words}"
+    data["state"]["forced"] = [["order", "deck@0", ["Copper Coin"]], ["die", 6, 3]]  # ones it takes
+    assert Match.from_json(GAME, json.dumps(data)).state["forced"] == data["state"]["forced"]
 
 
 def test_a_forced_order_naming_a_card_not_in_the_zone_names_the_zone_as_the_game_does():
