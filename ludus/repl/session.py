@@ -69,7 +69,7 @@ COMMANDS = {
     "roll": ("roll d6 = 5", "the same as `force d6 = 5`"),
     "expect": ("expect EXPRESSION", "check a yes/no expression now; kept in the exported replay"),
     "eval": ("eval EXPRESSION  (or ? EXPRESSION)", "the value of an expression now"),
-    "bot": ("bot SEAT KIND[:BUDGET][:OPTION=N]|off", "let a bot (random, greedy, mcts) play a seat, or take it back"),
+    "bot": ("bot SEAT KIND[:BUDGET][:OPTION=N]|off", "let a bot (random, greedy, mcts, or a FILE.py of your own) play a seat, or take it back"),
     "save": ("save FILE", "save the match (JSON) to continue later"),
     "load": ("load FILE", "continue a saved match, or play a .replay file and continue from its end"),
     "export": ("export FILE", "write the session as a replay that reproduces it exactly"),
