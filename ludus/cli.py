@@ -345,7 +345,7 @@ def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
               help=f"The run's seed, from {-MAX_RUN_SEED} to {MAX_RUN_SEED}; match i has the seed SEED * 1000003 + i.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET][:OPTION=N]",
-              help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400, "
+              help="Let a bot play a seat (repeatable): random, greedy, mcts or a FILE.py of your own, e.g. Red=mcts:400, "
                    "Red=mcts:2s or Red=mcts:400:depth=40; seats not named play at random.")
 @click.option("--workers", "-w", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
               help="Processes to play on (default: this machine's cores; a local Dask cluster's size).")
@@ -376,7 +376,7 @@ def simulate(files: tuple[str, ...], games: int, seed: int, players: int | None,
               help="Seed of the match's dice and shuffles: a whole number of at most 15 digits.")
 @click.option("--players", "-p", type=int, default=None, help="Player count (default: the fewest the game allows).")
 @click.option("--bot", "bots", multiple=True, metavar="SEAT=KIND[:BUDGET][:OPTION=N]",
-              help="Let a bot play a seat (repeatable): random, greedy or mcts, e.g. Red=mcts:400, Red=mcts:2s "
+              help="Let a bot play a seat (repeatable): random, greedy, mcts or a FILE.py of your own, e.g. Red=mcts:400, Red=mcts:2s "
                    "or Red=mcts:400:depth=40.")
 @click.option("--all-seats", is_flag=True, help="Designer view: show every seat's hidden information.")
 @click.option("--seat", default=None, help="Always show the state as this seat sees it.")
