@@ -337,10 +337,14 @@ def _connect(scheduler: str | None, workers: int, note, timeout: str):
 
         # the workers leave Ctrl-C to this process, as a pool's do: they start with it ignored,
         # inherited from here, and one a nanny starts again during the run ignores it as it
-        # starts (dask_setup below)
+        # starts (dask_setup below). Dask's own logs are kept to the critical: a cluster this
+        # run starts and stops is no one else's to read, a chunk that fails comes back as its
+        # future's error (MatchFailed) and a cluster that cannot go on stops the run with a
+        # reason (_gather); while a stopped run closes the cluster, a worker whose heartbeat
+        # meets the scheduler already gone logged an ERROR with a traceback over the report
         with _ctrl_c_ignored():
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                                   silence_logs=logging.ERROR, preload=[__name__])
+                                   silence_logs=logging.CRITICAL, preload=[__name__])
         if note:
             note(f"no --scheduler: started a local Dask cluster of {workers} worker processes")
         return Client(cluster), cluster
