@@ -41,9 +41,10 @@ from .base import (
     Observation,
 )
 
-__all__ = ["BOTS", "BadBotChoice", "absolute_spec", "bot_file", "choice", "is_bot_file", "DEFAULT_BUDGETS", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS", "OPTIONS", "BadBotSpec", "Bot",
-           "Budget", "Observation", "RandomBot", "make_bot", "observe", "parse_budget", "parse_options", "parse_spec",
-           "random_length", "long_rollout_note", "spec_note"]
+__all__ = ["BOTS", "DEFAULT_BUDGETS", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS", "OPTIONS", "BadBotChoice",
+           "BadBotSpec", "Bot", "Budget", "Observation", "RandomBot", "absolute_spec", "bot_file", "choice",
+           "is_bot_file", "make_bot", "observe", "parse_budget", "parse_options", "parse_spec", "random_length",
+           "long_rollout_note", "spec_note", "user_code_place"]
 
 
 class RandomBot:
@@ -122,9 +123,9 @@ def _parse(spec: str) -> tuple[str, Budget | None, dict[str, int]]:
         bot_file(kind)  # a file that is missing, or defines no make_bot, is refused now
     else:
         kind = kind.lower() or "random"
-    if kind not in BOTS and not is_bot_file(kind):
-        raise BadBotSpec(f"no bot '{kind}'; the bots are {', '.join(BOTS)}, or a Python file of your own "
-                         "(FILE.py, defining make_bot(game, seat, seed, budget): see docs/simulation.md)")
+        if kind not in BOTS:
+            raise BadBotSpec(f"no bot '{kind}'; the bots are {', '.join(BOTS)}, or a Python file of your own "
+                             "(FILE.py, defining make_bot(game, seat, seed, budget): see docs/simulation.md)")
     if not sep:
         return kind, None, {}
     parts = rest.split(":")

@@ -377,11 +377,12 @@ class Workspace:
                 continue
             places = [node.span for node in n.each_node((run.name, decl.props))
                       if isinstance(node, n.Name) and node.name == word]
+            bound = run.span  # where the run binds it: after its `for`
             if sources is not None:
-                places.append(sources.locate_after(run.span, "for", word))  # where the run binds it
+                bound = sources.locate_after(run.span, "for", word)
+                places.append(bound)
             for span in places:
                 if span.line == line and span.column <= column < max(span.end_column, span.column + 1):
-                    bound = sources.locate_after(run.span, "for", word) if sources is not None else run.span
                     return Symbol(word, "local", f"number, {min(numbers)} to {max(numbers)}", bound,
                                   self._source(analysis, decl.span))
         return None

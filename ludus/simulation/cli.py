@@ -68,10 +68,10 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
             result = _run_with_progress(jobs, games, seed, workers, backend, scheduler,
                                         preload={job.path: game for job, game in zip(jobs, loaded, strict=True)})
         except MatchFailed as exc:
-            files = sorted({spec.partition(":")[0] for spec in chosen.values() if is_bot_file(spec.partition(":")[0])})
-            if files:  # a fault of the user's own code is theirs to fix, not ludus's to be told of
+            bot_files = sorted({spec.partition(":")[0] for spec in chosen.values() if is_bot_file(spec.partition(":")[0])})
+            if bot_files:  # a fault of the user's own code is theirs to fix, not ludus's to be told of
                 click.echo(f"error: {exc}\n(this is a fault of a bot or of ludus, not of the game: look first at "
-                           f"{' and '.join(files)}, which `ludus play FILE --seed SEED --bot ...` can step through)",
+                           f"{' and '.join(bot_files)}, which `ludus play FILE --seed SEED --bot ...` can step through)",
                            err=True)
             else:
                 click.echo(f"error: {exc}\n(this is a fault of ludus or of a bot, not of the game: "

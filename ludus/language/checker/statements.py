@@ -24,6 +24,13 @@ from .base import ANYTIME_STATEMENTS, Scope, _const_false
 BARE_OPTIONS = {"number": "one of a list of numbers", "text": "one of a list of texts"}
 
 
+def _before_loop(scope: Scope) -> str:
+    """The seat a decision naming no seat goes to inside an `alternate` that gives no turn."""
+    if scope.flags.get("no_turn"):
+        return "the first seat (no seat had the turn before the loop)"
+    return "the seat whose turn it was before the loop"
+
+
 class StatementChecks:
     """Checking statements and what they act on."""
 
@@ -57,13 +64,9 @@ class StatementChecks:
         outside an `alternate` is left alone. `ask` always names its seat."""
         loop_seat = scope.flags.get("alt_seat")
         if loop_seat:
-            before = (
-                "the first seat (no seat had the turn before the loop)"
-                if scope.flags.get("no_turn")
-                else "the seat whose turn it was before the loop"
-            )
             self.warn(
-                f"'alternate' does not give {loop_seat} the turn, so this {what} goes to {before}, not to {loop_seat}",
+                f"'alternate' does not give {loop_seat} the turn, so this {what} goes to {_before_loop(scope)}, "
+                f"not to {loop_seat}",
                 s.span,
                 f"give it the turn: write 'turn {loop_seat}:' inside the loop around it, "
                 f"or name the seat: '{named} {loop_seat}'",
@@ -87,14 +90,9 @@ class StatementChecks:
         if found is None:
             return
         decision, what, named, rule = found
-        before = (
-            "the first seat (no seat had the turn before the loop)"
-            if scope.flags.get("no_turn")
-            else "the seat whose turn it was before the loop"
-        )
         self.warn(
             f"'alternate' does not give {loop_seat} the turn, so the {what} in rule '{rule}' "
-            f"{declared_at(decision.span, s.span)} goes to {before}, "
+            f"{declared_at(decision.span, s.span)} goes to {_before_loop(scope)}, "
             f"not to {loop_seat}",
             self.at(s.span, s.name),
             f"give it the turn: write 'turn {loop_seat}:' inside the loop around the call, "
