@@ -514,3 +514,10 @@ def ludus_match_json(game: str) -> str:
     import ludus
 
     return ludus.load(game).new_match(2, seed=1).to_json()
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_the_bot_option_s_help_names_a_bot_file_among_the_kinds(command):
+    out = CliRunner().invoke(main, [command, "--help"], terminal_width=200).output
+    bot_help = " ".join(out[out.index("--bot"):].split())
+    assert "random, greedy, mcts or a FILE.py of your own" in bot_help

@@ -92,3 +92,9 @@ def test_a_question_naming_a_card_the_screen_may_not_see_says_a_card(tmp_path):
     repl, out = repl_of(path, 2, 0, bots={1: "random"}, view="all")  # the designer reads it all
     repl.play_bots()
     assert bot_lines(out) == ["P2 (bot): 1 to Rope (Spread the marks: 2 left to give; how many to Rope?)"]
+
+
+def test_the_help_says_a_bot_may_be_a_file_of_your_own():
+    repl, out = repl_of(VOTES, 2, 1)
+    repl.handle("help")
+    assert "let a bot (random, greedy, mcts, or a FILE.py of your own) play a seat" in " ".join(out.getvalue().split())
