@@ -62,7 +62,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 self.expr(decl.high) if decl.high is not None else None,
                 decl.resets, decl.visibility,
                 unset_value(decl.kind) if decl.start is None else _literal(decl.start),
-                _literal(decl.low), _literal(decl.high), shown,
+                _literal(decl.low), _literal(decl.high), shown, decl.unlisted,
             )
         for name, decl in sym.zones.items():
             family = sym.zone_family(name)

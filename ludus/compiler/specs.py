@@ -36,6 +36,8 @@ class VarSpec:
     # checker found for it (Symbols.inferred). Only shown so: a var without a type still
     # takes any value when set and when a saved match is loaded (saved.var_problem)
     shown: str = "any"
+    # `unlisted`: bookkeeping the REPL's screen and its `changed:` lines leave out
+    unlisted: bool = False
 
     def env(self, key) -> dict:
         """What a declaration's start/min/max expressions see: `seat` is the owner (the first

@@ -14,10 +14,14 @@ def _span():
     return field(default=NO_SPAN, eq=False, repr=False, kw_only=True)
 
 
+NOT_NODES = ("span", "repeated")
+
+
 def each_node(tree, skip: tuple = ()):
     """Every node in `tree` (a node, or a tuple or list of them, nested), each one before the
-    nodes inside it, these in the order of its fields; spans are not entered, nor nodes of the
-    classes in `skip` (which are not given either)."""
+    nodes inside it, these in the order of its fields; spans are not entered (a declaration's
+    `repeated` options are spans), nor nodes of the classes in `skip` (which are not given
+    either)."""
     stack = [tree]
     while stack:
         x = stack.pop()
@@ -27,7 +31,7 @@ def each_node(tree, skip: tuple = ()):
             if skip and isinstance(x, skip):
                 continue
             yield x
-            stack.extend(getattr(x, f.name) for f in reversed(fields(type(x))) if f.name != "span")
+            stack.extend(getattr(x, f.name) for f in reversed(fields(type(x))) if f.name not in NOT_NODES)
 
 
 # ───────────────────────── expressions ─────────────────────────
@@ -460,6 +464,10 @@ class VarDecl:
     resets: str | None
     visibility: str
     override: bool
+    # `unlisted`: bookkeeping the REPL's screen leaves out (`show NAME` still reads it)
+    unlisted: bool = False
+    # options written a second time, (key, span) each: an error the checker reports
+    repeated: tuple = field(default=(), eq=False, repr=False)
     span: Span = _span()
 
 
@@ -470,6 +478,7 @@ class ZoneDecl:
     visibility: str
     refill: str | None
     override: bool
+    repeated: tuple = field(default=(), eq=False, repr=False)
     span: Span = _span()
 
 

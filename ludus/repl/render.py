@@ -224,16 +224,32 @@ def counters_table(view: dict, seats: list[str]):
     return Group(*tables)
 
 
-def view_renderable(view: dict, seats: list[str], compact: bool = False):
+def unlisted_left_out(view: dict, unlisted) -> tuple[dict, list[str]]:
+    """`view` without the counters, flags and vars declared `unlisted` (bookkeeping a game keeps
+    off the screen), and their names, in the view's order."""
+    counters = view.get("counters", {})
+    names = [name for name in counters if name in unlisted]
+    if not names:
+        return view, []
+    return {**view, "counters": {k: v for k, v in counters.items() if k not in unlisted}}, names
+
+
+def view_renderable(view: dict, seats: list[str], compact: bool = False, unlisted=frozenset()):
     """The whole state as `view` shows it, ready for `console.print`. Compact (the screen after
-    each move): empty zones folded into one line, and only the spaces with something on them."""
+    each move): empty zones folded into one line, only the spaces with something on them, and
+    the counters, flags and vars in `unlisted` named on one line, not drawn."""
     parts: list = []
     who = "designer view: every seat's hidden information" if view["seat"] is None else f"as {view['seat']} sees it"
     where = ", ".join(view["where"])
     parts.append(Header(Text.assemble((view["game"], "bold"), f"  ({where})" if where else ""), Text(who, style="italic")))
+    left_out: list[str] = []
+    if compact:
+        view, left_out = unlisted_left_out(view, unlisted)
     table = counters_table(view, seats)
     if table is not None:
         parts.append(table)
+    if left_out:
+        parts.append(items_renderable(f"not listed: {', '.join(left_out)} (`show NAME` reads one)", style="dim"))
     if view["tracks"]:
         # in a table, as the zones are: the names lined up, and a long track (Stonewall's
         # overton, 41 positions and its tokens) wrapped under its own positions, not under its name

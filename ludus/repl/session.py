@@ -49,7 +49,15 @@ from ..replay.script import (
     visible,
 )
 from ..replay.script import parse as parse_replay
-from .render import decision_renderable, number_span, pieces_text, view_changes, view_renderable, zone_detail
+from .render import (
+    decision_renderable,
+    number_span,
+    pieces_text,
+    unlisted_left_out,
+    view_changes,
+    view_renderable,
+    zone_detail,
+)
 
 HISTORY_ENV = "LUDUS_HISTORY"
 SESSIONS_ENV = "LUDUS_SESSIONS"
@@ -661,11 +669,15 @@ class Repl:
         if self.hand_over():
             self.drawn = None  # the screen was cleared: the table is drawn whole
         view = self.view()
-        table = {key: value for key, value in view.items() if key not in ("decision", "result")}
+        unlisted = unlisted_names(self.game)
+        # a step that changed only what the screen does not list changed nothing drawn
+        table = {key: value for key, value in unlisted_left_out(view, unlisted)[0].items()
+                 if key not in ("decision", "result")}
         if compact and table == self.drawn:
             self.say(UNCHANGED, style="dim")
         else:
-            self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact))
+            self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact,
+                                               unlisted=unlisted))
         self.drawn = table
         self.console.print(decision_renderable(view, self.shown_options(), self.game.path))
         if view.get("result") is not None:
@@ -1791,7 +1803,15 @@ def changes_between(before: Match, after: Match, seats: list[int] | None) -> lis
     owner sees is counted when the other may only count it, and an `others only` hand (Hanabi)
     is counted for both, since its owner may not see it."""
     sight = None if seats is None else seats[0] if len(seats) == 1 else tuple(seats)
-    return view_changes(before.view(sight), after.view(sight), counter_starts(after, sight))
+    unlisted = unlisted_names(after.game)
+    return view_changes(unlisted_left_out(before.view(sight), unlisted)[0],
+                        unlisted_left_out(after.view(sight), unlisted)[0], counter_starts(after, sight))
+
+
+def unlisted_names(game) -> frozenset[str]:
+    """The counters, flags and vars the game declares `unlisted`: bookkeeping the screen and its
+    `changed:` lines leave out (`show NAME` reads one; saved matches, views and tests keep them)."""
+    return frozenset(name for name, spec in game.vars.items() if spec.unlisted)
 
 
 def said_of(sight: tuple[str, dict, dict], seats: list[int] | None, asked: bool = False) -> str:

@@ -362,3 +362,22 @@ def test_a_define_without_parameter_types_gives_what_its_arguments_make_it(tmp_p
     assert match.legal_actions() == ["sell Alpha to P2, not Beta"]
     match.apply("sell Alpha to P2, not Beta")
     assert [e["text"] for e in match.log if e.get("t") == "log"] == ["Alpha is sold"]
+
+
+def test_an_option_written_twice_is_an_error_at_the_second():
+    result, program = checked(
+        "counter x start 1 min 0 start 2 owner only hidden\n"
+        "flag f unlisted unlisted\n"
+        "zone z count only refill from z refill from z\n"
+        "flow:\n    increase x by 1\n    set f to true\n    move top(z) to z\n    end game\n")
+    got = sorted(result.diagnostics, key=lambda d: d.sort_key)
+    assert [(d.span.line, d.span.column, d.message) for d in got] == [
+        (3, 25, "counter 'x' is given 'start' twice: it takes one"),
+        (3, 44, "counter 'x' is given a visibility twice: it takes one"),
+        (4, 17, "flag 'f' is given 'unlisted' twice: it takes one"),
+        (5, 33, "zone 'z' is given 'refill' twice: it takes one"),
+    ]
+    # one of each is no error, and `unlisted` reaches the declaration
+    result, program = checked("counter x start 1 unlisted\nflow:\n    increase x by 1\n    end game\n")
+    assert not result.diagnostics
+    assert [d.unlisted for d in find(program, n.VarDecl)] == [True]

@@ -13,6 +13,20 @@ from .base import BuilderBase, _block, _tok, unquote
 IMPLICIT_KINDS = {"card": "Card", "piece": "Piece"}
 
 
+def _options(found: dict, opts) -> tuple:
+    """Fill `found` with a declaration's options (key, value, span), in the order written; give
+    back those written again after the first (key, span), which the checker refuses: a second
+    `start` or a second visibility would otherwise quietly take the first one's place."""
+    repeated = []
+    seen = set()
+    for key, value, span in opts:
+        if key in seen:
+            repeated.append((key, span))
+        seen.add(key)
+        found[key] = value
+    return tuple(repeated)
+
+
 class DeclarationBuilder(BuilderBase):
     """One method per declaration rule of the grammar."""
 
@@ -76,31 +90,42 @@ class DeclarationBuilder(BuilderBase):
     @v_args(meta=True)
     def var_decl(self, meta, c):
         override, word, name, per, type_, *opts = c
-        found = {"start": None, "min": None, "max": None, "resets": None, "visibility": "public"}
-        for key, value in opts:
-            found[key] = value
+        found = {"start": None, "min": None, "max": None, "resets": None, "visibility": "public",
+                 "unlisted": False}
+        repeated = _options(found, opts)
         return n.VarDecl(
             str(word.children[0]), str(name), per, type_, found["start"], found["min"], found["max"],
-            found["resets"], found["visibility"], bool(override), span=self.span(meta),
+            found["resets"], found["visibility"], bool(override), found["unlisted"], repeated,
+            span=self.span(meta),
         )
 
-    def opt_start(self, c):
-        return ("start", c[0])
+    @v_args(meta=True)
+    def opt_start(self, meta, c):
+        return ("start", c[0], self.span(meta))
 
-    def opt_min(self, c):
-        return ("min", c[0])
+    @v_args(meta=True)
+    def opt_min(self, meta, c):
+        return ("min", c[0], self.span(meta))
 
-    def opt_max(self, c):
-        return ("max", c[0])
+    @v_args(meta=True)
+    def opt_max(self, meta, c):
+        return ("max", c[0], self.span(meta))
 
-    def opt_resets(self, c):
-        return ("resets", str(c[0]))
+    @v_args(meta=True)
+    def opt_resets(self, meta, c):
+        return ("resets", str(c[0]), self.span(meta))
 
-    def opt_visibility(self, c):
-        return ("visibility", c[0])
+    @v_args(meta=True)
+    def opt_visibility(self, meta, c):
+        return ("visibility", c[0], self.span(meta))
 
-    def opt_refill(self, c):
-        return ("refill", str(c[0]))
+    @v_args(meta=True)
+    def opt_unlisted(self, meta, c):
+        return ("unlisted", True, self.span(meta))
+
+    @v_args(meta=True)
+    def opt_refill(self, meta, c):
+        return ("refill", str(c[0]), self.span(meta))
 
     def visibility(self, c):
         return " ".join(str(t) for t in c)
@@ -109,9 +134,9 @@ class DeclarationBuilder(BuilderBase):
     def zone_decl(self, meta, c):
         override, name, per, *opts = c
         found = {"visibility": "public", "refill": None}
-        for key, value in opts:
-            found[key] = value
-        return n.ZoneDecl(str(name), per, found["visibility"], found["refill"], bool(override), span=self.span(meta))
+        repeated = _options(found, opts)
+        return n.ZoneDecl(str(name), per, found["visibility"], found["refill"], bool(override), repeated,
+                          span=self.span(meta))
 
     @v_args(meta=True)
     def token_decl(self, meta, c):

@@ -123,9 +123,11 @@ class DeclarationChecks:
                 if claim(item.name, item.span, "a value"):
                     sym.values[item.name] = item
             elif isinstance(item, n.VarDecl):
+                self.repeated_options(item, item.kind)
                 if claim(item.name, item.span, f"a {item.kind}"):
                     sym.vars[item.name] = item
             elif isinstance(item, n.ZoneDecl):
+                self.repeated_options(item, "zone")
                 if claim(item.name, item.span, "a zone"):
                     sym.zones[item.name] = item
             elif isinstance(item, n.TokenDecl):
@@ -616,6 +618,13 @@ class DeclarationChecks:
         choices = [*sorted(BASIC_TYPES), *self.sym.kinds, *self.sym.space_kinds]
         self.error(f"unknown type '{ref.name}'", ref.span, suggest(ref.name, choices))
         return "any"
+
+    def repeated_options(self, item, word: str) -> None:
+        """An option written twice (`counter x start 1 start 2`, `zone hand owner only hidden`)
+        is an error at the second: which one holds is not for the reader to guess."""
+        for key, span in item.repeated:
+            what = "a visibility" if key == "visibility" else f"'{key}'"
+            self.error(f"{word} '{item.name}' is given {what} twice: it takes one", span)
 
     def check_var_per(self, item: n.VarDecl) -> None:
         """`per` of a counter, flag or var: a seat, a space kind, a kind of card, or a set of
