@@ -346,3 +346,23 @@ def test_cleanup_keeps_one_card_per_side_and_empties_the_rest_of_the_turn_box():
 def test_random_matches_end(seed):
     match, steps, finished = random_playout(GAME, 2, seed, random.Random(seed))
     assert finished and match.result["winners"]
+
+
+def test_the_end_of_turn_6_asks_no_card_to_carry_over():
+    """Rulebook, Cleanup Phase: a card is carried over to the next Turn only at the end of Turns
+    1-5; the end of Turn 6 discards the persistent boxes and ends the game or goes to Final
+    Voting, so nobody is asked which card to keep."""
+    pos = position()
+    match = pos.match
+    asked = []
+    given_in = set()
+    while not match.is_over:
+        turn = pos.value("turn_number")[0]
+        if turn >= 5 and turn not in given_in:
+            pos.given("move top(deck of Suffragist, 2) to hand of Suffragist")
+            given_in.add(turn)    # 2 cards more than the 6 rounds use, in Turns 5 and 6
+        if "keep in hand" in (match.pending or {}).get("prompt", ""):
+            asked.append(turn)
+        match.apply(match.legal_actions()[-1])
+    assert asked == [5]   # at the end of Turn 5, not of Turn 6
+    assert match.result["winners"] == ["Opposition"]
