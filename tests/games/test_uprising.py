@@ -270,6 +270,29 @@ def test_skirmish_c_stops_when_the_skirmisher_has_no_follower_left():
     assert pos.match.pending["kind"] == "offer"  # not asked again: Red's next action
 
 
+def test_skirmish_b_reads_the_region_as_a_left_it():
+    """Decision 8: the sub-rules go in order. Red's Warlord takes Blue's only Lieutenant in
+    (a); then no enemy Lieutenant stands there, so Red's Lieutenant removes a Follower in (b)."""
+    pos = start()
+    pos.given("move first(Lieutenant of Blue) to Northwest\nadd 3 Follower of Blue to Northwest")
+    pos.do("Warlord in Northwest: Skirmish in Northwest")
+    pos.do("yes")  # the Lieutenant rather than 2 Followers
+    assert value(pos, "size(Lieutenant of Blue at Northwest)") == 0
+    assert value(pos, "Follower of Blue at Northwest") == 2
+
+
+def test_skirmish_c_stops_when_no_opponent_has_a_follower_left():
+    """Decision 8: a trade needs an opponent's Follower there; Red keeps its last two."""
+    pos = start()
+    pos.given("move first(Warlord of Red) to North\nmove first(Warlord of Blue) to North\n"
+              "add 3 Follower of Red to North\nadd 1 Follower of Blue to North")
+    pos.do("Warlord in North: Skirmish in North")
+    pos.do("yes")
+    assert value(pos, "Follower of Red at North") == 2 and value(pos, "Follower of Blue at North") == 0
+    offered(pos)
+    assert pos.match.pending["kind"] == "offer"  # not asked again: Red's next action
+
+
 def test_skirmish_is_only_offered_where_an_enemy_can_be_hurt():
     pos = start()
     pos.given("add 1 Follower of Blue to Heartland")
