@@ -454,13 +454,24 @@ def test_go_to_war_skirmishes_in_every_region_for_free_in_turn_order():
     pos.resolve_rule("go_to_war()")
     # Northwest: Red's Warlord takes 2 (a), its Lieutenant 1 more (b); nothing left to trade.
     # Heartland: no character; Red (first) may trade one for one (c)
-    assert pos.match.pending["prompt"].startswith("Red: Remove one of your Followers here")
+    assert pos.match.pending["prompt"] == ("Red: Skirmish in Heartland: remove one of your Followers "
+                                           "and one Follower of each opponent?")
     pos.answer("yes")
     assert value(pos, "Follower of Blue at Northwest") == 0
     assert value(pos, "Follower of Red at Heartland") == 1 and value(pos, "Follower of Blue at Heartland") == 0
     # Southeast: Blue's Warlord and Lieutenant remove Red's Follower
     assert value(pos, "Follower of Red at Southeast") == 0
     assert value(pos, "money of Red") == 3 and value(pos, "money of Blue") == 3  # no skirmish was paid for
+
+
+def test_go_to_war_questions_name_the_region():
+    """Go to War asks one player after another in every region: each question says where."""
+    pos = start()
+    pos.given("move first(Lieutenant of Blue) to West\nmove first(Warlord of Red) to West\n"
+              "add 1 Follower of Blue to West\nadd 1 Follower of Red to West")
+    pos.resolve_rule("go_to_war()")
+    assert pos.match.pending["prompt"] == ("Red: Skirmish in West: remove an enemy Lieutenant "
+                                           "instead of 2 enemy Followers?")
 
 
 def test_end_of_round_pays_nobody_for_a_region_without_followers():
