@@ -145,7 +145,7 @@ def test_decree_takes_2_resources_and_places_followers_here_and_next_door():
     pos = start()
     pos.given("set money of Red to 7")
     set_resources(pos, "Northwest", 1, 2, 4)
-    pos.do("Warlord in Northwest: Make a Decree")
+    pos.do("Warlord in Northwest: Make a decree")
     assert pos.match.legal_actions() == ["Grain", "Timber", "Stone"]
     pos.do("Grain")
     assert pos.match.legal_actions() == ["Timber", "Stone"]  # no Grain left to take
@@ -160,12 +160,12 @@ def test_decree_works_in_an_unstable_region_but_needs_2_resources():
     pos = start()
     pos.given("set money of Red to 12\nadd 1 Unstable to Northwest")
     set_resources(pos, "Northwest", 0, 2, 0)
-    pos.do("Warlord in Northwest: Make a Decree")
+    pos.do("Warlord in Northwest: Make a decree")
     pos.do("Timber")
     pos.do("Timber")
     assert value(pos, "Timber at Northwest") == 0
     assert value(pos, "Unstable at Northwest") == 1  # one Unstable token, not two
-    assert not [o for o in offered(pos) if "Decree" in o]  # nothing left to take
+    assert not [o for o in offered(pos) if "Make a decree" in o]  # nothing left to take
 
 
 def test_promote_lieutenant_pays_10_takes_2_followers_and_places_a_lieutenant():
@@ -524,8 +524,8 @@ ACTIONS = {
     "Intimidate the Populace": (NORTHWEST_RESOURCES, ["Lieutenant in Northwest: Intimidate the Populace, taking Grain"]),
     "Slay": ("add 2 Follower of Blue to Northwest", ["Lieutenant in Northwest: Slay a Follower of Blue"]),
     "Campaign": ("set money of Red to 0", ["Warlord in Northwest: Campaign"]),
-    "Make a Decree": ("set money of Red to 6\n" + NORTHWEST_RESOURCES,
-                      ["Warlord in Northwest: Make a Decree", "Grain", "Stone"]),
+    "Make a decree": ("set money of Red to 6\n" + NORTHWEST_RESOURCES,
+                      ["Warlord in Northwest: Make a decree", "Grain", "Stone"]),
     # (a) takes 2 Followers, (b) one more, then (c) one trade is accepted and the next declined
     "Skirmish": ("move first(Warlord of Red) to North\nmove first(Lieutenant of Red) to North\n"
                  "add 2 Follower of Red to North\nadd 5 Follower of Blue to North",
