@@ -43,6 +43,8 @@ GAMES = [  # (path, players, seeds)
     ("examples/hearts.ludus", 4, 60),
     ("examples/coup.ludus", 2, 200),
     ("examples/coup.ludus", 6, 100),
+    ("examples/skull.ludus", 3, 100),
+    ("examples/skull.ludus", 6, 40),
     ("examples/hanabi.ludus", 2, 200),
     ("examples/hanabi.ludus", 5, 100),
     ("examples/lost-cities.ludus", 2, 100),
