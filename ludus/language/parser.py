@@ -19,7 +19,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import cache
 from .limits import MAX_DIGITS, MAX_NESTING
-from .source import Diagnostic, LudusError, Span, lone_cr_as_newline, split_lines
+from .source import STRING_PATTERN, Diagnostic, LudusError, Span, lone_cr_as_newline, split_lines
 
 KEYWORD_NAMES = {
     "_NL": "end of line",
@@ -315,6 +315,9 @@ def _failure(exc: Exception, text: str, path: str) -> Diagnostic:
         glued = _glued_at(text, exc.pos_in_stream)
         if glued is not None:
             return _glued(path, exc.line, exc.column - len(glued[0]), *glued)
+        nested = _nested_hole(text, path, exc.line, exc.column)
+        if nested is not None:
+            return nested
     if isinstance(exc, UnexpectedInput):
         return _syntax_diagnostic(exc, text, path)
     if isinstance(exc, GluedKeyword):
@@ -326,6 +329,48 @@ def _failure(exc: Exception, text: str, path: str) -> Diagnostic:
     tabs = any(raw[: len(raw) - len(raw.lstrip())].count("\t") for raw in split_lines(text))
     hint = "this file indents with tabs: indent with spaces, four for each level" if tabs else None
     return Diagnostic("error", "this line's indentation matches no enclosing block", span, hint)
+
+
+_LINE_PIECE = re.compile(rf'(?P<string>{STRING_PATTERN})|#[^\n]*|.')
+
+
+def _nested_hole(text: str, path: str, line: int | None, column: int | None) -> Diagnostic | None:
+    """`"{if mine then "their own" else "{s}'s"}"`: a text inside a hole with a hole of its own.
+    A hole holds no braces, so the outer text ends at the inner text's first quote, and what
+    follows it is unexpected; said as such, that error points at words the writer never meant
+    to end a text before. Found here as the text that ends just before the error, one of whose
+    holes meets another '{' before its '}'."""
+    lines = split_lines(text)
+    if not line or not column or not 0 < line <= len(lines):
+        return None
+    source = lines[line - 1]
+    for piece in _LINE_PIECE.finditer(source):
+        if piece.start() >= column - 1:
+            break
+        if piece.lastgroup != "string" or source[piece.end():column - 1].strip():
+            continue
+        body, pos = piece.group(), 1
+        while pos < len(body) - 1:
+            if body[pos] == "\\":
+                pos += 2
+                continue
+            if body[pos] == "{":
+                close = body.find("}", pos)
+                if close < 0:  # this hole runs past the text's end: where does it meet a brace?
+                    start = piece.start() + pos
+                    inner = next((i for i in range(start + 1, len(source)) if source[i] in "{}"), None)
+                    # the quote that cut the text short opened the inner text, so the quotes
+                    # between it and the '{' pair up (`"{money" "{x}"` is two texts, not one)
+                    if inner is None or source[inner] != "{" or source[piece.end():inner].count('"') % 2:
+                        return None
+                    return Diagnostic("error", "a text inside a hole cannot have holes of its own",
+                                      Span(path, line, inner + 1, line, inner + 2),
+                                      hint=f"the hole opened at column {start + 1} holds this '{{' before its '}}': "
+                                           "work the inner text out first, with a 'let' on the line before "
+                                           "(or a define), and write its name in the hole")
+                pos = close
+            pos += 1
+    return None
 
 
 def _glued_at(text: str, pos: int | None) -> tuple[str, str] | None:
