@@ -317,3 +317,25 @@ def test_a_rows_keys_come_in_the_order_of_the_cards_spaces_and_seats(tmp_path):
     assert list(view["lit"]) == copies
     assert list(view["glow"]) == ["P1 at Lamp (copy 10)"] + [f"P2 at {c}" for c in copies]
     assert list(view["cold"]) == ["South", "North"]
+
+
+def test_a_choice_names_its_cards_to_the_seat_deciding_even_cards_it_may_not_see(tmp_path):
+    # docs/language.md (Hidden information) says so, and why a blind pick chooses a place
+    # instead (the Skull example's lost disc): if options ever hide such cards, the doc changes
+    game = game_from_text(tmp_path, '''game "Pile"
+players 2
+zone pile count only
+card "Flower":
+    copies 3
+card "Skull"
+flow:
+    move box to pile
+    shuffle pile
+    choose d from pile by P2 "Which face-down disc is lost?"
+    exile d
+    end game
+''')
+    match = game.new_match(2, seed=0)
+    assert sorted(match.legal_actions()) == ["Flower", "Skull"]
+    assert sorted(match.view(1)["decision"]["options"]) == ["Flower", "Skull"]
+    assert match.view(1)["zones"]["pile"] == {"count": 4}  # the pile itself shows P2 no card
