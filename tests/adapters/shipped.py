@@ -25,6 +25,7 @@ SHIPPED = [
     "examples/sushi-go.ludus",
     "examples/hearts.ludus",
     "examples/coup.ludus",
+    "examples/skull.ludus",
     "examples/hanabi.ludus",
     "examples/lost-cities.ludus",
     "examples/jaipur.ludus",
