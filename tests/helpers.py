@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from pathlib import Path
 
@@ -16,6 +17,42 @@ def game_from_text(tmp_path: Path, text: str, name: str = "game.ludus") -> ludus
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return ludus.load(path)
+
+
+def no_home_files(monkeypatch) -> None:
+    """Keep a REPL from the user's files: no history file and no kept sessions, both turned off
+    (the fixture `no_home_files` of tests/repl does this; tests elsewhere call it from theirs)."""
+    monkeypatch.setenv("LUDUS_HISTORY", "")
+    monkeypatch.setenv("LUDUS_SESSIONS", "")
+
+
+def repl_on(match, path: Path, width: int = 100, **kw):
+    """A REPL on `match` (a match of the game at `path`) that prints plain text, `width` columns
+    wide, to a buffer: the REPL and the buffer. `kw` goes to the REPL (bots=, view=, ...)."""
+    from rich.console import Console
+
+    from ludus.repl import Repl
+
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None, highlight=False, markup=False)
+    return Repl(match, path, console, **kw), out
+
+
+def repl_of(path: Path, players: int | None = None, seed: int = 0, width: int = 100, **kw):
+    """`repl_on` a new match of the game at `path`, loaded afresh."""
+    return repl_on(ludus.load(path).new_match(players, seed=seed), path, width, **kw)
+
+
+def printed(repl, out: io.StringIO, line: str) -> str:
+    """What `repl` prints to `out` (as made by `repl_on`) as it handles `line`."""
+    start = len(out.getvalue())
+    repl.handle(line)
+    return out.getvalue()[start:]
+
+
+def said(repl, out: io.StringIO, line: str) -> list[str]:
+    """The lines `repl` prints to `out` as it handles `line`."""
+    return printed(repl, out, line).splitlines()
 
 
 def play_random(match, rng, limit: int = 5000) -> int:

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from ludus.engine.match import Match
 from ludus.repl.session import Repl
+from tests import helpers
 from tests.helpers import game_from_text
 
 SOURCE = """game "Picks"
@@ -55,8 +56,7 @@ def game(tmp_path):
 
 @pytest.fixture(autouse=True)
 def no_home_files(monkeypatch):
-    monkeypatch.setenv("LUDUS_HISTORY", "")
-    monkeypatch.setenv("LUDUS_SESSIONS", "")
+    helpers.no_home_files(monkeypatch)
 
 
 def picks(match) -> list[int]:

@@ -5,30 +5,23 @@ it; an action says what it does alone."""
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
-import ludus
-from ludus.repl.session import Repl
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 VOTES = ROOT / "games" / "votes-for-women" / "votes-for-women.ludus"
 
 
-@pytest.fixture(autouse=True)
-def no_home_files(monkeypatch):
-    monkeypatch.setenv("LUDUS_HISTORY", "")
-    monkeypatch.setenv("LUDUS_SESSIONS", "")
+pytestmark = pytest.mark.usefixtures("no_home_files")
 
 
-def repl_of(path: Path, players: int, seed: int, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=200, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(players, seed=seed), path, console, **kw), out
+repl_of = functools.partial(helpers.repl_of, width=200)
 
 
 def bot_lines(out: io.StringIO) -> list[str]:

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import io
-
-from rich.console import Console
-
-import ludus
-from ludus.repl import Repl
+from tests import helpers
 from tests.helpers import EXAMPLES, GAMES
 
 VFW = GAMES / "votes-for-women" / "votes-for-women.ludus"
@@ -33,9 +28,7 @@ flow:
 
 def repl_of(path, tmp_path, monkeypatch, **kw):
     monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(seed=0), path, console, **kw), out
+    return helpers.repl_of(path, seed=0, **kw)
 
 
 def test_votes_for_women_first_screen_fits_and_folds_empty_parts(tmp_path, monkeypatch):

@@ -6,26 +6,17 @@ from __future__ import annotations
 import io
 
 import pytest
-from rich.console import Console
 
 import ludus
 from ludus.repl import Repl
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_on, said
 
 GAME_PATH = EXAMPLES / "market-town.ludus"
 GAME = ludus.load(GAME_PATH)
 
 
 def make_repl(**kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    return Repl(GAME.new_match(2, seed=3), GAME_PATH, console, **kw), out
-
-
-def said(repl: Repl, out: io.StringIO, line: str) -> list[str]:
-    start = len(out.getvalue())
-    repl.handle(line)
-    return out.getvalue()[start:].splitlines()
+    return repl_on(GAME.new_match(2, seed=3), GAME_PATH, **kw)
 
 
 @pytest.fixture

@@ -8,21 +8,17 @@ from __future__ import annotations
 import io
 
 import pytest
-from rich.console import Console
 
 import ludus
 from ludus.repl import Repl
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_on
 
 GAMES = {name: ludus.load(EXAMPLES / f"{name}.ludus") for name in ("love-letter", "market-town", "connect-four",
                                                                     "cant-stop")}
 
 
 def make_repl(name: str = "love-letter", players: int = 2, seed: int = 5, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    game = GAMES[name]
-    return Repl(game.new_match(players, seed=seed), EXAMPLES / f"{name}.ludus", console, **kw), out
+    return repl_on(GAMES[name].new_match(players, seed=seed), EXAMPLES / f"{name}.ludus", **kw)
 
 
 def error_of(repl: Repl, out: io.StringIO, line: str) -> str:
@@ -34,9 +30,7 @@ def error_of(repl: Repl, out: io.StringIO, line: str) -> str:
     return printed[0]
 
 
-@pytest.fixture(autouse=True)
-def no_sessions(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDUS_SESSIONS", str(tmp_path / "sessions"))
+pytestmark = pytest.mark.usefixtures("sessions_in_tmp")
 
 
 # ── examples in the game's own words ──

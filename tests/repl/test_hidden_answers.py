@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 import ludus
 from ludus.engine.display import describe_entry
 from ludus.repl.session import Repl
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 COUP = ROOT / "examples" / "coup.ludus"
@@ -23,16 +23,10 @@ SUSHI = ROOT / "examples" / "sushi-go.ludus"
 CARD = r"(Duke|Assassin|Captain|Ambassador|Contessa)"
 
 
-@pytest.fixture(autouse=True)
-def no_home_files(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDUS_HISTORY", "")
-    monkeypatch.setenv("LUDUS_SESSIONS", "")
+pytestmark = pytest.mark.usefixtures("no_home_files")
 
 
-def repl_of(path: Path, players: int, seed: int, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(players, seed=seed), path, console, **kw), out
+repl_of = functools.partial(helpers.repl_of, width=120)
 
 
 def coup_until_blue_exchanges() -> tuple[Repl, io.StringIO]:

@@ -5,6 +5,7 @@ name the other seat's hidden pick."""
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from pathlib import Path
@@ -15,6 +16,7 @@ from rich.console import Console
 import ludus
 from ludus.repl.render import view_changes
 from ludus.repl.session import Repl
+from tests import helpers
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 MARKET = ROOT / "examples" / "market-town.ludus"
@@ -23,16 +25,10 @@ FOR_SALE = ROOT / "examples" / "for-sale.ludus"
 HANABI = ROOT / "examples" / "hanabi.ludus"
 
 
-@pytest.fixture(autouse=True)
-def no_home_files(monkeypatch):
-    monkeypatch.setenv("LUDUS_HISTORY", "")
-    monkeypatch.setenv("LUDUS_SESSIONS", "")
+pytestmark = pytest.mark.usefixtures("no_home_files")
 
 
-def repl_of(path: Path, players: int, seed: int, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=200, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(players, seed=seed), path, console, **kw), out
+repl_of = functools.partial(helpers.repl_of, width=200)
 
 
 def changed_after(repl: Repl, out: io.StringIO, line: str) -> list[str]:

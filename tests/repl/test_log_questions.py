@@ -9,10 +9,9 @@ import io
 import json
 
 import pytest
-from rich.console import Console
 
 from ludus.repl.session import Repl
-from tests.helpers import game_from_text
+from tests.helpers import game_from_text, repl_on
 
 SOURCE = """game "Asked"
 players 2
@@ -43,17 +42,12 @@ flow:
 """
 
 
-@pytest.fixture(autouse=True)
-def no_home_files(monkeypatch):
-    monkeypatch.setenv("LUDUS_HISTORY", "")
-    monkeypatch.setenv("LUDUS_SESSIONS", "")
+pytestmark = pytest.mark.usefixtures("no_home_files")
 
 
 def played(tmp_path) -> tuple[Repl, io.StringIO]:
     game = game_from_text(tmp_path, SOURCE)
-    out = io.StringIO()
-    console = Console(file=out, width=160, color_system=None, highlight=False, markup=False)
-    repl = Repl(game.new_match(2, seed=1), tmp_path / "game.ludus", console)
+    repl, out = repl_on(game.new_match(2, seed=1), tmp_path / "game.ludus", 160)
     for move in ("1", "1", "1.", "view Blue", "yes", "view Red", "keep them"):  # "1." the first share: "1" is also "1 to Lamp"
         repl.handle(move)
     return repl, out

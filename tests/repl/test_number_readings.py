@@ -8,10 +8,9 @@ from __future__ import annotations
 import io
 
 import pytest
-from rich.console import Console
 
-import ludus
 from ludus.repl import Repl
+from tests.helpers import repl_of
 
 AUCTION = """game "Auction"
 players 2
@@ -37,18 +36,18 @@ flow:
 """
 
 
-@pytest.fixture(autouse=True)
-def no_files(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDUS_SESSIONS", str(tmp_path / "sessions"))
+pytestmark = pytest.mark.usefixtures("sessions_in_tmp", "no_history")
+
+
+@pytest.fixture
+def no_history(monkeypatch):
     monkeypatch.setenv("LUDUS_HISTORY", "")
 
 
 def make_repl(tmp_path) -> tuple[Repl, io.StringIO]:
     path = tmp_path / "auction.ludus"
     path.write_text(AUCTION, encoding="utf-8")
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(2, seed=1), path, console), out
+    return repl_of(path, 2, seed=1)
 
 
 def type_line(repl: Repl, out: io.StringIO, line: str) -> str:

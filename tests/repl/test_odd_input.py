@@ -12,16 +12,14 @@ from rich.console import Console
 import ludus
 from ludus.repl import Repl
 from ludus.repl.session import plain_reader
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_of, repl_on
 
 GAME_PATH = EXAMPLES / "market-town.ludus"
 GAME = ludus.load(GAME_PATH)
 
 
 def make_repl(**kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    return Repl(GAME.new_match(2, seed=3), GAME_PATH, console, **kw), out
+    return repl_on(GAME.new_match(2, seed=3), GAME_PATH, **kw)
 
 
 def refused(repl: Repl, out: io.StringIO, line: str) -> str:
@@ -37,9 +35,7 @@ def refused(repl: Repl, out: io.StringIO, line: str) -> str:
     return printed[0]
 
 
-@pytest.fixture(autouse=True)
-def no_sessions(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDUS_SESSIONS", str(tmp_path / "sessions"))
+pytestmark = pytest.mark.usefixtures("sessions_in_tmp")
 
 
 @pytest.fixture(autouse=True)
@@ -405,8 +401,7 @@ def test_a_replay_of_the_game_through_a_hard_link_loads(tmp_path):
     os.link(game, tmp_path / "linked.ludus")
     path = tmp_path / "r.replay"
     path.write_text("game linked.ludus\nplayers 2\nseed 3\nbuy Tax Collector\n", encoding="utf-8")
-    console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False, markup=False)
-    repl = Repl(ludus.load(game).new_match(2, seed=3), game, console)
+    repl, _ = repl_of(game, 2, seed=3)
     assert repl.handle(f"load {path}") and repl.rejected == 0
     assert repl.match.moves == ["buy Tax Collector"]
 

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
 
-from rich.console import Console
-
 import ludus
-from ludus.repl import Repl
+from tests.helpers import repl_on
 
 SOURCE = '''game "Questions"
 players 2
@@ -73,9 +70,7 @@ def test_without_a_question_the_prompt_names_the_choice(tmp_path):
 
 def make_repl(tmp_path):
     g, path = game(tmp_path)
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    return Repl(g.new_match(2, seed=1), path, console), out
+    return repl_on(g.new_match(2, seed=1), path)
 
 
 def test_repl_takes_a_typed_number_as_the_number_not_a_position(tmp_path, monkeypatch):
@@ -176,9 +171,7 @@ def test_the_shares_given_so_far_are_shown_to_the_seat_distributing_only(tmp_pat
 def test_repl_shows_the_shares_given_so_far_under_the_prompt(tmp_path, monkeypatch):
     monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
     m, path = shares_match(tmp_path)
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    repl = Repl(m, path, console)
+    repl, out = repl_on(m, path)
     repl.handle("2 to Bell")
     screen = out.getvalue()
     assert "P2: Spread the damage: 3 left to give; how many to Coin?\n  given so far: 2 to Bell\n   1. 3 to Coin\n" in screen

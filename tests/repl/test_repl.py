@@ -20,16 +20,14 @@ import ludus
 from ludus.cli import main
 from ludus.repl import Repl, ReplCompleter, TrimmedLines, history_path, prompt_reader
 from ludus.replay import load_replay
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_on
 
 GAME_PATH = EXAMPLES / "market-town.ludus"
 GAME = ludus.load(GAME_PATH)
 
 
 def make_repl(seed: int = 3, players: int = 2, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    return Repl(GAME.new_match(players, seed=seed), GAME_PATH, console, **kw), out
+    return repl_on(GAME.new_match(players, seed=seed), GAME_PATH, **kw)
 
 
 def feed(repl: Repl, *lines: str) -> None:
@@ -37,9 +35,7 @@ def feed(repl: Repl, *lines: str) -> None:
         assert repl.handle(line) is not False
 
 
-@pytest.fixture(autouse=True)
-def no_home_history(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+pytestmark = pytest.mark.usefixtures("history_in_tmp")
 
 
 # ── the interactive path: prompt_toolkit through a pipe ──

@@ -3,27 +3,17 @@ a pile no one looks through (the last card of a trick): the seat saw it go by.""
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from rich.console import Console
 
-from ludus.repl.session import Repl
 from tests.engine.test_seen_in_passing import SOURCE
-from tests.helpers import game_from_text
+from tests.helpers import game_from_text, repl_on
 
-
-@pytest.fixture(autouse=True)
-def no_home_files(monkeypatch):
-    monkeypatch.setenv("LUDUS_HISTORY", "")
-    monkeypatch.setenv("LUDUS_SESSIONS", "")
+pytestmark = pytest.mark.usefixtures("no_home_files")
 
 
 def test_the_last_card_of_a_trick_is_named_in_the_log_and_a_discard_is_not(tmp_path):
     game = game_from_text(tmp_path, SOURCE)
-    out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, highlight=False, markup=False)
-    repl = Repl(game.new_match(3, seed=1), tmp_path / "game.ludus", console)
+    repl, out = repl_on(game.new_match(3, seed=1), tmp_path / "game.ludus", 120)
     for label in ("Play", "Play", "Play", "Discard", "Discard"):
         repl.handle(str(next(i for i, o in enumerate(repl.match.legal_actions(), 1) if o.startswith(label))))
     repl.handle("view North")

@@ -4,13 +4,11 @@ action behind it; rules and defines are shown in words too."""
 
 from __future__ import annotations
 
-import io
+import functools
 
 import pytest
-from rich.console import Console
 
-from ludus.repl import Repl
-from tests.helpers import EXAMPLES, game_from_text
+from tests.helpers import EXAMPLES, game_from_text, repl_of, said
 
 SOURCE = """game "Shown"
 players 2
@@ -53,18 +51,7 @@ def no_history(monkeypatch, tmp_path):
     monkeypatch.setenv("LUDUS_SESSIONS", "")
 
 
-def make_repl(path, players=2, seed=0):
-    import ludus
-
-    out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(players, seed=seed), path, console), out
-
-
-def said(repl, out, line: str) -> list[str]:
-    start = len(out.getvalue())
-    repl.handle(line)
-    return out.getvalue()[start:].splitlines()
+make_repl = functools.partial(repl_of, players=2, seed=0, width=120)
 
 
 @pytest.fixture

@@ -4,13 +4,9 @@ A game without one gets nothing new."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from rich.console import Console
 
-from ludus.repl import Repl
-from tests.helpers import game_from_text
+from tests.helpers import game_from_text, repl_on
 
 SOURCE = """game "Ranked"
 players 3
@@ -27,17 +23,12 @@ flow:
 NO_SCORE = SOURCE.replace("define score(s) = -points of s\n", "")
 
 
-@pytest.fixture(autouse=True)
-def no_home_files(monkeypatch):
-    monkeypatch.setenv("LUDUS_HISTORY", "")
-    monkeypatch.setenv("LUDUS_SESSIONS", "")
+pytestmark = pytest.mark.usefixtures("no_home_files")
 
 
 def play_out(tmp_path, source: str, view: str | None = None) -> str:
     game = game_from_text(tmp_path, source)
-    out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, highlight=False, markup=False)
-    repl = Repl(game.new_match(3, seed=0), tmp_path / "game.ludus", console)
+    repl, out = repl_on(game.new_match(3, seed=0), tmp_path / "game.ludus", 120)
     start = len(out.getvalue())
     for n in ("5", "2", "7"):
         repl.handle(n)

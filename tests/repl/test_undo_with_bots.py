@@ -7,33 +7,22 @@ from __future__ import annotations
 import io
 
 import pytest
-from rich.console import Console
 
 import ludus
 from ludus.repl import Repl
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_on, said
 
 GAME_PATH = EXAMPLES / "love-letter.ludus"
 GAME = ludus.load(GAME_PATH)
 
 
 def make_repl(players: int, seed: int, bots: dict[int, str]) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    repl = Repl(GAME.new_match(players, seed=seed), GAME_PATH, console, bots=bots)
+    repl, out = repl_on(GAME.new_match(players, seed=seed), GAME_PATH, bots=bots)
     repl.play_bots()  # as a session starts: the bots play until a person decides or the match ends
     return repl, out
 
 
-def said(repl: Repl, out: io.StringIO, line: str) -> list[str]:
-    start = len(out.getvalue())
-    repl.handle(line)
-    return out.getvalue()[start:].splitlines()
-
-
-@pytest.fixture(autouse=True)
-def no_sessions(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDUS_SESSIONS", str(tmp_path / "sessions"))
+pytestmark = pytest.mark.usefixtures("sessions_in_tmp")
 
 
 def test_undo_at_the_end_of_a_match_of_bots_takes_back_one_move_and_the_bots_wait():

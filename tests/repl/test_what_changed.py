@@ -3,29 +3,21 @@
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
-from rich.console import Console
 
-import ludus
-from ludus.repl import Repl
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_of
 
 GAME_PATH = EXAMPLES / "market-town.ludus"
 
 
-@pytest.fixture(autouse=True)
-def no_history(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+pytestmark = pytest.mark.usefixtures("history_in_tmp")
 
 
 def repl_on(path, seed: int = 0, view="auto"):
     """A REPL on a 2-player match of the game at `path`, and what it prints."""
-    out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(2, seed=seed), path, console, view=view), out
+    return repl_of(path, 2, seed, 140, view=view)
 
 
 def written(tmp_path, name: str, source: str):
@@ -337,9 +329,7 @@ def test_what_a_bots_moves_changed_is_said_after_them():
     # Votes for Women, the Opposition a random bot: its event turned Missouri red, and only a
     # look at the whole screen told the Suffragist so
     path = GAMES / "votes-for-women" / "votes-for-women.ludus"
-    out = io.StringIO()
-    console = Console(file=out, width=140, color_system=None, highlight=False, markup=False)
-    repl = Repl(ludus.load(path).new_match(2, seed=0), path, console, bots={1: "random"})
+    repl, out = repl_of(path, 2, 0, 140, bots={1: "random"})
     for _ in range(30):
         repl.handle("1")
     text = out.getvalue()

@@ -3,13 +3,10 @@ and `show` finds them by the family's name: every member, or a seat's."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from rich.console import Console
 
-from ludus.repl import Repl
-from tests.helpers import game_from_text
+from tests.helpers import game_from_text, repl_on
+from tests.helpers import printed as said
 
 SOURCE = '''game "Families"
 players 2
@@ -35,22 +32,11 @@ flow:
 '''
 
 
-@pytest.fixture(autouse=True)
-def no_history(monkeypatch, tmp_path):
-    monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
+pytestmark = pytest.mark.usefixtures("history_in_tmp")
 
 
 def make_repl(tmp_path):
-    game = game_from_text(tmp_path, SOURCE, "families.ludus")
-    out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, highlight=False, markup=False)
-    return Repl(game.new_match(2), tmp_path / "families.ludus", console), out
-
-
-def said(repl, out, line: str) -> str:
-    start = len(out.getvalue())
-    repl.handle(line)
-    return out.getvalue()[start:]
+    return repl_on(game_from_text(tmp_path, SOURCE, "families.ludus").new_match(2), tmp_path / "families.ludus", 120)
 
 
 def test_a_move_into_a_member_is_said_by_the_members_name(tmp_path):

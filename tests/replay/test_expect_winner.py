@@ -4,14 +4,11 @@ winner nobody`), and a seat the match does not have, or one named twice, said as
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from rich.console import Console
 
-import ludus
-from ludus.repl.session import Repl
 from ludus.replay import ReplayError, load_replay
+from tests import helpers
+from tests.helpers import repl_of
 
 TOGETHER = '''game "Together"
 players 3
@@ -30,8 +27,7 @@ flow:
 
 @pytest.fixture(autouse=True)
 def no_home_files(monkeypatch):
-    monkeypatch.setenv("LUDUS_HISTORY", "")
-    monkeypatch.setenv("LUDUS_SESSIONS", "")
+    helpers.no_home_files(monkeypatch)
 
 
 @pytest.fixture
@@ -111,9 +107,7 @@ def test_a_seat_spelt_exactly_wins_over_one_that_differs_by_case(tmp_path):
 
 
 def test_the_repl_checks_expect_winner_as_a_replay_does(game_path):
-    out = io.StringIO()
-    console = Console(file=out, width=200, color_system=None, highlight=False, markup=False)
-    repl = Repl(ludus.load(game_path).new_match(3, seed=0), game_path, console)
+    repl, out = repl_of(game_path, 3, seed=0, width=200)
     repl.handle("1")  # a number decision: 1 is lit = 1, and P1 and P3 win together
     for line in ("expect winner P3, P1", "expect winner P1", "expect winner P1, P9", "expect no winner",
                  "expect winner p3, p1"):

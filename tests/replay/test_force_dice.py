@@ -7,22 +7,19 @@ from __future__ import annotations
 import io
 
 import pytest
-from rich.console import Console
 
 import ludus
 from ludus.engine.dice import game_dice
 from ludus.repl import Repl
 from ludus.replay import ReplayError, load_replay
-from tests.helpers import EXAMPLES, game_from_text
+from tests.helpers import EXAMPLES, game_from_text, repl_on
 
 MARKET = EXAMPLES / "market-town.ludus"
 GAME = ludus.load(MARKET)
 
 
 def make_repl(game=GAME, path=MARKET, **kw) -> tuple[Repl, io.StringIO]:
-    out = io.StringIO()
-    console = Console(file=out, width=200, color_system=None, highlight=False, markup=False)
-    return Repl(game.new_match(2, seed=3, **kw), path, console), out
+    return repl_on(game.new_match(2, seed=3, **kw), path, 200)
 
 
 @pytest.mark.parametrize("line, message", [
