@@ -14,6 +14,7 @@ from ..engine.values import (
     entity_attr,
     family_member,
     in_range,
+    none_read,
     ordered,
     pair_key,
     pick_extreme,
@@ -336,19 +337,19 @@ class ExpressionCompiler:
                 return spec.low if attr == "low" else spec.high
             return track_attr
         if tag == "entity_attr":
-            obj, attr = self.expr(node.obj), res[1]
-            return lambda rt, env: entity_attr(rt, obj(rt, env), attr)
+            obj, attr, where = self.expr(node.obj), res[1], self.read_at(node)
+            return lambda rt, env: entity_attr(rt, obj(rt, env), attr, where)
         if tag == "field":
-            obj, fname = self.expr(node.obj), res[1]
+            obj, fname, where = self.expr(node.obj), res[1], self.read_at(node)
 
             def get_field(rt, env):
                 eid = obj(rt, env)
                 if eid is None:
-                    raise RuleError(f"cannot read '{fname}' of none")
+                    raise none_read(fname, where)
                 return rt.field(eid, fname)
             return get_field
         if tag == "dynamic_attr":
-            obj, fname = self.expr(node.obj), res[1]
+            obj, fname, where = self.expr(node.obj), res[1], self.read_at(node)
 
             def dyn(rt, env):
                 v = obj(rt, env)
@@ -357,7 +358,7 @@ class ExpressionCompiler:
                 if isinstance(v, str) and v in g.spaces:
                     return space_attr(rt, v, fname, env)
                 if v is None:  # as a typed property read says it
-                    raise RuleError(f"cannot read '{fname}' of none")
+                    raise none_read(fname, where)
                 raise RuleError(f"{v!r} has no property '{fname}'")
             return dyn
         if tag == "space_attr" or tag == "space_prop":
@@ -378,6 +379,13 @@ class ExpressionCompiler:
             from .builtins import compile_builtin
             return compile_builtin(self, node, res[1])
         raise AssertionError(f"unknown resolution {res}")
+
+    def read_at(self, node) -> tuple[str, object]:
+        """For `none_read`: the text of what a property read `node` reads of (`picked` of
+        `picked.cost`), as written, and the read's span."""
+        sources = self.game.sources
+        what = sources.text_at(node.obj.span) if sources is not None else None
+        return (what or "the value", node.span)
 
     def comprehension(self, comp: n.Comprehension, agg: str):
         """`AGG(elem for var in source where cond)`: one tight loop per aggregate; any, all

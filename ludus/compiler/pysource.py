@@ -48,6 +48,7 @@ from ..engine.values import (
     as_size,
     entity_attr,
     in_range,
+    none_read,
     ordered,
     pick_extreme,
     set_key,
@@ -148,20 +149,21 @@ def _charged(items: str, src: str) -> list[str]:
     return [f"{items} = {src}", f"rt.work += len({items})", "if rt.work > MAX_WORK:", "    rt.charge(0)"]
 
 
-def _field(rt, eid, fname):
+def _field(rt, eid, fname, where=None):
+    """A card's or piece's property; `where` locates the error of reading it of none (none_read)."""
     if eid is None:
-        raise RuleError(f"cannot read '{fname}' of none")
+        raise none_read(fname, where)
     return rt.field(eid, fname)
 
 
-def _field_of(rt, eid, fname, table):
+def _field_of(rt, eid, fname, table, where=None):
     """_field, with the value a card or piece writes as a literal taken from `table`."""
     try:
         e = rt.state["ents"][eid]
         f = e.get("f")
         d = e["d"]
     except (IndexError, TypeError, KeyError, AttributeError):  # not a card or piece: _field says why
-        return _field(rt, eid, fname)
+        return _field(rt, eid, fname, where)
     if f is not None and fname in f:
         return f[fname]
     v = table.get(d, _MISSING)
@@ -176,13 +178,13 @@ _LATER_PARAM = re.compile(r"\b_p[1-9][0-9]*\b|\benv\b")
 _ENTITY_KEYS = {"owner": "o", "loc": "l", "name": "d"}  # attributes stored as they are read
 
 
-def _ent_key(rt, eid, key, attr):
+def _ent_key(rt, eid, key, attr, where=None):
     """entity_attr for an attribute kept in the entity's dict; any failure goes to entity_attr
     for its error."""
     try:
         return rt.state["ents"][eid][key]
     except (IndexError, TypeError, KeyError):
-        return entity_attr(rt, eid, attr)
+        return entity_attr(rt, eid, attr, where)
 
 
 def _ent_get(rt, eid, key):
@@ -193,22 +195,22 @@ def _ent_get(rt, eid, key):
         return _MISSING
 
 
-def _ent_kind(rt, eid, kinds):
+def _ent_kind(rt, eid, kinds, where=None):
     """entity_attr(rt, eid, 'kind'), the kind of each card and piece taken from `kinds`."""
     try:
         return kinds[rt.state["ents"][eid]["d"]]
     except (IndexError, TypeError, KeyError):
-        return entity_attr(rt, eid, "kind")
+        return entity_attr(rt, eid, "kind", where)
 
 
-def _dyn_attr(rt, v, fname, env):
+def _dyn_attr(rt, v, fname, env, where=None):
     """A property of a card, a piece or a space, whichever `v` is: the closure's `dyn`."""
     if isinstance(v, int) and not isinstance(v, bool):
         return rt.field(v, fname)
     if isinstance(v, str) and v in rt.game.spaces:
         return space_attr(rt, v, fname, env)
     if v is None:  # as a typed property read says it
-        raise RuleError(f"cannot read '{fname}' of none")
+        raise none_read(fname, where)
     raise RuleError(f"{v!r} has no property '{fname}'")
 
 
@@ -313,6 +315,11 @@ class SourceGen:
         self.count += 1
         return f"{prefix}{self.count}"
 
+    def read_at(self, node) -> str:
+        """The name of the constant that locates a property read's error of none (see
+        ExpressionCompiler.read_at)."""
+        return self.const(self.comp.read_at(node))
+
     def const(self, value) -> str:
         name = self._name("k")
         self.ns[name] = value
@@ -400,12 +407,13 @@ class SourceGen:
         # there fails as _ent_key would, where it did. A placeholder stands for each read until
         # the count is known: "\0name\0" is in no source written by repr.
         marks, reads = {}, {}
-        for (obj, fast), (var, count, attr) in ents.items():
+        for (obj, fast), (var, count, attr, where) in ents.items():
             if count > 1:
-                marks[f"\0{var}\0"] = f"({var} if {var} is not _MISSING else entity_attr(rt, {obj}, {attr!r}))"
+                marks[f"\0{var}\0"] = (f"({var} if {var} is not _MISSING "
+                                         f"else entity_attr(rt, {obj}, {attr!r}, {where}))")
                 reads.setdefault(obj, []).append(f"{var} = _ent_get(rt, {obj}, {fast!r})")
             else:
-                marks[f"\0{var}\0"] = f"_ent_key(rt, {obj}, {fast!r}, {attr!r})"
+                marks[f"\0{var}\0"] = f"_ent_key(rt, {obj}, {fast!r}, {attr!r}, {where})"
 
         def marked(line):
             if "\0" not in line:
@@ -850,22 +858,23 @@ class SourceGen:
                 kinds = self.__dict__.get("_kinds")
                 if kinds is None:
                     kinds = self._kinds = self.const({name: d.kind for name, d in comp.sym.entities.items()})
-                return f"_ent_kind(rt, {self.sub(node.obj)}, {kinds})"
+                return f"_ent_kind(rt, {self.sub(node.obj)}, {kinds}, {self.read_at(node)})"
             fast = _ENTITY_KEYS.get(res[1])
             if fast is not None:
                 obj = self.sub(node.obj)
                 if self.ents is not None and obj in self.varying:  # see `enumerator`
                     k = self.count = self.count + 1
-                    slot = self.ents.setdefault((obj, fast), [f"_e{k}", 0, res[1]])
+                    # the first read's place: any other read of it fails as that one does
+                    slot = self.ents.setdefault((obj, fast), [f"_e{k}", 0, res[1], self.read_at(node)])
                     slot[1] += 1
                     return f"\0{slot[0]}\0"
-                return f"_ent_key(rt, {obj}, {fast!r}, {res[1]!r})"
-            return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r})"
+                return f"_ent_key(rt, {obj}, {fast!r}, {res[1]!r}, {self.read_at(node)})"
+            return f"entity_attr(rt, {self.sub(node.obj)}, {res[1]!r}, {self.read_at(node)})"
         if tag == "field":
             table = self.literal_fields(res[1])
             if table is not None:
-                return f"_field_of(rt, {self.sub(node.obj)}, {res[1]!r}, {table})"
-            return f"_field(rt, {self.sub(node.obj)}, {res[1]!r})"
+                return f"_field_of(rt, {self.sub(node.obj)}, {res[1]!r}, {table}, {self.read_at(node)})"
+            return f"_field(rt, {self.sub(node.obj)}, {res[1]!r}, {self.read_at(node)})"
         if tag in ("space_attr", "space_prop"):
             table = self.fixed_props(res[1])
             if table:
@@ -884,7 +893,7 @@ class SourceGen:
         if tag == "seat" and res[1] < sym.min_players:  # a seat every match has: never refused
             return repr(res[1])
         if tag == "dynamic_attr":  # space_attr's env: a space's property reads no rule's local
-            return f"_dyn_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env)"
+            return f"_dyn_attr(rt, {self.sub(node.obj)}, {res[1]!r}, env, {self.read_at(node)})"
         if tag == "builtin_fn" and res[1] == "top" and len(node.args) == 1:
             return f"_top(rt, {self.sub(node.args[0])})"
         if tag == "var":

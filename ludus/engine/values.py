@@ -82,9 +82,20 @@ def as_entities(rt: Runtime, v, verb: str) -> list:
     return list(items)
 
 
-def entity_attr(rt: Runtime, eid, attr: str):
+def none_read(attr: str, where=None) -> RuleError:
+    """The error of reading the property `attr` of none. `where` is what the compiler knows of
+    the read: the text of what was none (`picked`, `top(deck)`) and the span of the whole read
+    (`picked.cost`), where the error is located; without it, the statement's line is."""
+    if where is None:
+        return RuleError(f"cannot read '{attr}' of none")
+    what, span = where
+    return RuleError(f"cannot read '{attr}' of '{what}', which is none here (a var not set yet, or the top "
+                     "or first of an empty zone or list, is none)", span)
+
+
+def entity_attr(rt: Runtime, eid, attr: str, where=None):
     if eid is None:
-        raise RuleError(f"cannot read '{attr}' of none")
+        raise none_read(attr, where)
     e = rt.ent(eid)
     if attr == "owner":
         return e["o"]

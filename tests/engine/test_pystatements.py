@@ -137,7 +137,7 @@ ERRORS = [
     ("set x.hp to 2", "[4]", "cannot set 'hp' of [4]"),
     # none (a `first` of an empty list) is named as the rules write it, not as Python's None
     ("set x.hp to 2", "none", "cannot set 'hp' of none: only cards"),
-    ("set score to x.hp", "none", "cannot read 'hp' of none"),
+    ("set score to x.hp", "none", "cannot read 'hp' of 'x', which is none here"),
     ("set note to owner_of(x)", "none", "'owner_of' needs a card or piece, and the value here is none"),
     ("set score to position(x)", "none", "'position' needs a card or piece, and the value here is none"),
     # none to move (`top` of an empty zone) moved nothing and said nothing (values.as_entities)
