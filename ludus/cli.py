@@ -316,15 +316,18 @@ def _note_bots(game, chosen: dict[int, str], players: int) -> None:
 
 def _bot_options(bots: tuple[str, ...], names: list[str]) -> dict[int, str]:
     """`--bot SEAT=KIND[:BUDGET][:OPTION=N]` values -> {seat index: spec}; a bad one is a usage error."""
-    from .bots import BadBotSpec, parse_spec
+    from .bots import BadBotSpec, bot_kinds, parse_spec
     from .repl.session import seat_named
 
     chosen: dict[int, str] = {}
     for value in bots:
-        name, _, spec = value.partition("=")
+        name, eq, spec = value.partition("=")
         seat = seat_named(name, names)  # in any case, as the REPL's `bot amber` takes it
         if seat is None:
             raise click.BadParameter(f"no seat '{name}'; the seats are {', '.join(names)}", param_hint="--bot")
+        if eq and not spec.strip():  # `Amber=`: a kind left out (a variable unset?), not a choice of random
+            raise click.BadParameter(f"'{value}' names no bot after '=' ('{name}' alone is the random bot); "
+                                     f"{bot_kinds()}", param_hint="--bot")
         try:
             parse_spec(spec or "random")
         except BadBotSpec as exc:

@@ -417,6 +417,30 @@ def test_a_seat_given_twice_in_two_cases_is_a_usage_error(command):
     assert "the seat 'Amber' is given twice (Amber=mcts:1 and AMBER=greedy)" in result.output
 
 
+# `Amber=` (a kind left out, as an unset shell variable leaves it) and `Amber=:400` are refused,
+# naming the flag and what a kind may be, rather than read as the random bot
+@pytest.mark.parametrize("command", ["play", "simulate"])
+@pytest.mark.parametrize(("value", "says"), [
+    ("Amber=", "'Amber=' names no bot after '=' ('Amber' alone is the random bot); the bots are"),
+    ("amber= ", "'amber= ' names no bot after '=' ('amber' alone is the random bot); the bots are"),
+    ("Amber=:400", "in the bot ':400': no bot before ':'; the bots are"),
+])
+def test_a_bot_with_no_kind_is_a_usage_error(command, value, says):
+    result = run(command, str(EXAMPLES / "market-town.ludus"), "-n" if command == "simulate" else "--seed", "1",
+                 "--bot", value)
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert f"Invalid value for --bot: {says} random, greedy, mcts, or a Python file of your own (FILE.py" in said
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_seat_alone_is_still_the_random_bot(command):
+    result = CliRunner().invoke(main, [command, str(EXAMPLES / "market-town.ludus"), "--bot", "Amber"]
+                                + (["-n", "1", "-w", "1"] if command == "simulate" else []), input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "Amber=random" in result.output if command == "simulate" else "Amber (bot): " in result.output
+
+
 # ── a seat named in any case, as the REPL's `show amber` takes it ──
 
 

@@ -42,7 +42,7 @@ from .base import (
 )
 
 __all__ = ["BOTS", "DEFAULT_BUDGETS", "MAX_DEPTH", "MAX_ITERATIONS", "MAX_SECONDS", "OPTIONS", "BadBotChoice",
-           "BadBotSpec", "Bot", "Budget", "Observation", "RandomBot", "absolute_spec", "bot_file", "choice",
+           "BadBotSpec", "Bot", "Budget", "Observation", "RandomBot", "absolute_spec", "bot_file", "bot_kinds", "choice",
            "is_bot_file", "make_bot", "observe", "parse_budget", "parse_options", "parse_spec", "random_length",
            "long_rollout_note", "spec_note", "user_code_place"]
 
@@ -116,16 +116,23 @@ def parse_options(spec: str) -> dict[str, int]:
     return _parse(spec)[2]
 
 
+def bot_kinds() -> str:
+    """What a bot's kind may be, for the messages that refuse one."""
+    return (f"the bots are {', '.join(BOTS)}, or a Python file of your own "
+            "(FILE.py, defining make_bot(game, seat, seed, budget): see docs/simulation.md)")
+
+
 def _parse(spec: str) -> tuple[str, Budget | None, dict[str, int]]:
     kind, sep, rest = spec.strip().partition(":")
     kind = kind.strip()
+    if sep and not kind:  # ':400' left the kind out: it is not taken to be random's
+        raise BadBotSpec(f"in the bot '{_shown(spec)}': no bot before ':'; {bot_kinds()}")
     if is_bot_file(kind):
         bot_file(kind)  # a file that is missing, or defines no make_bot, is refused now
     else:
         kind = kind.lower() or "random"
         if kind not in BOTS:
-            raise BadBotSpec(f"no bot '{kind}'; the bots are {', '.join(BOTS)}, or a Python file of your own "
-                             "(FILE.py, defining make_bot(game, seat, seed, budget): see docs/simulation.md)")
+            raise BadBotSpec(f"no bot '{kind}'; {bot_kinds()}")
     if not sep:
         return kind, None, {}
     parts = rest.split(":")
