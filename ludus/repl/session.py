@@ -567,20 +567,20 @@ class Repl:
             if cur in (CHANCE, TERMINAL) or cur not in self.bots:
                 return []
             legal = self.match.legal_actions()
-            label = "?"
             try:
                 bot = self.bot_for(cur)
                 label = self.rng.choice(legal) if bot is None else legal[choice(bot, observe(self.match, cur))]
+            except Exception as exc:  # noqa: BLE001 - said as the bot's failure; its seat is handed back
+                return [self.bot_failed(cur, exc)]
+            try:
                 asked, at = self.question(), len(self.match.log)
-                self.match.apply(label)
+                self.match.apply(label)  # whole or not at all: a move that fails leaves the match as it was
                 if asked:
                     self.bot_asked[at] = asked
-            except ValueError as exc:  # a spec the game cannot take, e.g. a 'define score' of two seats
-                del self.bots[cur]
-                return [f"error: the bot cannot play: {exc}; {self.match.seat_name(cur)} is yours now"]
             except RuleError as exc:
-                del self.bots[cur]
-                return [f"error: the bot's move {broke_rule(label, exc)}; {self.match.seat_name(cur)} is yours now"]
+                return [self.bot_failed(cur, exc, label)]
+            except (RecursionError, MemoryError, OverflowError) as exc:
+                return [self.bot_failed(cur, exc, label)]
         cur = self.match.current
         if cur in (CHANCE, TERMINAL) or cur not in self.bots:
             return []
@@ -588,6 +588,26 @@ class Repl:
         return [f"error: the bots made {BOT_MOVES_IN_A_ROW:,} moves in a row and the match has not ended (does it "
                 f"ever end?); they stop here: make {name}'s move to let them go on, or take a seat back with "
                 f"`bot {name} off`"]
+
+    def bot_failed(self, seat: int, exc: BaseException, label: str | None = None) -> str:
+        """The error of the bot playing `seat` that failed choosing a move (`label` None) or
+        making the move `label`, which bot and why; its seat is handed back to the person, so the
+        next line does not fail the same way. A move is taken whole or not at all, so the match is
+        as it was before the failing move or choice."""
+        spec, name = self.bots.pop(seat), self.match.seat_name(seat)
+        if isinstance(exc, RuleError) and label is not None:
+            what = f"its move {broke_rule(label, exc)}"
+        elif isinstance(exc, RuleError):  # read as it judged a position: its score, a payoff
+            where = f" at {exc.span}" if exc.span is not None else ""
+            what = f"a rule broke{where} as it chose its move: {exc.message}"
+        elif isinstance(exc, (RecursionError, MemoryError, OverflowError)):
+            move = "its move" if label is None else f"its move '{label}'"
+            what = f"{move} was too large or too deep to work out ({type(exc).__name__})"
+        elif isinstance(exc, ValueError):  # a spec the game cannot take, e.g. a 'define score' of two seats
+            what = f"it cannot play: {exc}"
+        else:  # a fault of the bot's own code
+            what = f"it failed choosing its move, a fault to report: {type(exc).__name__}: {exc}"
+        return f"error: the {spec} bot playing {name} stopped: {what}; {name} is yours now"
 
     QUESTIONS = ("choose", "number", "ask", "distribute")  # an offer's options say what they do
 
