@@ -202,7 +202,7 @@ def make_bot(spec: str, game, seat: int, seed: int) -> Bot:
     try:
         bot = bot_file(kind)(game, seat, seed.__index__(), budget)
     except Exception as exc:  # the user's code: said with its place, not as a fault of ludus
-        raise BadBotSpec(f"{user_code_place(exc) or kind}: {type(exc).__name__}: {exc} "
+        raise BadBotSpec(f"{user_code_place(exc, kind) or kind}: {type(exc).__name__}: {exc} "
                          f"(in the bot file {kind}, calling make_bot(game, seat, seed, budget))") from None
     if not callable(getattr(bot, "choose", None)):
         raise BadBotSpec(f"{kind}: make_bot(game, seat, seed, budget) returned {shown_value(bot)}, which has no "
@@ -226,11 +226,13 @@ def choice(bot: Bot, obs: Observation) -> int:
     except Exception as exc:
         if not is_bot_file(spec.partition(":")[0]):
             raise
-        raise BadBotChoice(f"{user_code_place(exc) or spec}: {type(exc).__name__}: {exc} (in the bot file "
+        raise BadBotChoice(f"{user_code_place(exc, spec.partition(':')[0]) or spec}: {type(exc).__name__}: {exc} (in the bot file "
                            f"{spec.partition(':')[0]}, choosing a move)") from None
     count = len(obs.legal)
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < count:
-        raise BadBotChoice(f"the bot '{_shown(spec)}' chose {shown_value(index)}, which is not an index into "
+        # a bot file by its whole path, which `simulate` writes back as the user typed it
+        shown = spec.strip() if is_bot_file(spec.partition(":")[0].strip()) else _shown(spec)
+        raise BadBotChoice(f"the bot '{shown}' chose {shown_value(index)}, which is not an index into "
                            f"obs.legal: a whole number from 0 to {count - 1}")
     return index
 
@@ -266,7 +268,7 @@ def bot_file(path: str) -> Callable[..., Bot]:
         raise BadBotSpec(f"{path}:{exc.lineno or 1}:{exc.offset or 1}: the bot file does not parse: "
                          f"{exc.msg}") from None
     except Exception as exc:
-        raise BadBotSpec(f"{user_code_place(exc) or path}: {type(exc).__name__}: {exc} "
+        raise BadBotSpec(f"{user_code_place(exc, path) or path}: {type(exc).__name__}: {exc} "
                          f"(in the bot file {path}, as it loaded)") from None
     factory = getattr(module, "make_bot", None)
     if not callable(factory):
@@ -277,16 +279,22 @@ def bot_file(path: str) -> Callable[..., Bot]:
     return factory
 
 
-def user_code_place(exc: BaseException) -> str:
+def user_code_place(exc: BaseException, path: str | None = None) -> str:
     """'FILE:LINE', the innermost place of an exception's traceback outside ludus (a bot file's
-    line), or '' when it has none."""
+    line), or '' when it has none. The bot file `path` is written as given (as the user typed it,
+    `bots/buyer.py`), where the traceback has the absolute path it was loaded from."""
     import os
     import traceback
 
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     places = [f for f in traceback.extract_tb(exc.__traceback__)
               if not os.path.abspath(f.filename).startswith(here + os.sep) and not f.filename.startswith("<")]
-    return f"{places[-1].filename}:{places[-1].lineno}" if places else ""
+    if not places:
+        return ""
+    file = places[-1].filename
+    if path is not None and os.path.abspath(file) == os.path.abspath(path):
+        file = path
+    return f"{file}:{places[-1].lineno}"
 
 
 def absolute_spec(spec: str) -> str:

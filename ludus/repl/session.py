@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots import BOTS as BOT_KINDS
-from ..bots import BadBotSpec, choice, make_bot, observe, parse_spec, spec_note
+from ..bots import BadBotChoice, BadBotSpec, choice, make_bot, observe, parse_spec, spec_note
 from ..engine.dice import game_dice, shuffled_zones
 from ..engine.display import describe_entry, hidden_answer, loose, zone_text
 from ..engine.effect import result_text
@@ -603,6 +603,8 @@ class Repl:
         elif isinstance(exc, (RecursionError, MemoryError, OverflowError)):
             move = "its move" if label is None else f"its move '{label}'"
             what = f"{move} was too large or too deep to work out ({type(exc).__name__})"
+        elif isinstance(exc, BadBotChoice):  # a bot file's code failed, or answered no move: it says where
+            what = str(exc)
         elif isinstance(exc, ValueError):  # a spec the game cannot take, e.g. a 'define score' of two seats
             what = f"it cannot play: {exc}"
         else:  # a fault of the bot's own code

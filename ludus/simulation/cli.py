@@ -69,12 +69,18 @@ def run_simulate(files: tuple[str, ...], *, games: int, seed: int, players: int 
                                         preload={job.path: game for job, game in zip(jobs, loaded, strict=True)})
         except MatchFailed as exc:
             bot_files = sorted({spec.partition(":")[0] for spec in chosen.values() if is_bot_file(spec.partition(":")[0])})
+            message = str(exc)
+            # the workers had each bot file by its absolute path: said here as the user typed it
+            for seat in sorted(chosen, key=lambda s: -len(absolute[s])):
+                typed, full = chosen[seat].strip().partition(":")[0].strip(), absolute[seat].partition(":")[0]
+                if typed != full:
+                    message = message.replace(full, typed)
             if bot_files:  # a fault of the user's own code is theirs to fix, not ludus's to be told of
-                click.echo(f"error: {exc}\n(this is a fault of a bot or of ludus, not of the game: look first at "
+                click.echo(f"error: {message}\n(this is a fault of a bot or of ludus, not of the game: look first at "
                            f"{' and '.join(bot_files)}, which `ludus play FILE --seed SEED --bot ...` can step through)",
                            err=True)
             else:
-                click.echo(f"error: {exc}\n(this is a fault of ludus or of a bot, not of the game: "
+                click.echo(f"error: {message}\n(this is a fault of ludus or of a bot, not of the game: "
                            "please report it with the command and this seed)", err=True)
             sys.exit(1)
         except GameUnavailable as exc:

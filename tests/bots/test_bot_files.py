@@ -106,3 +106,37 @@ def test_a_bot_file_that_fails_or_answers_no_index_is_said_at_its_line(tmp_path)
 def test_an_unknown_kind_names_bot_files_too():
     with pytest.raises(BadBotSpec, match=r"or a Python file of your own \(FILE.py"):
         parse_spec("mctss")
+
+
+# a bot file given by a relative path is named so in every message, as the user typed it: the
+# workers of simulate have it by its absolute path, and a traceback names the file it was loaded
+# from, which printed the bad index and the failing line's place as an absolute path
+WRONG = "class B:\n    def choose(self, obs):\n        return 99\n\n\ndef make_bot(game, seat, seed, budget):\n    return B()\n"
+FAILING = WRONG.replace("return 99", "return obs.legall")
+FAILS_TO_MAKE = "def make_bot(game, seat, seed, budget):\n    return nothing_here\n"
+
+
+@pytest.mark.parametrize(("text", "expected", "code"), [
+    (WRONG, ": the bot 'bots/wrong.py' chose 99, which is not an index into obs.legal", 1),
+    (FAILING, ": bots/wrong.py:3: AttributeError", 1),
+    (FAILS_TO_MAKE, "Invalid value for --bot: bots/wrong.py:2: NameError", 2),
+])
+def test_a_bot_file_typed_relative_is_named_as_typed_by_simulate(tmp_path, monkeypatch, text, expected, code):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "wrong.py").write_text(text, encoding="utf-8")
+    result = simulate("-w", "1", "--bot", "Amber=bots/wrong.py")
+    assert result.exit_code == code, result.output
+    assert expected in " ".join(result.output.split())
+    assert str(tmp_path) not in result.output
+
+
+def test_a_bot_file_typed_relative_is_named_as_typed_by_the_repl(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "failing.py").write_text(FAILING, encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", MARKET, "--bot", "Amber=bots/failing.py"], input="quit\n")
+    said = " ".join(result.output.split())
+    assert ("error: the bots/failing.py bot playing Amber stopped: bots/failing.py:3: AttributeError: "
+            "'Observation' object has no attribute 'legall'") in said
+    assert "Amber is yours now" in said and str(tmp_path) not in result.output
