@@ -13,6 +13,7 @@ import pytest
 
 import ludus
 from ludus.testing import Position
+from tests.games.gateway_uprising.test_rules import attack
 from tests.helpers import GAMES
 
 GAME = ludus.load(GAMES / "gateway-uprising" / "gateway-uprising.ludus")
@@ -81,7 +82,7 @@ def test_runestone_in_battle(name, ludus_position, effect_snapshot):
     pos.given(f'move first(cards("{name}")) to runestones of Red')
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Lower right")
+    attack(pos, "LowerRight")
     answer_all(pos)
     assert pos.effect(f"{name}, used against a Guard Veteran") == effect_snapshot
 
@@ -95,7 +96,7 @@ def test_enemy_defends_a_district(name, ludus_position, effect_snapshot):
         pos.given('move first([c for c in cards("Sledge") where c.loc == SledgePile]) to army of Red')
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Lower right")
+    attack(pos, "LowerRight")
     answer_all(pos)
     assert pos.effect(f"{name}, defending against two Sledges") == effect_snapshot
 

@@ -55,6 +55,11 @@ def only(pos: Position, district: str, names: list[str]) -> None:
                   f'or c.loc == horde_discard or c.loc == guard_discard or c.loc == box]) to {district}')
 
 
+def attack(pos: Position, place: str) -> None:
+    """Attack the district at `place`: the move is named by the district board lying there."""
+    pos.do(f"attack {pos.value(f'board_at({place}).name')[0]}")
+
+
 # ── the rulebook's examples ──
 
 def test_susans_recruiting_two_carts_and_a_vendor_make_4_gold():
@@ -75,7 +80,7 @@ def test_joannas_attack_deals_7_damage():
     only(pos, "UpperRight", ["Drueggar Brute", "Drueggar Grunt"])
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper right")
+    attack(pos, "UpperRight")
     pos.run_on()
     assert pos.match.pending["prompt"].startswith("Red: Spread 7 damage over the defenders of Upper right")
 
@@ -90,7 +95,7 @@ def test_three_insurgents_against_a_drueggar_soldier():
     only(pos, "UpperRight", ["Drueggar Soldier"])
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper right")
+    attack(pos, "UpperRight")
     pos.run_on()
     # one defender: the whole 9 goes to it, without a question; then Blue answers for the Horde
     assert pos.match.pending["prompt"] == "Blue: Spread 6 damage over Red's army: 6 left to give; how many to Birdmancer?"
@@ -130,7 +135,7 @@ def test_marcs_full_turn():
     pos.run_on()
     assert pos.match.legal_actions() == ["end recruiting"]    # a Recruit left, but no gold
     pos.do("end recruiting")
-    pos.do("attack Lower left")
+    attack(pos, "LowerLeft")
     pos.answer("Swordstone")
     pos.run_on()
     # the 10 (4 + the Swordstone's 6) all go to the lone Soldier; Marie (Blue) spreads its 6:
@@ -287,6 +292,21 @@ def test_no_army_no_attack():
     assert pos.match.pending["prompt"].startswith("Blue: ")   # straight to Clean-up, then Blue
 
 
+def test_an_attack_is_named_by_the_district_not_by_its_place():
+    # "attacking the Canal City" (the rulebook's full example): players name a district by its
+    # board; its place on the table (Upper left, ...) is no name a player would use
+    pos = position()
+    army(pos, "Red", ["Rebel"])
+    pos.do("end deployment")
+    pos.do("end recruiting")
+    pos.run_on()
+    boards = [pos.value(f"board_at({d}).name")[0] for d in ("Center", "UpperRight", "LowerRight", "LowerLeft",
+                                                            "UpperLeft")]  # Top and Bottom are ruined
+    attacks = [o for o in pos.match.legal_actions() if o.startswith("attack ")]
+    assert sorted(attacks) == sorted(f"attack {b}" for b in boards)
+    assert "attack Central City" in attacks and not any(o.endswith((" left", " right")) for o in attacks)
+
+
 def test_an_uncontrolled_empty_district_is_taken_without_a_fight_or_reward():
     pos = position()
     hand(pos, "Red", [])
@@ -294,7 +314,7 @@ def test_an_uncontrolled_empty_district_is_taken_without_a_fight_or_reward():
     only(pos, "UpperRight", [])
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper right")
+    attack(pos, "UpperRight")
     pos.expect("controller of UpperRight == Red and infamy of Red == 0")
 
 
@@ -306,7 +326,7 @@ def test_killing_every_defender_takes_the_district_even_with_the_army_lost():
     only(pos, "UpperRight", ["Drueggar Grunt"])
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper right")
+    attack(pos, "UpperRight")
     pos.run_on()
     pos.answer("2 to Rebel")            # Blue: the Grunt's 2 ... kills one Rebel
     pos.expect("controller of UpperRight == Red and infamy of Red == 1")
@@ -322,7 +342,7 @@ def test_attacking_a_players_district_the_defender_spreads_the_damage_and_keeps_
     no_runestones(pos, "Red", "Blue")
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper right")
+    attack(pos, "UpperRight")
     pos.run_on()
     # Red's 9 all to the Claw Knight (6); Blue spreads its 2
     assert pos.match.pending["prompt"] == "Blue: Spread 2 damage over Red's army: 2 left to give; how many to Sledge?"
@@ -341,7 +361,7 @@ def test_a_defenders_runestone_defends():
     pos.given(f"move {copy_of('Wardstone', 'runestones of Blue')} to runestones of Blue")
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper right")
+    attack(pos, "UpperRight")
     pos.answer("Wardstone")             # Blue's: 2 off Red's 6 damage
     pos.run_on()
     pos.answer("2 to Sledge")
@@ -385,7 +405,7 @@ def test_a_battle_says_its_damage_and_that_the_district_was_not_taken():
     only(pos, "UpperRight", ["Guard Veteran"])             # attack 2, defense 3
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper right")
+    attack(pos, "UpperRight")
     pos.run_on()
     said = [e["text"] for e in pos.match.log if e["t"] == "log"]
     assert "Red attacks Upper right: 1 damage against 2" in said
@@ -614,7 +634,7 @@ def test_a_player_holding_the_whole_city_wins_at_once():
     only(pos, "UpperLeft", [])
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper left")
+    attack(pos, "UpperLeft")
     assert pos.match.result["winners"] == ["Red"]
 
 
@@ -695,14 +715,14 @@ def test_a_defenders_wounded_insurgents_heal_at_the_end_of_the_attackers_turn():
     no_runestones(pos, "Red", "Blue")
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Upper right")                     # 3 on the Knight, 2 back on the Sledge
+    attack(pos, "UpperRight")                     # 3 on the Knight, 2 back on the Sledge
     pos.run_on()                                     # Red's Clean-up; Blue's turn
     assert pos.match.pending["seat"] == 1
     pos.expect("all(c.damage == 0 for c in army of Blue)")
     hand(pos, "Blue", [])
     pos.do("end deployment")
     pos.do("end recruiting")
-    pos.do("attack Lower left")                      # the Elite Guard's 3 does not kill a whole Knight
+    attack(pos, "LowerLeft")                      # the Elite Guard's 3 does not kill a whole Knight
     pos.run_on()
     pos.expect('[c.name for c in army of Blue] == ["Claw Knight"]')
 
