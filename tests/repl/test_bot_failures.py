@@ -58,24 +58,19 @@ def test_a_bot_too_deep_to_choose_is_named_and_its_seat_handed_back(tmp_path):
     assert said(repl, repl.console.file, "2")[0].startswith("  changed: pts of P2: 0 → 2")  # P2 is the person's
 
 
-def test_a_fault_in_a_built_in_bot_is_named_with_its_seat(tmp_path, monkeypatch):
+@pytest.mark.parametrize(("raised", "why"), [
+    # a fault in a built-in bot's own code
+    (ZeroDivisionError("division by zero"),
+     "it failed choosing its move, a fault to report: ZeroDivisionError: division by zero"),
+    # as an mcts bot's playout raises a payoff it cannot read: no move was made, none is named ('?')
+    (RuleError("division by zero"), "a rule broke as it chose its move: division by zero"),
+])
+def test_a_bot_failing_as_it_chooses_is_named_with_its_seat(tmp_path, monkeypatch, raised, why):
     def fails(self, obs):
-        raise ZeroDivisionError("division by zero")
+        raise raised
     monkeypatch.setattr(GreedyBot, "choose", fails)
     errors, repl = after_p1_moves(tmp_path)
-    assert errors == ["error: the greedy bot playing P2 stopped: it failed choosing its move, a fault to report: "
-                      "ZeroDivisionError: division by zero; P2 is yours now"]
-    assert repl.bots == {} and made_only_p1s_move(repl)
-
-
-def test_a_rule_broken_while_a_bot_chooses_is_not_said_as_a_move(tmp_path, monkeypatch):
-    # as an mcts bot's playout raises a payoff it cannot read: no move was made, none named ('?')
-    def fails(self, obs):
-        raise RuleError("division by zero")
-    monkeypatch.setattr(GreedyBot, "choose", fails)
-    errors, repl = after_p1_moves(tmp_path)
-    assert errors == ["error: the greedy bot playing P2 stopped: a rule broke as it chose its move: division by zero; "
-                      "P2 is yours now"]
+    assert errors == [f"error: the greedy bot playing P2 stopped: {why}; P2 is yours now"]
     assert repl.bots == {} and made_only_p1s_move(repl)
 
 
