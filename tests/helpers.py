@@ -13,6 +13,21 @@ EXAMPLES = ROOT / "examples"
 GAMES = ROOT / "games"
 
 
+def shipped_games() -> list[str]:
+    """Every game a user may load from games/ and examples/, as paths from the root: each file
+    that declares a game (`game "..."`) or a variant of one (`extends`), but not the test files
+    (`NAME.tests.ludus`, which extend the game they test). Lists that must name every shipped
+    game (the adapters', the playout digests') are checked against it."""
+    found = []
+    for path in sorted([*GAMES.rglob("*.ludus"), *EXAMPLES.glob("*.ludus")]):
+        if path.name.endswith(".tests.ludus"):
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if any(line.startswith(('game "', "extends ")) for line in lines):
+            found.append(path.relative_to(ROOT).as_posix())
+    return found
+
+
 def game_from_text(tmp_path: Path, text: str, name: str = "game.ludus") -> ludus.Game:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")

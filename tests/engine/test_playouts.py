@@ -12,6 +12,7 @@ import pytest
 
 import ludus
 from tests.engine.playouts import GAMES, RECORD, ROOT, key, play
+from tests.helpers import shipped_games
 
 REFERENCE = json.loads(RECORD.read_text(encoding="utf-8"))
 
@@ -32,3 +33,21 @@ def test_every_game_benchmarked_is_covered():
     from benchmarks.compare import GAMES as BENCH
 
     assert {p for p, _ in BENCH} <= covered
+
+
+def test_an_edit_that_changes_no_rule_leaves_the_digests_as_they_are(tmp_path):
+    # declaring a counter `unlisted` changes the game files' fingerprint (a saved match of the
+    # old files is refused), not a move or the state: the digests pin what the rules do
+    source = (ROOT / "examples/market-town.ludus").read_text(encoding="utf-8")
+    assert source.count("counter round_number start 1\n") == 1
+    edited = tmp_path / "market-town.ludus"
+    edited.write_text(source.replace("counter round_number start 1\n", "counter round_number start 1 unlisted\n"),
+                      encoding="utf-8")
+    game, again = ludus.load(ROOT / "examples/market-town.ludus"), ludus.load(edited)
+    assert game.fingerprint != again.fingerprint
+    expected = REFERENCE[key("examples/market-town.ludus", 2)]
+    assert [play(again, 2, seed) for seed in range(3)] == expected[:3]
+
+
+def test_every_shipped_game_has_recorded_playouts():
+    assert set(shipped_games()) <= {p for p, _, _ in GAMES}
