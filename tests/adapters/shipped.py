@@ -22,6 +22,7 @@ SHIPPED = [
     "examples/love-letter.ludus",
     "examples/cant-stop.ludus",
     "examples/for-sale.ludus",
+    "examples/no-thanks.ludus",
     "examples/sushi-go.ludus",
     "examples/hearts.ludus",
     "examples/coup.ludus",
