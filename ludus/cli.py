@@ -430,7 +430,7 @@ def play(file: str, seed: int, players: int | None, bots: tuple[str, ...], all_s
         repl.run(prompt_reader(repl, history=history_path()))
     else:
         repl.run(plain_reader(script or stdin, console))
-        if repl.rejected:
+        if repl.rejected or repl.bot_errors:
             sys.exit(1)
 
 

@@ -545,3 +545,20 @@ def test_the_bot_option_s_help_names_a_bot_file_among_the_kinds(command):
     out = CliRunner().invoke(main, [command, "--help"], terminal_width=200).output
     bot_help = " ".join(out[out.index("--bot"):].split())
     assert "random, greedy, mcts or a FILE.py of your own" in bot_help
+
+
+def test_a_script_whose_bot_stops_with_an_error_exits_1(tmp_path):
+    # the bot's failure is said and its seat handed back; the script's good lines are not
+    # refused, yet the session did not go as written, and CI must notice
+    game = write(tmp_path, "deep.ludus", (
+        'game "Deep"\nplayers 2\ncounter pts per seat\n'
+        'define f(n) = if n <= 0 then 0 else 1 + f(n - 1)\n'
+        'define score(s) = f(pts of s + 100000)\n'
+        'action Gain(k in [1, 2]):\n    label "gain {k}"\n    increase pts by k\n'
+        'flow:\n    repeat 2 times:\n        turn P1:\n            offer Gain\n'
+        '        turn P2:\n            offer Gain\n    end game\n'))
+    result = CliRunner().invoke(main, ["play", game, "--bot", "P2=greedy"], input="1\n")
+    assert "the greedy bot playing P2 stopped" in result.output
+    assert result.exit_code == 1
+    calm = CliRunner().invoke(main, ["play", game, "--bot", "P2=random"], input="1\n")
+    assert "stopped" not in calm.output and calm.exit_code == 0

@@ -177,6 +177,7 @@ class Repl:
         # read of each move (move_sight), for `redo` and for its error when it cannot redo
         self.redo_stack: list[tuple[list[str], list[Note], list[tuple[str, dict, dict]]]] = []
         self.rejected = 0
+        self.bot_errors = 0  # a bot that stopped with an error: a script that met one exits 1, as for a refused line
         # the column, in the line as typed, where the command's argument starts: an error in an
         # `eval` or `expect` expression is placed where a caret under that line would point
         self.arg_column = 1
@@ -488,6 +489,7 @@ class Repl:
                 self.print_changes(changes_between(after, self.match, seats))
         for error in errors:
             self.say(error, style="red")
+        self.bot_errors += len(errors)
         self.show_state()
 
     def audience(self, mover=None) -> list[int] | None:
