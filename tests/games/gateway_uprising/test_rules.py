@@ -55,6 +55,17 @@ def only(pos: Position, district: str, names: list[str]) -> None:
                   f'or c.loc == horde_discard or c.loc == guard_discard or c.loc == box]) to {district}')
 
 
+def district(pos: Position, place: str) -> str:
+    """The name of the district at `place`: its board's, as every text names it."""
+    return pos.value(f"board_at({place}).name")[0]
+
+
+def lay(pos: Position, board: str, place: str) -> None:
+    """Put the district board `board` at `place`, and the board lying there where it was."""
+    pos.given(f'move board_at({place}) to card("{board}").loc')
+    pos.given(f'move card("{board}") to {place}')
+
+
 def attack(pos: Position, place: str) -> None:
     """Attack the district at `place`: the move is named by the district board lying there."""
     pos.do(f"attack {pos.value(f'board_at({place}).name')[0]}")
@@ -82,7 +93,7 @@ def test_joannas_attack_deals_7_damage():
     pos.do("end recruiting")
     attack(pos, "UpperRight")
     pos.run_on()
-    assert pos.match.pending["prompt"].startswith("Red: Spread 7 damage over the defenders of Upper right")
+    assert pos.match.pending["prompt"].startswith(f"Red: Spread 7 damage over the defenders of {district(pos, 'UpperRight')}:")
 
 
 def test_three_insurgents_against_a_drueggar_soldier():
@@ -307,6 +318,27 @@ def test_an_attack_is_named_by_the_district_not_by_its_place():
     assert "attack Central City" in attacks and not any(o.endswith((" left", " right")) for o in attacks)
 
 
+def test_a_battle_names_its_district_by_its_board_in_the_log_and_the_question():
+    # the texts name a district as the attack does, by its board ("attacking the Canal City"),
+    # never by its place on the table (Upper right)
+    pos = position()
+    lay(pos, "Canal City", "UpperRight")
+    army(pos, "Red", ["Rebel", "Rebel", "Rebel", "Rebel"])
+    no_runestones(pos, "Red", "Blue")
+    only(pos, "UpperRight", ["Drueggar Grunt", "Drueggar Grunt"])
+    pos.resolve_rule("attack_district(Red, UpperRight)", "Red")
+    assert pos.match.pending["prompt"].startswith("Red: Spread 4 damage over the defenders of Canal City: ")
+    for _ in range(10):           # 2 on each Grunt, then Blue spreads the Horde's 4 as it likes
+        if pos.match.pending is None:
+            break
+        options = pos.match.legal_actions()
+        pos.answer(next((o for o in options if o.startswith("2 to Drueggar Grunt")), options[0]))
+    said = [e["text"] for e in pos.match.log if e["t"] == "log"]
+    assert "Red attacks Canal City: 4 damage against 4" in said
+    assert "Red frees Canal City" in said
+    pos.expect("controller of UpperRight == Red")
+
+
 def test_an_uncontrolled_empty_district_is_taken_without_a_fight_or_reward():
     pos = position()
     hand(pos, "Red", [])
@@ -408,8 +440,8 @@ def test_a_battle_says_its_damage_and_that_the_district_was_not_taken():
     attack(pos, "UpperRight")
     pos.run_on()
     said = [e["text"] for e in pos.match.log if e["t"] == "log"]
-    assert "Red attacks Upper right: 1 damage against 2" in said
-    assert "Red does not take Upper right; left standing: Guard Veteran" in said
+    assert f"Red attacks {district(pos, 'UpperRight')}: 1 damage against 2" in said
+    assert f"Red does not take {district(pos, 'UpperRight')}; left standing: Guard Veteran" in said
 
 
 def test_an_empty_deck_is_reshuffled_from_the_discard():
@@ -520,7 +552,7 @@ def test_the_starting_player_names_who_plays_the_horde_with_more_players():
             pos.do("no attack")
     pos.run_on()
     first = pos.show("start_player")
-    assert pos.match.pending["prompt"] == f"{first}: Who plays the Horde in Upper right?"
+    assert pos.match.pending["prompt"] == f"{first}: Who plays the Horde in {district(pos, 'UpperRight')}?"
     assert pos.match.legal_actions() == [s for s in ("Red", "Blue", "Green") if s != first]
 
 
@@ -670,7 +702,7 @@ def test_an_attack_that_leaves_a_defender_pays_infamy_for_its_kills_and_takes_no
     no_runestones(pos, "Red", "Blue")
     only(pos, "UpperRight", ["Drueggar Grunt", "Drueggar Brute"])
     pos.resolve_rule("attack_district(Red, UpperRight)", "Red")
-    assert pos.match.pending["prompt"].startswith("Red: Spread 6 damage over the defenders of Upper right")
+    assert pos.match.pending["prompt"].startswith(f"Red: Spread 6 damage over the defenders of {district(pos, 'UpperRight')}:")
     # the Grunt (defense 2) takes 2 and dies, the Brute 4 of its 6; the question and its
     # options name the card it is about (the first defender), as `battle` is given a list of
     # cards as its untyped `foes` by every call, not by the card's number
