@@ -339,6 +339,43 @@ def test_a_battle_names_its_district_by_its_board_in_the_log_and_the_question():
     pos.expect("controller of UpperRight == Red")
 
 
+def test_a_guard_is_sent_to_a_district_chosen_by_its_boards_name():
+    # Witchmasker: the districts offered are named by their boards, not by their places
+    pos = position()
+    lay(pos, "Canal City", "UpperRight")
+    hand(pos, "Red", ["Witchmasker"])
+    only(pos, "UpperRight", [])
+    pos.do("play Witchmasker")
+    pos.run_on()
+    assert pos.match.pending["prompt"] == "Red: Where do you send it?"
+    places = ("Center", "UpperRight", "LowerRight", "LowerLeft", "UpperLeft")    # Top and Bottom are ruined
+    assert pos.match.legal_actions() == [district(pos, d) for d in places]
+    pos.answer("Canal City")
+    pos.expect("size(guards_at(UpperRight)) == 1")
+    arrived = pos.value("first(guards_at(UpperRight)).name")[0]
+    assert f"{arrived} arrives in Canal City" in [e["text"] for e in pos.match.log if e["t"] == "log"]
+
+
+def test_a_guard_driven_off_is_picked_by_its_districts_name_then_its_own():
+    # Geomancer: a district next to Red's, named by its board; then the Guard, by its name
+    pos = position()
+    lay(pos, "Canal City", "UpperRight")
+    pos.given("set controller of LowerRight to Red")
+    only(pos, "LowerRight", [])
+    only(pos, "UpperRight", ["Guard Veteran", "Guard Recruit"])
+    hand(pos, "Red", ["Geomancer"])
+    pos.do("play Geomancer")
+    pos.run_on()
+    assert pos.match.pending["prompt"] == "Red: From which district is a City Guard driven off?"
+    # Central City, Canal City, and across the ruined Bottom, Crystal City (laid where Canal City was)
+    assert pos.match.legal_actions() == ["Central City", "Canal City", "Crystal City"]
+    pos.answer("Canal City")
+    assert pos.match.pending["prompt"] == "Red: Which Guard leaves Canal City?"
+    assert sorted(pos.match.legal_actions()) == ["Guard Recruit", "Guard Veteran"]
+    pos.answer("Guard Recruit")
+    pos.expect('[c.name for c in guards_at(UpperRight)] == ["Guard Veteran"]')
+
+
 def test_an_uncontrolled_empty_district_is_taken_without_a_fight_or_reward():
     pos = position()
     hand(pos, "Red", [])
