@@ -176,12 +176,15 @@ def test_r9_no_campaigner_no_campaigning_or_lobbying_but_organizing_stays():
     assert any(o.startswith("organize with") for o in options)
     pos.given("create PurpleCampaigner at Northeast for Suffragist")
     pos.run_on()
-    assert any(o.startswith("campaign with") for o in pos.match.legal_actions())
+    options = pos.match.legal_actions()
+    assert any(o.startswith("campaign with") for o in options) and any(o.startswith("lobby with") for o in options)
 
 
 def test_r9_no_lobbying_once_the_amendment_is_sent():
     pos = position()
     pos.given("create PurpleCampaigner at Northeast for Suffragist")
+    pos.run_on()
+    assert any(o.startswith("lobby with") for o in pos.match.legal_actions())
     pos.given("set sent to true")
     pos.run_on()
     assert not any(o.startswith("lobby with") for o in pos.match.legal_actions())
@@ -248,6 +251,10 @@ def test_r4_bellwether_state_offers_no_state_where_the_civil_war_forbids_adding(
     pos.do("play claimed Bellwether State")
     offered = pos.match.legal_actions()
     assert "NY" in offered and "GA" not in offered and "VA" not in offered
+    without = position()                 # no Civil War: Georgia and Virginia are offered too
+    claim(without, "Suffragist", "Bellwether State")
+    without.do("play claimed Bellwether State")
+    assert "GA" in without.match.legal_actions() and "VA" in without.match.legal_actions()
 
 
 def test_r8_two_taxes_at_once_cost_two_buttons():

@@ -245,8 +245,13 @@ def test_two_event_taxes_cost_two_buttons():
 
 def test_war_in_europe_taxes_suffragist_campaigning():
     pos = position()
+    pos.given("create PurpleCampaigner at Northeast for Suffragist")  # campaigning needs a campaigner
+    pos.run_on()
+    assert "campaign with Seneca Falls Convention" in pos.match.legal_actions()
     pos.given(f"move {card('War in Europe')} to rest_of_turn")
-    assert "campaign with Seneca Falls Convention" not in pos.match.legal_actions()
+    assert "campaign with Seneca Falls Convention" not in pos.match.legal_actions()  # no button for the tax
+    pos.given("set buttons of Suffragist to 1")
+    assert "campaign with Seneca Falls Convention" in pos.match.legal_actions()
 
 
 def test_voting_dice_and_failed_success_roll():
