@@ -181,6 +181,11 @@ def test_promote_lieutenant_pays_10_takes_2_followers_and_places_a_lieutenant():
     assert value(pos, "size(Lieutenant of Red)") == 2
     # the new Lieutenant acts from Red's next turn
     assert not [o for o in offered(pos) if o.startswith("Lieutenant in North:")]
+    pos.do("end turn")
+    while offered(pos) and pos.match.pending["seat"] != 0:
+        pos.do("end turn")
+    assert pos.match.scopes() == ["round 2", "turn of Red"]
+    assert "Lieutenant in North: Campaign" in offered(pos)
 
 
 # ── skirmishes ──
@@ -384,7 +389,9 @@ def test_a_tie_lets_each_player_move_then_goes_to_war_again():
     # each has 4$, one region and a share of the most Followers: 5 VP each, a tie
     assert value(pos, "victory_points of Red") == 5 and value(pos, "victory_points of Blue") == 5
     assert pos.match.pending["seat"] == 1 and "stop moving" in options  # Blue moves first
-    assert not [o for o in options if "Campaign" in o]  # moving is all a player may do
+    # moving is all a player may do
+    assert options == ["Warlord in Southeast: Move to East", "Warlord in Southeast: Move to South",
+                       "Lieutenant in Southeast: Move to East", "Lieutenant in Southeast: Move to South", "stop moving"]
     pos.do("stop moving")
     pos.do("Warlord in Heartland: Move to South")
     pos.do("stop moving")
