@@ -429,6 +429,11 @@ def test_after_the_80s_event_no_decade_begins():
     pos.resolve_rule("resolve_event_track()")
     texts = [e["text"] for e in pos.match.log if e["t"] == "log"]
     assert not any("90s" in t for t in texts)
+    earlier = position()                 # the 60s' full track, by contrast, announces the 70s
+    earlier.given("set decade to 60")
+    earlier.given("set event_tokens of Pride to 5")
+    earlier.resolve_rule("resolve_event_track()")
+    assert "the 70s begin" in [e["text"] for e in earlier.match.log if e["t"] == "log"]
     pos.expect("decade == 90 and size(event_in_effect) == 0 and event_tokens of TheMan == 0")
 
 def test_a_first_fold_with_no_legal_push_pushes_nothing_but_still_doubles():
