@@ -58,6 +58,8 @@ def test_log_lists_every_decision_including_else_options():
 
 def test_moves_filters_by_words_and_keeps_the_numbers():
     repl, out = make_repl()
+    repl.handle("moves")
+    assert "   1. buy Copper Coin\n" in out.getvalue() and "   3. buy nothing\n" in out.getvalue()
     start = len(out.getvalue())
     repl.handle("moves tax")
     shown = out.getvalue()[start:]
@@ -84,6 +86,8 @@ def test_show_card_source_prints_the_declaration():
     assert "market-town.ludus:80:" in text
     assert '  card "Town Crier" is Good:' in text and "add 1 Stall to q" in text
     assert "Guild Charter" not in text          # the declaration ends where the next one starts
+    after = GAME_PATH.read_text(encoding="utf-8").split('card "Town Crier"')[1]
+    assert re.search(r'\ncard "([^"]*)"', after).group(1) == "Guild Charter"   # and that one is next
 
 
 def test_the_session_opens_with_a_banner_and_what_setup_did(tmp_path):
