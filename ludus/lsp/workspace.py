@@ -358,8 +358,26 @@ class Workspace:
                     and resolved(node.span.path) == key:
                 res = checked.res.get(id(node))
                 if res and res[0] == "local":
-                    return Symbol(word, "local", type_name(checked.types.get(id(node), "any")))
+                    return self._bound(analysis, word, checked.types.get(id(node), "any"), checked.bound.get(id(node)))
+        for where, typ in checked.binders.items():  # where the text binds it: `for each s`, `let k`, `(s: seat)`
+            name, span, _after = where
+            if name == word and span.line <= line <= span.end_line and resolved(span.path) == key:
+                symbol = self._bound(analysis, word, typ, where)
+                at = symbol.span
+                if at is not None and at.line == line and at.column <= column < at.end_column:
+                    return symbol
         return self._run_number(analysis, word, key, line, column)
+
+    def _bound(self, analysis: Analysis, word: str, typ: str, where: tuple | None) -> Symbol:
+        """A name bound in a block, of type `typ`: a local, declared where the text binds it
+        (`where`, Checked.binders: None for a name bound unwritten, as `this`), with that line."""
+        if where is None or analysis.sources is None:
+            return Symbol(word, "local", type_name(typ))
+        _name, span, after = where
+        at = analysis.sources.locate_after(span, after, word) if after else analysis.sources.locate(span, word)
+        if at is span or at.line != at.end_line or at.end_column - at.column != len(word):
+            at = span  # not found as a name (never so for a text that checked): the statement's place
+        return Symbol(word, "local", type_name(typ), at, self._source(analysis, at))
 
     def _run_number(self, analysis: Analysis, word: str, key: str, line: int, column: int) -> Symbol | None:
         """The number of a run of cards (`n` of `card "{n}" for n in 3 to 35: number n`), where

@@ -109,7 +109,9 @@ def test_definition_goes_to_the_declaration_across_files(parts):
     assert path == resolved(parts / "game.ludus") and (span.line, span.column, span.end_column) == (6, 6, 13)
     path, span = ws.definition(str(parts / "game.ludus"), 10, 33)        # "Lamp" -> the card
     assert path == resolved(parts / "cards.ludus") and span.line == 1
-    assert ws.definition(str(parts / "game.ludus"), 6, 21) is None       # a local has no declaration here
+    path, span = ws.definition(str(parts / "game.ludus"), 6, 21)         # a parameter -> where the rule binds it
+    assert path == resolved(parts / "game.ludus") and (span.line, span.column, span.end_column) == (6, 14, 15)
+    assert ws.definition(str(parts / "game.ludus"), 11, 26) is None      # `actor`, bound by no text
 
 
 def test_completion_offers_keywords_and_the_games_names(parts):
@@ -374,3 +376,45 @@ def test_the_number_of_a_run_is_hovered_as_a_local_with_its_numbers(tmp_path):
     assert ws.hover(str(path), 6, 11) == shown                          # `number n * 2`
     target, span = ws.definition(str(path), 6, 11)
     assert target == resolved(path) and (span.line, span.column, span.end_column) == (6, 17, 18)
+
+
+BLOCKS = '''game "Blocks"
+players 2
+zone hand per seat
+counter coins per seat
+rule pay_out(s: seat):
+    gain 2 coins for s
+flow:
+    for each s in seats:
+        pay_out(s)
+    for x in 1 to 3:
+        gain x coins for P1
+    let low = [c for c in hand of P1 where c.name != "Lamp"]
+    choose c from hand of P1 by P1 "Which card?"
+    exile c
+    win P1
+'''
+
+
+@pytest.mark.parametrize(("bound", "used", "what"), [
+    ((7, 13), (8, 16), "**s**: local (seat)\n\ndeclared at game.ludus:8\n\n```\nfor each s in seats:\n```"),
+    ((9, 8), (10, 13), "**x**: local (number)\n\ndeclared at game.ludus:10\n\n```\nfor x in 1 to 3:\n```"),
+    ((11, 21), (11, 43), "**c**: local (entity)\n\ndeclared at game.ludus:12\n\n"
+                         "```\nlet low = [c for c in hand of P1 where c.name != \"Lamp\"]\n```"),
+    ((12, 11), (13, 10), "**c**: local (entity)\n\ndeclared at game.ludus:13\n\n"
+                         "```\nchoose c from hand of P1 by P1 \"Which card?\"\n```"),
+    ((11, 8), None, "**low**: local (list of entities)\n\ndeclared at game.ludus:12\n\n"
+                    "```\nlet low = [c for c in hand of P1 where c.name != \"Lamp\"]\n```"),
+    ((4, 13), (5, 21), "**s**: local (seat)\n\ndeclared at game.ludus:5\n\n```\nrule pay_out(s: seat):\n```"),
+])
+def test_a_name_bound_in_a_block_is_hovered_where_it_is_bound_and_used_and_goes_there(tmp_path, bound, used, what):
+    # hover found nothing where `for each s`, `for x in`, a comprehension's `for c`, `choose c`
+    # or `let` bind a name (only where it was used, with no place), and definition nothing at all
+    path = tmp_path / "game.ludus"
+    path.write_text(BLOCKS, encoding="utf-8")
+    ws = Workspace()
+    assert errors(ws.analyse(str(path))) == []
+    for line, column in [bound] + ([used] if used else []):
+        assert ws.hover(str(path), line, column) == what
+        target, span = ws.definition(str(path), line, column)
+        assert target == resolved(path) and (span.line, span.column - 1) == (bound[0] + 1, bound[1])

@@ -24,6 +24,12 @@ class Checked:
     diagnostics: list = field(factory=list)
     keep: list = field(factory=list)  # keeps resolved nodes alive so ids stay unique
     track_targets: set = field(factory=set)  # ids of set/increase targets that hold a track
+    # where the text binds a name in a block (`let`, `for each`, `choose`, a parameter...), for
+    # the language server: (name, span, keyword) -> its type, the name being the first of
+    # that spelling after the keyword (None: the first) inside the span, a statement's or a
+    # parameter's; and id(node) -> that (name, span, keyword) for each Name that reads it
+    binders: dict = field(factory=dict)
+    bound: dict = field(factory=dict)
 
     @property
     def errors(self) -> list:
@@ -34,6 +40,7 @@ class Scope:
     def __init__(self, parent: Scope | None = None, **flags) -> None:
         self.parent = parent
         self.names: dict[str, str] = {}
+        self.binders: dict[str, tuple] = {}  # name -> where the text binds it (Checked.binders)
         self.flags = dict(parent.flags) if parent else {}
         self.flags.update(flags)
 
@@ -42,6 +49,16 @@ class Scope:
         while scope:
             if name in scope.names:
                 return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def binder(self, name: str) -> tuple | None:
+        """Where the text binds the name this scope knows (Checked.binders); None for one
+        the language binds unwritten (`this`, `seat` of a payoff)."""
+        scope = self
+        while scope:
+            if name in scope.names:
+                return scope.binders.get(name)
             scope = scope.parent
         return None
 
@@ -116,6 +133,14 @@ class CheckerBase:
     def at(self, span: Span, word: str) -> Span:
         """Point at the name `word` inside a declaration's or statement's span, when the text is known."""
         return self.sources.locate(span, word) if self.sources is not None else span
+
+    def bind(self, scope: Scope, name: str, type_: str, span: Span, after: str | None = None) -> None:
+        """Names `name` in `scope` as a `type_`, bound in the text inside `span` (a statement's,
+        a parameter's) by the first such name after the keyword `after`: kept for the language
+        server's hover and definition, located only when it asks."""
+        scope.names[name] = type_
+        scope.binders[name] = where = (name, span, after)
+        self.out.binders[where] = type_
 
     def resolve(self, node, res: tuple, type_: str) -> str:
         self.out.res[id(node)] = res

@@ -590,7 +590,7 @@ class DeclarationChecks:
     def define_body(self, decl: n.DefineDecl) -> str:
         scope = Scope().child()
         for p in decl.params or ():
-            scope.names[p.name] = self.type_ref(p.type) if p.type else "any"
+            self.bind(scope, p.name, self.type_ref(p.type) if p.type else "any", p.span)
         return self.expr(decl.value, scope)
 
     def type_ref(self, ref: n.TypeRef) -> str:
@@ -795,9 +795,9 @@ class DeclarationChecks:
             scope = top.child(in_rule=True)
             for i, p in enumerate(item.params):
                 if p.type:
-                    scope.names[p.name] = self.type_ref(p.type)
+                    self.bind(scope, p.name, self.type_ref(p.type), p.span)
                 else:
-                    scope.names[p.name] = self.sym.inferred.get(("param", item.name, i), "any")
+                    self.bind(scope, p.name, self.sym.inferred.get(("param", item.name, i), "any"), p.span)
                     if ("param", item.name, i) in self.sym.inferred:
                         self.touched.add(("param", item.name, i))
             self.block(item.body, scope)
@@ -826,7 +826,7 @@ class DeclarationChecks:
                 if not listlike(t):
                     self.error(f"'for each ... in' needs a list, not {a_type(t)}", item.source.span)
                 scope = scope.child()
-                scope.names[item.var] = elem_type(t)
+                self.bind(scope, item.var, elem_type(t), item.span, "each")
             self.expect(item.cond, scope, "bool")
             self.block(item.body, scope.child())
         elif isinstance(item, n.TestDecl):
@@ -904,7 +904,7 @@ class DeclarationChecks:
             if not listlike(t):
                 self.error(f"parameter '{p.name}' must range over a list, not {a_type(t)}", p.source.span)
             scope = scope.child()
-            scope.names[p.name] = elem_type(t)
+            self.bind(scope, p.name, elem_type(t), p.span)
         if item.label:
             self.template(item.label, scope)
         for c in item.costs:

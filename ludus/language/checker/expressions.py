@@ -82,7 +82,7 @@ class ExpressionChecks:
             if not listlike(src):
                 self.error(f"'for ... in' needs a list, not {a_type(src)}", node.source.span)
             inner = scope.child()
-            inner.names[node.var] = elem_type(src)
+            self.bind(inner, node.var, elem_type(src), node.span, "for")
             if node.cond is not None:
                 self.expect(node.cond, inner, "bool")
             return "list:" + self.expr(node.elem, inner)
@@ -110,6 +110,9 @@ class ExpressionChecks:
         sym, name = self.sym, node.name
         local = scope.lookup(name)
         if local is not None:
+            where = scope.binder(name)
+            if where is not None:
+                self.out.bound[id(node)] = where
             return self.resolve(node, ("local", name), local)
         if name in sym.values:
             self.used.add(("value", name))

@@ -149,7 +149,7 @@ class StatementChecks:
             return
         if isinstance(s, n.Let):
             t = self.expr(s.value, scope)
-            scope.names[s.name] = t
+            self.bind(scope, s.name, t, s.span, "let")
         elif isinstance(s, n.SetStmt):
             t = self.target(s.target, scope)
             v = self.expr(s.value, scope)
@@ -233,7 +233,7 @@ class StatementChecks:
                 self.expect(s.owner, scope, "seat")
             if s.bind:
                 kind = sym.entities[s.definition].kind if s.definition in sym.entities else ""
-                scope.names[s.bind] = "entity:" + kind if kind else "entity"
+                self.bind(scope, s.bind, "entity:" + kind if kind else "entity", s.span, "as")
         elif isinstance(s, n.Roll):
             if s.count is not None:
                 self.expect(s.count, scope, "number")
@@ -245,7 +245,7 @@ class StatementChecks:
                 self.expect(s.sides, scope, "number")
             elif s.kind == "pool":
                 self.expect(s.sides, scope, "list:number")
-            scope.names[s.bind] = "number" if s.kind in ("one", "sized") else "list:number"
+            self.bind(scope, s.bind, "number" if s.kind in ("one", "sized") else "list:number", s.span, "as")
         elif isinstance(s, n.Choose):
             t = self.expr(s.source, scope)
             if not listlike(t):
@@ -261,7 +261,7 @@ class StatementChecks:
             et = elem_type(t)
             if s.question is None and et in BARE_OPTIONS:
                 self.unasked(s, f"{BARE_OPTIONS[et]} with no question", "Which ...?")
-            scope.names[s.bind] = ("list:" + et) if s.count_kind else et
+            self.bind(scope, s.bind, ("list:" + et) if s.count_kind else et, s.span, "choose")
         elif isinstance(s, n.ChooseRange):
             self.expect(s.low, scope, "number")
             self.expect(s.high, scope, "number")
@@ -276,11 +276,11 @@ class StatementChecks:
                 self.template(s.question, scope)
             else:
                 self.unasked(s, "a number with no question", "How many ...?")
-            scope.names[s.bind] = "number"
+            self.bind(scope, s.bind, "number", s.span, "choose")
         elif isinstance(s, n.Ask):
             self.expect(s.seat, scope, "seat")
             self.template(s.question, scope)
-            scope.names[s.bind] = "bool"
+            self.bind(scope, s.bind, "bool", s.span, "as")
         elif isinstance(s, n.Distribute):
             self.expect(s.amount, scope, "number")
             t = self.expr(s.targets, scope)
@@ -292,7 +292,7 @@ class StatementChecks:
                 self.turnless(s, scope, "choice", "distribute ... by")
             if s.question is not None:
                 self.template(s.question, scope)
-            scope.names[s.bind] = "shares"
+            self.bind(scope, s.bind, "shares", s.span, "as")
         elif isinstance(s, n.Offer):
             if not s.actions:
                 self.offer_all = True
@@ -307,7 +307,7 @@ class StatementChecks:
             if s.question is not None:
                 self.template(s.question, scope)
             if s.bind:
-                scope.names[s.bind] = "text"
+                self.bind(scope, s.bind, "text", s.span, "as")
         elif isinstance(s, n.Pass):
             if scope.flags.get("alternate"):
                 pass
@@ -372,12 +372,12 @@ class StatementChecks:
                 if isinstance(s.source, n.Number) and isinstance(s.end, n.Number):
                     self.size_limit(n.Number(s.end.value - s.source.value + 1, span=s.end.span), MAX_LIST,
                                     "numbers in a range")
-                inner.names[s.var] = "number"
+                self.bind(inner, s.var, "number", s.span, "for")
             else:
                 t = self.expr(s.source, scope)
                 if not listlike(t):
                     self.error(f"'for' goes over a list, not {a_type(t)}", s.source.span)
-                inner.names[s.var] = elem_type(t)
+                self.bind(inner, s.var, elem_type(t), s.span, "for")
             self.block(s.body, inner)
         elif isinstance(s, n.Repeat):
             self.expect(s.count, scope, "number")
@@ -396,12 +396,12 @@ class StatementChecks:
             # _scope), so a decision written in it with no `turn` around goes to whoever had the
             # turn before the loop (turnless, below)
             inner = scope.child(loop=True, alternate=True, alt_seat=s.var)
-            inner.names[s.var] = "seat"
+            self.bind(inner, s.var, "seat", s.span, "alternate")
             self.block(s.body, inner)
             if s.one_left:
                 # `until one left`: the loop's name stays, naming the seat left (vm.py ALT_NEXT),
                 # for the rules after the loop that deal with it (the auction's winner)
-                scope.names[s.var] = "seat"
+                self.bind(scope, s.var, "seat", s.span, "alternate")
         elif isinstance(s, n.Turn):
             self.expect(s.seat, scope, "seat")
             self.block(s.body, scope.child(no_turn=False, alt_seat=None))
@@ -487,6 +487,8 @@ class StatementChecks:
         sym = self.sym
         if isinstance(node, n.Name):
             if scope.lookup(node.name) is not None:
+                if scope.binder(node.name) is not None:
+                    self.out.bound[id(node)] = scope.binder(node.name)
                 return self.resolve(node, ("local", node.name), scope.lookup(node.name))
             if node.name in sym.vars:
                 decl = sym.vars[node.name]
