@@ -260,7 +260,36 @@ class Workspace:
             keys = self._set_of_keys(path, word, line, start)
             if keys is not None:
                 return keys
+        if quoted:  # the quoted name of a run of cards, or its number in a hole of it
+            run = self._run(analysis, word, path, line, column)
+            if run is not None:
+                return run
         return self.lookup(analysis, word, quoted, path, line + 1, start + 1)
+
+    def _run(self, analysis: Analysis, word: str, path: str, line: int, column: int) -> Symbol | None:
+        """On the quoted name of a run of cards (`"C{n}"` of `card "C{n}" for n in 3 to 6`),
+        in a game, a variant or a tests file: the run, with the cards it makes, declared there;
+        on the number in one of its holes (`n` of `{n}`), that number (_run_number). The name is
+        no card's, so named() finds nothing for it."""
+        runs: dict[int, tuple] = {}  # the run's declaration -> its cards, by number
+        for decl in analysis.checked.symbols.entities.values():
+            if decl.origin is not None and decl.origin[0].name == word:
+                runs.setdefault(id(decl.origin[0]), (decl.origin[0], {}))[1][decl.origin[1]] = decl.name
+        key = resolved(path)
+        for decl, cards in runs.values():
+            span = decl.run.name.span
+            if span.line != line + 1 or not span.column <= column + 1 <= span.end_column or resolved(span.path) != key:
+                continue
+            row = LINE_END.split(self.text(path) or "")[line]
+            hole = next((m for m in WORD.finditer(row, span.column, span.end_column - 2)
+                         if m.start() <= column <= m.end()), None)
+            number = self._run_number(analysis, hole.group(), key, line + 1, hole.start() + 1) if hole else None
+            if number is not None:
+                return number
+            first, last = cards[min(cards)], cards[max(cards)]
+            made = first if first == last else f"{first} to {last}"
+            return Symbol(word, f"run of {decl.word}s", f"{decl.kind}, {made}", span, self._source(analysis, decl.span))
+        return None
 
     def _set_of_keys(self, path: str, word: str, line: int, start: int) -> Symbol | None:
         """The set of keys that `per WORD` names (`per colour`: the value `colours`), as the

@@ -418,3 +418,25 @@ def test_a_name_bound_in_a_block_is_hovered_where_it_is_bound_and_used_and_goes_
         assert ws.hover(str(path), line, column) == what
         target, span = ws.definition(str(path), line, column)
         assert target == resolved(path) and (span.line, span.column - 1) == (bound[0] + 1, bound[1])
+
+
+def test_the_quoted_name_of_a_run_is_hovered_as_the_run_in_a_game_and_in_a_tests_file(tmp_path):
+    # the run's name is no card's ("C{n}" makes C3 to C6): hover found nothing on it, nor on
+    # the `n` of its hole, where the run is declared, in the game as in a tests file
+    (tmp_path / "game.ludus").write_text('game "Runs"\nplayers 2\nkind Card:\n    number: number\n'
+                                         'card "C{n}" for n in 3 to 6 is Card:\n    number n * 2\nflow:\n'
+                                         '    exile card("C5")\n    win first(seats)\n', encoding="utf-8")
+    tests = tmp_path / "game.tests.ludus"
+    tests.write_text('extends "game.ludus"\n\ncard "T{n}" for n in 1 to 2 is Card: number n\n\n'
+                     'test "a run":\n    expect card("T2").number == 2\n', encoding="utf-8")
+    ws = Workspace()
+    assert errors(ws.analyse(str(tests))) == []
+    shown = ('**T{n}**: run of cards (Card, T1 to T2)\n\ndeclared at game.tests.ludus:3\n\n'
+             '```\ncard "T{n}" for n in 1 to 2 is Card: number n\n```')
+    assert ws.hover(str(tests), 2, 6) == shown                          # `"T{n}"`
+    target, span = ws.definition(str(tests), 2, 6)
+    assert target == resolved(tests) and (span.line, span.column, span.end_column) == (3, 6, 12)
+    assert ws.hover(str(tests), 2, 8).startswith("**n**: local (number, 1 to 2)")   # `n` of `{n}`
+    game = str(tmp_path / "game.ludus")
+    assert ws.hover(game, 4, 7).startswith("**C{n}**: run of cards (Card, C3 to C6)\n\ndeclared at game.ludus:5")
+    assert ws.hover(game, 7, 17).startswith("**C5**: card (Card)")     # a card of it, as before
