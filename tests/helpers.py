@@ -14,18 +14,14 @@ GAMES = ROOT / "games"
 
 
 def shipped_games() -> list[str]:
-    """Every game a user may load from games/ and examples/, as paths from the root: each file
-    that declares a game (`game "..."`) or a variant of one (`extends`), but not the test files
-    (`NAME.tests.ludus`, which extend the game they test). Lists that must name every shipped
-    game (the adapters', the playout digests') are checked against it."""
-    found = []
-    for path in sorted([*GAMES.rglob("*.ludus"), *EXAMPLES.glob("*.ludus")]):
-        if path.name.endswith(".tests.ludus"):
-            continue
-        lines = path.read_text(encoding="utf-8").splitlines()
-        if any(line.startswith(('game "', "extends ")) for line in lines):
-            found.append(path.relative_to(ROOT).as_posix())
-    return found
+    """Every game a user may load from games/ and examples/ (discover.games_in: each game and
+    variant file), as paths from the root, but not the test files (`NAME.tests.ludus`, which
+    extend the game they test). Lists that must name every shipped game (the adapters', the
+    playout digests') are checked against it."""
+    from ludus.language.discover import games_in
+
+    return sorted(path.relative_to(ROOT).as_posix() for folder in (GAMES, EXAMPLES) for path in games_in(folder)
+                  if not path.name.endswith(".tests.ludus"))
 
 
 def game_from_text(tmp_path: Path, text: str, name: str = "game.ludus") -> ludus.Game:

@@ -234,17 +234,15 @@ def unlisted_left_out(view: dict, unlisted) -> tuple[dict, list[str]]:
     return {**view, "counters": {k: v for k, v in counters.items() if k not in unlisted}}, names
 
 
-def view_renderable(view: dict, seats: list[str], compact: bool = False, unlisted=frozenset()):
+def view_renderable(view: dict, seats: list[str], compact: bool = False, left_out: list[str] = ()):
     """The whole state as `view` shows it, ready for `console.print`. Compact (the screen after
-    each move): empty zones folded into one line, only the spaces with something on them, and
-    the counters, flags and vars in `unlisted` named on one line, not drawn."""
+    each move): empty zones folded into one line, and only the spaces with something on them.
+    `left_out` names the counters, flags and vars the view was drawn without (unlisted_left_out),
+    on one line."""
     parts: list = []
     who = "designer view: every seat's hidden information" if view["seat"] is None else f"as {view['seat']} sees it"
     where = ", ".join(view["where"])
     parts.append(Header(Text.assemble((view["game"], "bold"), f"  ({where})" if where else ""), Text(who, style="italic")))
-    left_out: list[str] = []
-    if compact:
-        view, left_out = unlisted_left_out(view, unlisted)
     table = counters_table(view, seats)
     if table is not None:
         parts.append(table)

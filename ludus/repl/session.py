@@ -693,15 +693,15 @@ class Repl:
         if self.hand_over():
             self.drawn = None  # the screen was cleared: the table is drawn whole
         view = self.view()
-        unlisted = unlisted_names(self.game)
+        listed, left_out = unlisted_left_out(view, unlisted_names(self.game))
         # a step that changed only what the screen does not list changed nothing drawn
-        table = {key: value for key, value in unlisted_left_out(view, unlisted)[0].items()
-                 if key not in ("decision", "result")}
+        table = {key: value for key, value in listed.items() if key not in ("decision", "result")}
         if compact and table == self.drawn:
             self.say(UNCHANGED, style="dim")
+        elif compact:
+            self.console.print(view_renderable(listed, list(self.match.seat_names()), compact=True, left_out=left_out))
         else:
-            self.console.print(view_renderable(view, list(self.match.seat_names()), compact=compact,
-                                               unlisted=unlisted))
+            self.console.print(view_renderable(view, list(self.match.seat_names())))
         self.drawn = table
         self.console.print(decision_renderable(view, self.shown_options(), self.game.path))
         if view.get("result") is not None:
