@@ -142,6 +142,12 @@ class CheckerBase:
         scope.binders[name] = where = (name, span, after)
         self.out.binders[where] = type_
 
+    def note_binder(self, node, scope: Scope) -> None:
+        """Keep, for the language server, where the text binds the local a Name `node` reads."""
+        where = scope.binder(node.name)
+        if where is not None:
+            self.out.bound[id(node)] = where
+
     def resolve(self, node, res: tuple, type_: str) -> str:
         self.out.res[id(node)] = res
         self.out.types[id(node)] = type_

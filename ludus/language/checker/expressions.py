@@ -110,9 +110,7 @@ class ExpressionChecks:
         sym, name = self.sym, node.name
         local = scope.lookup(name)
         if local is not None:
-            where = scope.binder(name)
-            if where is not None:
-                self.out.bound[id(node)] = where
+            self.note_binder(node, scope)
             return self.resolve(node, ("local", name), local)
         if name in sym.values:
             self.used.add(("value", name))

@@ -487,8 +487,7 @@ class StatementChecks:
         sym = self.sym
         if isinstance(node, n.Name):
             if scope.lookup(node.name) is not None:
-                if scope.binder(node.name) is not None:
-                    self.out.bound[id(node)] = scope.binder(node.name)
+                self.note_binder(node, scope)
                 return self.resolve(node, ("local", node.name), scope.lookup(node.name))
             if node.name in sym.vars:
                 decl = sym.vars[node.name]
