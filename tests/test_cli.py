@@ -560,5 +560,9 @@ def test_a_script_whose_bot_stops_with_an_error_exits_1(tmp_path):
     result = CliRunner().invoke(main, ["play", game, "--bot", "P2=greedy"], input="1\n")
     assert "the greedy bot playing P2 stopped" in result.output
     assert result.exit_code == 1
+    # a bot that stops before any line is read (it has the first move) counts as well
+    first = CliRunner().invoke(main, ["play", game, "--bot", "P1=greedy"], input="")
+    assert "the greedy bot playing P1 stopped" in first.output
+    assert first.exit_code == 1
     calm = CliRunner().invoke(main, ["play", game, "--bot", "P2=random"], input="1\n")
     assert "stopped" not in calm.output and calm.exit_code == 0

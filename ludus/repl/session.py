@@ -487,9 +487,7 @@ class Repl:
             self.print_log(moved, seats, moves=True)
             if len(self.match.moves) > len(after.moves):  # and what the bots' moves changed, after them
                 self.print_changes(changes_between(after, self.match, seats))
-        for error in errors:
-            self.say(error, style="red")
-        self.bot_errors += len(errors)
+        self.say_bot_errors(errors)
         self.show_state()
 
     def audience(self, mover=None) -> list[int] | None:
@@ -557,8 +555,14 @@ class Repl:
             errors = self.bots_move()
         finally:  # a Ctrl-C while a bot thinks: the moves made before it are said all the same
             self.print_log(start, self.audience(mover), moves=True)
+        self.say_bot_errors(errors)
+
+    def say_bot_errors(self, errors: list[str]) -> None:
+        """Say the errors of bots that stopped (bots_move), and count them: a script that met
+        one exits 1, as one with a refused line does."""
         for error in errors:
             self.say(error, style="red")
+        self.bot_errors += len(errors)
 
     def bots_move(self) -> list[str]:
         """Let the bots play until a person decides or the match ends; returns the errors to
