@@ -282,7 +282,8 @@ def bot_file(path: str) -> Callable[..., Bot]:
 def user_code_place(exc: BaseException, path: str | None = None) -> str:
     """'FILE:LINE', the innermost place of an exception's traceback outside ludus (a bot file's
     line), or '' when it has none. The bot file `path` is written as given (as the user typed it,
-    `bots/buyer.py`), where the traceback has the absolute path it was loaded from."""
+    `bots/buyer.py`), where the traceback has the absolute path it was loaded from; another file
+    under the current folder (a module the bot file imports) is named relative to it."""
     import os
     import traceback
 
@@ -294,6 +295,10 @@ def user_code_place(exc: BaseException, path: str | None = None) -> str:
     file = places[-1].filename
     if path is not None and os.path.abspath(file) == os.path.abspath(path):
         file = path
+    elif os.path.isabs(file) and os.path.abspath(file).startswith(os.getcwd() + os.sep):
+        # a module the bot file imports, under the folder the command runs in: named from there,
+        # as the user would type it (`bots/helpers.py`), not by the absolute path it was loaded from
+        file = os.path.relpath(file)
     return f"{file}:{places[-1].lineno}"
 
 

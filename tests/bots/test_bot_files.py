@@ -5,6 +5,7 @@ bot kind goes (`--bot Amber=mybot.py`), played by `ludus simulate` on every back
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -140,3 +141,28 @@ def test_a_bot_file_typed_relative_is_named_as_typed_by_the_repl(tmp_path, monke
     assert ("error: the bots/failing.py bot playing Amber stopped: bots/failing.py:3: AttributeError: "
             "'Observation' object has no attribute 'legall'") in said
     assert "Amber is yours now" in said and str(tmp_path) not in result.output
+
+
+# a bot file may import a module of its own (here from its folder); a fault inside that module
+# is named as the user would type it too, not by the absolute path Python loaded it from
+IMPORTS_HELPER = ("import os\nimport sys\n\nsys.path.insert(0, os.path.dirname(__file__))\n"
+                  "import wrong_helper  # noqa: E402\n\n\nclass B:\n    def choose(self, obs):\n"
+                  "        return wrong_helper.pick(obs)\n\n\n"
+                  "def make_bot(game, seat, seed, budget):\n    return B()\n")
+HELPER = "def pick(obs):\n    return obs.legall\n"
+
+
+def test_a_fault_in_a_module_the_bot_file_imports_is_named_from_the_folder_the_command_runs_in(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "uses.py").write_text(IMPORTS_HELPER, encoding="utf-8")
+    (tmp_path / "bots" / "wrong_helper.py").write_text(HELPER, encoding="utf-8")
+    try:
+        result = simulate("-w", "1", "--bot", "Amber=bots/uses.py")
+    finally:
+        sys.modules.pop("wrong_helper", None)
+    assert result.exit_code == 1, result.output
+    said = " ".join(result.output.split())
+    assert "bots/wrong_helper.py:2: AttributeError" in said, said
+    assert str(tmp_path) not in result.output
