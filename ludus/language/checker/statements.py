@@ -80,16 +80,29 @@ class StatementChecks:
             )
 
     def turnless_call(self, s: n.CallStmt, scope: Scope) -> None:
-        """A warning at a rule's call inside an `alternate` with no `turn` between, where the
-        rule (or one it calls) makes a decision that names no seat and is not inside a `turn`
-        or an `alternate` of its own there: the decision goes to whoever had the turn before
-        the loop, as one written in the loop does (turnless). A rule runs with the turn of its
-        caller (vm.py CALL), so this is as certain as the warning in the loop."""
+        """A warning at a rule's call inside an `alternate` with no `turn` between, or in the
+        setup or the flow outside every `turn`, where the rule (or one it calls) makes a
+        decision that names no seat and is not inside a `turn` or an `alternate` of its own
+        there: the decision goes to whoever had the turn before the loop, or to the first seat,
+        as one written at the call does (turnless). A rule runs with the turn of its caller
+        (vm.py CALL), so this is as certain as the warning at a decision written there."""
         loop_seat = scope.flags.get("alt_seat")
-        found = self.rule_decision(s.name, set()) if loop_seat else None
+        no_turn = not loop_seat and scope.flags.get("no_turn")
+        found = self.rule_decision(s.name, set()) if loop_seat or no_turn else None
         if found is None:
             return
         decision, what, named, rule = found
+        if no_turn:
+            # the setup or the flow outside every `turn`: the rule runs with no seat's turn, so
+            # its decision goes to the first seat, as one written here does (turnless)
+            self.warn(
+                f"no seat has the turn here, so the {what} in rule '{rule}' "
+                f"{declared_at(decision.span, s.span)} goes to the first seat",
+                self.at(s.span, s.name),
+                "give a seat the turn around the call, as 'turn s:' inside 'for each s in seats:', "
+                f"or pass the seat to the rule and name it there: '{named} SEAT'",
+            )
+            return
         self.warn(
             f"'alternate' does not give {loop_seat} the turn, so the {what} in rule '{rule}' "
             f"{declared_at(decision.span, s.span)} goes to {_before_loop(scope)}, "
