@@ -167,8 +167,9 @@ def _define(pyspiel):  # noqa: C901  (the classes need pyspiel's base classes, s
                 low, high = _utility(*given)
             chance = profile.dice or profile.shuffles
             # a die's faces are outcomes too: the largest die any rule could roll is not known
-            # before it is rolled, so the bound is the deal's size or 1,000 faces, whichever is more
-            max_chance = max(self.deals, 1_000) if profile.dice else max(self.deals, 1)
+            # before it is rolled, so the bound is the deal's size or 1,000 faces, whichever is more;
+            # a game with no chance node has no outcomes (0, as OpenSpiel's own deterministic games say)
+            max_chance = max(self.deals, 1_000) if profile.dice else self.deals
             info = pyspiel.GameInfo(
                 num_distinct_actions=profile.max_actions, max_chance_outcomes=max_chance,
                 num_players=profile.players, min_utility=low, max_utility=high,

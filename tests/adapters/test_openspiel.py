@@ -122,6 +122,9 @@ def test_connect_four_is_deterministic_perfect_information():
     assert t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     assert t.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert not g.new_initial_state().is_chance_node()
+    # no chance node, so no chance outcomes: what OpenSpiel's own deterministic games say
+    assert g.max_chance_outcomes() == 0 == pyspiel.load_game("tic_tac_toe").max_chance_outcomes()
+    assert game("examples/jaipur.ludus", deals=8).max_chance_outcomes() == 8  # shuffles, rolls no die
     assert game("examples/market-town.ludus").get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
 
 
