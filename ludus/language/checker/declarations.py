@@ -47,6 +47,8 @@ from .base import BASIC_TYPES, Checked, Scope, _agree, _always_ends, _children
 # could include it)
 PART_ALONE = "part-alone"
 
+_HOLE = re.compile(r"(\{.*?\})")  # a hole of a quoted text as written in the source (split keeps it)
+_WORDY = re.compile(r"\w")  # a letter or digit: a text's literal part that says something of a label
 # `test "name":` up to the end of its quoted name
 _TEST_NAME = re.compile(r'test[ \t]+("(?:[^"\\\n]|\\.)*")')
 
@@ -1220,18 +1222,31 @@ class DeclarationChecks:
         """What a move's label can look like, for `do`, `answer` and `play until` in tests: one
         pattern of every action label (holes match any text) and the words a decision's options
         are made of (cards, seats, spaces, zones, and every quoted text in the files, holes and
-        all). The words and the texts without holes are kept for move_examples."""
+        all). The words and the texts without holes are kept for move_examples.
+
+        A text whose words are all in its holes (`"{n}"`, `"{a} {b}"`, `"{a}: {b}"`) says nothing
+        of the label on its own: were its holes to match any text, as other texts' holes do, it
+        would match every label and the check would never warn. Its holes stand for one of the
+        other shapes instead (a card, a number, another text ...), which a bare hole adds nothing
+        to."""
         if getattr(self, "_move_shapes", None) is not None:
             return self._move_shapes
         sym = self.sym
         patterns = []
+        loose = []  # texts with no word outside their holes, as lists of literal parts and None holes
 
         def template(parts) -> str:
             return "".join(re.escape(p) if isinstance(p, str) else ".+?" for p in parts)
 
+        def add(parts) -> None:
+            if any(isinstance(p, str) and _WORDY.search(p) for p in parts):
+                patterns.append(template(parts))
+            elif any(isinstance(p, str) and p for p in parts):
+                loose.append(parts)
+
         for name, decl in sym.actions.items():
             if decl.label is not None:
-                patterns.append(template(decl.label.parts))
+                add(decl.label.parts)
             else:
                 patterns.append(re.escape(name) + " .+?" * len(decl.params))
         words = set(sym.entities) | set(sym.seat_constants()) | set(sym.zones) | set(sym.spaces) | {"yes", "no", "done"}
@@ -1245,10 +1260,12 @@ class DeclarationChecks:
             for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', text):
                 if m.group(1) and (path, text.count("\n", 0, m.start()) + 1) not in in_tests:
                     texts_read.append(m.group(1))
-                    patterns.append(re.sub(r"\\\{.*?\\\}", ".+?", re.escape(m.group(1))))
+                    add([p if i % 2 == 0 else None for i, p in enumerate(_HOLE.split(m.group(1)))])
         patterns += [re.escape(w) for w in words if w]
         # a zone of a seat; a number (a count, a die's face); a share given out; a die set by hand
         patterns += [r".+? of .+?", r"-?\d+", r"-?\d+ to .+?", r"d\d+ = \d+"]
+        shape = "(?:" + "|".join(patterns) + ")"
+        patterns += ["".join(re.escape(p) if isinstance(p, str) else shape for p in parts) for parts in loose]
         # a list chosen as one option shows as its elements joined by commas ("7, 9")
         one = "(?:" + "|".join(patterns) + ")"
         pattern = re.compile(one + "(?:, " + one + r")*(?: #\d+)?", re.DOTALL)
