@@ -170,29 +170,35 @@ class Sources:
         lines = split[1]
         return lines[line - 1] if line <= len(lines) else None
 
-    def locate(self, span: Span, word: str) -> Span:
-        """The place of `word` (a name, or a quoted name) inside `span`, or `span` if it is not there."""
+    def locate(self, span: Span, word: str, code: bool = False) -> Span:
+        """The place of `word` (a name, or a quoted name) inside `span`, or `span` if it is not there.
+        With `code`, only a name written as code is found: not a word of a quoted text or of a
+        comment (the name a statement binds, `as again` of `ask P1 "Roll again?" as again`)."""
         for number in range(span.line, max(span.end_line, span.line) + 1):
             text = self.line(span.path, number)
             if text is None:
                 break
             start = span.column - 1 if number == span.line else 0
-            quoted = '"' + word + '"'
-            at = text.find(quoted, start)
-            if at >= 0:
-                return Span(span.path, number, at + 1, number, at + 1 + len(quoted))
+            if code:
+                text = _code_only(text)
+            else:
+                quoted = '"' + word + '"'
+                at = text.find(quoted, start)
+                if at >= 0:
+                    return Span(span.path, number, at + 1, number, at + 1 + len(quoted))
             at = _find_word(text, word, start)
             if at >= 0:
                 return Span(span.path, number, at + 1, number, at + 1 + len(word))
         return span
 
-    def locate_after(self, span: Span, keyword: str, word: str) -> Span:
+    def locate_after(self, span: Span, keyword: str, word: str, code: bool = False) -> Span:
         """The place of `word` inside `span` after the first `keyword` there (`order` of a `force
-        order` line: a zone called `order` or `force` is the name after it, not the keyword)."""
-        key = self.locate(span, keyword)
+        order` line: a zone called `order` or `force` is the name after it, not the keyword);
+        with `code`, both as code, not in a quoted text or a comment (locate)."""
+        key = self.locate(span, keyword, code)
         if key != span:
             span = Span(span.path, key.end_line, key.end_column, span.end_line, span.end_column)
-        return self.locate(span, word)
+        return self.locate(span, word, code)
 
 
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -271,6 +277,20 @@ STRING_PATTERN = r'"(?:[^"\\\n{]|\\.|\{[^{}\n]*\}|\{)*"'  # a quoted string: the
 _PIECE = re.compile(rf'(?P<string>{STRING_PATTERN})|(?P<gap>(?:[ \t\f\n]|#[^\n]*|\\[ \t\f]*\n)+)'
                     r'|(?P<other>[^" \t\f\n#\\]+|.)')
 _OPENS, _CLOSES = "([", ")]"
+
+
+def _code_only(text: str) -> str:
+    """A line with its quoted strings and its comment blanked out, each character a space, so
+    that a column of it is a column of the line."""
+    out = []
+    for piece in _PIECE.finditer(text):
+        word = piece.group()
+        if piece.lastgroup == "string":
+            word = " " * len(word)
+        elif piece.lastgroup == "gap" and "#" in word:
+            word = re.sub(r"#[^\n]*", lambda m: " " * len(m.group()), word)
+        out.append(word)
+    return "".join(out)
 
 
 def _code_of(text: str | None) -> str | None:

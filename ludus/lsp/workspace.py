@@ -403,7 +403,8 @@ class Workspace:
         if where is None or analysis.sources is None:
             return Symbol(word, "local", type_name(typ))
         _name, span, after = where
-        at = analysis.sources.locate_after(span, after, word) if after else analysis.sources.locate(span, word)
+        # the name is code, never a word of the question or the label before it (`ask P1 "Go as again?" as again`)
+        at = analysis.sources.locate_after(span, after, word, code=True) if after else analysis.sources.locate(span, word, code=True)
         if at is span or at.line != at.end_line or at.end_column - at.column != len(word):
             at = span  # not found as a name (never so for a text that checked): the statement's place
         return Symbol(word, "local", type_name(typ), at, self._source(analysis, at))

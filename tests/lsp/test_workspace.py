@@ -440,3 +440,42 @@ def test_the_quoted_name_of_a_run_is_hovered_as_the_run_in_a_game_and_in_a_tests
     game = str(tmp_path / "game.ludus")
     assert ws.hover(game, 4, 7).startswith("**C{n}**: run of cards (Card, C3 to C6)\n\ndeclared at game.ludus:5")
     assert ws.hover(game, 7, 17).startswith("**C5**: card (Card)")     # a card of it, as before
+
+
+AS_BOUND = '''game "Binds"
+players 2
+counter coins per seat
+flow:
+    roll d6 as omen
+    ask P1 "Keep the omen, or roll again as again?" as again
+    if again:
+        gain omen coins for P1
+    offer to P1 else "pass as picked" as picked "What as picked?"
+    win P1
+'''
+
+
+@pytest.mark.parametrize(("line", "word", "what"), [
+    (5, "again", '**again**: local (bool)\n\ndeclared at game.ludus:6\n\n'
+                 '```\nask P1 "Keep the omen, or roll again as again?" as again\n```'),
+    (8, "picked", '**picked**: local (text)\n\ndeclared at game.ludus:9\n\n'
+                  '```\noffer to P1 else "pass as picked" as picked "What as picked?"\n```'),
+])
+def test_a_name_bound_by_as_is_declared_at_the_binding_not_in_the_text_before_it(tmp_path, line, word, what):
+    # the binder was looked for after the first word `as` of the line, which may be one of the
+    # question's or the label's words: the place went into the text, and a hover on the name
+    # where it is bound found nothing
+    path = tmp_path / "game.ludus"
+    path.write_text(AS_BOUND, encoding="utf-8")
+    ws = Workspace()
+    assert errors(ws.analyse(str(path))) == []
+    row = AS_BOUND.split("\n")[line]
+    column = row.index(f'" as {word}') + len('" as ')               # the name after the text, as code
+    assert row.count(word) == 3                                      # and twice in the texts before it
+    assert ws.hover(str(path), line, column) == what
+    target, span = ws.definition(str(path), line, column)
+    assert target == resolved(path) and (span.line, span.column - 1, span.end_column - 1) == (line + 1, column,
+                                                                                          column + len(word))
+    if word == "again":                                              # where it is read: `if again:`
+        assert ws.hover(str(path), 6, 7) == what
+
