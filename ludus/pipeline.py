@@ -74,6 +74,7 @@ def _analysed(path, overrides: dict[str, str] | None = None) -> tuple[list, Chec
     if any(d.severity == "error" for d in diags):
         return diags, None, loader.sources
     checked = check(items, loader.sources)
+    checked.removed = {name: (removal, loader.taken[name]) for name, removal in loader.removed.items()}
     found = [_part_alone(d, path) if d.code == PART_ALONE else _blame_removal(d, loader) for d in checked.diagnostics]
     return sorted(diags + found, key=lambda d: d.sort_key), checked, loader.sources
 

@@ -51,6 +51,7 @@ class Loader:
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
         self.removed: dict[str, n.RemoveDecl] = {}  # name -> the variant's `remove` that took it out
+        self.taken: dict[str, object] = {}  # name -> the declaration that `remove` took it out of
         self.spliced: list = []  # the game's declarations in the order they are merged
         # (place in diagnostics, name) of each `override card` or `remove card` of a card no
         # declaration names: a run may make it, and its error then says so (runs.expand_runs)
@@ -187,7 +188,7 @@ class _Merged:
                     loader.sources.locate(item.span, item.name)))
                 return
             loader.removed[item.name] = item
-            held = out[slot]
+            held = loader.taken[item.name] = out[slot]
             kept = tuple(x for x in held.names if x != item.name) if isinstance(held, n.TokenDecl) else ()
             if kept:
                 # `token Wood, Ore` declares two tokens: removing one keeps the other

@@ -18,6 +18,7 @@ from attrs import define, field
 
 from ..language import nodes as n
 from ..language.build import build
+from ..language.checker.declarations import fixed_number
 from ..language.discover import games_including, is_game_text, near, starts_game
 from ..language.files import FileProblem, read_text_file, resolved_path
 from ..language.limits import MAX_FILE_BYTES
@@ -256,6 +257,9 @@ class Workspace:
         analysis = self.analyse(path)
         if analysis.checked is None:
             return None
+        removed = self._removed(analysis, path, line, column)
+        if removed is not None:
+            return removed
         if not quoted and PER_WORD.search(LINE_END.split(self.text(path) or "")[line][:start]):
             keys = self._set_of_keys(path, word, line, start)
             if keys is not None:
@@ -290,6 +294,45 @@ class Workspace:
             made = first if first == last else f"{first} to {last}"
             return Symbol(word, f"run of {decl.word}s", f"{decl.kind}, {made}", span, self._source(analysis, decl.span))
         return None
+
+    def _removed(self, analysis: Analysis, path: str, line: int, column: int) -> Symbol | None:
+        """On the name of a variant's `remove` line (0-based place): what it took out of the
+        base game, declared there, which the game's names no longer hold; on the number in a
+        hole of a removed run (`n` of `remove card "{n}"`), that number, as on the run's own line
+        (_run_number)."""
+        sources, key = analysis.sources, resolved(path)
+        if sources is None:
+            return None
+        for name, (removal, decl) in analysis.checked.removed.items():
+            span = removal.span
+            if span.line != line + 1 or resolved(span.path) != key:
+                continue
+            at = sources.locate_after(span, removal.kind, name)  # `remove zone zone`: the name, not the keyword
+            if at is span or not at.column <= column + 1 <= at.end_column:
+                continue
+            run = getattr(decl, "run", None)
+            if run is None:
+                typ = getattr(decl, "kind", None) if isinstance(decl, n.EntityDecl) else None
+                return Symbol(name, f"{removal.kind} removed here", typ, decl.span, self._source(analysis, decl.span))
+            numbers = [self._end(analysis, end) for end in (run.low, run.high)]
+            made = f", {numbers[0]} to {numbers[1]}" if None not in numbers else ""
+            row = LINE_END.split(self.text(path) or "")[line]
+            hole = next((m for m in WORD.finditer(row, at.column, at.end_column - 2)
+                         if m.start() <= column <= m.end() and m.group() == run.var), None)
+            if hole is not None:
+                return Symbol(run.var, "local", "number" + made, sources.locate_after(run.span, "for", run.var, code=True),
+                              self._source(analysis, decl.span))
+            return Symbol(name, f"run of {decl.word}s removed here", decl.kind + made, run.name.span,
+                          self._source(analysis, decl.span))
+        return None
+
+    @staticmethod
+    def _end(analysis: Analysis, end) -> int | None:
+        """A removed run's end as a number, from the game's values (runs._end), or None."""
+        if not isinstance(end, n.NumberName):
+            return end
+        values = analysis.checked.symbols.values
+        return fixed_number(values[end.name].value, values) if end.name in values else None
 
     def _set_of_keys(self, path: str, word: str, line: int, start: int) -> Symbol | None:
         """The set of keys that `per WORD` names (`per colour`: the value `colours`), as the

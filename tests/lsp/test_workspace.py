@@ -479,3 +479,25 @@ def test_a_name_bound_by_as_is_declared_at_the_binding_not_in_the_text_before_it
     if word == "again":                                              # where it is read: `if again:`
         assert ws.hover(str(path), 6, 7) == what
 
+
+def test_the_number_of_a_run_a_variant_removes_is_hovered_on_the_remove_line(tmp_path):
+    # `remove card "{n}"` names a run the variant took out, so no card of the game has it for
+    # its origin: hover found nothing on the run's name nor on the `n` of its hole
+    (tmp_path / "base.ludus").write_text('game "Runs"\nplayers 2\nvalue highest = 3\nkind Card:\n    number: number\n'
+                                         'card "{n}" for n in 1 to highest is Card:\n    number n\n'
+                                         'card "Lamp" is Card:\n    number 9\nflow:\n    win first(seats)\n',
+                                         encoding="utf-8")
+    variant = tmp_path / "variant.ludus"
+    variant.write_text('game "Runs, short"\nextends "base.ludus"\nremove card "{n}"\nremove card "Lamp"\n',
+                       encoding="utf-8")
+    ws = Workspace()
+    assert errors(ws.analyse(str(variant))) == []
+    base = resolved(tmp_path / "base.ludus")
+    source = '```\ncard "{n}" for n in 1 to highest is Card:\n```'
+    assert ws.hover(str(variant), 2, 14) == f"**n**: local (number, 1 to 3)\n\ndeclared at base.ludus:6\n\n{source}"
+    target, span = ws.definition(str(variant), 2, 14)               # where the run binds it: `for n`
+    assert target == base and (span.line, span.column, span.end_column) == (6, 16, 17)
+    assert ws.hover(str(variant), 2, 12) == f"**{{n}}**: run of cards removed here (Card, 1 to 3)\n\ndeclared at base.ludus:6\n\n{source}"
+    assert ws.hover(str(variant), 3, 14) == ('**Lamp**: card removed here (Card)\n\ndeclared at base.ludus:8\n\n'
+                                             '```\ncard "Lamp" is Card:\n```')
+    assert ws.hover(str(variant), 2, 3) is None                     # the keyword `remove`: nothing

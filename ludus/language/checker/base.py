@@ -30,6 +30,9 @@ class Checked:
     # parameter's; and id(node) -> that (name, span, keyword) for each Name that reads it
     binders: dict = field(factory=dict)
     bound: dict = field(factory=dict)
+    # what a variant's `remove` lines took out of its base, for the language server's hover on
+    # them: name -> (the `remove`, the declaration it took the name out of); set by the pipeline
+    removed: dict = field(factory=dict)
 
     @property
     def errors(self) -> list:
