@@ -37,7 +37,7 @@ from ..language.symbols import (
 from ..pipeline import analyse
 from ..rules_text import RulesText
 from ..tools.fmt import FormatError, format_text
-from .names import EITHER, Index
+from .names import EITHER, Index, _holes
 
 log = logging.getLogger("ludus.lsp")
 
@@ -243,6 +243,13 @@ class Workspace:
         row = lines[line]
         for m in STRING.finditer(row):
             if m.start() <= column <= m.end():
+                # inside a hole of the text (`{coins of s}`), the name there, as code
+                for offset, hole in _holes(m.group()):
+                    start = m.start() + offset
+                    if start <= column <= start + len(hole):
+                        word = next((w for w in WORD.finditer(row, start, start + len(hole))
+                                     if w.start() <= column <= w.end()), None)
+                        return (word.group(), False, word.start(), word.end()) if word else None
                 return m.group(1), True, m.start(), m.end()
         for m in WORD.finditer(row):
             if m.start() <= column <= m.end():

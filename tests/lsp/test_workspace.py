@@ -501,3 +501,17 @@ def test_the_number_of_a_run_a_variant_removes_is_hovered_on_the_remove_line(tmp
     assert ws.hover(str(variant), 3, 14) == ('**Lamp**: card removed here (Card)\n\ndeclared at base.ludus:8\n\n'
                                              '```\ncard "Lamp" is Card:\n```')
     assert ws.hover(str(variant), 2, 3) is None                     # the keyword `remove`: nothing
+
+
+def test_a_name_in_a_hole_of_a_text_is_hovered_as_the_name_not_the_text(tmp_path):
+    # the cursor in a text was taken to be on the whole text, a quoted name: `{again}` and
+    # `{coins of P1}` are no card's name, so hover found nothing for the names in a hole
+    path = tmp_path / "game.ludus"
+    path.write_text(AS_BOUND.replace("    win P1\n", '    log "{picked}: {coins of P1} coins"\n    win P1\n'),
+                    encoding="utf-8")
+    ws = Workspace()
+    assert errors(ws.analyse(str(path))) == []
+    row = path.read_text(encoding="utf-8").split("\n")[9]
+    assert ws.hover(str(path), 9, row.index("picked")).startswith("**picked**: local (text)\n\ndeclared at game.ludus:9")
+    assert ws.hover(str(path), 9, row.index("coins of")).startswith("**coins**: counter (number per seat)")
+    assert ws.hover(str(path), 9, row.index(" coins\"") + 2) is None    # a word of the text, outside its holes
