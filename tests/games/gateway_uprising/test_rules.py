@@ -71,6 +71,19 @@ def attack(pos: Position, place: str) -> None:
     pos.do(f"attack {pos.value(f'board_at({place}).name')[0]}")
 
 
+def test_a_district_is_named_by_its_place_before_the_boards_are_dealt_and_by_its_board_after():
+    # before set_up_city (setup's first question waits) no board lies anywhere: district_name
+    # read `.name` of none, an error for any view or `eval` that named a district then
+    pos = Position(GAME, players=2, seed=1)
+    assert pos.value("board_at(UpperRight)")[0] is None
+    assert [pos.value(f"district_name({d})")[0] for d in ("Center", "UpperRight", "LowerLeft")] == \
+        ["Central City", "Upper right", "Lower left"]
+    pos.do("random")
+    pos.run_on()
+    assert pos.value("district_name(UpperRight)")[0] == district(pos, "UpperRight") != "Upper right"
+    assert pos.value("district_name(Center)")[0] == "Central City"
+
+
 # ── the rulebook's examples ──
 
 def test_susans_recruiting_two_carts_and_a_vendor_make_4_gold():
