@@ -393,7 +393,10 @@ class Position:
             elif t == "log":
                 eff.log.append(entry["text"])
             elif t == "reveal":
-                eff.log.append(f"reveal {entry['card']}")
+                # to whom: a card shown to one seat reads apart from one shown to the table
+                to = entry.get("to")
+                whom = "" if to is None else " to " + ", ".join(seat_names[s] for s in to)
+                eff.log.append(f"reveal {entry['card']}{whom}")
         eff.changes = changes(before, facts(match), unset_values(match, before))
         if match.pending is not None and match._state["result"] is None:
             if self._outer is not None:

@@ -216,3 +216,30 @@ def test_a_property_set_on_one_copy_names_that_copy(tmp_path):
     pos = Position(game_from_text(tmp_path, text), 2)
     pos.resolve("Saw", "P1")
     assert pos.effect().changes == ["wear of Saw (copy 2): 2 -> 0"]
+
+
+SHOWN = '''game "Shown"
+players 3
+zone hand per seat owner only
+card "Lamp"
+card "Rope"
+card "Coin":
+    on play:
+        reveal hand of P2 to P1
+        reveal hand of P3
+flow:
+    move card("Lamp") to hand of P2
+    move card("Rope") to hand of P3
+    move card("Coin") to hand of P1
+    turn P1:
+        choose x from [1, 2] "go"
+    end game
+'''
+
+
+def test_a_card_shown_to_some_seats_says_to_whom(tmp_path):
+    # a Priest's look and a card turned up for the table read apart, so a snapshot changes when
+    # a look meant for one seat is made public
+    pos = Position(game_from_text(tmp_path, SHOWN), 3)
+    pos.resolve("Coin", "P1")
+    assert pos.effect().log == ["reveal Lamp to P1", "reveal Rope"]
