@@ -19,7 +19,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import cache
 from .limits import MAX_DIGITS, MAX_NESTING
-from .source import STRING_PATTERN, Diagnostic, LudusError, Span, lone_cr_as_newline, split_lines
+from .source import RETURN_HINT, STRING_PATTERN, Diagnostic, LudusError, Span, lone_cr_as_newline, split_lines
 
 KEYWORD_NAMES = {
     "_NL": "end of line",
@@ -701,7 +701,7 @@ def _in_test_block(text: str, line: int) -> bool:
 
 def _statement_slip_hint(tok: Token, before: str, in_test: bool) -> str | None:
     """Hints for statements written as a designer might expect them to be: `end turn`,
-    `offer A or B`, `choose X from LIST where ...`, `loop:`, and a test's `setup force`."""
+    `offer A or B`, `choose X from LIST where ...`, `loop:`, `return x`, and a test's `setup force`."""
     if tok.value == "turn" and before == "end":
         # a turn is a block: what ends it is the block's end, so there is no statement for it
         return ("a turn ends where its 'turn s:' block does: to end it early, 'break' out of a loop "
@@ -714,6 +714,8 @@ def _statement_slip_hint(tok: Token, before: str, in_test: bool) -> str | None:
         name, items = choose.groups()
         return (f"a choice takes no 'where': choose from the list of those that pass, "
                 f"'choose {name} from [{name} for {name} in {items} where ...]'")
+    if before == "return":
+        return RETURN_HINT
     if tok.value == ":" and before == "loop":
         return "to repeat a block until the game ends, write 'while true:'"
     if tok.value == "setup" and before == "" and in_test:

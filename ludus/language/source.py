@@ -329,6 +329,11 @@ def one_line(text: str) -> str:
 SUGGEST_CUTOFF = 0.6
 
 
+# `return x` in a rule, brought from other languages: the parser reads `return` as a rule's name
+RETURN_HINT = ("a rule gives back no value: work the value out in a define ('define best(s) = ...'), "
+               "or, where a decision finds it, 'set' a var that the caller reads after the call")
+
+
 def suggest(name: str, candidates: Iterable[str]) -> Suggestion | None:
     """The nearest candidate to a misspelt name (its hint says "did you mean 'x'?"), or None.
 

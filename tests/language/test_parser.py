@@ -146,11 +146,16 @@ SLIPS = [
     ("offer Roll or Hold", "separate the actions with commas: 'offer A, B'"),
     ("choose t from seats where t != P1", "'choose t from [t for t in seats where ...]'"),
     ("loop:\n        set n to 1", "write 'while true:'"),
+    # a rule that would hand back what it worked out (a Love Letter trial reached for it)
+    ("return n", "a rule gives back no value"),
+    ("return", "a rule gives back no value"),
+    ("return(n)", "a rule gives back no value"),
 ]
 
 
 @pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs", "elif-in-expression",
-                                                      "let-in-expression", "end-turn", "offer-or", "choose-where", "loop"])
+                                                      "let-in-expression", "end-turn", "offer-or", "choose-where", "loop",
+                                                      "return-value", "return-alone", "return-call"])
 def test_common_slips_get_a_hint(tmp_path, body, hint):
     path = tmp_path / "slip.ludus"
     path.write_text(f'game "T"\nplayers 2\ncounter n\nflow:\n    {body}\n    end game\n', encoding="utf-8")

@@ -6,7 +6,7 @@ import bisect
 
 from .. import nodes as n
 from ..limits import MAX_DIE_SIDES, MAX_LIST, MAX_OPTIONS
-from ..source import Span, declared_at, suggest
+from ..source import RETURN_HINT, Span, declared_at, suggest
 from ..symbols import (
     a_type,
     compatible,
@@ -348,7 +348,8 @@ class StatementChecks:
         elif isinstance(s, n.CallStmt):
             rule = sym.rules.get(s.name)
             if rule is None:
-                self.error(f"unknown rule '{s.name}'", self.at(s.span, s.name), suggest(s.name, sym.rules))
+                hint = RETURN_HINT if s.name == "return" else suggest(s.name, sym.rules)
+                self.error(f"unknown rule '{s.name}'", self.at(s.span, s.name), hint)
             else:
                 self.called_rules.add(s.name)
                 if len(s.args) != len(rule.params):
