@@ -726,6 +726,20 @@ def _statement_slip_hint(tok: Token, before: str, in_test: bool) -> str | None:
     return None
 
 
+_DECISION = re.compile(r"\s*(?:choose|offer|distribute|ask)\b")
+
+
+def _question_hint(tok: Token, message: str, text: str, line: int) -> str | None:
+    """`choose s from seats question`, with the question held in a rule's parameter: a question is
+    written as a quoted text, and "expected a quoted string" does not say how to put a name in one."""
+    lines = split_lines(text)
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    if tok.type != "NAME" or "a quoted string" not in message or not _DECISION.match(source):
+        return None
+    return (f"a question is a quoted text: to ask one that '{tok.value}' holds, "
+            f"write it as a hole in one, \"{{{tok.value}}}\"")
+
+
 _COUNTED_LOOP = re.compile(r"for\s+(?:each\s+)?(\w+)\s+in\s+(.+?)\s+to\s+(.+)")
 
 
@@ -802,7 +816,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
             return counted
         message = f"unexpected {what}; expected {_describe(_accepted(exc))}"
         span = Span(path, line, column, line, column + width)
-        return Diagnostic("error", message, span, _slip_hint(tok, text, line, column))
+        hint = _slip_hint(tok, text, line, column) or _question_hint(tok, message, text, line)
+        return Diagnostic("error", message, span, hint)
     if isinstance(exc, UnexpectedCharacters):
         ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
         message = f"unexpected character {ch!r}"

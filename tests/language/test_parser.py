@@ -150,12 +150,16 @@ SLIPS = [
     ("return n", "a rule gives back no value"),
     ("return", "a rule gives back no value"),
     ("return(n)", "a rule gives back no value"),
+    # a question held in a name, as a rule that asks for its caller is given it
+    ("choose s from seats n", 'write it as a hole in one, "{n}"'),
+    ("ask P1 n as yes", 'write it as a hole in one, "{n}"'),
 ]
 
 
 @pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs", "elif-in-expression",
                                                       "let-in-expression", "end-turn", "offer-or", "choose-where", "loop",
-                                                      "return-value", "return-alone", "return-call"])
+                                                      "return-value", "return-alone", "return-call",
+                                                      "question-name", "ask-question-name"])
 def test_common_slips_get_a_hint(tmp_path, body, hint):
     path = tmp_path / "slip.ludus"
     path.write_text(f'game "T"\nplayers 2\ncounter n\nflow:\n    {body}\n    end game\n', encoding="utf-8")
