@@ -84,3 +84,36 @@ def test_undo_takes_back_what_a_reveal_showed(game):
     m.undo()
     assert m.to_json() == before
     assert m.view(0)["zones"]["hand of P3"] == {"count": 1}
+
+
+TWO_GUARDS = '''game "Two Guards"
+players 2
+zone hand per seat owner only
+card "Guard":
+    copies 2
+action Play(c in hand):
+    label "play {c}"
+    move c to box
+flow:
+    move item(cards("Guard"), 1) to hand of P2
+    turn P1:
+        ask P1 "Look at P2's hand?" as look
+        if look:
+            reveal hand of P2 to P1
+    move item(cards("Guard"), 2) to hand of P2
+    turn P2:
+        offer Play
+    end game
+'''
+
+
+@pytest.mark.parametrize(("look", "options"), [
+    ("no", ["play Guard"]),                      # copies no one tells apart: one option
+    ("yes", ["play Guard", "play Guard #2"]),    # P1 knows one of them: playing it tells P1 otherwise
+])
+def test_a_copy_shown_to_a_seat_is_an_option_apart_from_one_that_was_not(tmp_path, look, options):
+    path = tmp_path / "guards.ludus"
+    path.write_text(TWO_GUARDS, encoding="utf-8")
+    m = ludus.load(path).new_match(2, seed=0)
+    m.apply(look)
+    assert m.legal_actions() == options
