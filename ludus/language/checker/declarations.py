@@ -716,7 +716,12 @@ class DeclarationChecks:
                 self.error(f"'others only' hides a {item.kind} from the seat it belongs to: it needs 'per seat'",
                            self.at(item.span, "others"))
             if item.resets and not self.loop_label_exists(item.resets):
-                self.warn(f"'resets each {item.resets}': no loop, turn or phase is labelled '{item.resets}'", self.at(item.span, item.resets))
+                # a label spelt another way ('Round' for 'phase Rounds:') is named; with none near, how to make one
+                hint = suggest(item.resets, sorted(self.loop_labels())) or (
+                    f"label the stretch of play it lasts for: 'phase {item.resets}:' around it, or a counted "
+                    f"loop 'for {item.resets} in 1 to N:'")
+                self.warn(f"'resets each {item.resets}': no loop, turn or phase is labelled '{item.resets}'",
+                          self.at(item.span, item.resets), hint)
         elif isinstance(item, n.ZoneDecl):
             family = is_family(item)
             fault = sym.family_fault(item) if family else None
@@ -835,19 +840,21 @@ class DeclarationChecks:
             self.check_test(item)
 
     def loop_label_exists(self, label: str) -> bool:
-        found = False
+        return label in self.loop_labels() or label in ("game",)
+
+    def loop_labels(self) -> set[str]:
+        """The labels a `resets each` may name: each loop's variable, `turn` where a turn is
+        given, and each phase's name."""
+        found: set[str] = set()
 
         def walk(stmts):
-            nonlocal found
             for s in stmts:
-                if isinstance(s, n.For) and s.var == label:
-                    found = True
-                if isinstance(s, n.Turn) and label == "turn":
-                    found = True
-                if isinstance(s, n.Phase) and s.name == label:
-                    found = True
-                if isinstance(s, n.Alternate) and s.var == label:
-                    found = True
+                if isinstance(s, (n.For, n.Alternate)):
+                    found.add(s.var)
+                if isinstance(s, n.Turn):
+                    found.add("turn")
+                if isinstance(s, n.Phase):
+                    found.add(s.name)
                 for child in _children(s):
                     walk(child)
 
@@ -858,7 +865,7 @@ class DeclarationChecks:
             # a card's or piece's effects (`on play:`) hold loops too, and they reset what they label
             for handler in getattr(item, "handlers", ()):
                 walk(handler.body)
-        return found or label in ("game",)
+        return found
 
     def check_entity(self, item: n.EntityDecl) -> None:
         sym = self.sym
