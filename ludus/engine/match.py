@@ -893,13 +893,35 @@ def order_entry_problem(game, entry, n: int) -> str | None:
 
 
 def order_problem(match, entry) -> str | None:
-    """Why a forced order cannot apply to the match as it is now: a named card is neither in the
-    zone nor in the zone its `refill from` shuffles in. None when it can."""
+    """Why a forced order can never apply to the match as it is now: the match holds fewer
+    copies of a named card, wherever they lie (the box and `removed` too), than the order names. None
+    when it can, whether or not the cards are in the zone yet: a game may gather them into it
+    before it shuffles (a round that takes every card back into the deck and shuffles it, in
+    one move), so where they lie is checked at the shuffle itself (Runtime._forced_order), and
+    `order_note` says it as the line is read."""
+    if entry[0] != "order":
+        return None
+    names = entry[2]
+    ents = match._state["ents"]
+    for name in dict.fromkeys(names):
+        wanted = names.count(name)
+        held = sum(1 for e in ents if e is not None and e["d"] == name and e["l"])
+        if held >= wanted:
+            continue
+        if held:
+            return f"the match holds {held} '{name}', and the order names it {wanted} times"
+        return f"the match holds no '{name}' now: no copy is left to be shuffled"
+    return None
+
+
+def order_note(match, entry) -> str | None:
+    """Where the named cards of a forced order lie when not in the zone nor in the zone its
+    `refill from` brings in: the order waits for the zone's next shuffle, and that shuffle
+    fails the move if they are not in it by then. None when they are all there now."""
     if entry[0] != "order":
         return None
     key, names = entry[1], entry[2]
     game, state = match.game, match._state
-    shown = zone_text(match, key)
     spec = game.zones.get(key.split("@", 1)[0])
     sources = [key]
     if spec is not None and spec.refill:
@@ -910,14 +932,17 @@ def order_problem(match, entry) -> str | None:
         wanted, held = names.count(name), available.count(name)
         if held >= wanted:
             continue
+        shown = zone_text(match, key)
         if held:
-            return f"{shown} holds {held} '{name}', and the order names it {wanted} times"
-        where = next((e["l"] for e in state["ents"] if e is not None and e["d"] == name and e["l"]), None)
-        # "a copy" of a card the game has several of; a card of its own is "it"
+            return (f"{shown} holds {held} '{name}' now, and the order names it {wanted} times: the rules must "
+                    f"bring the rest into {shown} before it is shuffled, or that move fails")
+        where = next((e["l"] for e in state["ents"] if e is not None and e["d"] == name and e["l"]
+                      and e["l"] not in sources), None)
         copies = sum(1 for e in state["ents"] if e is not None and e["d"] == name)
-        found = (f"; {'a copy' if copies > 1 else 'it'} is in {zone_text(match, where)}"
+        found = (f" ({'a copy' if copies > 1 else 'it'} is in {zone_text(match, where)})"
                  if where and not where.startswith("#") else "")
-        return f"'{name}' is not in {shown}{found}"
+        return (f"'{name}' is not in {shown} now{found}: the rules must bring it there before {shown} "
+                "is shuffled, or that move fails")
     return None
 
 

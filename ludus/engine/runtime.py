@@ -605,10 +605,16 @@ class Runtime:
                     pool.remove(eid)
                     break
             else:
+                # the order was taken while the card lay elsewhere (match.order_note), or a copy
+                # has left the zone since: the shuffle cannot follow it, and the move fails whole
                 shown, _, seat = zone.partition("@")
                 if seat:
                     shown = f"{shown} of {self.seat_name(int(seat))}"
-                raise RuleError(f"the forced order for '{shown}' names '{name}', which is not (or no longer) in it")
+                wanted = names.count(name)
+                held = sum(1 for eid in cards if self.state["ents"][eid]["d"] == name)
+                amount = f"holds {held} '{name}'" if held else f"does not hold '{name}'"
+                raise RuleError(f"the order forced for the next shuffle of {shown} ({', '.join(names)}) names "
+                                f"'{name}'{f' {wanted} times' if wanted > 1 else ''}, and {shown} {amount} when it is shuffled")
         return out + pool
 
 

@@ -28,7 +28,7 @@ from ..bots import BadBotChoice, BadBotSpec, choice, make_bot, observe, parse_sp
 from ..engine.dice import game_dice, shuffled_zones
 from ..engine.display import describe_entry, hidden_answer, loose, zone_text
 from ..engine.effect import result_text
-from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest, seat_named
+from ..engine.match import CHANCE, TERMINAL, IllegalAction, Match, MatchError, closest, order_note, seat_named
 from ..engine.runtime import RuleError, Runtime
 from ..engine.view import counter_starts
 from ..language.checker.expressions import BUILTIN_NAMES
@@ -1229,11 +1229,14 @@ class Repl:
             problem = order_problem(self.match, entry)
             if problem is not None:
                 raise Rejected(f"cannot force this order: {problem}")
+        waits = [note for note in (order_note(self.match, e) for e in entries) if note]
         self.match.state["forced"].extend(entries)
         self.notes.append(Note(len(self.match.moves), "force", force.text(), entries))
         what = "next rolls" if force.kind == "die" and len(force.values) > 1 else "next roll" if force.kind == "die" \
             else f"next shuffle of {zone_text(self.match, entries[0][1])}"  # `deck of amber` named as the game names it
         self.say(f"forced: the {what} — {force.text()[6:]}")
+        for note in waits:  # the cards lie elsewhere now: said, so that a move failing on it later is no surprise
+            self.say(f"note: {note} (`force off` drops the order before the next move)")
 
     def cmd_roll(self, arg: str) -> None:
         self.cmd_force(arg)

@@ -17,37 +17,54 @@ from tests.helpers import EXAMPLES
 GAME = EXAMPLES / "market-town.ludus"
 
 
-def replay(tmp_path, force: str):
+def replay(tmp_path, force: str, moves: int = 1):
     path = tmp_path / "t.replay"
-    path.write_text(f"game {GAME.as_posix()}\nplayers 2\nseed 3\nforce order {force}\nbuy nothing\n", encoding="utf-8")
+    path.write_text(f"game {GAME.as_posix()}\nplayers 2\nseed 3\nforce order {force}\n"
+                    + "buy nothing\nbuild nothing\n" * (moves // 2) + "buy nothing\n" * (moves % 2), encoding="utf-8")
     return load_replay(path)
 
 
-def test_a_card_not_in_the_zone_fails_at_the_force_line(tmp_path):
-    r = replay(tmp_path, "deck of Amber = Guild Charter, Copper Coin")
+def test_a_card_not_in_the_zone_waits_and_fails_the_move_whose_shuffle_cannot_follow_it(tmp_path):
+    # Guild Charter lies in the supply: a rule could bring it to Amber's deck before its next
+    # shuffle, so the line is taken; her third draw shuffles her discard into the deck without
+    # it, and that move fails at its own line, naming the order
+    r = replay(tmp_path, "deck of Amber = Guild Charter, Copper Coin", moves=3)
+    r.run(lambda line: None)  # no shuffle of her deck yet: nothing fails
+    r = replay(tmp_path, "deck of Amber = Guild Charter, Copper Coin", moves=8)
     with pytest.raises(ReplayError) as err:
         r.run(lambda line: None)
-    assert err.value.line == 4
-    assert "cannot force this order: 'Guild Charter' is not in deck of Amber; a copy is in supply" in err.value.message
+    assert err.value.line == 12  # the eighth move: Basil's last, after which Amber draws
+    assert ("the order forced for the next shuffle of deck of Amber (Guild Charter, Copper Coin) names "
+            "'Guild Charter', and deck of Amber does not hold 'Guild Charter' when it is shuffled") in err.value.message
 
 
-def test_too_many_copies_fail_too(tmp_path):
-    r = replay(tmp_path, "deck of Amber = Copper Coin, Copper Coin, Copper Coin, Copper Coin, Copper Coin")
-    with pytest.raises(ReplayError, match="deck of Amber holds 4 'Copper Coin', and the order names it 5 times"):
+def test_more_copies_than_the_match_holds_fail_at_the_force_line(tmp_path):
+    r = replay(tmp_path, "deck of Amber = " + ", ".join(["Guild Charter"] * 4))
+    with pytest.raises(ReplayError, match="the match holds 3 'Guild Charter', and the order names it 4 times") as err:
         r.run(lambda line: None)
+    assert err.value.line == 4
 
 
 def test_a_card_that_the_refill_brings_in_is_allowed(tmp_path, monkeypatch):
-    # the deck refills from the discard pile: a card in the discard may be ordered
+    # the deck refills from the discard pile: a card in the discard may be ordered, and is said
+    # no more of; one elsewhere is taken with a note of where it lies
     monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
     game = ludus.load(GAME)
     out = io.StringIO()
-    repl = Repl(game.new_match(2, seed=3), GAME, Console(file=out, width=120, color_system=None))
+    repl = Repl(game.new_match(2, seed=3), GAME, Console(file=out, width=200, color_system=None))
     repl.handle("buy Tax Collector")       # into Amber's discard pile
     repl.handle("force order deck of Amber = Tax Collector")
-    assert "forced: the next shuffle of deck of Amber" in out.getvalue()
+    said = out.getvalue()
+    assert "forced: the next shuffle of deck of Amber" in said and "note:" not in said
     repl.handle("force order deck of Basil = Guild Charter")
-    assert "error: cannot force this order: 'Guild Charter' is not in deck of Basil" in out.getvalue()
+    said = " ".join(out.getvalue().split())
+    assert "forced: the next shuffle of deck of Basil — order deck of Basil = Guild Charter" in said
+    assert ("note: 'Guild Charter' is not in deck of Basil now (a copy is in supply): the rules must bring it "
+            "there before deck of Basil is shuffled, or that move fails (`force off` drops the order before "
+            "the next move)") in said
+    repl.handle("force order deck of Basil = " + ", ".join(["Guild Charter"] * 4))
+    assert "error: cannot force this order: the match holds 3 'Guild Charter', and the order names it 4 times" in \
+        " ".join(out.getvalue().split())
 
 
 @pytest.mark.parametrize("force, column, message", [

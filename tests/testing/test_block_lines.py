@@ -363,13 +363,34 @@ def test_force_order_of_the_removed_zone_takes_effect_when_the_game_shuffles_it(
         run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
 
 
-def test_force_order_of_a_card_not_in_the_zone_fails_at_its_line(tmp_path):
-    # as in replays and at the REPL: an order that cannot apply would fail the shuffle later,
-    # at a line that did not cause it
-    # 'Ace' is a card of its own: where it is is "it", not "a copy" (Market Town's Guild Charter,
-    # of three copies, is "a copy": tests/replay/test_force_order.py)
-    with pytest.raises(TestError, match="cannot force this order: 'Ace' is not in deck; it is in pile of P2") as info:
-        run_shuffles(tmp_path, '    force order deck = "Ace"\n')
+def test_force_order_of_a_card_elsewhere_waits_and_fails_the_move_whose_shuffle_cannot_follow_it(tmp_path):
+    # 'Ace' lies in pile of P2, and nothing brings it into the deck: the line is taken (a game
+    # may gather cards into a zone and shuffle it in one move, next test), and the move that
+    # shuffles the deck without it fails, at its own line, naming the order
+    with pytest.raises(TestError, match=r"the order forced for the next shuffle of deck \(Ace\) names 'Ace', "
+                                        r"and deck does not hold 'Ace' when it is shuffled") as info:
+        run_shuffles(tmp_path, '    force order deck = "Ace"\n    do "1"\n')
+    assert info.value.message.startswith("'1' failed")
+    assert info.value.span.line == 16  # the game's `shuffle deck`
+
+
+def test_force_order_of_a_card_the_move_gathers_into_the_zone_before_its_shuffle_applies(tmp_path):
+    # a round that takes every card back into the deck and shuffles it: the cards are elsewhere
+    # when the line is read, and in the deck when it is shuffled
+    gathers = SHUFFLES.replace("        shuffle deck\n", "        move pile of P2 to deck\n        shuffle deck\n")
+    for card in ("Ace", "King", "Queen"):
+        path = tmp_path / "gathers.ludus"
+        path.write_text(gathers + f'    force order deck = "{card}"\n    do "1"\n'
+                                  f'    expect first(hand of P1).name == "{card}"\n', encoding="utf-8")
+        game = ludus.load(path)
+        run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+
+
+def test_force_order_of_more_copies_than_the_match_holds_fails_at_its_line(tmp_path):
+    # no rule can bring a second Ace: said at the line, as a card the game does not have is
+    with pytest.raises(TestError, match="cannot force this order: the match holds 1 'Ace', and the order "
+                                        "names it 2 times") as info:
+        run_shuffles(tmp_path, '    force order deck = "Ace", "Ace"\n')
     assert info.value.span.line == 22
 
 
