@@ -260,6 +260,10 @@ class Choose:
     count: object | None
     question: Template | None = None  # what the seat is asked; a default prompt without it
     span: Span = _span()
+    # `blind`: the options are the places in the list (1, 2, ...), never the cards at them;
+    # `blind_span` is where the word is written (the checker's errors about it point there)
+    blind: bool = False
+    blind_span: Span = _span()
 
 
 @frozen

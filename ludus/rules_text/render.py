@@ -294,6 +294,9 @@ class RulesText:
             out = f"choose exactly {self.expr(s.count)} from {source} as {s.bind}"
         else:
             out = f"choose {s.bind} from {source}"
+        if s.blind:
+            # `choose d from lots by s blind`: the seat picks places, never seeing the cards
+            out += ", blind (by their places)" if s.count_kind else ", blind (by its place)"
         if s.by is not None:
             out += f", chosen by {self.expr(s.by)}"
         if s.question is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lark import Tree, v_args
 
 from .. import nodes as n
+from ..source import NO_SPAN
 from .base import BuilderBase, _block, _tok, unquote
 
 
@@ -100,9 +101,14 @@ class StatementBuilder(BuilderBase):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
-        bind, source, by, count, question = c
+        bind, source, by, blind, count, question = c
         kind, amount = count if count else (None, None)
-        return n.Choose(str(bind), source, by, kind, amount, self._question(question), span=self.span(meta))
+        return n.Choose(str(bind), source, by, kind, amount, self._question(question), span=self.span(meta),
+                        blind=blind is not None, blind_span=blind if blind is not None else NO_SPAN)
+
+    @v_args(meta=True)
+    def blind(self, meta, c):
+        return self.span(meta)
 
     def _question(self, tok):
         return None if tok is None else self.template(tok)

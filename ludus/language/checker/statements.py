@@ -52,6 +52,22 @@ class StatementChecks:
             f'end the line with the question the seat reads, e.g. choose {s.bind} from ... "{example}"',
         )
 
+    def blind_choice(self, s: n.Choose, t: str, et: str) -> None:
+        """`choose c from pile by s blind`: a pick among cards or pieces the seat need not see,
+        by their places. Among seats, numbers, texts or spaces, which every seat sees, a pick
+        by place would only hide from the seat what it may read: an error at the word. Its
+        options are bare numbers, so a question is wanted (a warning without one)."""
+        if listlike(t) and et != "any" and not et.startswith("entity"):
+            self.error(
+                f"'blind' picks among cards or pieces by their places, and this is {a_type(t)}: "
+                "every seat sees what it holds",
+                s.blind_span,
+                "drop 'blind' to name each option; 'blind' is for cards a seat may not see, "
+                "as in: choose d from lots by SEAT blind \"Which disc?\"",
+            )
+        elif s.question is None:
+            self.unasked(s, "a place in a list (blind) with no question", "Which ...?")
+
     def turnless(self, s, scope: Scope, what: str, named: str) -> None:
         """A warning at a decision that names no seat (`offer` without `to`, `choose` or
         `distribute` without `by`) where the seat it goes to, the one with the turn, is surely
@@ -272,7 +288,9 @@ class StatementChecks:
             if s.question is not None:
                 self.template(s.question, scope)
             et = elem_type(t)
-            if s.question is None and et in BARE_OPTIONS:
+            if s.blind:
+                self.blind_choice(s, t, et)
+            elif s.question is None and et in BARE_OPTIONS:
                 self.unasked(s, f"{BARE_OPTIONS[et]} with no question", "Which ...?")
             self.bind(scope, s.bind, ("list:" + et) if s.count_kind else et, s.span, "choose")
         elif isinstance(s, n.ChooseRange):
