@@ -317,12 +317,22 @@ def _cost_refusal(rt, costs, local, seat):
 
 
 class ChooseSpec:
-    """`choose x from list [by seat] [, up to N | , exactly N] ["question"]`."""
+    """`choose x from list [by seat] [blind] [, up to N | , exactly N] ["question"]`.
 
-    def __init__(self, bind, source_fn, by_fn, count_kind, count_fn, elem_type, question_fn=None) -> None:
+    `blind` asks for places in the list instead of its cards: the options are `1` to `n` in
+    the list's order, each place one option (two copies of a card are two places, where a
+    choice that names the cards makes them one option), so that neither the labels nor their
+    number tell anything of the cards. The values are the places too, and the list itself is
+    kept in the decision (`pool`, whole, in order, with `picked` the places taken so far), so
+    what the decision holds names no card by what it is, only by its id, which a bot's sample
+    (determinize) keeps in its place while it deals the cards' identities anew."""
+
+    def __init__(self, bind, source_fn, by_fn, count_kind, count_fn, elem_type, question_fn=None,
+                 blind: bool = False) -> None:
         self.bind, self.source_fn, self.by_fn = bind, source_fn, by_fn
         self.count_kind, self.count_fn, self.elem_type = count_kind, count_fn, elem_type
         self.question_fn = question_fn
+        self.blind = blind
 
     def start(self, rt, env):
         items = list(as_list(rt, self.source_fn(rt, env)))
@@ -331,12 +341,17 @@ class ChooseSpec:
             if not items:
                 env[self.bind] = None
                 return None
-            return self.pending(rt, seat, items, None, None, _question(rt, env, self.question_fn))
+            question = _question(rt, env, self.question_fn)
+            if self.blind:
+                return self.blind_pending(rt, seat, items, None, None, question)
+            return self.pending(rt, seat, items, None, None, question)
         limit = as_int(self.count_fn(rt, env), "number to choose")
         need = min(limit, len(items)) if self.count_kind == "exactly" else 0
         if limit <= 0 or not items:
             env[self.bind] = []
             return None
+        if self.blind:
+            return self.blind_pending(rt, seat, items, [], (need, limit), _question(rt, env, self.question_fn))
         return self.pending(rt, seat, items, [], (need, limit), _question(rt, env, self.question_fn))
 
     def pending(self, rt, seat, items, picked, counts, question):
@@ -357,8 +372,31 @@ class ChooseSpec:
                 p["question"] = question
         return p
 
+    def blind_pending(self, rt, seat, pool, picked, counts, question):
+        """A `blind` choice: the places of `pool` not yet `picked` (None: a choice of one), as
+        numbers from 1, with `done` once enough are picked."""
+        taken = set(picked or ())
+        values: list = [place for place in range(1, len(pool) + 1) if place not in taken]
+        _within_options(len(values), f"choose {self.bind} from a list of {magnitude(len(pool))}")
+        labels = [str(place) for place in values]
+        if counts is not None and len(picked) >= counts[0]:
+            labels.append(DONE)
+            values.append(None)
+        verb = question or f"choose {self.bind}"
+        if counts is not None:
+            verb += f" ({len(picked)} chosen)"
+        p = {"kind": "choose", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {verb}",
+             "options": labels, "values": values, "blind": True, "pool": list(pool)}
+        if counts is not None:
+            p["picked"], p["need"], p["limit"] = picked, counts[0], counts[1]
+            if question is not None:
+                p["question"] = question
+        return p
+
     def answer(self, rt, env, pending, index):
         value = pending["values"][index]
+        if pending.get("blind"):
+            return self.blind_answer(rt, env, pending, value)
         if "picked" not in pending:
             env[self.bind] = value
             return None
@@ -373,6 +411,22 @@ class ChooseSpec:
             return None
         return self.pending(rt, pending["seat"], remaining, picked, (pending["need"], pending["limit"]),
                             pending.get("question"))
+
+    def blind_answer(self, rt, env, pending, place):
+        """The card at the place answered (its list, for a choice of several: the cards at the
+        places picked, in the order they were picked)."""
+        pool = pending["pool"]
+        if "picked" not in pending:
+            env[self.bind] = pool[place - 1]
+            return None
+        picked = pending["picked"]
+        if place is not None:
+            picked = [*picked, place]  # a new list: the decision answered stays as it was asked
+        if place is None or len(picked) >= pending["limit"] or len(picked) >= len(pool):
+            env[self.bind] = [pool[p - 1] for p in picked]
+            return None
+        return self.blind_pending(rt, pending["seat"], pool, picked, (pending["need"], pending["limit"]),
+                                  pending.get("question"))
 
 
 class RangeSpec:

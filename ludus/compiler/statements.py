@@ -241,6 +241,7 @@ class StatementCompiler:
         spec = ChooseSpec(
             s.bind, self.expr(s.source), self.expr(s.by) if s.by is not None else None,
             s.count_kind, self.expr(s.count) if s.count is not None else None, et, self.question(s.question),
+            s.blind,
         )
         self.emit(O.DECIDE, s.span, spec)
 

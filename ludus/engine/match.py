@@ -475,6 +475,8 @@ class Match:
         if not _still_open(state):  # a state put in after the load: not the decision saved
             return sight
         pending = state["pending"]
+        if pending.get("blind"):  # its parts are places, which name no card (view.named_cards)
+            return sight
         given = pending["targets"] if pending["kind"] == "distribute" else pending["picked"]
         named = cards_among(self.game, state, [given[index - lo]])
         unseen = {s: set(named) for s in range(state["nseats"]) if s not in sight[0]}

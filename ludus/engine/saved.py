@@ -323,6 +323,11 @@ def _choose(state, spec, pending: dict, values: list, n: int) -> None:
     how many must and may be, what is left to pick from."""
     several = "picked" in pending
     _need(several == (spec.count_kind is not None), "the pending choice is not of as many as the game asks for")
+    _need(pending.get("blind", False) is spec.blind,
+          "the pending choice is not blind as the game's is, or blind where the game's is not")
+    if spec.blind:
+        _blind(state, spec, pending, values, n, several)
+        return
     if several:
         picked, pool, need, limit = (pending.get(k) for k in ("picked", "pool", "need", "limit"))
         _need(isinstance(picked, list) and isinstance(pool, list) and _is_int(need) and _is_int(limit)
@@ -331,6 +336,27 @@ def _choose(state, spec, pending: dict, values: list, n: int) -> None:
         # once enough are picked, the last option is `done` (an option of the list may be none too)
         _need(len(picked) < need or values[-1] is None, "the pending choice has lost its 'done' option")
     _items(state, spec.elem_type, values, n, "the pending choice")
+
+
+def _blind(state, spec, pending: dict, values: list, n: int, several: bool) -> None:
+    """A `blind` choice: the list it picks from (`pool`, whole), and places in it, from 1:
+    those offered (the values) and, of a choice of several, those picked so far."""
+    pool = pending.get("pool")
+    _need(isinstance(pool, list) and pool, "the list of the pending blind choice is damaged")
+    _items(state, spec.elem_type, pool, n, "the pending choice")
+
+    def places(xs) -> bool:
+        return all(_is_int(x) and 1 <= x <= len(pool) for x in xs)
+
+    offered = values[:-1] if several and values[-1] is None else values
+    _need(places(offered) and len(set(offered)) == len(offered),
+          "the pending blind choice offers what is not a place in its list")
+    if several:
+        picked, need, limit = (pending.get(k) for k in ("picked", "need", "limit"))
+        _need(isinstance(picked, list) and places(picked) and not set(picked) & set(offered)
+              and _is_int(need) and _is_int(limit) and 0 <= need <= limit and len(picked) < limit,
+              "the progress of the pending choice is damaged")
+        _need(len(picked) < need or values[-1] is None, "the pending choice has lost its 'done' option")
 
 
 def _distribute(state, spec, pending: dict, values: list, n: int) -> None:

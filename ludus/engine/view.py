@@ -36,13 +36,15 @@ def view_state(match, seat=None) -> dict:
     if state["result"] is None and pending is not None:
         waiting = "chance" if pending["seat"] is None else names[pending["seat"]]
         decision = {"seat": waiting, "prompt": decision_prompt(rt, pending, looking, names), "kind": pending["kind"]}
+        if pending.get("blind"):  # `choose ... blind`: the options are places in a list, `1` to `n`
+            decision["blind"] = True
         deciding = looking is None or pending["seat"] is None or all(pending["seat"] == s for s in looking)
         if deciding:
             decision["options"] = list(pending["options"])
             if pending.get("picked"):
                 # a choice of several asked one at a time: the picks so far, shown with the
                 # options (to the seat deciding, as the options showed them), hidden with them
-                decision["picked"] = _picked(rt, pending["picked"])
+                decision["picked"] = _picked(rt, pending)
             if pending["kind"] == "distribute" and pending.get("shares"):
                 # a `distribute` asks one target at a time: what each earlier one was given,
                 # written as the option that gave it was, and shown with the options alike
@@ -142,9 +144,12 @@ def named_apart(rt, eids: list[int], label=entity_label, every_copy: bool = Fals
     return out
 
 
-def _picked(rt, picked: list) -> list[str]:
-    """The values a multi-part `choose` has picked so far, written as its options wrote them."""
-    return display_all(rt, picked, _choice_type(rt.game, rt.state))
+def _picked(rt, pending: dict) -> list[str]:
+    """The values a multi-part `choose` has picked so far, written as its options wrote them
+    (the places of a `blind` one, `3`)."""
+    if pending.get("blind"):
+        return [str(place) for place in pending["picked"]]
+    return display_all(rt, pending["picked"], _choice_type(rt.game, rt.state))
 
 
 def decision_prompt(rt, pending: dict, looking: tuple | None, names) -> str:
@@ -509,6 +514,8 @@ def named_cards(game, state: dict, pending: dict, index: int) -> list[int]:
         return []
     value, kind = values[index], pending["kind"]
     if kind == "choose":
+        if pending.get("blind"):  # a place in the list, `3`: no card is named by it
+            return []
         return _entities(value, _choice_type(game, state))
     if kind == "distribute":  # the answer is a number; the card is the target it is given to
         return _entities(pending["targets"][len(pending["shares"])], _choice_type(game, state))

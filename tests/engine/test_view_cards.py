@@ -320,8 +320,9 @@ def test_a_rows_keys_come_in_the_order_of_the_cards_spaces_and_seats(tmp_path):
 
 
 def test_a_choice_names_its_cards_to_the_seat_deciding_even_cards_it_may_not_see(tmp_path):
-    # docs/language.md (Hidden information) says so, and why a blind pick chooses a place
-    # instead (the Skull example's lost disc): if options ever hide such cards, the doc changes
+    # docs/language.md (Hidden information) says so, and that a pick that must not name them
+    # is written `blind` (the Skull example's lost disc; tests/engine/test_blind_choose.py):
+    # if options ever hide such cards without it, the doc changes
     game = game_from_text(tmp_path, '''game "Pile"
 players 2
 zone pile count only
