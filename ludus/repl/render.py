@@ -314,6 +314,11 @@ def decision_renderable(view: dict, shown: list[str] | None = None, game_path: s
     elif decision.get("kind") == "number":
         # the options are numbers: typed as themselves, never confused with positions in a list
         lines.append(Text(f"  type a number: {number_span(options)}"))
+    elif decision.get("blind"):
+        # `choose ... blind`: places in a list, typed as themselves (`3`, even once 2 is picked)
+        places = [o for o in options if o != "done"]
+        done = ", or done" if len(places) < len(options) else ""
+        lines.append(Text(f"  type a place in the list: {number_span(places)}{done}"))
     else:
         for i, label in enumerate(shown or options, 1):
             lines.append(Text(f"  {i:>2}. {label}"))

@@ -366,8 +366,12 @@ class Repl:
                            f"or `bot {who} random` to let a bot play it")
         if self._number_decision() and whole_number(text, signed=True) is not None:
             # `choose n from 0 to 3`: the options are numbers, so a typed number is the number itself
+            # (and `choose d from pile blind`: a place in the list, `3` even once 2 is picked)
             text = str(int(text))
             if text not in legal:
+                if self.view()["decision"].get("blind"):
+                    places = [o for o in legal if o != "done"]
+                    raise Rejected(f"{text} is not among the places offered: {number_span(places)}")
                 raise Rejected(f"{text} is not among the numbers offered: {number_span(legal)}")
             self.move(text)
             return True
@@ -421,7 +425,8 @@ class Repl:
 
     def _number_decision(self) -> bool:
         decision = self.view().get("decision")
-        return decision is not None and decision.get("kind") == "number" and decision.get("options") is not None
+        return (decision is not None and (decision.get("kind") == "number" or bool(decision.get("blind")))
+                and decision.get("options") is not None)
 
     def _unknown(self, text: str, legal: list[str]) -> str:
         if not legal:
