@@ -353,7 +353,8 @@ def _blind(state, spec, pending: dict, values: list, n: int, several: bool) -> N
           "the pending blind choice offers what is not a place in its list")
     if several:
         picked, need, limit = (pending.get(k) for k in ("picked", "need", "limit"))
-        _need(isinstance(picked, list) and places(picked) and not set(picked) & set(offered)
+        _need(isinstance(picked, list) and places(picked) and len(set(picked)) == len(picked)
+              and not set(picked) & set(offered)
               and _is_int(need) and _is_int(limit) and 0 <= need <= limit and len(picked) < limit,
               "the progress of the pending choice is damaged")
         _need(len(picked) < need or values[-1] is None, "the pending choice has lost its 'done' option")

@@ -170,8 +170,13 @@ def test_a_match_saved_in_the_middle_of_a_blind_pick_loads_and_goes_on(game):
     assert loaded.to_json() == match.to_json()
 
 
-@pytest.mark.parametrize(("key", "bad"), [("values", [1, 7]), ("picked", [9]), ("blind", None)])
-def test_a_damaged_blind_pick_in_a_save_is_refused(game, key, bad):
+@pytest.mark.parametrize(("key", "bad", "why"), [
+    ("values", [1, 7], "the pending blind choice offers what is not a place in its list"),
+    ("picked", [9], "the progress of the pending choice is damaged"),
+    ("pool", [], "the list of the pending blind choice is damaged"),
+    ("blind", None, "the pending choice is not blind as the game's is, or blind where the game's is not"),
+])
+def test_a_damaged_blind_pick_in_a_save_is_refused(game, key, bad, why):
     import json
 
     match = game.new_match(3, seed=2)
@@ -183,8 +188,9 @@ def test_a_damaged_blind_pick_in_a_save_is_refused(game, key, bad):
         del pending[key]
     else:
         pending[key] = bad
-    with pytest.raises(MatchError):
+    with pytest.raises(MatchError) as err:
         Match.from_json(game, json.dumps(data))
+    assert str(err.value) == f"the saved match is damaged: {why}"
 
 
 def test_a_bots_samples_offer_the_same_places_whatever_cards_they_deal(game):
