@@ -396,6 +396,9 @@ class Repl:
             # `5.`, as the list writes it: always the position, never the number a label carries
             # (a label `5.` itself, matched above, comes first)
             if self._number_decision():
+                if self.view()["decision"].get("blind"):
+                    raise Rejected(f"the options here are places in a list, not a list of their own: "
+                                   f"type {at} for place {at}")
                 raise Rejected(f"the options here are numbers, not a list: type {at} for the number {at}")
             n = at
         if n is not None:

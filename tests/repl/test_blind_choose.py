@@ -34,6 +34,8 @@ def test_the_screen_asks_for_a_place_and_a_typed_number_is_that_place(path):
     assert shown == ["Blue: Which discs are lost? (1 chosen)", "  picked so far: 2",
                      "  type a place in the list: 1, 3"]
     assert printed(repl, out, "2").strip() == "error: 2 is not among the places offered: 1, 3"
+    assert printed(repl, out, "3.").strip() == ("error: the options here are places in a list, not a list of "
+                                                "their own: type 3 for place 3")
     pool = repl.match.pending["pool"]
     printed(repl, out, "3")  # place 3, not the second option left
     assert repl.match.is_over
@@ -49,3 +51,25 @@ def test_no_seat_reads_a_card_in_the_decision_or_its_log(path):
     said = printed(repl, out, "log")
     assert "Blue: 2 (Which of Red's cards do you take?)" in said
     assert [name for name in NAMES if name in said] == []
+
+
+def test_a_pick_of_up_to_n_offers_done_beside_the_places(tmp_path):
+    path = tmp_path / "up.ludus"
+    path.write_text('''game "Up to"
+players 2
+zone pile count only
+zone removed count only
+card "Flower":
+    copies 4
+flow:
+    move box to pile
+    choose ds from pile by P2 blind, up to 2 "Which discs?"
+    move ds to removed
+    end game
+''', encoding="utf-8")
+    repl, out = repl_of(path, 2, seed=0, view=1)
+    printed(repl, out, "2")
+    lines = printed(repl, out, "show").splitlines()
+    assert lines[-2:] == ["  picked so far: 2", "  type a place in the list: 1, 3, 4, or done"]
+    printed(repl, out, "done")
+    assert repl.match.is_over and len(repl.match._state["places"]["removed"]) == 1
