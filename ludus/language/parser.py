@@ -716,6 +716,9 @@ def _statement_slip_hint(tok: Token, before: str, in_test: bool) -> str | None:
                 f"'choose {name} from [{name} for {name} in {items} where ...]'")
     if before == "return":
         return RETURN_HINT
+    if re.match(r"choose\b", before) and (tok.value == "blind" or (tok.value == "by" and re.search(r"\bblind$", before))):
+        return ("'blind' comes after the list and its 'by SEAT', before a count and the question: "
+                "'choose d from LIST by SEAT blind, up to N \"Which ...?\"'")
     if tok.value == ":" and before == "loop":
         return "to repeat a block until the game ends, write 'while true:'"
     if tok.value == "setup" and before == "" and in_test:

@@ -57,12 +57,25 @@ def test_a_name_spelled_blind_is_still_a_name():
     assert choose.blind and choose.source.name == "blind"
 
 
-def test_blind_elsewhere_in_a_choose_is_a_syntax_error():
+@pytest.mark.parametrize(("line", "where"), [
+    ('    choose d blind from pile by P2 "Which?"\n', "t.ludus:8:14: error: unexpected 'blind'"),
+    ('    choose d from pile blind by P2 "Which?"\n', "t.ludus:8:30: error: unexpected 'by'"),
+    ('    choose ds from pile by P2, up to 2 blind "Which?"\n', "t.ludus:8:40: error: unexpected 'blind'"),
+])
+def test_blind_elsewhere_in_a_choose_is_a_syntax_error_that_says_where_it_goes(line, where):
     from ludus.language.source import LudusError
 
     with pytest.raises(LudusError) as err:
-        build(HEAD + '    choose d blind from pile by P2 "Which?"\n', "t.ludus")
-    assert "t.ludus:8:14" in str(err.value)
+        build(HEAD + line, "t.ludus")
+    text = str(err.value)
+    assert where in text
+    assert ("hint: 'blind' comes after the list and its 'by SEAT', before a count and the question: "
+            "'choose d from LIST by SEAT blind, up to N \"Which ...?\"'") in text
+
+
+def test_a_choice_bound_to_a_name_spelled_blind_is_no_slip():
+    choose = chooses('    choose blind from pile by P2 "Which?"\n    exile blind\n    end game\n')[0]
+    assert choose.bind == "blind" and not choose.blind
 
 
 def test_blind_among_seats_or_numbers_is_an_error_at_the_word(tmp_path):
