@@ -30,6 +30,7 @@ SHIPPED = [
     "examples/hanabi.ludus",
     "examples/lost-cities.ludus",
     "examples/jaipur.ludus",
+    "examples/azul.ludus",
     "examples/uprising-great-country.ludus",
 ]
 

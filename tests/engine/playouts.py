@@ -51,6 +51,8 @@ GAMES = [  # (path, players, seeds)
     ("examples/hanabi.ludus", 5, 100),
     ("examples/lost-cities.ludus", 2, 100),
     ("examples/jaipur.ludus", 2, 100),
+    ("examples/azul.ludus", 2, 100),
+    ("examples/azul.ludus", 4, 40),
     ("examples/uprising-great-country.ludus", 2, 40),
     ("examples/uprising-great-country.ludus", 6, 10),
     ("games/uprising.ludus", 2, 200),
