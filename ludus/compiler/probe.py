@@ -34,6 +34,10 @@ def _checked(game, path, line, column, text, start):
         raise
     node = shift_spans(built, line - 1, column - 1)
     checker = Checker([], game.checked.symbols)
+    # the types the game's check found for its defines and values: a fresh checker has none,
+    # and would read a define without parameters as `any` (its cards shown as numbers)
+    checker.define_types = dict(game.checked.define_types)
+    checker.value_types = dict(game.checked.value_types)
     return node, checker
 
 

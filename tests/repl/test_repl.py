@@ -504,6 +504,21 @@ def test_eval_of_a_zone_says_its_cards_not_only_its_name():
     ]
 
 
+def test_eval_of_a_define_without_parameters_names_its_cards(tmp_path):
+    # `? in_hand` answered `1, 0`, the cards' numbers: the REPL checks the line apart from the
+    # game, and did not know what such a define gives (one with parameters was known)
+    path = tmp_path / "d.ludus"
+    path.write_text('game "D"\nplayers 2\nzone hand\ncard "Lamp"\ncard "Rope"\n'
+                    "define in_hand = [c for c in hand]\ndefine in_hand_too() = [c for c in hand]\n"
+                    "define held(x) = [c for c in hand]\n"
+                    "flow:\n    move box to hand\n    turn P1:\n"
+                    '        choose c from in_hand + in_hand_too() + held(1)\n    end game\n', encoding="utf-8")
+    repl, out = repl_on(ludus.load(path).new_match(2), path)
+    out.truncate(0)
+    out.seek(0)
+    feed(repl, "? in_hand", "? in_hand_too()", "? held(1)")
+    assert out.getvalue().splitlines() == ["Rope, Lamp"] * 3
+
 def test_restart_plays_the_bots_as_a_new_session_with_that_seed_would():
     # the bots' random draws went on from where the old match left them, so a restart with the
     # same seed, every seat a bot, played another match

@@ -304,6 +304,20 @@ def test_sides_that_read_the_same_but_differ_are_said_with_their_types(tmp_path)
                                  '    ["Guild Charter"] is Guild Charter')
 
 
+
+def test_a_define_without_parameters_shows_its_cards_by_name_in_a_failed_expectation(tmp_path):
+    # an expect line is checked apart from the game: it read such a define's type as unknown,
+    # and showed its cards by their numbers in the match ("is 3, 2, 1")
+    path = tmp_path / "t.ludus"
+    path.write_text(f'extends "{(EXAMPLES / "market-town.ludus").as_posix()}"\n'
+                    "define amber_hand = [c for c in hand of Amber]\n\n"
+                    'test "t":\n    expect sorted(c.name for c in amber_hand) == ["Guild Charter"]\n', encoding="utf-8")
+    game = ludus.load(path)
+    with pytest.raises(TestError) as info:
+        run_test_decl(game, own_tests(game, path)[0], lambda effect, name, span: None)
+    assert info.value.detail == ("    sorted(c.name for c in amber_hand) is Copper Coin, Copper Coin, Copper Coin\n"
+                                 '    ["Guild Charter"] is Guild Charter')
+
 SHUFFLES = '''game "Shuffles"
 players 2 to 3
 zone deck count only

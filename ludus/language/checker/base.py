@@ -33,6 +33,11 @@ class Checked:
     # what a variant's `remove` lines took out of its base, for the language server's hover on
     # them: name -> (the `remove`, the declaration it took the name out of); set by the pipeline
     removed: dict = field(factory=dict)
+    # what each define and value gives (see infer_define_types), kept for the expressions
+    # checked later against the game (a test's `expect`, the REPL's `eval`), so that a define
+    # without parameters that gives cards shows them by name there too, not by their numbers
+    define_types: dict = field(factory=dict)
+    value_types: dict = field(factory=dict)
 
     @property
     def errors(self) -> list:

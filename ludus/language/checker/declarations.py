@@ -247,6 +247,7 @@ class DeclarationChecks:
             self.report_no_flow()
         self.report_unused()
         self.report_passes_never_in_an_alternate()
+        self.out.define_types, self.out.value_types = dict(self.define_types), dict(self.value_types)
         return self.out
 
     def check_kind_parents(self) -> None:
