@@ -266,6 +266,14 @@ def test_a_define_that_gives_seats_gives_seats_not_numbers(tmp_path):
     assert {"t": "log", "text": "Blue goes next"} in m.log
 
 
+def test_remainder_division_and_an_empty_range_as_the_language_page_says(tmp_path):
+    # docs/language.md, Expressions: `/` rounds down, `%` takes the divisor's sign (a wall
+    # pattern shifted one place a row, Azul's, counts round with it), and range(a, b) with b
+    # below a is empty
+    m = play(tmp_path, "var r start 0\nvar d start 0\nvar e start 0",
+             "set r to -1 % 5\nset d to 7 / -2\nset e to size(range(3, 1))\nend game")
+    assert (var(m, "r"), var(m, "d"), var(m, "e")) == (4, -4, 0)
+
 def test_ask_questions_name_things_and_win_reasons_give_the_statement_and_its_line(tmp_path):
     m = play(tmp_path, "board map:\n    region North", "for each r in regions:\n"
              "    ask P1 \"Hold {r}?\" as hold\n    if hold:\n        win P1\nend game")
