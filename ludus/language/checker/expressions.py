@@ -31,13 +31,15 @@ class ExpressionChecks:
 
     # ── expressions ──
 
-    def expect(self, node, scope: Scope, want: str) -> str:
+    def expect(self, node, scope: Scope, want: str, hint=None) -> str:
+        """The type of `node`, with an error where it is not `want`; `hint(found)`, when
+        given, may say what to write instead for the type found (or None)."""
         self.wanted = (id(node), want)
         t = self.expr(node, scope)
         if not compatible(t, want):
             if want == "list:seat" and t == "seat":
                 return t
-            self.error(f"expected {a_type(want)} here, found {a_type(t)}", node.span)
+            self.error(f"expected {a_type(want)} here, found {a_type(t)}", node.span, hint(t) if hint else None)
         return t
 
     def var_type(self, decl: n.VarDecl) -> str:

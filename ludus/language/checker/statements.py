@@ -234,6 +234,13 @@ class StatementChecks:
                                    f"'{default}', a family of zones: say which one", s.span)
                     else:
                         self.used.add(("zone", default))
+                elif default == "hand":
+                    # a card laid on a board's space (a market slot, a display) is moved there
+                    source = s.source.name if isinstance(s.source, n.Name) else "ZONE" if s.source else "deck"
+                    space = z.name if isinstance(z, n.Name) else "SPACE"
+                    hint = ("'draw' moves cards from zone to zone; to lay the top card of a zone on a space, "
+                            f"write `move top({source}) to {space}`")
+                    self.expect(z, scope, "zone", lambda t, hint=hint: hint if t.startswith("space") else None)
                 else:
                     self.expect(z, scope, "zone")
         elif isinstance(s, n.Shuffle):
