@@ -3,6 +3,7 @@ lines, the REPL), checked against a game's symbols and run against a live match.
 
 from __future__ import annotations
 
+import attrs
 from lark.exceptions import VisitError
 
 from ..engine.runtime import Runtime, copy_state
@@ -16,8 +17,10 @@ from .program import Compiler
 
 def _checked(game, path, line, column, text, start):
     def moved(err: LudusError) -> LudusError:
-        return LudusError([type(d)(d.severity, d.message, Span(path, line + d.span.line - 1, column + d.span.column - 1,
-                                                               line + d.span.line - 1, column + d.span.column))
+        # the hint and the rest go with the message: a slip's hint (`1 to 3` in an expression)
+        # is what tells a REPL or test line what to write instead
+        return LudusError([attrs.evolve(d, span=Span(path, line + d.span.line - 1, column + d.span.column - 1,
+                                                     line + d.span.line - 1, column + d.span.column))
                            for d in err.diagnostics])
 
     try:

@@ -680,6 +680,10 @@ def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
         # `define total(s) = let x = ... in ...`: `let` read as a name, the name after it unexpected
         return ("'let' is a statement, and an expression holds none: name the value with a define "
                 "of its own ('define x(s) = ...') and use it here")
+    if tok.value == "to" and _RUN_IN_EXPRESSION.search(before):
+        # `sum(x for x in 1 to 3)`: `LOW to HIGH` is written only where a loop or a choice takes it
+        return ("'LOW to HIGH' is a run of numbers only in 'for x in 1 to N:' and 'choose n from 1 to N'; "
+                "in an expression, write range(LOW, HIGH), both ends included")
     if tok.value in ("+", "-", "*", "/") and after.startswith("="):
         word = {"+": "increase NAME by", "-": "decrease NAME by"}.get(tok.value, "set NAME to NAME " + tok.value)
         return f"'{tok.value}=' is not in the language: write '{word} ...'"
@@ -687,6 +691,8 @@ def _slip_hint(tok: Token, text: str, line: int, column: int) -> str | None:
 
 
 _CHOOSE_FROM = re.compile(r"choose\s+(\w+)\s+from\s+(.+)")
+# a number or a name just after `in`, `(`, `[` or `,`: where `to` would begin a run of numbers
+_RUN_IN_EXPRESSION = re.compile(r"(?:\bin|[(\[,])\s*-?[\w.]+$")
 
 
 def _in_test_block(text: str, line: int) -> bool:

@@ -153,13 +153,15 @@ SLIPS = [
     # a question held in a name, as a rule that asks for its caller is given it
     ("choose s from seats n", 'write it as a hole in one, "{n}"'),
     ("ask P1 n as yes", 'write it as a hole in one, "{n}"'),
+    # a run of numbers where only a loop or a choice takes `LOW to HIGH` (a designer's trial)
+    ("set n to sum(x for x in 1 to 3)", "in an expression, write range(LOW, HIGH)"),
 ]
 
 
 @pytest.mark.parametrize(("body", "hint"), SLIPS, ids=["else-if", "equals", "False", "plus-equals", "tabs", "elif-in-expression",
                                                       "let-in-expression", "end-turn", "offer-or", "choose-where", "loop",
                                                       "return-value", "return-alone", "return-call",
-                                                      "question-name", "ask-question-name"])
+                                                      "question-name", "ask-question-name", "run-in-expression"])
 def test_common_slips_get_a_hint(tmp_path, body, hint):
     path = tmp_path / "slip.ludus"
     path.write_text(f'game "T"\nplayers 2\ncounter n\nflow:\n    {body}\n    end game\n', encoding="utf-8")

@@ -519,6 +519,18 @@ def test_eval_of_a_define_without_parameters_names_its_cards(tmp_path):
     feed(repl, "? in_hand", "? in_hand_too()", "? held(1)")
     assert out.getvalue().splitlines() == ["Rope, Lamp"] * 3
 
+
+def test_eval_keeps_the_hint_of_a_slip_in_its_line():
+    # a line's syntax error was moved to the line's columns without its hint, so the REPL said
+    # only what was unexpected, where a game file said what to write instead
+    repl, out = make_repl()
+    feed(repl, "? sum(x for x in 1 to 3)")
+    said = " ".join(out.getvalue().split())
+    assert said == ("error: column 20: unexpected 'to'; expected ')' or 'where' ('LOW to HIGH' is a run of numbers "
+                    "only in 'for x in 1 to N:' and 'choose n from 1 to N'; in an expression, write range(LOW, HIGH), "
+                    "both ends included)")
+
+
 def test_restart_plays_the_bots_as_a_new_session_with_that_seed_would():
     # the bots' random draws went on from where the old match left them, so a restart with the
     # same seed, every seat a bot, played another match
