@@ -37,21 +37,25 @@ def no_home_files(monkeypatch) -> None:
     monkeypatch.setenv("LUDUS_SESSIONS", "")
 
 
-def repl_on(match, path: Path, width: int = 100, **kw):
+def repl_on(match, path: Path, width: int = 100, terminal: bool = False, **kw):
     """A REPL on `match` (a match of the game at `path`) that prints plain text, `width` columns
-    wide, to a buffer: the REPL and the buffer. `kw` goes to the REPL (bots=, view=, ...)."""
+    wide, to a buffer: the REPL and the buffer. With `terminal` the buffer is taken for a
+    terminal, so what the REPL sends only to one (clearing the screen) is printed too, still
+    without colour. `kw` goes to the REPL (bots=, view=, ...)."""
     from rich.console import Console
 
     from ludus.repl import Repl
 
     out = io.StringIO()
-    console = Console(file=out, width=width, color_system=None, highlight=False, markup=False)
+    console = Console(file=out, width=width, color_system=None, highlight=False, markup=False,
+                      **({"force_terminal": True, "legacy_windows": False} if terminal else {}))
     return Repl(match, path, console, **kw), out
 
 
-def repl_of(path: Path, players: int | None = None, seed: int = 0, width: int = 100, **kw):
+def repl_of(path: Path, players: int | None = None, seed: int = 0, width: int = 100, terminal: bool = False,
+            **kw):
     """`repl_on` a new match of the game at `path`, loaded afresh."""
-    return repl_on(ludus.load(path).new_match(players, seed=seed), path, width, **kw)
+    return repl_on(ludus.load(path).new_match(players, seed=seed), path, width, terminal, **kw)
 
 
 def printed(repl, out: io.StringIO, line: str) -> str:

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 import ludus
 from ludus.repl.render import view_changes
@@ -223,7 +222,8 @@ def test_at_the_keyboard_the_screen_is_handed_over_before_the_next_seat_sees_its
     assert prompts[:4] == ["Red> ", "Red> ", "Blue plays next: pass the screen, then press Enter (`view all` skips this) ", "Blue> "]
     before, after = out.getvalue()[:asked[2][1]], out.getvalue()[asked[2][1]:asked[3][1]]
     assert repl.match.moves[:2] == ["play Priest", "Blue"]  # and Blue holds a Countess and a Baron
-    # nothing of Blue's screen is drawn before the screen is handed over ...
+    # nothing of Blue's screen is drawn before the screen is handed over (Red's screen is) ...
+    assert "as Red sees it" in before and "hand of Red    Baron" in before
     assert "as Blue sees it" not in before and "Countess" not in before
     # ... and once it is, what happened is said again, then Blue's screen
     assert after.startswith("  showed a card to Red\n  changed: deck: 9 cards → 8 cards\n")
@@ -249,20 +249,22 @@ def test_no_hand_over_where_the_seats_see_the_same_table_or_in_a_script():
     assert [p for p, _ in keyboard(repl, out, ["1", "1", "1"])] == ["Red> ", "Red> ", "Blue> ", "Red> "]
     # nor does one person's view, `view Red`, or the designer's
     repl, out = repl_of(LOVE, 2, 5, handover=True, view="all")
-    assert not any("pass the screen" in p for p, _ in keyboard(repl, out, ["1", "1", "2"]))
+    assert [p for p, _ in keyboard(repl, out, ["1", "1", "2"])] == ["Red> ", "Red> ", "Blue> ", "Blue> "]
 
 
 def test_the_hand_over_clears_the_terminals_scrollback_too():
     # clearing the screen alone leaves the last seat's hand a scroll away from the next person
-    out = io.StringIO()
-    console = Console(file=out, width=200, force_terminal=True, color_system=None, highlight=False, markup=False,
-                      legacy_windows=False)
-    repl = Repl(ludus.load(LOVE).new_match(2, seed=5), LOVE, console, handover=True)
+    repl, out = repl_of(LOVE, 2, 5, terminal=True, handover=True)
     asked = keyboard(repl, out, ["1", "1", "", "1"])
+    assert asked[2][0].startswith("Blue plays next: pass the screen")
     handed = out.getvalue()[asked[2][1]:asked[3][1]]
     assert handed.startswith("\x1b[2J\x1b[H\x1b[3J")  # the screen, then what scrolled off it
-    assert "Countess" not in out.getvalue()[:asked[2][1]]
-    # a pipe or a file is not a terminal: no control codes at all
+    assert "hand of Blue   Countess, Baron" in handed
+    shown = out.getvalue()[:asked[2][1]]  # Red's screen, before the hand-over
+    assert "as Red sees it" in shown and "Countess" not in shown
+    # a pipe or a file is not a terminal: no control codes at all, though the screen is handed over
     repl, plain = repl_of(LOVE, 2, 5, handover=True)
-    keyboard(repl, plain, ["1", "1", "", "1"])
+    asked = keyboard(repl, plain, ["1", "1", "", "1"])
+    assert asked[2][0].startswith("Blue plays next: pass the screen")
+    assert "hand of Blue   Countess, Baron" in plain.getvalue()[asked[2][1]:asked[3][1]]
     assert "\x1b" not in plain.getvalue()

@@ -58,6 +58,8 @@ def test_undo_of_a_persons_move_takes_back_the_bots_moves_after_it_in_one_short_
     lines = said(repl, out, "undo")
     assert repl.match.moves == before
     assert lines[0] == "undid: 18 moves: play Princess; ...; Yellow (Who discards their hand?)"
+    # Red's screen follows at once, where the bots' waiting would be said, and asks Red
+    assert lines[1] == "Love Letter  (turn of Red)  · as Red sees it" and "Red: take an action" in lines
     assert repl.prompt() == "Red> " and not any("bots wait" in line for line in lines)
     lines = said(repl, out, "redo")
     assert lines[0] == "redid: 18 moves: play Princess; ...; Yellow (Who discards their hand?)"
