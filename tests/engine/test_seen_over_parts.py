@@ -6,15 +6,11 @@ only once the decision is closed (Match._sight_of), also across a save made mid-
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from rich.console import Console
 
 from ludus.engine.match import Match
-from ludus.repl.session import Repl
 from tests import helpers
-from tests.helpers import game_from_text
+from tests.helpers import game_from_text, printed, repl_on
 
 SOURCE = """game "Picks"
 players 2
@@ -132,23 +128,17 @@ def test_a_match_saved_mid_decision_names_the_earlier_pick_once_the_decision_clo
 
 
 def test_the_repl_log_names_a_pick_after_the_whole_move_across_a_save(tmp_path, game):
-    out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, highlight=False, markup=False)
     path = tmp_path / "game.ludus"
-    repl = Repl(game.new_match(2, seed=1), path, console)
+    repl, out = repl_on(game.new_match(2, seed=1), path, 120)
     repl.handle("1")
     first = repl.match.log[picks(repl.match)[0]]["label"]
     repl.handle(f"save {tmp_path / 'mid.json'}")
-    again = Repl(game.new_match(2, seed=1), path, console)
+    again, out = repl_on(game.new_match(2, seed=1), path, 120)
     again.handle(f"load {tmp_path / 'mid.json'}")
     again.handle("view Blue")
-    start = len(out.getvalue())
-    again.handle("log")
-    assert "Red chose a card" in out.getvalue()[start:]
+    assert "Red chose a card" in printed(again, out, "log")
     again.handle("view Red")
     again.handle("1")
     again.handle("view Blue")
-    start = len(out.getvalue())
-    again.handle("log")
-    seen = out.getvalue()[start:]
+    seen = printed(again, out, "log")
     assert f"Red: {first}" in seen and "chose a card" not in seen
