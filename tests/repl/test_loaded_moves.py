@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from tests.helpers import printed
 from tests.repl.test_odd_input import GAME, make_repl, refused
 
 
@@ -53,7 +54,9 @@ def test_moves_that_do_not_lead_to_the_position_turn_export_and_reload_off(tmp_p
 
 def test_a_save_whose_moves_lead_to_it_exports_as_before(tmp_path):
     repl, out = make_repl()
-    repl.handle(f"load {saved(tmp_path)}")
-    assert "off for this match" not in out.getvalue()
+    path = saved(tmp_path)
+    loaded = printed(repl, out, f"load {path}")
+    assert loaded.startswith(f"loaded {path}: 2 moves\n") and "Basil: take an action" in loaded
+    assert "off for this match" not in loaded
     repl.handle(f"export {tmp_path / 'e.replay'}")
     assert "exported 2 moves" in out.getvalue()
