@@ -204,10 +204,19 @@ def test_watch_reloads_when_a_game_file_changes(game_file):
 
 def test_without_watch_an_edit_is_not_read(game_file):
     repl, out = new_repl(game_file)
+    watched, seen = new_repl(game_file, watch=True)  # the same steps, watched: the edit is read
     feed(repl, MOVES[0])
+    feed(watched, MOVES[0])
     game_file.write_text(game_file.read_text(encoding="utf-8").replace("    cost 3", "    cost 9", 1), encoding="utf-8")
+    st = game_file.stat()  # dated a second on, as an edit seen by --watch above
+    os.utime(game_file, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    start = len(out.getvalue())
     feed(repl, MOVES[1])
-    assert "reloading" not in out.getvalue() and repl.match.moves == MOVES
+    feed(watched, MOVES[1])
+    assert "the game files changed: reloading" in seen.getvalue()
+    after = out.getvalue()[start:]
+    assert "changed: coins of Basil: 0 → 3" in after and "Basil: take an action" in after  # the move was made
+    assert "reloading" not in after and repl.match.moves == MOVES
 
 
 # ── save and export never destroy a game file or another file ──
