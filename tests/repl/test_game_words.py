@@ -40,6 +40,9 @@ pytestmark = pytest.mark.usefixtures("sessions_in_tmp")
 def test_love_letters_examples_name_none_of_market_towns_things(line):
     repl, out = make_repl()
     error = error_of(repl, out, line)
+    # an example is given, in Love Letter's words ...
+    assert error.endswith(("`force order deck = Guard, Priest`", "affection of Red`", "affection of Red == 0`")), error
+    # ... and none of Market Town's
     for word in ("Amber", "Basil", "Town Crier", "Copper Coin", "coins"):
         assert word not in error, error
 
@@ -120,7 +123,8 @@ def test_a_word_for_a_command_names_the_command(line, meant):
 def test_a_word_for_a_command_is_not_a_command_of_its_own():
     repl, out = make_repl()
     before = repl.match.to_json()
-    error_of(repl, out, "history")
+    assert error_of(repl, out, "history") == \
+        "error: 'history' is neither a legal move nor a command; did you mean `log`?"
     assert repl.match.to_json() == before and "Guard" not in out.getvalue()  # nothing was listed
 
 
