@@ -117,3 +117,11 @@ def bounded(call, seconds: float = 60, waiting: str = "the run still waits"):
     if "error" in out:
         raise out["error"]
     return out["result"]
+
+
+def no_crash(result) -> bool:
+    """Whether a command run by click's CliRunner ended as the command meant it to, returning or
+    exiting with a status it chose, rather than by an exception it let escape. CliRunner keeps
+    such an exception in `result.exception` and prints no traceback, so `"Traceback" not in
+    result.output` passes on a crash; this does not. (A crash exits 1, as many clean errors do.)"""
+    return result.exception is None or isinstance(result.exception, SystemExit)
