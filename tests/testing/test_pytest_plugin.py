@@ -4,6 +4,7 @@ compared and failing readably; and `ludus test`, which runs the same blocks with
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,13 @@ def pytest_in(where: Path, *args: str) -> subprocess.CompletedProcess:
     """pytest in a fresh process, as CI runs it: the plugin comes from the installed entry point."""
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--color=no", *args],
                           cwd=where, capture_output=True, text=True, timeout=120)
+
+
+def crash_free(report: str) -> bool:
+    """Whether no Python exception got into pytest's `report` (its stdout). pytest draws an item's
+    exception as the code that raised it with `E   ` lines, without the word Traceback (at its
+    default --tb), and an exception in a hook as INTERNALERROR lines; a ludus failure is neither."""
+    return re.search(r"^E   |INTERNALERROR|Traceback", report, re.M) is None
 
 
 def market_town_copy(tmp_path: Path) -> Path:
@@ -58,6 +66,7 @@ def test_deselected_test_blocks_keep_their_snapshots_on_update(tmp_path):
     assert "deleted" not in run.stdout.lower() and "unused" not in run.stdout
     assert stored(where) == before
     plain = pytest_in(where, ".", "-k", "Fortune")
+    assert plain.returncode == 0 and "2 passed, 9 deselected" in plain.stdout, plain.stdout
     assert "unused" not in plain.stdout  # and a plain -k run reports none as unused
 
 
@@ -239,7 +248,7 @@ def test_a_game_that_does_not_load_fails_with_its_diagnostics(tmp_path):
     (tmp_path / "broken.ludus").write_text('game "Broken"\nplayers 2\ncounter coins per seat\n\n'
                                            'test "t":\n    expect coins of P1 == zero\n', encoding="utf-8")
     out = pytest_in(tmp_path).stdout
-    assert "broken.ludus:6:" in out and "Traceback" not in out
+    assert "broken.ludus:6:" in out and crash_free(out)
 
 
 def test_ludus_test_runs_the_blocks_against_the_stored_snapshots(tmp_path):
@@ -377,7 +386,7 @@ def test_a_snapshot_that_cannot_be_written_is_a_located_error_and_the_other_test
     assert run.output.endswith("1 passed, 10 failed\n")  # every test ran; the one without a snapshot passed
     assert (where / "__snapshots__").read_text(encoding="utf-8") == "precious\n"
     pytest_run = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
-    assert pytest_run.returncode == 1 and "Traceback" not in pytest_run.stdout
+    assert pytest_run.returncode == 1 and crash_free(pytest_run.stdout)
     assert ("market-town.tests.ludus:18:5: error: cannot write snapshot '__snapshots__/market-town.tests/"
             "Street Musician cheers the town.txt': '__snapshots__' is a file, not a folder") in pytest_run.stdout
     assert (where / "__snapshots__").read_text(encoding="utf-8") == "precious\n"
@@ -399,7 +408,7 @@ def test_a_snapshot_that_cannot_be_read_is_a_located_error_and_update_leaves_it(
         assert run.output.endswith("9 passed, 2 failed\n")
     for update in ([], ["--snapshot-update"]):
         run = pytest_in(where, "market-town.tests.ludus", *update)
-        assert run.returncode == 1 and "Traceback" not in run.stdout
+        assert run.returncode == 1 and crash_free(run.stdout)
         assert ("market-town.tests.ludus:18:5: error: cannot read snapshot '__snapshots__/market-town.tests/"
                 "Street Musician cheers the town.txt': it is not UTF-8 text (byte 0xff at offset 15)") in run.stdout
         assert ("market-town.tests.ludus:30:5: error: cannot read snapshot '__snapshots__/market-town.tests/"
@@ -463,7 +472,9 @@ def test_an_update_of_one_of_two_files_sharing_a_snapshot_folder_deletes_neither
     assert python.returncode == 0 and "deleted" not in python.stdout.lower(), python.stdout
     assert sorted(p.name for p in folder.iterdir()) == ["crier.txt", "test_py.txt"]
     stored = {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()}
-    assert "unused" not in pytest_in(tmp_path, "test_market.py").stdout
+    again = pytest_in(tmp_path, "test_market.py")
+    assert again.returncode == 0 and "1 snapshot passed" in again.stdout, again.stdout
+    assert "unused" not in again.stdout
     game = pytest_in(tmp_path, "test_market.ludus", "--snapshot-update")
     assert "FAILED test_market.ludus::crier" in game.stdout and "deleted" not in game.stdout.lower(), game.stdout
     assert {p.name: p.read_text(encoding="utf-8") for p in folder.iterdir()} == stored
@@ -697,7 +708,7 @@ def test_ludus_test_names_the_snapshots_no_test_uses_as_pytest_does_and_deletes_
         "11 passed, 0 failed\n"), run.output
     assert CliRunner().invoke(main, ["test", str(tests), "--update"]).exit_code == 0
     only = CliRunner().invoke(main, ["test", str(tests), "-k", "fortune"])
-    assert only.exit_code == 0 and "unused" not in only.output
+    assert only.exit_code == 0 and only.output.endswith("2 passed, 0 failed\n") and "unused" not in only.output
     by_pytest = pytest_in(where, "market-town.tests.ludus", "--snapshot-details")
     # the same files, in the same words
     assert [line for line in by_pytest.stdout.splitlines() if line.startswith("unused")] == [
@@ -818,7 +829,7 @@ def test_an_unused_snapshot_that_cannot_be_deleted_is_said_and_fails_the_update(
     update = pytest_in(where, "market-town.tests.ludus", "--snapshot-update")
     assert ("cannot delete unused snapshot __snapshots__/market-town.tests/Locked.txt: permission denied"
             in update.stdout), update.stdout
-    assert update.returncode == 1 and "11 passed" in update.stdout and "Traceback" not in update.stdout
+    assert update.returncode == 1 and "11 passed" in update.stdout and crash_free(update.stdout)
     assert locked.read_text(encoding="utf-8") == "old effect\n"
 
 
