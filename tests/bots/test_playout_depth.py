@@ -228,7 +228,9 @@ def test_a_depth_in_a_game_without_a_score_is_explained(trap, tmp_path):
         assert f"note: {note}" in CliRunner().invoke(main, command, input="quit\n").output, command
     for command in (["simulate", str(path), "-n", "1", "-w", "1", "--bot", "P1=mcts:2"],
                     ["simulate", str(tmp_path / "trap.ludus"), "-n", "1", "-w", "1", "--bot", "P1=mcts:2:depth=3"]):
-        assert "note:" not in CliRunner().invoke(main, command).output, command
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 0 and ": 1 matches, 2 players" in result.output, result.output  # the report
+        assert "note:" not in result.output, command
     import io
 
     from rich.console import Console

@@ -119,7 +119,9 @@ def test_a_greedy_bot_in_a_game_without_a_score_is_explained(tmp_path):
     # a random bot, or a game with a score, gets no note
     for command in (["simulate", str(counted), "-n", "1", "-w", "1", "--bot", "P1=random"],
                     ["simulate", str(scored), "-n", "1", "-w", "1", "--bot", "P1=greedy"]):
-        assert "note:" not in CliRunner().invoke(main, command).output, command
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 0 and ": 1 matches, 2 players" in result.output, result.output  # the report
+        assert "note:" not in result.output, command
     # and so does the REPL's `bot` command
     import io
 
