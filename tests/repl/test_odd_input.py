@@ -320,6 +320,7 @@ def test_a_history_file_that_cannot_be_used_is_named_and_the_session_goes_on(tmp
 
 
 def test_a_history_file_that_stops_working_keeps_the_lines_in_memory(tmp_path):
+    from prompt_toolkit.history import FileHistory
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
@@ -329,7 +330,8 @@ def test_a_history_file_that_stops_working_keeps_the_lines_in_memory(tmp_path):
     repl, out = make_repl()
     with create_pipe_input() as pipe:
         read = prompt_reader(repl, input=pipe, output=DummyOutput(), history=str(path))
-        assert "warning" not in out.getvalue()
+        assert isinstance(read.__self__.history, FileHistory)  # the file is taken, and nothing is said of it
+        assert out.getvalue() == ""
         path.unlink()
         path.mkdir()  # the file is now a folder: writing to it fails
         history = read.__self__.history
@@ -446,6 +448,7 @@ def test_leaving_with_moves_that_cannot_be_kept_is_refused_once(nowhere_to_keep,
 def test_leaving_after_an_export_needs_nothing_kept(nowhere_to_keep, tmp_path):
     repl, out = make_repl(keep_unsaved=True)
     repl.run(lines_then_end("2", f"export {tmp_path / 's.replay'}", "quit"))
+    assert f"exported 1 move to {tmp_path / 's.replay'}; " in out.getvalue()
     assert "could not keep" not in out.getvalue()
     assert (tmp_path / "s.replay").is_file()
 

@@ -177,6 +177,7 @@ def test_repl_shows_the_shares_given_so_far_under_the_prompt(tmp_path, monkeypat
     assert "P2: Spread the damage: 3 left to give; how many to Coin?\n  given so far: 2 to Bell\n   1. 3 to Coin\n" in screen
     assert screen.count("given so far") == 1       # not before anything was given
     repl.handle("view P1")
+    assert "as P1 sees it" in out.getvalue()[len(screen):]  # P1's screen is drawn, without P2's shares
     assert "given so far" not in out.getvalue()[len(screen):]
 
 

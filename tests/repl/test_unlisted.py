@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from rich.console import Console
 
 import ludus
-from ludus.repl import Repl
+from tests.helpers import repl_on
 
 SOURCE = '''game "Ledger"
 players 2
@@ -42,10 +39,7 @@ def no_history(monkeypatch, tmp_path):
 def ledger(tmp_path):
     path = tmp_path / "ledger.ludus"
     path.write_text(SOURCE, encoding="utf-8")
-    out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, highlight=False, markup=False)
-    repl = Repl(ludus.load(path).new_match(2), path, console)
-    return repl, out
+    return repl_on(ludus.load(path).new_match(2), path, 120)
 
 
 def test_the_screen_names_unlisted_values_on_one_line_and_draws_the_rest(tmp_path):
@@ -71,6 +65,7 @@ def test_a_move_that_changed_only_unlisted_values_does_not_draw_the_table_again(
     before = out.getvalue()
     repl.handle("Tally")
     after = out.getvalue()[len(before):]
+    assert after == "nothing on the table changed (`show` draws it again)\nAmber: take an action\n   1. Tally\n"
     assert "changed:" not in after
     assert "per seat" not in after  # the table is not drawn again: nothing on it moved
     assert repl.match.view(None)["counters"]["spent"]["Amber"] == 2
