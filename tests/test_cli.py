@@ -565,4 +565,5 @@ def test_a_script_whose_bot_stops_with_an_error_exits_1(tmp_path):
     assert "the greedy bot playing P1 stopped" in first.output
     assert first.exit_code == 1
     calm = CliRunner().invoke(main, ["play", game, "--bot", "P2=random"], input="1\n")
+    assert "P2 (bot): gain " in calm.output  # the bot played
     assert "stopped" not in calm.output and calm.exit_code == 0

@@ -19,7 +19,7 @@ def analyse_text(tmp_path, text: str) -> list:
     diags, _checked, sources = ludus.analyse(path)
     for d in diags:
         text = render(d, sources)
-        assert "Traceback" not in text
+        assert text.startswith(f"{d.span}: {d.severity}: ") and "Traceback" not in text, text
     return diags
 
 

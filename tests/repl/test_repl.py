@@ -265,7 +265,9 @@ def test_force_off_drops_what_was_forced_since_the_last_move(tmp_path):
     assert out.getvalue().rstrip().endswith("error: nothing was forced since the last move")
     # nothing of it is left in the replay, nor in the match once the move is taken back
     feed(repl, f"export {tmp_path / 's.replay'}")
-    assert "force" not in (tmp_path / "s.replay").read_text()
+    replay = (tmp_path / "s.replay").read_text()
+    assert "\n".join([*opening, "build nothing"]) + "\n#   rolled d6: 4\n" in replay  # every move, as played
+    assert "force" not in replay
     assert load_replay(tmp_path / "s.replay").run().to_json() == repl.match.to_json()
     feed(repl, "undo")
     assert repl.match.state["forced"] == [] and repl.match.moves == opening

@@ -269,6 +269,7 @@ def test_a_terminal_gets_a_progress_bar_on_stderr_and_the_same_summary(monkeypat
     assert shown.exit_code == plain.exit_code == 0
     drawn = terminal.buffer.getvalue()
     assert "simulating" in drawn and "30/30" in drawn
+    assert plain.output.startswith("Market Town: 30 matches, 2 players")  # the report, without a bar
     assert "simulating" not in plain.output + plain.stderr
 
     def steady(text):  # the summary less its timings
