@@ -131,6 +131,8 @@ def test_hanabi_hot_seat_does_not_show_the_player_the_card_it_drew():
     alone = view_changes(before.view(1), repl.match.view(1))
     assert any(x.startswith("hand of P1: ") and drawn[-1] in x for x in alone)
     assert repl.match.view(0)["zones"]["hand of P1"]["count"] == 5
+    # what both read says the play and the draw (from the deck's count), never the card drawn
+    assert "  P1 plays " in text and "changed: deck: 40 cards → 39 cards" in text
     assert not re.search(r"hand of P1: .*(Red|Yellow|Green|Blue|White) \d", text)
 
 
