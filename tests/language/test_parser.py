@@ -35,12 +35,26 @@ def test_parse_gives_a_tree_with_positions():
     assert (flow.meta.line, flow.meta.column) == (3, 1)
 
 
+def flow_statements(tree: Tree) -> list[str]:
+    """The kinds of the statements of the flow's block, in order."""
+    [flow] = tree.find_data("flow_decl")
+    [suite] = [c for c in flow.children if isinstance(c, Tree) and c.data == "suite"]
+    return [s.data for s in suite.children]
+
+
 def test_a_missing_final_newline_is_fine():
-    parse('game "X"\nflow:\n    win P1')
+    tree = parse('game "X"\nflow:\n    win P1')
+    assert flow_statements(tree) == ["win_stmt"]  # the last line, without its newline, is read
 
 
 def test_one_line_blocks_and_continuations():
-    parse('flow:\n    if 1 > 0: win P1\n    let x = 1 + \\\n        2\n    let ys = [1,\n  2]\n')
+    tree = parse('flow:\n    if 1 > 0: win P1\n    let x = 1 + \\\n        2\n    let ys = [1,\n  2]\n')
+    # the `if` holds its one-line body; each `let` is one statement across its lines
+    assert flow_statements(tree) == ["if_stmt", "let_stmt", "let_stmt"]
+    [if_stmt] = tree.find_data("if_stmt")
+    assert [s.data for s in next(if_stmt.find_data("suite")).children] == ["win_stmt"]
+    assert [str(v) for v in next(tree.find_data("sum")).scan_values(lambda v: True)] == ["1", "+", "2"]
+    assert len(next(tree.find_data("list_lit")).children) == 2
 
 
 def test_expression_start():
@@ -52,7 +66,11 @@ def test_expression_start():
 
 def test_keywords_are_contextual():
     # 'value' is a keyword at the start of a declaration, and a property name in a card
-    parse('kind K:\n    value: number\ncard "C" is K:\n    value 3\n')
+    tree = parse('kind K:\n    value: number\ncard "C" is K:\n    value 3\n')
+    assert [t.data for t in tree.children if isinstance(t, Tree)] == ["kind_decl", "entity_decl"]
+    assert [str(f.children[0]) for f in tree.find_data("field_decl")] == ["value"]
+    [prop] = tree.find_data("prop")
+    assert str(prop.children[0]) == "value" and [str(v) for v in prop.children[1].scan_values(lambda v: v is not None)] == ["3"]
 
 
 def test_a_card_may_give_its_one_property_on_its_own_line():
