@@ -8,21 +8,18 @@ replay, a saved match) and pins the kind of answer, so a regression shows as a t
 from __future__ import annotations
 
 import errno
-import io
 import json
 import os
 
 import pytest
-from rich.console import Console
 
 import ludus
 from ludus.engine.match import Match
 from ludus.language.limits import MAX_NESTING
-from ludus.repl import Repl
 from ludus.repl.render import track_text
 from ludus.replay import ReplayError, load_replay
 from ludus.testing import Position, TestError
-from tests.helpers import EXAMPLES, game_from_text
+from tests.helpers import EXAMPLES, game_from_text, repl_on
 
 GAME_PATH = EXAMPLES / "market-town.ludus"
 GAME = ludus.load(GAME_PATH)
@@ -53,9 +50,7 @@ def run_flow(tmp_path, body: str):
 
 
 def repl_answers(*lines: str, game=GAME, path=GAME_PATH) -> str:
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    repl = Repl(game.new_match(2, seed=3), path, console)
+    repl, out = repl_on(game.new_match(2, seed=3), path)
     for line in lines:
         assert repl.handle(line) is not False
     return out.getvalue()
@@ -338,9 +333,7 @@ def test_a_whole_saved_match_still_loads_and_plays_on():
 
 
 def test_redo_after_a_bot_moved_is_refused_and_changes_nothing():
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False, markup=False)
-    repl = Repl(GAME.new_match(2, seed=3), GAME_PATH, console)
+    repl, out = repl_on(GAME.new_match(2, seed=3), GAME_PATH)
     for line in ("1", "build nothing", "undo"):
         repl.handle(line)
     before = repl.match.to_json()

@@ -3,20 +3,16 @@ stopping at a failing line, `restart`, `--watch`, and quitting never losing unsa
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
 
 import pytest
 from click.testing import CliRunner
-from rich.console import Console
 
-import ludus
 from ludus.cli import main
 from ludus.pipeline import fingerprint
-from ludus.repl import Repl
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_of
 
 MOVES = ["buy Tax Collector", "build nothing"]
 
@@ -31,9 +27,7 @@ def game_file(tmp_path, monkeypatch):
 
 
 def new_repl(path, **options):
-    out = io.StringIO()
-    console = Console(file=out, width=160, color_system=None, highlight=False, markup=False)
-    return Repl(ludus.load(path).new_match(2, seed=3), path, console, **options), out
+    return repl_of(path, 2, 3, 160, **options)
 
 
 def feed(repl, *lines):

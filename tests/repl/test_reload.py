@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import shutil
 
 import pytest
-from rich.console import Console
 
-import ludus
-from ludus.repl import Repl
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_of
 
 
 @pytest.fixture
@@ -18,9 +14,7 @@ def session(tmp_path, monkeypatch):
     monkeypatch.setenv("LUDUS_HISTORY", str(tmp_path / "history"))
     path = tmp_path / "market-town.ludus"
     shutil.copy(EXAMPLES / "market-town.ludus", path)
-    out = io.StringIO()
-    console = Console(file=out, width=160, color_system=None, highlight=False, markup=False)
-    repl = Repl(ludus.load(path).new_match(2, seed=3), path, console)
+    repl, out = repl_of(path, 2, 3, 160)
     repl.handle("buy Tax Collector")
     repl.handle("build nothing")
     return repl, out, path

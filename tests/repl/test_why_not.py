@@ -3,14 +3,10 @@ of a comparison's sides), or the cost that cannot be paid."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from rich.console import Console
 
 import ludus
-from ludus.repl import Repl
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, repl_on
 
 SOURCE = '''game "Why"
 players 2
@@ -36,9 +32,7 @@ def no_history(monkeypatch, tmp_path):
 
 
 def repl_for(game, path, seed=0):
-    out = io.StringIO()
-    console = Console(file=out, width=120, color_system=None, highlight=False, markup=False)
-    return Repl(game.new_match(2, seed=seed), path, console), out
+    return repl_on(game.new_match(2, seed=seed), path, 120)
 
 
 def test_a_cost_that_cannot_be_paid_and_a_failing_requirement_are_named(tmp_path):
