@@ -184,6 +184,7 @@ def test_information_state_holds_the_seats_own_moves():
     assert f'"moves":["{first}"]' in state.information_state_string(0)
     assert '"moves":[]' in state.information_state_string(1)
     # the observation is the view alone, the same for a seat whatever the order of moves that led to it
+    assert '"board":{"a1":{"tokens":{"Red Disc":1}}' in state.observation_string(0)  # the view, with the move made
     assert '"moves"' not in state.observation_string(0)
 
 

@@ -71,6 +71,7 @@ def test_the_reason_names_the_statement_and_its_block_and_at_says_the_line(tmp_p
     assert match.result["at"] == ["ends.ludus", line]  # the file as the game's folder sees it
     # what a person reads to find it says the line; a snapshot's result does not
     assert result_text(match.result, game.path).endswith(f", line {line})")
+    assert result_text(match.result) == result_text(match.result, game.path).rsplit(", line ", 1)[0] + ")"
     assert "line" not in result_text(match.result)
 
 
