@@ -351,7 +351,9 @@ def test_a_saved_match_with_a_forced_outcome_the_game_never_takes_does_not_load(
 
 
 def test_a_forced_order_naming_a_card_not_in_the_zone_names_the_zone_as_the_game_does():
-    with pytest.raises(ludus.RuleError, match="the forced order for 'deck of Amber' names 'Guild Charter'"):
+    with pytest.raises(ludus.RuleError, match=r"the order forced for the next shuffle of deck of Amber \(Guild Charter\) "
+                                              r"names 'Guild Charter', and deck of Amber does not hold 'Guild Charter' "
+                                              r"when it is shuffled"):
         GAME.new_match(2, seed=1, forced=[["order", "deck@0", ["Guild Charter"]]])
 
 
