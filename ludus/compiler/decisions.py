@@ -358,19 +358,7 @@ class ChooseSpec:
         # a value listed twice is one option, as copies of a card in one place are: the seat
         # could not tell the two apart (Can't Stop's pairings of the dice that climb alike)
         labels, values = merge_options(rt, display_all(rt, items, self.elem_type), list(items), True)
-        if counts is not None and len(picked) >= counts[0]:
-            labels.append(DONE)
-            values.append(None)
-        verb = question or f"choose {self.bind}"
-        if counts is not None:
-            verb += f" ({len(picked)} chosen)"
-        p = {"kind": "choose", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {verb}",
-             "options": unique_labels(labels), "values": values}
-        if counts is not None:
-            p["picked"], p["need"], p["limit"], p["pool"] = picked, counts[0], counts[1], list(items)
-            if question is not None:
-                p["question"] = question
-        return p
+        return self._decision(rt, seat, labels, values, picked, counts, question, items, False)
 
     def blind_pending(self, rt, seat, pool, picked, counts, question):
         """A `blind` choice: the places of `pool` not yet `picked` (None: a choice of one), as
@@ -378,7 +366,12 @@ class ChooseSpec:
         taken = set(picked or ())
         values: list = [place for place in range(1, len(pool) + 1) if place not in taken]
         _within_options(len(values), f"choose {self.bind} from a list of {magnitude(len(pool))}")
-        labels = [str(place) for place in values]
+        return self._decision(rt, seat, [str(place) for place in values], values, picked, counts, question, pool, True)
+
+    def _decision(self, rt, seat, labels, values, picked, counts, question, pool, blind: bool) -> dict:
+        """The decision of a choice, by names or by places (`blind`): its options, with `done`
+        once enough are picked of several (`counts`: how many are needed and allowed), what is
+        picked, and the list chosen from (`pool`: kept by a choice of several, and a blind one)."""
         if counts is not None and len(picked) >= counts[0]:
             labels.append(DONE)
             values.append(None)
@@ -386,9 +379,13 @@ class ChooseSpec:
         if counts is not None:
             verb += f" ({len(picked)} chosen)"
         p = {"kind": "choose", "seat": seat, "prompt": f"{rt.seat_name(seat)}: {verb}",
-             "options": labels, "values": values, "blind": True, "pool": list(pool)}
+             "options": labels if blind else unique_labels(labels), "values": values}
+        if blind:
+            p["blind"], p["pool"] = True, list(pool)
         if counts is not None:
             p["picked"], p["need"], p["limit"] = picked, counts[0], counts[1]
+            if not blind:
+                p["pool"] = list(pool)
             if question is not None:
                 p["question"] = question
         return p
