@@ -60,7 +60,7 @@ def expand_runs(items: list, loader) -> list:
 def _cards(decl: n.EntityDecl, values: dict, loader) -> list:
     run, errors = decl.run, loader.diagnostics
     before = len(errors)
-    low, high = _end(run.low, decl, values, errors), _end(run.high, decl, values, errors)
+    low, high = run_end(run.low, decl, values, errors), run_end(run.high, decl, values, errors)
     if len(errors) > before:
         return []
     where = loader.sources.locate(run.span, "for")
@@ -117,7 +117,7 @@ def _cards(decl: n.EntityDecl, values: dict, loader) -> list:
     return cards
 
 
-def _end(end, decl: n.EntityDecl, values: dict, errors: list) -> int:
+def run_end(end, decl: n.EntityDecl, values: dict, errors: list) -> int:
     """A run's end as a number: written so, or the number of the value it names (as a track's)."""
     if end.__class__ is not n.NumberName:
         return end

@@ -18,11 +18,11 @@ from attrs import define, field
 
 from ..language import nodes as n
 from ..language.build import build
-from ..language.checker.declarations import fixed_number
 from ..language.discover import games_including, is_game_text, near, starts_game
 from ..language.files import FileProblem, read_text_file, resolved_path
 from ..language.limits import MAX_FILE_BYTES
 from ..language.parser import keywords
+from ..language.runs import run_end
 from ..language.source import LINE_END, Diagnostic, LudusError, Sources, Span
 from ..language.symbols import (
     BUILTIN_FUNCTIONS,
@@ -321,8 +321,9 @@ class Workspace:
             if run is None:
                 typ = getattr(decl, "kind", None) if isinstance(decl, n.EntityDecl) else None
                 return Symbol(name, f"{removal.kind} removed here", typ, decl.span, self._source(analysis, decl.span))
-            numbers = [self._end(analysis, end) for end in (run.low, run.high)]
-            made = f", {numbers[0]} to {numbers[1]}" if None not in numbers else ""
+            faults: list = []  # an end that is no number: the check said so where the run is
+            numbers = [run_end(end, decl, analysis.checked.symbols.values, faults) for end in (run.low, run.high)]
+            made = "" if faults else f", {numbers[0]} to {numbers[1]}"
             row = LINE_END.split(self.text(path) or "")[line]
             hole = next((m for m in WORD.finditer(row, at.column, at.end_column - 2)
                          if m.start() <= column <= m.end() and m.group() == run.var), None)
@@ -332,14 +333,6 @@ class Workspace:
             return Symbol(name, f"run of {decl.word}s removed here", decl.kind + made, run.name.span,
                           self._source(analysis, decl.span))
         return None
-
-    @staticmethod
-    def _end(analysis: Analysis, end) -> int | None:
-        """A removed run's end as a number, from the game's values (runs._end), or None."""
-        if not isinstance(end, n.NumberName):
-            return end
-        values = analysis.checked.symbols.values
-        return fixed_number(values[end.name].value, values) if end.name in values else None
 
     def _set_of_keys(self, path: str, word: str, line: int, start: int) -> Symbol | None:
         """The set of keys that `per WORD` names (`per colour`: the value `colours`), as the
